@@ -1,0 +1,24 @@
+/**
+ * Everything a compaction entry records besides its id and timestamp: the summary that becomes the
+ * compaction block, and the facts a user or a script needs to see what happened.
+ */
+export interface CompactionRecord {
+  summary: string;
+  trigger: "overflow" | "manual";
+  /** "provider/model" that wrote the summary. */
+  model: string;
+  /** True when the configured compaction_model failed and the active model wrote the summary. */
+  fellBack: boolean;
+  /** `/compact` arguments, if any. */
+  instructions?: string;
+  turnsSummarised: number;
+  /** Turns copied verbatim after the block, the turn in flight included. */
+  turnsKept: number;
+  /** Size estimates (tokens) of the summarised prefix and the kept suffix. */
+  tokensSummarised: number;
+  tokensKept: number;
+  /** Estimated size of the summary itself. */
+  summaryTokens: number;
+  /** How many of the sized turns took their size from provider usage, and how many from the local estimate. */
+  sizeSources: { usage: number; estimate: number };
+}

@@ -1,0 +1,21 @@
+/** The closed set of failure codes. Adapters classify; everything above switches on the code. */
+export const ERROR_CODES = [
+  "context_overflow",
+  "rate_limit",
+  "overloaded",
+  "auth",
+  "invalid_request",
+  "server",
+  "network",
+  "aborted",
+  "other",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The structured result of classifying one failed provider request. */
+export interface ErrorClassification {
+  code: ErrorCode;
+  /** Whether the same request may succeed if sent again after a pause. */
+  retryable: boolean;
+}

@@ -1,0 +1,45 @@
+import type { ToolCallBlock } from "./content.js";
+import type { EffectiveContext } from "./context.js";
+import type { AssistantMessage } from "./messages.js";
+
+/** A tool as offered to the model. `parameters` is a JSON Schema object. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  /** Model name without the provider prefix, e.g. "claude-sonnet-4-5". */
+  model: string;
+  systemPrompt: string;
+  context: EffectiveContext;
+  tools: ToolDefinition[];
+  maxOutputTokens?: number;
+}
+
+/** Streaming events, named noun-action. */
+export type StreamEvent =
+  | { type: "text-delta"; text: string }
+  | { type: "thinking-delta"; text: string }
+  | { type: "tool-call-start"; id: string; name: string }
+  | { type: "tool-call-end"; call: ToolCallBlock }
+  | { type: "retry-wait"; attempt: number; delayMs: number; reason: string };
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: StreamEvent) => void;
+}
+
+/**
+ * One configured model behind one wire protocol. `stream` resolves with the complete assistant
+ * message, or rejects with a PantoError whose code says what went wrong (context_overflow,
+ * rate_limit, ...). Transient failures are retried inside; overflows never are.
+ */
+export interface ModelClient {
+  /** "provider/model" as the user wrote it. */
+  readonly id: string;
+  readonly provider: string;
+  readonly model: string;
+  stream(request: Omit<ModelRequest, "model">, options?: StreamOptions): Promise<AssistantMessage>;
+}

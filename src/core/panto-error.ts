@@ -1,0 +1,26 @@
+import type { ErrorCode } from "./error-codes.js";
+
+/** The one error type that crosses layers. `code` is what callers switch on; never match on `message`. */
+export class PantoError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly status: number | undefined;
+  readonly provider: string | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { retryable?: boolean; status?: number; provider?: string; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "PantoError";
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    this.status = options.status;
+    this.provider = options.provider;
+  }
+}
+
+export function isPantoError(value: unknown): value is PantoError {
+  return value instanceof PantoError;
+}

@@ -1,0 +1,2 @@
+/** panto's public API. */
+export * from "./core/index.js";

@@ -1,0 +1,68 @@
+/**
+ * Shared shapes of the scriptable fake provider servers in this folder. Each server speaks one real
+ * wire format on 127.0.0.1; tests and `panto demo` point the real adapters at it by base URL.
+ */
+
+export interface FakeUsage {
+  /** Prompt tokens, cached ones excluded (the server reports them the provider's way). */
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+}
+
+export interface FakeToolCall {
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** One scripted answer to one request. */
+export type FakeReply =
+  /** A normal streamed (or non-streamed) answer. `usage: null` omits usage entirely. */
+  | { type: "text"; text: string; thinking?: string; usage?: FakeUsage | null }
+  | { type: "tool-calls"; calls: FakeToolCall[]; text?: string; thinking?: string; usage?: FakeUsage | null }
+  /** An HTTP error with this status and verbatim body. */
+  | { type: "error"; status: number; body: string; headers?: Record<string, string> }
+  /** A 200 stream that carries an error event in the wire format's own way (body is the error payload). */
+  | { type: "stream-error"; body: string }
+  /** Sends some text, then destroys the socket. */
+  | { type: "drop"; afterText?: string }
+  /** Sends some text, then ends the response cleanly without the terminal event. */
+  | { type: "truncate"; afterText?: string }
+  /** Sends headers and nothing else, forever (until the client gives up or the server closes). */
+  | { type: "hang" };
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body. */
+  body: unknown;
+}
+
+export interface FakeServerOptions {
+  /**
+   * When set, a request whose estimated size (JSON body length / 4, rounded up) exceeds it is
+   * answered with this wire format's real context-overflow error, without consuming the queue.
+   */
+  contextWindow?: number;
+  /** Answers requests when the queue is empty. Default: a short text reply. */
+  responder?: (request: RecordedRequest, index: number) => FakeReply;
+}
+
+export interface FakeServer {
+  /** Base URL to hand the adapter (e.g. "http://127.0.0.1:PORT" plus the path prefix the SDK expects). */
+  readonly url: string;
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[];
+  /** Replies used in order before the responder. */
+  enqueue(...replies: FakeReply[]): void;
+  close(): Promise<void>;
+}
+
+/** The size estimate the fake servers use to decide overflow: JSON body characters / 4. */
+export function estimateRequestTokens(rawBody: string): number {
+  return Math.ceil(rawBody.length / 4);
+}
