@@ -6,11 +6,19 @@ export class PantoError extends Error {
   readonly retryable: boolean;
   readonly status: number | undefined;
   readonly provider: string | undefined;
+  /** How long the provider asked us to wait before retrying (retry-after), when it said. */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { retryable?: boolean; status?: number; provider?: string; cause?: unknown } = {},
+    options: {
+      retryable?: boolean;
+      status?: number;
+      provider?: string;
+      retryAfterMs?: number;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "PantoError";
@@ -18,6 +26,7 @@ export class PantoError extends Error {
     this.retryable = options.retryable ?? false;
     this.status = options.status;
     this.provider = options.provider;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
