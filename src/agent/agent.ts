@@ -1,0 +1,287 @@
+import {
+  type CompactionOutcome,
+  estimateMessageTokens,
+  estimateTokens,
+  runCompaction,
+  type SummariseFn,
+} from "../compaction/index.js";
+import type {
+  AssistantMessage,
+  EffectiveContext,
+  ModelClient,
+  StreamEvent,
+  ToolCallBlock,
+  ToolResultMessage,
+} from "../core/index.js";
+import { PantoError } from "../core/index.js";
+import type { Session } from "../session/index.js";
+import type { Tool } from "../tools/index.js";
+import type { AgentEvent } from "./agent-events.js";
+import { failureHint } from "./failure-hint.js";
+import { runToolCalls } from "./run-tool-calls.js";
+
+export interface AgentOptions {
+  session: Session;
+  /** "provider/model" */
+  model: string;
+  createClient: (modelId: string) => ModelClient;
+  tools: Tool[];
+  systemPrompt: string;
+  /** The resolved COMPACTION.md text. */
+  compactionPrompt: string;
+  keepVerbatimTokens: number;
+  compactionModel?: string;
+  maxOutputTokens?: number;
+  approve: (call: ToolCallBlock, tool: Tool) => Promise<"allow" | "deny">;
+  onEvent: (event: AgentEvent) => void;
+  cwd: string;
+}
+
+export type PromptResult = { ok: true; text: string } | { ok: false; error: PantoError; hint?: string };
+
+/** Tool rounds one prompt may run before the agent stops and reports it (a runaway loop guard). */
+const MAX_TOOL_ROUNDS = 200;
+
+/**
+ * The agent loop: send, stream, run tools, persist every message as it happens, and recover from a
+ * context overflow by compacting once and retrying the failed request once (spec rule 6).
+ */
+export class Agent {
+  readonly #options: AgentOptions;
+  #modelId: string;
+  #client: ModelClient;
+  /** Serialises compactions: a manual /compact never races overflow recovery. */
+  #compactionLock: Promise<unknown> = Promise.resolve();
+
+  constructor(options: AgentOptions) {
+    this.#options = options;
+    this.#modelId = options.model;
+    this.#client = options.createClient(options.model);
+  }
+
+  get model(): string {
+    return this.#modelId;
+  }
+
+  /** Switches the active model; creates the client now so a bad id or missing key fails here. */
+  setModel(modelId: string): void {
+    this.#client = this.#options.createClient(modelId);
+    this.#modelId = modelId;
+  }
+
+  effectiveContext(): EffectiveContext {
+    return this.#options.session.effectiveContext();
+  }
+
+  /** Estimated size in tokens of the system prompt plus the effective context. */
+  contextTokens(): number {
+    return estimateTokens(this.#options.systemPrompt) + contextSize(this.effectiveContext());
+  }
+
+  /** Runs one user prompt to completion. Provider failures come back as `{ ok: false }`, never thrown. */
+  async prompt(text: string, options: { signal?: AbortSignal } = {}): Promise<PromptResult> {
+    const { session } = this.#options;
+    await session.appendMessage({ role: "user", content: [{ type: "text", text }] });
+    try {
+      const finalText = await this.#runTurn(options.signal);
+      return { ok: true, text: finalText };
+    } catch (thrown) {
+      const error = toPantoError(thrown, options.signal);
+      await session.markLastTurnFailed(error.code, error.message);
+      const hint = failureHint(error, session.path);
+      return hint === undefined ? { ok: false, error } : { ok: false, error, hint };
+    }
+  }
+
+  /** Manual compaction (`/compact [instructions]`), with the same model selection and fallback as recovery. */
+  compact(instructions?: string, options: { signal?: AbortSignal } = {}): Promise<CompactionOutcome> {
+    return this.#compactExclusively("manual", instructions, options.signal);
+  }
+
+  async #runTurn(signal: AbortSignal | undefined): Promise<string> {
+    let retriedAfterCompaction = false;
+    for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      let message: AssistantMessage;
+      try {
+        message = await this.#send(signal);
+      } catch (thrown) {
+        const error = toPantoError(thrown, signal);
+        if (error.code !== "context_overflow" || retriedAfterCompaction) throw error;
+        await this.#recoverFromOverflow(error, signal);
+        retriedAfterCompaction = true;
+        this.#options.onEvent({ type: "overflow-retry" });
+        round--;
+        continue;
+      }
+      // A later request of the same turn may overflow again and earns its own single retry.
+      retriedAfterCompaction = false;
+      await this.#options.session.appendMessage(message);
+      this.#options.onEvent({ type: "assistant-message", message });
+      const calls = message.content.filter((block): block is ToolCallBlock => block.type === "tool-call");
+      if (calls.length === 0) return assistantText(message);
+      const results = await runToolCalls(calls, this.#options, signal);
+      const toolMessage: ToolResultMessage = { role: "tool", content: results };
+      await this.#options.session.appendMessage(toolMessage);
+      if (signal?.aborted) throw new PantoError("aborted", "interrupted while tools were running");
+    }
+    throw new PantoError("other", `stopped after ${MAX_TOOL_ROUNDS} tool rounds in one prompt`);
+  }
+
+  async #send(signal: AbortSignal | undefined): Promise<AssistantMessage> {
+    const { onEvent, systemPrompt, tools, maxOutputTokens } = this.#options;
+    const request = {
+      systemPrompt,
+      context: this.effectiveContext(),
+      tools: tools.map((tool) => tool.definition),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+    };
+    return this.#client.stream(request, {
+      ...(signal === undefined ? {} : { signal }),
+      onEvent: (event) => forwardStreamEvent(event, onEvent),
+    });
+  }
+
+  /** Compacts with the turn in flight kept verbatim; throws the overflow when compaction cannot help. */
+  async #recoverFromOverflow(overflow: PantoError, signal: AbortSignal | undefined): Promise<void> {
+    const outcome = await this.#compactExclusively("overflow", undefined, signal);
+    if (outcome.type === "compacted") return;
+    if (outcome.type === "nothing-to-summarise") {
+      throw new PantoError(
+        "context_overflow",
+        `${overflow.message} (compaction cannot help: ${outcome.reason})`,
+        {
+          cause: overflow,
+        },
+      );
+    }
+    if (outcome.error.code === "aborted") throw outcome.error;
+    throw new PantoError(
+      "context_overflow",
+      `${overflow.message} (compaction failed: ${outcome.error.message})`,
+      {
+        cause: overflow,
+      },
+    );
+  }
+
+  #compactExclusively(
+    trigger: "overflow" | "manual",
+    instructions: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<CompactionOutcome> {
+    const run = this.#compactionLock.then(() => this.#compact(trigger, instructions, signal));
+    this.#compactionLock = run.catch(() => undefined);
+    return run;
+  }
+
+  async #compact(
+    trigger: "overflow" | "manual",
+    instructions: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<CompactionOutcome> {
+    const { session, onEvent } = this.#options;
+    const context = session.effectiveContext();
+    const tokensBefore = contextSize(context);
+    const outcome = await runCompaction({
+      context,
+      trigger,
+      lastTurnInFlight: trigger === "overflow",
+      budgetTokens: this.#options.keepVerbatimTokens,
+      systemPrompt: this.#options.compactionPrompt,
+      ...(instructions === undefined || instructions.trim() === "" ? {} : { instructions }),
+      activeModel: this.#modelId,
+      ...(this.#options.compactionModel === undefined
+        ? {}
+        : { compactionModel: this.#options.compactionModel }),
+      summarise: this.#summarise,
+      ...(signal === undefined ? {} : { signal }),
+      onEvent: (event) => {
+        if (event.type === "compaction-attempt")
+          onEvent({ type: "compaction-started", trigger, model: event.model });
+        else
+          onEvent({
+            type: "warning",
+            message: `compaction with ${event.model} failed: ${event.error.message}`,
+          });
+      },
+    });
+    if (outcome.type === "compacted") {
+      await session.appendCompaction(outcome.record, outcome.kept);
+      const tokensAfter = contextSize(session.effectiveContext());
+      onEvent({ type: "compaction", record: outcome.record, tokensBefore, tokensAfter });
+    } else if (outcome.type === "nothing-to-summarise") {
+      onEvent({ type: "compaction-skipped", trigger, reason: outcome.reason });
+    } else {
+      onEvent({
+        type: "compaction-failed",
+        trigger,
+        code: outcome.error.code,
+        message: outcome.error.message,
+        attempts: outcome.attempts.map((a) => ({
+          model: a.model,
+          code: a.error.code,
+          message: a.error.message,
+        })),
+      });
+    }
+    return outcome;
+  }
+
+  /** The model call handed to the compaction orchestrator: one request, no tools, the transcript as the user prompt. */
+  readonly #summarise: SummariseFn = async (modelId, request, signal) => {
+    const client = modelId === this.#modelId ? this.#client : this.#options.createClient(modelId);
+    let characters = 0;
+    const message = await client.stream(
+      {
+        systemPrompt: request.systemPrompt,
+        context: { messages: [{ role: "user", content: [{ type: "text", text: request.userPrompt }] }] },
+        tools: [],
+      },
+      {
+        ...(signal === undefined ? {} : { signal }),
+        onEvent: (event) => {
+          if (event.type !== "text-delta") return;
+          characters += event.text.length;
+          this.#options.onEvent({ type: "compaction-progress", characters });
+        },
+      },
+    );
+    return { text: assistantText(message) };
+  };
+}
+
+function forwardStreamEvent(event: StreamEvent, onEvent: (event: AgentEvent) => void): void {
+  switch (event.type) {
+    case "text-delta":
+    case "thinking-delta":
+      onEvent(event);
+      return;
+    case "tool-call-end":
+      onEvent({ type: "tool-call", call: event.call });
+      return;
+    case "retry-wait":
+      onEvent(event);
+      return;
+    case "tool-call-start":
+      return;
+  }
+}
+
+export function assistantText(message: AssistantMessage): string {
+  return message.content
+    .filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("");
+}
+
+export function contextSize(context: EffectiveContext): number {
+  const summary = context.compaction === undefined ? 0 : estimateTokens(context.compaction.summary);
+  return context.messages.reduce((total, message) => total + estimateMessageTokens(message), summary);
+}
+
+function toPantoError(thrown: unknown, signal: AbortSignal | undefined): PantoError {
+  if (thrown instanceof PantoError) return thrown;
+  if (signal?.aborted) return new PantoError("aborted", "interrupted", { cause: thrown });
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return new PantoError("other", message, { cause: thrown });
+}

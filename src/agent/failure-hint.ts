@@ -1,0 +1,23 @@
+import type { PantoError } from "../core/index.js";
+
+/** A next step for the user, by error code. The session path is named so nothing feels lost. */
+export function failureHint(error: PantoError, sessionPath: string): string | undefined {
+  const kept = `Your message is kept in ${sessionPath}; the conversation continues from before it.`;
+  switch (error.code) {
+    case "context_overflow":
+      return `The request is still too large for the model after compacting once. Ask for smaller steps or outputs, run /compact with instructions, or switch to a model with a larger context window (/model). ${kept}`;
+    case "rate_limit":
+      return `The provider is rate-limiting or out of quota; wait a little and try again. ${kept}`;
+    case "overloaded":
+    case "server":
+    case "network":
+      return `The provider did not answer successfully after several retries; try again shortly. ${kept}`;
+    case "auth":
+      return "Check the API key variable for this provider (see panto --help).";
+    case "aborted":
+      return `Interrupted. ${kept}`;
+    case "invalid_request":
+    case "other":
+      return kept;
+  }
+}
