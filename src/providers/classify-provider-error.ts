@@ -1,0 +1,114 @@
+import type { ErrorClassification, ErrorCode } from "../core/index.js";
+import {
+  AUTH_PATTERNS,
+  BILLING_PATTERNS,
+  CONTENT_FILTER_PATTERNS,
+  INPUT_OVERFLOW_PATTERNS,
+  INVALID_REQUEST_PATTERNS,
+  matchesAny,
+  NETWORK_PATTERNS,
+  OUTPUT_LIMIT_PATTERNS,
+  OVERFLOW_PATTERNS,
+  OVERLOADED_PATTERNS,
+  PAYLOAD_SIZE_PATTERNS,
+  QUOTA_REFILLS_PATTERNS,
+  RATE_LIMIT_PATTERNS,
+  SERVER_PATTERNS,
+} from "./error-patterns.js";
+import { readErrorBody } from "./read-error-body.js";
+
+/** One failed provider request as seen on the wire: HTTP status when there was one, and the raw body. */
+export interface ProviderFailure {
+  /** Omit for errors that arrived inside a 200 stream or whose status is unknown. */
+  status?: number;
+  /** Verbatim body or error message, in whatever shape the provider (or a gateway) sent it. */
+  body: string;
+  /** A hint only (e.g. "anthropic", "openrouter"); classification never depends on it. */
+  provider?: string;
+}
+
+interface Evidence {
+  status: number | undefined;
+  text: string;
+}
+
+type Rule = (evidence: Evidence) => ErrorClassification | undefined;
+
+const verdict = (code: ErrorCode, retryable: boolean): ErrorClassification => ({ code, retryable });
+
+/**
+ * Classifies a failed provider request into an error code and whether retrying it may help.
+ *
+ * Order matters and encodes the traps in real bodies: rate limits that mention tokens are never
+ * overflows; a too-large max_tokens (output limit) is a bad request unless the input is named too;
+ * a byte-size cap (HTTP 413, image size) is not the context window unless the body speaks of tokens
+ * or a too-long prompt. Overflows and other 4xx are not retryable; 429, 5xx, 529 and dropped
+ * connections are.
+ */
+export function classifyProviderError(failure: ProviderFailure): ErrorClassification {
+  const facts = readErrorBody(failure.body);
+  if (facts.finishReasons !== undefined) return classifyFinishReasons(facts.finishReasons);
+  const evidence: Evidence = { status: failure.status ?? facts.status, text: facts.text };
+  for (const rule of RULES) {
+    const result = rule(evidence);
+    if (result !== undefined) return result;
+  }
+  return classifyByStatus(evidence.status);
+}
+
+/** A completed response handed over as a failure: only a context-window finish reason is an error we know. */
+function classifyFinishReasons(reasons: string[]): ErrorClassification {
+  const overflow = reasons.some((reason) => /context (?:window|length)/.test(reason));
+  return overflow ? verdict("context_overflow", false) : verdict("other", false);
+}
+
+const RULES: readonly Rule[] = [
+  ({ status, text }) =>
+    status === 529 || (isServerOrUnknown(status) && matchesAny(OVERLOADED_PATTERNS, text))
+      ? verdict("overloaded", true)
+      : undefined,
+  ({ status }) => (status === 402 ? verdict("other", false) : undefined),
+  ({ status, text }) =>
+    (status === 401 || status === 403) && !matchesAny(RATE_LIMIT_PATTERNS, text)
+      ? verdict("auth", false)
+      : undefined,
+  ({ status, text }) => {
+    if (status !== 429 && !matchesAny(RATE_LIMIT_PATTERNS, text) && !matchesAny(BILLING_PATTERNS, text)) {
+      return undefined;
+    }
+    // An empty balance or used-up quota stays rate_limit (the provider reports it as one) but waiting cannot fix it.
+    const exhausted = matchesAny(BILLING_PATTERNS, text) && !matchesAny(QUOTA_REFILLS_PATTERNS, text);
+    return verdict("rate_limit", !exhausted);
+  },
+  ({ text }) =>
+    matchesAny(OUTPUT_LIMIT_PATTERNS, text) && !matchesAny(INPUT_OVERFLOW_PATTERNS, text)
+      ? verdict("invalid_request", false)
+      : undefined,
+  ({ text }) => (matchesAny(OVERFLOW_PATTERNS, text) ? verdict("context_overflow", false) : undefined),
+  ({ status, text }) =>
+    status === 413 || matchesAny(PAYLOAD_SIZE_PATTERNS, text) ? verdict("invalid_request", false) : undefined,
+  ({ text }) => (matchesAny(CONTENT_FILTER_PATTERNS, text) ? verdict("invalid_request", false) : undefined),
+  ({ text }) => (matchesAny(AUTH_PATTERNS, text) ? verdict("auth", false) : undefined),
+  ({ status, text }) =>
+    status === 408 || (status === undefined && matchesAny(NETWORK_PATTERNS, text))
+      ? verdict("network", true)
+      : undefined,
+  ({ status, text }) =>
+    status === undefined && matchesAny(SERVER_PATTERNS, text) ? verdict("server", true) : undefined,
+  ({ status, text }) =>
+    status === undefined && matchesAny(INVALID_REQUEST_PATTERNS, text)
+      ? verdict("invalid_request", false)
+      : undefined,
+];
+
+function isServerOrUnknown(status: number | undefined): boolean {
+  return status === undefined || status >= 500;
+}
+
+/** The status alone, once no words in the body said more. */
+function classifyByStatus(status: number | undefined): ErrorClassification {
+  if (status === undefined) return verdict("other", false);
+  if (status >= 500) return verdict("server", true);
+  if (status >= 400) return verdict("invalid_request", false);
+  return verdict("other", false);
+}
