@@ -1,0 +1,21 @@
+import { ToolError } from "./tool-error.js";
+
+const FS_ERROR_TEXT: Record<string, string> = {
+  ENOENT: "not found",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EISDIR: "is a directory",
+  ENOTDIR: "a parent of it is not a directory",
+  EEXIST: "already exists",
+  ENOSPC: "no space left on device",
+  EROFS: "read-only file system",
+};
+
+/** One line for the model about why an operation on `displayPath` failed. */
+export function describeError(error: unknown, displayPath?: string): string {
+  if (error instanceof ToolError) return error.message;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const known = code === undefined ? undefined : FS_ERROR_TEXT[code];
+  if (known !== undefined && displayPath !== undefined) return `${displayPath}: ${known} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,109 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { z } from "zod";
+import { countLines } from "./count-lines.js";
+import { defineTool } from "./define-tool.js";
+import { describeError } from "./describe-error.js";
+import { numberLine } from "./number-lines.js";
+import type { Tool } from "./tool.js";
+import { ToolError } from "./tool-error.js";
+import { textOutput } from "./tool-output.js";
+import { displayPath, resolveToolPath } from "./tool-paths.js";
+
+/** Lines of unchanged text shown around an edit. */
+const CONTEXT_LINES = 3;
+/** Most lines of an edited region echoed back. */
+const MAX_SNIPPET_LINES = 30;
+
+const editSchema = z.strictObject({
+  path: z.string().min(1).describe("File to edit, relative to the working directory or absolute."),
+  old_string: z.string().min(1).describe("Exact text to replace, including whitespace and indentation."),
+  new_string: z.string().describe("Text to put in its place."),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe("Replace every occurrence (default false: old_string must occur exactly once)."),
+});
+
+/** Replaces an exact string in a file: once (it must be unique) or everywhere. */
+export function createEditTool(): Tool {
+  return defineTool({
+    name: "edit",
+    kind: "write",
+    description:
+      "Edit a file by exact string replacement. old_string must match the file exactly (whitespace included) " +
+      "and occur once, unless replace_all is true. Read the file first.",
+    schema: editSchema,
+    async run(args, context) {
+      const absolute = resolveToolPath(context.cwd, args.path);
+      const shown = displayPath(context.cwd, absolute);
+      if (args.old_string === args.new_string) {
+        throw new ToolError("old_string and new_string are identical; nothing to change");
+      }
+      const original = await readFile(absolute, "utf8").catch((error: unknown) => {
+        throw new ToolError(`Cannot edit ${describeError(error, shown)}`);
+      });
+      const edit = planEdit(original, args.old_string, args.new_string, shown);
+      const count = edit.positions.length;
+      if (count > 1 && args.replace_all !== true) {
+        throw new ToolError(
+          `old_string occurs ${count} times in ${shown}; include more surrounding text to make it unique, ` +
+            "or set replace_all to true",
+        );
+      }
+      const updated = original.split(edit.oldString).join(edit.newString);
+      await writeFile(absolute, updated, "utf8");
+      const noun = count === 1 ? "occurrence" : "occurrences";
+      const snippet = snippetAround(updated, edit.positions[0] ?? 0, edit.newString);
+      return textOutput(`Replaced ${count} ${noun} in ${shown}:\n${snippet}`);
+    },
+  });
+}
+
+interface EditPlan {
+  oldString: string;
+  newString: string;
+  /** Offsets of each non-overlapping match in the original text. */
+  positions: number[];
+}
+
+/** Finds the matches; tolerates a model writing \n where the file uses \r\n, and explains a miss. */
+function planEdit(original: string, oldString: string, newString: string, shown: string): EditPlan {
+  const exact = findAll(original, oldString);
+  if (exact.length > 0) return { oldString, newString, positions: exact };
+  if (original.includes("\r\n") && oldString.includes("\n") && !oldString.includes("\r")) {
+    const crlf = (text: string) => text.replace(/\n/g, "\r\n");
+    const positions = findAll(original, crlf(oldString));
+    if (positions.length > 0) return { oldString: crlf(oldString), newString: crlf(newString), positions };
+  }
+  const hint = matchesIgnoringWhitespace(original, oldString)
+    ? "; a match exists if whitespace is ignored, so check indentation, tabs versus spaces and line breaks"
+    : "; read the file again and copy the text exactly";
+  throw new ToolError(`old_string not found in ${shown}${hint}`);
+}
+
+function findAll(text: string, search: string): number[] {
+  const positions: number[] = [];
+  for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) {
+    positions.push(at);
+  }
+  return positions;
+}
+
+function matchesIgnoringWhitespace(text: string, search: string): boolean {
+  const squash = (value: string) => value.replace(/\s+/g, " ").trim();
+  const needle = squash(search);
+  return needle !== "" && squash(text).includes(needle);
+}
+
+/** The replaced region of the first match with a few lines either side, numbered like read. */
+function snippetAround(updated: string, position: number, inserted: string): string {
+  const lines = updated.split("\n");
+  const firstLine = updated.slice(0, position).split("\n").length;
+  const lastLine = firstLine + Math.max(countLines(inserted), 1) - 1;
+  const from = Math.max(1, firstLine - CONTEXT_LINES);
+  const to = Math.min(lines.length, lastLine + CONTEXT_LINES, from + MAX_SNIPPET_LINES - 1);
+  const shown: string[] = [];
+  for (let line = from; line <= to; line += 1)
+    shown.push(numberLine(line, (lines[line - 1] ?? "").replace(/\r$/, "")));
+  return shown.join("\n");
+}

@@ -1,0 +1,55 @@
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { defineTool } from "./define-tool.js";
+import { describeError } from "./describe-error.js";
+import { findFiles } from "./find-files.js";
+import type { Tool } from "./tool.js";
+import { ToolError } from "./tool-error.js";
+import { textOutput } from "./tool-output.js";
+import { displayPath, resolveToolPath } from "./tool-paths.js";
+
+/** Paths listed at most. */
+export const MAX_GLOB_RESULTS = 1000;
+
+const globSchema = z.strictObject({
+  pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/test-*.js".'),
+  path: z.string().min(1).optional().describe("Directory to search from (default: the working directory)."),
+});
+
+/** Finds files by glob pattern, most recently modified first. */
+export function createGlobTool(): Tool {
+  return defineTool({
+    name: "glob",
+    kind: "read",
+    description:
+      "Find files by glob pattern (node_modules and .git skipped). Paths come back most recently modified " +
+      `first, at most ${MAX_GLOB_RESULTS}.`,
+    schema: globSchema,
+    async run(args, context) {
+      const base = resolveToolPath(context.cwd, args.path ?? ".");
+      await assertDirectory(base, displayPath(context.cwd, base));
+      const files = await sortNewestFirst(await findFiles(args.pattern, base));
+      if (files.length === 0) return textOutput(`No files match ${args.pattern}`);
+      const listed = files.slice(0, MAX_GLOB_RESULTS).map((file) => displayPath(context.cwd, file));
+      const more = files.length - MAX_GLOB_RESULTS;
+      const note = more > 0 ? `\n\n... ${more} more files not listed; use a narrower pattern` : "";
+      return textOutput(listed.join("\n") + note);
+    },
+  });
+}
+
+async function assertDirectory(absolute: string, shown: string): Promise<void> {
+  const info = await stat(absolute).catch((error: unknown) => {
+    throw new ToolError(`Cannot search ${describeError(error, shown)}`);
+  });
+  if (!info.isDirectory()) throw new ToolError(`${shown} is not a directory`);
+}
+
+/** Newest first, ties broken by path so the order is stable. */
+async function sortNewestFirst(files: string[]): Promise<string[]> {
+  const withTimes = await Promise.all(
+    files.map(async (file) => ({ file, mtime: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 })),
+  );
+  withTimes.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return withTimes.map((entry) => entry.file);
+}

@@ -1,0 +1,109 @@
+import { readFile, stat } from "node:fs/promises";
+import { z } from "zod";
+import { defineTool } from "./define-tool.js";
+import { describeError } from "./describe-error.js";
+import { findFiles } from "./find-files.js";
+import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
+import { cutLine } from "./number-lines.js";
+import type { Tool } from "./tool.js";
+import { ToolError } from "./tool-error.js";
+import { textOutput } from "./tool-output.js";
+import { displayPath, resolveToolPath } from "./tool-paths.js";
+
+export const DEFAULT_GREP_RESULTS = 200;
+export const MAX_GREP_RESULTS = 5000;
+/** Files larger than this are skipped: generated bundles and data dumps, rarely what is sought. */
+export const MAX_GREP_FILE_BYTES = 2 * 1024 * 1024;
+/** Characters of a matching line shown. */
+const MAX_MATCH_LINE_CHARS = 500;
+
+const grepSchema = z.strictObject({
+  pattern: z.string().min(1).describe("JavaScript regular expression to search for, matched line by line."),
+  path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("File or directory to search (default: the working directory)."),
+  glob: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Only search files matching this glob, e.g. "*.ts" (any depth) or "src/**/*.js".'),
+  ignore_case: z.boolean().optional().describe("Match case-insensitively (default false)."),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_GREP_RESULTS)
+    .optional()
+    .describe(`Most matching lines returned (default ${DEFAULT_GREP_RESULTS}).`),
+});
+
+/** Searches file contents with a regular expression, in pure Node (no ripgrep needed). */
+export function createGrepTool(): Tool {
+  return defineTool({
+    name: "grep",
+    kind: "read",
+    description:
+      "Search file contents with a JavaScript regular expression. Prints path:line: text for each matching " +
+      "line. Skips node_modules, .git, binary files and files over 2 MB.",
+    schema: grepSchema,
+    async run(args, context) {
+      const regex = compilePattern(args.pattern, args.ignore_case === true);
+      const target = resolveToolPath(context.cwd, args.path ?? ".");
+      const files = await filesToSearch(target, displayPath(context.cwd, target), args.glob);
+      const limit = args.max_results ?? DEFAULT_GREP_RESULTS;
+      const matches: string[] = [];
+      for (const file of files) {
+        if (context.signal?.aborted) throw new ToolError("grep: aborted");
+        const found = await searchFile(file, regex, limit - matches.length);
+        for (const match of found) matches.push(`${displayPath(context.cwd, file)}:${match}`);
+        if (matches.length >= limit) {
+          return textOutput(
+            `${matches.join("\n")}\n\n... stopped at ${limit} matches; narrow the search or raise max_results`,
+          );
+        }
+      }
+      return textOutput(matches.length === 0 ? `No matches for ${args.pattern}` : matches.join("\n"));
+    },
+  });
+}
+
+function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
+  try {
+    return new RegExp(pattern, ignoreCase ? "iu" : "u");
+  } catch {
+    // Some valid non-unicode patterns (e.g. "\-") are rejected in unicode mode.
+    try {
+      return new RegExp(pattern, ignoreCase ? "i" : "");
+    } catch (error) {
+      throw new ToolError(`"pattern" is not a valid regular expression: ${describeError(error)}`);
+    }
+  }
+}
+
+/** A single file, or the files under a directory (optionally filtered by a glob), sorted by path. */
+async function filesToSearch(target: string, shown: string, fileGlob: string | undefined): Promise<string[]> {
+  const info = await stat(target).catch((error: unknown) => {
+    throw new ToolError(`Cannot search ${describeError(error, shown)}`);
+  });
+  if (!info.isDirectory()) return [target];
+  // Like ripgrep, a glob without a slash matches file names at any depth.
+  const pattern = fileGlob === undefined ? "**/*" : fileGlob.includes("/") ? fileGlob : `**/${fileGlob}`;
+  return (await findFiles(pattern, target)).sort();
+}
+
+/** Up to `limit` "line: text" matches in one file; unreadable, large and binary files yield none. */
+async function searchFile(file: string, regex: RegExp, limit: number): Promise<string[]> {
+  const size = (await stat(file).catch(() => undefined))?.size;
+  if (size === undefined || size > MAX_GREP_FILE_BYTES) return [];
+  const buffer = await readFile(file).catch(() => undefined);
+  if (buffer === undefined || looksBinary(buffer.subarray(0, BINARY_SNIFF_BYTES))) return [];
+  const lines = buffer.toString("utf8").split("\n");
+  const found: string[] = [];
+  for (let index = 0; index < lines.length && found.length < limit; index += 1) {
+    const line = (lines[index] ?? "").replace(/\r$/, "");
+    if (regex.test(line)) found.push(`${index + 1}: ${cutLine(line, MAX_MATCH_LINE_CHARS)}`);
+  }
+  return found;
+}

@@ -1,0 +1,50 @@
+import type { Dirent } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { defineTool } from "./define-tool.js";
+import { describeError } from "./describe-error.js";
+import type { Tool } from "./tool.js";
+import { ToolError } from "./tool-error.js";
+import { textOutput } from "./tool-output.js";
+import { displayPath, resolveToolPath } from "./tool-paths.js";
+
+/** Entries listed at most. */
+export const MAX_LS_ENTRIES = 1000;
+
+const lsSchema = z.strictObject({
+  path: z.string().min(1).optional().describe("Directory to list (default: the working directory)."),
+});
+
+/** Lists one directory: sorted names, directories marked with a trailing slash, dotfiles included. */
+export function createLsTool(): Tool {
+  return defineTool({
+    name: "ls",
+    kind: "read",
+    description: `List a directory's entries, sorted, directories ending in "/" (at most ${MAX_LS_ENTRIES}).`,
+    schema: lsSchema,
+    async run(args, context) {
+      const absolute = resolveToolPath(context.cwd, args.path ?? ".");
+      const shown = displayPath(context.cwd, absolute);
+      const entries = await readdir(absolute, { withFileTypes: true }).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === "ENOTDIR") {
+          throw new ToolError(`${shown} is not a directory`);
+        }
+        throw new ToolError(`Cannot list ${describeError(error, shown)}`);
+      });
+      if (entries.length === 0) return textOutput(`(${shown} is empty)`);
+      const names = (await Promise.all(entries.map((entry) => entryName(absolute, entry)))).sort();
+      const listed = names.slice(0, MAX_LS_ENTRIES).join("\n");
+      const more = names.length - MAX_LS_ENTRIES;
+      return textOutput(more > 0 ? `${listed}\n\n... ${more} more entries not listed` : listed);
+    },
+  });
+}
+
+/** The name, with "/" for a directory or a symbolic link that points at one. */
+async function entryName(directory: string, entry: Dirent): Promise<string> {
+  if (entry.isDirectory()) return `${entry.name}/`;
+  if (!entry.isSymbolicLink()) return entry.name;
+  const target = await stat(path.join(directory, entry.name)).catch(() => undefined);
+  return target?.isDirectory() ? `${entry.name}/` : entry.name;
+}

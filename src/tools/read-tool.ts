@@ -1,0 +1,138 @@
+import { createReadStream } from "node:fs";
+import { open, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { z } from "zod";
+import { defineTool } from "./define-tool.js";
+import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
+import { numberLine } from "./number-lines.js";
+import type { Tool, ToolOutput } from "./tool.js";
+import { ToolError } from "./tool-error.js";
+import { textOutput } from "./tool-output.js";
+import { displayPath, resolveToolPath } from "./tool-paths.js";
+
+/** Lines returned when the model gives no limit. */
+export const DEFAULT_READ_LIMIT = 2000;
+/** Characters of numbered text returned at most, however short the lines. */
+export const MAX_READ_CHARS = 100_000;
+/** Largest image returned inline (providers reject larger ones). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+const IMAGE_TYPES: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+
+const readSchema = z.strictObject({
+  path: z.string().min(1).describe("File to read, relative to the working directory or absolute."),
+  offset: z.number().int().min(1).optional().describe("1-based line number to start at (default 1)."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Number of lines to read (default ${DEFAULT_READ_LIMIT}).`),
+});
+
+/** Reads a text file with line numbers (a window of it with offset/limit), or an image. */
+export function createReadTool(): Tool {
+  return defineTool({
+    name: "read",
+    kind: "read",
+    description:
+      `Read a file. Text comes back with line numbers (cat -n style), at most ${DEFAULT_READ_LIMIT} lines by default; ` +
+      "use offset and limit to read other parts of long files. PNG, JPEG, GIF and WebP images come back as images.",
+    schema: readSchema,
+    async run(args, context) {
+      const absolute = resolveToolPath(context.cwd, args.path);
+      const shown = displayPath(context.cwd, absolute);
+      await assertReadableFile(absolute, shown);
+      const mediaType = IMAGE_TYPES[path.extname(absolute).toLowerCase()];
+      if (mediaType !== undefined) return readImage(absolute, shown, mediaType);
+      if (looksBinary(await readStart(absolute))) {
+        throw new ToolError(`${shown}: binary file; the read tool only returns text and images`);
+      }
+      const window = { offset: args.offset ?? 1, limit: args.limit ?? DEFAULT_READ_LIMIT };
+      return textOutput(await readNumberedLines(absolute, shown, window, context.signal));
+    },
+  });
+}
+
+async function assertReadableFile(absolute: string, shown: string): Promise<void> {
+  const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") throw new ToolError(`File not found: ${shown}`);
+    throw error;
+  });
+  if (info.isDirectory()) throw new ToolError(`${shown} is a directory; use ls to list it`);
+}
+
+async function readStart(absolute: string): Promise<Uint8Array> {
+  const handle = await open(absolute, "r");
+  try {
+    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readImage(absolute: string, shown: string, mediaType: string): Promise<ToolOutput> {
+  const data = await readFile(absolute);
+  if (data.length > MAX_IMAGE_BYTES) {
+    throw new ToolError(`${shown}: image is ${data.length} bytes; the limit is ${MAX_IMAGE_BYTES}`);
+  }
+  return {
+    content: [
+      { type: "text", text: `Image ${shown} (${mediaType}, ${data.length} bytes)` },
+      { type: "image", mediaType, data: data.toString("base64") },
+    ],
+    isError: false,
+  };
+}
+
+/**
+ * Streams the file so a huge log costs memory only for the window shown, while still counting
+ * every line so the model learns how much is left and where to continue.
+ */
+async function readNumberedLines(
+  absolute: string,
+  shown: string,
+  window: { offset: number; limit: number },
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const lines: string[] = [];
+  let total = 0;
+  let chars = 0;
+  const input = createReadStream(absolute, { encoding: "utf8" });
+  const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  try {
+    for await (const raw of reader) {
+      if (signal?.aborted) throw new ToolError(`read ${shown}: aborted`);
+      total += 1;
+      const full = lines.length >= window.limit || chars >= MAX_READ_CHARS;
+      if (total < window.offset || full) continue;
+      const line = numberLine(total, total === 1 ? raw.replace(/^\uFEFF/, "") : raw);
+      lines.push(line);
+      chars += line.length + 1;
+    }
+  } finally {
+    reader.close();
+    input.destroy();
+  }
+  return describeWindow(lines, total, window.offset, shown);
+}
+
+function describeWindow(lines: string[], total: number, offset: number, shown: string): string {
+  if (total === 0) return `(${shown} is empty)`;
+  if (offset > total) {
+    throw new ToolError(`offset ${offset} is past the end of ${shown} (${total} lines)`);
+  }
+  const next = offset + lines.length;
+  const remaining = total - next + 1;
+  if (remaining <= 0) return lines.join("\n");
+  return `${lines.join("\n")}\n\n... ${remaining} more lines; use offset=${next} to read more`;
+}

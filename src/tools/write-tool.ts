@@ -1,0 +1,44 @@
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { countLines } from "./count-lines.js";
+import { defineTool } from "./define-tool.js";
+import { describeError } from "./describe-error.js";
+import type { Tool } from "./tool.js";
+import { ToolError } from "./tool-error.js";
+import { textOutput } from "./tool-output.js";
+import { displayPath, resolveToolPath } from "./tool-paths.js";
+
+const writeSchema = z.strictObject({
+  path: z.string().min(1).describe("File to write, relative to the working directory or absolute."),
+  content: z.string().describe("The complete new content of the file."),
+});
+
+/** Creates or overwrites a file, creating missing parent directories. */
+export function createWriteTool(): Tool {
+  return defineTool({
+    name: "write",
+    kind: "write",
+    description:
+      "Write a file with the given content, replacing it if it exists and creating parent directories as needed. " +
+      "Prefer edit for changing part of an existing file.",
+    schema: writeSchema,
+    async run(args, context) {
+      const absolute = resolveToolPath(context.cwd, args.path);
+      const shown = displayPath(context.cwd, absolute);
+      const existed = await stat(absolute).then(
+        () => true,
+        () => false,
+      );
+      try {
+        await mkdir(path.dirname(absolute), { recursive: true });
+        await writeFile(absolute, args.content, "utf8");
+      } catch (error) {
+        throw new ToolError(`Cannot write ${describeError(error, shown)}`);
+      }
+      const bytes = Buffer.byteLength(args.content, "utf8");
+      const verb = existed ? "Overwrote" : "Created";
+      return textOutput(`${verb} ${shown}: ${bytes} bytes, ${countLines(args.content)} lines`);
+    },
+  });
+}
