@@ -1,0 +1,250 @@
+import { randomUUID } from "node:crypto";
+import { type FileHandle, mkdir, open } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import {
+  type CompactionRecord,
+  type EffectiveContext,
+  type ErrorCode,
+  type Message,
+  PantoError,
+} from "../core/index.js";
+import { readActiveSuffix } from "./read-active-suffix.js";
+import { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
+import type { OpenSessionOptions, Session } from "./session.js";
+import {
+  type CompactionEntry,
+  type MessageEntry,
+  newEntryId,
+  SESSION_VERSION,
+  type SessionEntry,
+  type SessionHeader,
+  type TurnFailedEntry,
+} from "./session-entries.js";
+import { SessionError } from "./session-error.js";
+import { acquireSessionLock, type SessionLock } from "./session-lock.js";
+
+/** What openSession learned from the file before handing it over. */
+interface LoadedFile {
+  header: SessionHeader;
+  entries: SessionEntry[];
+  endsWithNewline: boolean;
+  warnings: string[];
+}
+
+async function writeAll(file: FileHandle, data: Buffer): Promise<void> {
+  let done = 0;
+  while (done < data.length) {
+    const { bytesWritten } = await file.write(data, done, data.length - done);
+    done += bytesWritten;
+  }
+}
+
+function toLine(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+async function createHeader(file: FileHandle, cwd: string): Promise<LoadedFile> {
+  const header: SessionHeader = {
+    type: "session",
+    version: SESSION_VERSION,
+    id: randomUUID(),
+    created: new Date().toISOString(),
+    cwd,
+  };
+  await file.chmod(0o600);
+  await writeAll(file, Buffer.from(toLine(header), "utf8"));
+  return { header, entries: [], endsWithNewline: true, warnings: [] };
+}
+
+async function loadOrCreate(path: string, file: FileHandle, cwd: string): Promise<LoadedFile> {
+  const { size } = await file.stat();
+  // An empty file is a session that crashed before its header landed, or one the user made: start it.
+  if (size === 0) return await createHeader(file, cwd);
+  return await readActiveSuffix(path, file, size);
+}
+
+class FileSession implements Session {
+  private entries: SessionEntry[];
+  private ids: Set<string>;
+  private needsNewline: boolean;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closing: Promise<void> | undefined;
+  private closed = false;
+  private replay: ReplayResult | undefined;
+  private readonly reported = new Set<string>();
+
+  constructor(
+    readonly path: string,
+    private readonly file: FileHandle,
+    private readonly lock: SessionLock,
+    loaded: LoadedFile,
+    private readonly warn: (message: string) => void,
+  ) {
+    this.header = loaded.header;
+    this.entries = loaded.entries;
+    this.ids = new Set(loaded.entries.map((entry) => entry.id));
+    this.needsNewline = !loaded.endsWithNewline;
+  }
+
+  readonly header: SessionHeader;
+
+  effectiveContext(): EffectiveContext {
+    this.replay ??= replayEntries(this.entries);
+    for (const problem of this.replay.problems) {
+      if (this.reported.has(problem)) continue;
+      this.reported.add(problem);
+      this.warn(`${this.path}: ${problem}`);
+    }
+    return structuredClone(this.replay.context);
+  }
+
+  activeEntries(): readonly SessionEntry[] {
+    return this.entries.slice();
+  }
+
+  appendMessage(message: Message): Promise<MessageEntry> {
+    return this.enqueue(async () => {
+      const entry: MessageEntry = { type: "message", ...this.stamp(), message: structuredClone(message) };
+      await this.write([entry]);
+      this.remember([entry]);
+      return entry;
+    });
+  }
+
+  appendCompaction(
+    record: CompactionRecord,
+    kept: readonly Message[],
+  ): Promise<{ compaction: CompactionEntry; copies: MessageEntry[] }> {
+    return this.enqueue(async () => {
+      const compaction: CompactionEntry = { type: "compaction", ...this.stamp(), ...structuredClone(record) };
+      const copies = kept.map(
+        (message): MessageEntry => ({ type: "message", ...this.stamp(), message: structuredClone(message) }),
+      );
+      // One write: the block and its kept copies land together or (after a crash) as a torn tail.
+      await this.write([compaction, ...copies]);
+      this.entries = [];
+      this.remember([compaction, ...copies]);
+      this.ids = new Set(this.entries.map((entry) => entry.id));
+      return { compaction, copies };
+    });
+  }
+
+  markLastTurnFailed(code: ErrorCode, error: string): Promise<TurnFailedEntry | undefined> {
+    return this.enqueue(async () => {
+      const lastUser = survivingEntries(this.entries).messages.findLast(
+        (entry) => entry.message.role === "user",
+      );
+      if (lastUser === undefined) return undefined;
+      const entry: TurnFailedEntry = {
+        type: "turn-failed",
+        ...this.stamp(),
+        firstEntryId: lastUser.id,
+        code,
+        error,
+      };
+      await this.write([entry]);
+      this.remember([entry]);
+      return entry;
+    });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.enqueue(async () => {
+      this.closed = true;
+      try {
+        await this.file.close();
+      } finally {
+        await this.lock.release();
+      }
+    });
+    return this.closing;
+  }
+
+  /** Runs `operation` after every earlier one, so entries reach the file in call order. */
+  private enqueue<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => {
+      if (this.closed) throw new SessionError(this.path, `session ${this.path} is closed`);
+      return operation();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A fresh id (unique among the entries replay looks at) and the current time. */
+  private stamp(): { id: string; ts: string } {
+    let id = newEntryId();
+    while (this.ids.has(id)) id = newEntryId();
+    this.ids.add(id);
+    return { id, ts: new Date().toISOString() };
+  }
+
+  private remember(entries: SessionEntry[]): void {
+    this.entries.push(...entries);
+    this.replay = undefined;
+  }
+
+  /** Appends whole lines in a single write; after a torn last line, starts on a fresh line first. */
+  private async write(entries: SessionEntry[]): Promise<void> {
+    const lines = entries.map(toLine).join("");
+    const data = Buffer.from(this.needsNewline ? `\n${lines}` : lines, "utf8");
+    try {
+      await writeAll(this.file, data);
+    } catch (cause) {
+      // Part of the data may have landed: make sure the next entry starts on its own line.
+      this.needsNewline = true;
+      const detail = cause instanceof Error ? cause.message : String(cause);
+      throw new PantoError("other", `${this.path}: could not append to the session: ${detail}`, { cause });
+    }
+    this.needsNewline = false;
+  }
+}
+
+function defaultWarn(message: string): void {
+  process.emitWarning(message, "PantoSessionWarning");
+}
+
+async function openLocked(path: string, lock: SessionLock, options: OpenSessionOptions): Promise<Session> {
+  let file: FileHandle;
+  try {
+    // O_APPEND: every write lands at the end, whatever else happens to the offset.
+    file = await open(path, "a+", 0o600);
+  } catch (cause) {
+    throw new SessionError(path, `cannot open session ${path}: ${(cause as Error).message}`, { cause });
+  }
+  try {
+    const loaded = await loadOrCreate(path, file, options.cwd);
+    const warn = options.onWarning ?? defaultWarn;
+    for (const warning of loaded.warnings) warn(warning);
+    return new FileSession(path, file, lock, loaded, warn);
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Opens the file, creating it (and its folders, 0700; file 0600) with a header if it does not
+ * exist. Takes the lock: a second process opening the same file gets a SessionError naming the
+ * holder's pid. Resuming reads only the active suffix (from the latest compaction entry on).
+ */
+export async function openSession(path: string, options: OpenSessionOptions): Promise<Session> {
+  const absolute = resolve(path);
+  try {
+    await mkdir(dirname(absolute), { recursive: true, mode: 0o700 });
+  } catch (cause) {
+    throw new SessionError(
+      absolute,
+      `cannot create the folder of session ${absolute}: ${(cause as Error).message}`,
+      {
+        cause,
+      },
+    );
+  }
+  const lock = await acquireSessionLock(absolute);
+  try {
+    return await openLocked(absolute, lock, options);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}

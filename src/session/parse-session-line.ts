@@ -1,0 +1,75 @@
+import { ERROR_CODES, type ErrorCode, type Message } from "../core/index.js";
+import type { SessionEntry } from "./session-entries.js";
+
+/** What one line of a session file turned out to be. */
+export type ParsedLine =
+  | { kind: "entry"; entry: SessionEntry }
+  /** A well-formed entry of a type this panto does not know (e.g. written by a newer panto). */
+  | { kind: "unknown"; type: string }
+  | { kind: "invalid"; reason: string };
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const MESSAGE_ROLES = new Set(["user", "assistant", "tool"]);
+
+/** Checks the outline of a message (role, array of typed blocks); the blocks' details are the providers' business. */
+function isMessage(value: unknown): value is Message {
+  if (!isObject(value) || typeof value.role !== "string" || !MESSAGE_ROLES.has(value.role)) return false;
+  return (
+    Array.isArray(value.content) &&
+    value.content.every((block) => isObject(block) && typeof block.type === "string")
+  );
+}
+
+function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+function checkCompaction(value: JsonObject): string | undefined {
+  if (typeof value.summary !== "string") return "compaction entry without a summary";
+  return undefined;
+}
+
+function checkTurnFailed(value: JsonObject): string | undefined {
+  if (typeof value.firstEntryId !== "string") return "turn-failed entry without firstEntryId";
+  if (typeof value.error !== "string") return "turn-failed entry without an error text";
+  return undefined;
+}
+
+function checkKnownEntry(value: JsonObject): string | undefined {
+  switch (value.type) {
+    case "message":
+      return isMessage(value.message) ? undefined : "message entry without a valid message";
+    case "compaction":
+      return checkCompaction(value);
+    case "turn-failed":
+      return checkTurnFailed(value);
+    default:
+      return undefined;
+  }
+}
+
+/** Parses one entry line. Never throws: a bad line is reported, and the caller decides how loudly. */
+export function parseSessionLine(line: string): ParsedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { kind: "invalid", reason: "not valid JSON" };
+  }
+  if (!isObject(value) || typeof value.type !== "string")
+    return { kind: "invalid", reason: "not an entry object" };
+  if (value.type !== "message" && value.type !== "compaction" && value.type !== "turn-failed") {
+    return { kind: "unknown", type: value.type };
+  }
+  if (typeof value.id !== "string") return { kind: "invalid", reason: `${value.type} entry without an id` };
+  const problem = checkKnownEntry(value);
+  if (problem !== undefined) return { kind: "invalid", reason: problem };
+  // An error code from a newer panto reads as "other" in memory; the file keeps what it says.
+  if (value.type === "turn-failed" && !isErrorCode(value.code)) value.code = "other";
+  return { kind: "entry", entry: value as unknown as SessionEntry };
+}

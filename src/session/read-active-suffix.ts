@@ -1,0 +1,112 @@
+import type { FileHandle } from "node:fs/promises";
+import { parseSessionLine } from "./parse-session-line.js";
+import {
+  BACKWARD_CHUNK_BYTES,
+  type BackwardLine,
+  readExactly,
+  readLinesBackward,
+} from "./read-lines-backward.js";
+import { readSessionHeader } from "./read-session-header.js";
+import type { SessionEntry, SessionHeader } from "./session-entries.js";
+
+/** What resuming a session file found: its header and its active suffix. */
+export interface ActiveSuffixRead {
+  header: SessionHeader;
+  /** Entries from the latest compaction entry on (all entries when there is none), in file order. */
+  entries: SessionEntry[];
+  /** Bad lines met on the way, each naming the file and the line (or byte offset). */
+  warnings: string[];
+  /** False when the file's last byte is not "\n": the next append must start a new line first. */
+  endsWithNewline: boolean;
+  /** Lines looked at (blank ones included): a measure of how much of the file was read. */
+  linesRead: number;
+}
+
+/** A warning waiting for its position: line numbers are known only once the scan reaches the header. */
+interface PendingNote {
+  /** Lines between this one and the end of the file. */
+  fromEnd: number;
+  offset: number;
+  /** What was found, e.g. "unparsable entry"; the position follows it. */
+  subject: string;
+  /** What it means and what was done, after the position. */
+  detail: string;
+}
+
+/** One line read backward: the entry it holds, if any, and what to warn about, if anything. */
+interface LineVerdict {
+  entry?: SessionEntry;
+  note?: Pick<PendingNote, "subject" | "detail">;
+}
+
+function judgeLine(line: BackwardLine, isLast: boolean): LineVerdict {
+  const parsed = parseSessionLine(line.text);
+  if (parsed.kind === "entry") {
+    if (line.terminated) return { entry: parsed.entry };
+    const detail =
+      " has no newline after it (the write was cut off just before it); the entry is complete and kept";
+    return { entry: parsed.entry, note: { subject: "last entry", detail } };
+  }
+  if (parsed.kind === "unknown") {
+    const detail = ` (written by a newer panto?) is ignored here and left in the file`;
+    return { note: { subject: `entry of unknown type "${parsed.type}"`, detail } };
+  }
+  if (isLast) {
+    const detail = ` (${parsed.reason}; a write was cut off, probably by a crash) is ignored and left in the file`;
+    return { note: { subject: "incomplete last line", detail } };
+  }
+  return {
+    note: { subject: "unparsable entry", detail: ` (${parsed.reason}) is skipped and left in the file` },
+  };
+}
+
+async function endsWithNewline(file: FileHandle, size: number): Promise<boolean> {
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  await readExactly(file, last, size - 1);
+  return last[0] === 0x0a;
+}
+
+function formatNotes(path: string, notes: PendingNote[], totalLines: number | undefined): string[] {
+  return notes.reverse().map((note) => {
+    // Line 1 is the header, so the first entry line is line 2.
+    const where =
+      totalLines === undefined ? `byte ${note.offset}` : `line ${2 + totalLines - 1 - note.fromEnd}`;
+    return `${path}: ${note.subject} at ${where}${note.detail}`;
+  });
+}
+
+/**
+ * Resumes a session file: reads the header, then reads backward from the end to the latest
+ * compaction entry (or the header), parsing only those lines. The cost grows with the active
+ * suffix, not with the file's whole history (DESIGN "Session file").
+ */
+export async function readActiveSuffix(
+  path: string,
+  file: FileHandle,
+  size: number,
+  chunkBytes: number = BACKWARD_CHUNK_BYTES,
+): Promise<ActiveSuffixRead> {
+  const { header, end } = await readSessionHeader(path, file, size);
+  const found: SessionEntry[] = [];
+  const notes: PendingNote[] = [];
+  let linesRead = 0;
+  let reachedHeader = end === size;
+  for await (const line of readLinesBackward(file, end, size, chunkBytes)) {
+    const fromEnd = linesRead++;
+    reachedHeader = line.offset === end;
+    if (line.text === "") continue;
+    const { entry, note } = judgeLine(line, fromEnd === 0);
+    if (note !== undefined) notes.push({ fromEnd, offset: line.offset, ...note });
+    if (entry === undefined) continue;
+    found.push(entry);
+    if (entry.type === "compaction") break;
+  }
+  return {
+    header,
+    entries: found.reverse(),
+    warnings: formatNotes(path, notes, reachedHeader ? linesRead : undefined),
+    endsWithNewline: await endsWithNewline(file, size),
+    linesRead,
+  };
+}

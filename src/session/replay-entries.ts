@@ -1,0 +1,72 @@
+import type { EffectiveContext } from "../core/index.js";
+import { repairToolPairing } from "./repair-tool-pairing.js";
+import type { CompactionEntry, MessageEntry, SessionEntry } from "./session-entries.js";
+
+/** The effective context replayed from entries, and everything replay had to ignore or repair. */
+export interface ReplayResult {
+  context: EffectiveContext;
+  problems: string[];
+}
+
+/** The message entries that still count after the latest compaction, failed turns removed. */
+export interface SurvivingEntries {
+  compaction?: CompactionEntry;
+  messages: MessageEntry[];
+  problems: string[];
+}
+
+/** Entries from the latest compaction entry on (all of them when there is none). */
+export function activeSuffix(entries: readonly SessionEntry[]): readonly SessionEntry[] {
+  const latest = entries.findLastIndex((entry) => entry.type === "compaction");
+  return latest === -1 ? entries : entries.slice(latest);
+}
+
+/**
+ * Marks the entries each turn-failed entry removes: from its firstEntryId through itself. A
+ * firstEntryId not found before it in the active suffix is ignored (and reported).
+ */
+function failedTurnMask(active: readonly SessionEntry[], problems: string[]): boolean[] {
+  const removed = active.map(() => false);
+  const indexById = new Map<string, number>();
+  active.forEach((entry, index) => {
+    if (entry.type === "turn-failed") {
+      const start = indexById.get(entry.firstEntryId);
+      if (start === undefined) {
+        problems.push(
+          `turn-failed entry ${entry.id} names entry ${entry.firstEntryId}, which is not in the active part of the session (after the latest compaction); ignored`,
+        );
+      } else {
+        removed.fill(true, start, index + 1);
+      }
+    }
+    indexById.set(entry.id, index);
+  });
+  return removed;
+}
+
+/** The latest compaction entry and the message entries after it, failed turns removed. */
+export function survivingEntries(entries: readonly SessionEntry[]): SurvivingEntries {
+  const active = activeSuffix(entries);
+  const problems: string[] = [];
+  const removed = failedTurnMask(active, problems);
+  const messages = active.filter(
+    (entry, index): entry is MessageEntry => entry.type === "message" && removed[index] !== true,
+  );
+  const first = active[0];
+  return first?.type === "compaction" ? { compaction: first, messages, problems } : { messages, problems };
+}
+
+/**
+ * Replays session entries to the effective context (spec rule 3): the latest compaction block, then
+ * every message after it except those of failed turns (DESIGN "Turns"), with tool-call/result
+ * pairing repaired in memory. Older compactions and everything before them contribute nothing.
+ */
+export function replayEntries(entries: readonly SessionEntry[]): ReplayResult {
+  const surviving = survivingEntries(entries);
+  const pairing = repairToolPairing(surviving.messages.map((entry) => entry.message));
+  const messages = pairing.messages;
+  const problems = [...surviving.problems, ...pairing.problems];
+  if (surviving.compaction === undefined) return { context: { messages }, problems };
+  const compaction = { type: "compaction", summary: surviving.compaction.summary } as const;
+  return { context: { compaction, messages }, problems };
+}

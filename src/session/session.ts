@@ -1,0 +1,41 @@
+import type { CompactionRecord, EffectiveContext, ErrorCode, Message } from "../core/index.js";
+import type {
+  CompactionEntry,
+  MessageEntry,
+  SessionEntry,
+  SessionHeader,
+  TurnFailedEntry,
+} from "./session-entries.js";
+
+export interface OpenSessionOptions {
+  /** Working directory recorded in the header of a new session. */
+  cwd: string;
+  /**
+   * Called with each problem found in the file (torn or unparsable lines, unknown entry types,
+   * repaired tool pairing), every message naming the file. Default: `process.emitWarning`.
+   */
+  onWarning?: (message: string) => void;
+}
+
+/** An open, locked session file. Appends land in the order they are called. */
+export interface Session {
+  readonly path: string;
+  readonly header: SessionHeader;
+  /** The effective context now: latest compaction block + messages after it, failed turns removed, pairing repaired. A fresh copy each call. */
+  effectiveContext(): EffectiveContext;
+  /** Entries in the active suffix (from the latest compaction entry on), in file order, as read/appended. */
+  activeEntries(): readonly SessionEntry[];
+  appendMessage(message: Message): Promise<MessageEntry>;
+  /** Appends the compaction entry, then one message entry per kept message (copies), in order. Returns them. */
+  appendCompaction(
+    record: CompactionRecord,
+    kept: readonly Message[],
+  ): Promise<{ compaction: CompactionEntry; copies: MessageEntry[] }>;
+  /**
+   * Marks the turn that began with the latest user message of the effective context as failed for
+   * good (appends a turn-failed entry). No-op returning undefined if there is no such turn.
+   */
+  markLastTurnFailed(code: ErrorCode, error: string): Promise<TurnFailedEntry | undefined>;
+  /** Releases the lock; idempotent. */
+  close(): Promise<void>;
+}
