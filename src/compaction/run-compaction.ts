@@ -1,0 +1,120 @@
+import type { CompactionRecord, EffectiveContext, Message, PantoError, SizedTurn } from "../core/index.js";
+import { buildCompactionRequest } from "./build-compaction-request.js";
+import { estimateTokens } from "./estimate-tokens.js";
+import { groupTurns } from "./group-turns.js";
+import { planRetention, type RetentionPlan } from "./plan-retention.js";
+import { serializeTranscript } from "./serialize-transcript.js";
+import { sizeTurns } from "./size-turns.js";
+import {
+  type CompactionAttemptFailure,
+  type CompactionEvent,
+  type SummariseFn,
+  summariseWithFallback,
+} from "./summarise-with-fallback.js";
+
+export interface RunCompactionInput {
+  /** The current effective context: the latest compaction block, if any, and the messages after it. */
+  context: EffectiveContext;
+  trigger: "overflow" | "manual";
+  /** True for overflow recovery: the last turn of `context.messages` is the turn in flight. */
+  lastTurnInFlight: boolean;
+  /** Keep-verbatim budget in tokens. */
+  budgetTokens: number;
+  /** The resolved COMPACTION.md. */
+  systemPrompt: string;
+  /** `/compact` arguments. */
+  instructions?: string;
+  /** "provider/model" of the chat. */
+  activeModel: string;
+  /** Config `compaction_model`. */
+  compactionModel?: string;
+  summarise: SummariseFn;
+  signal?: AbortSignal;
+  onEvent?: (event: CompactionEvent) => void;
+}
+
+export type CompactionOutcome =
+  /** The caller appends the compaction entry, then `kept` (spec rule 4). */
+  | { type: "compacted"; record: CompactionRecord; kept: Message[]; plan: RetentionPlan }
+  /** No model was called; the context stays as it is. */
+  | { type: "nothing-to-summarise"; reason: string }
+  /** The caller appends nothing that changes the effective context. */
+  | { type: "failed"; error: PantoError; attempts: CompactionAttemptFailure[] };
+
+/**
+ * Runs one compaction: groups and sizes the turns, keeps the longest suffix that fits the budget
+ * (the turn in flight always), summarises the rest with the previous summary merged in, and returns
+ * what to write. It writes nothing itself.
+ */
+export async function runCompaction(input: RunCompactionInput): Promise<CompactionOutcome> {
+  const sized = sizeTurns(groupTurns(input.context.messages));
+  const plan = planRetention(sized, {
+    budgetTokens: input.budgetTokens,
+    lastTurnInFlight: input.lastTurnInFlight,
+  });
+  if (plan.summarise.length === 0)
+    return { type: "nothing-to-summarise", reason: nothingReason(input, plan) };
+  const request = buildCompactionRequest({
+    systemPrompt: input.systemPrompt,
+    transcript: serializeTranscript(plan.summarise.flatMap((turn) => turn.messages)),
+    ...optional("instructions", input.instructions),
+    ...optional("previousSummary", input.context.compaction?.summary),
+  });
+  const result = await summariseWithFallback({
+    request,
+    activeModel: input.activeModel,
+    summarise: input.summarise,
+    ...optional("compactionModel", input.compactionModel),
+    ...optional("signal", input.signal),
+    ...optional("onEvent", input.onEvent),
+  });
+  if (!result.ok) return { type: "failed", error: result.error, attempts: result.attempts };
+  return {
+    type: "compacted",
+    record: buildRecord(input, plan, sized, result),
+    kept: keptMessages(plan),
+    plan,
+  };
+}
+
+function nothingReason(input: RunCompactionInput, plan: RetentionPlan): string {
+  if (plan.keep.length === 0 && plan.inFlight !== undefined) return "nothing older than the turn in flight";
+  if (plan.keep.length === 0) return "the conversation is empty";
+  return `the whole conversation (about ${plan.keptTokens} tokens) fits the keep-verbatim budget of ${input.budgetTokens} tokens`;
+}
+
+function buildRecord(
+  input: RunCompactionInput,
+  plan: RetentionPlan,
+  sized: readonly SizedTurn[],
+  result: { summary: string; model: string; fellBack: boolean },
+): CompactionRecord {
+  const instructions = input.instructions?.trim() ?? "";
+  return {
+    summary: result.summary,
+    trigger: input.trigger,
+    model: result.model,
+    fellBack: result.fellBack,
+    ...(instructions === "" ? {} : { instructions }),
+    turnsSummarised: plan.summarise.length,
+    turnsKept: plan.keep.length + (plan.inFlight === undefined ? 0 : 1),
+    tokensSummarised: plan.summarisedTokens,
+    tokensKept: plan.keptTokens,
+    summaryTokens: estimateTokens(result.summary),
+    sizeSources: {
+      usage: sized.filter((turn) => turn.source === "usage").length,
+      estimate: sized.filter((turn) => turn.source === "estimate").length,
+    },
+  };
+}
+
+/** Copies, so the caller may write them out while the original context stays untouched. */
+function keptMessages(plan: RetentionPlan): Message[] {
+  const turns = plan.inFlight === undefined ? plan.keep : [...plan.keep, plan.inFlight];
+  return structuredClone(turns.flatMap((turn) => turn.messages));
+}
+
+/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes forbids explicit undefined). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}

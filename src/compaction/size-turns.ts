@@ -1,0 +1,142 @@
+import type {
+  AssistantMessage,
+  ImageBlock,
+  Message,
+  SizedTurn,
+  SizeSource,
+  TextBlock,
+  Turn,
+  Usage,
+} from "../core/index.js";
+import { estimateMessageTokens } from "./estimate-tokens.js";
+
+/** One message's size and where it came from. */
+export interface MessageSize {
+  tokens: number;
+  source: SizeSource;
+}
+
+/**
+ * A usage-derived size below a fifth of the local estimate cannot be right even for text the
+ * estimate overrates most (prose, about 1.7x); it means usage from another context (a kept message
+ * copied after a compaction still carries the usage of the longer context it was first sent in).
+ */
+const IMPLAUSIBLY_SMALL_RATIO = 5;
+
+/**
+ * Sizes every turn from provider usage where it is coherent, else from the local estimate
+ * (DESIGN "Sizing"). A turn's source is "usage" only when every one of its messages was sized from
+ * usage; otherwise it is "estimate" (its usage-sized parts still count at their exact size).
+ */
+export function sizeTurns(turns: readonly Turn[]): SizedTurn[] {
+  const sizes = sizeMessages(turns.flatMap((turn) => turn.messages));
+  let offset = 0;
+  return turns.map((turn) => {
+    let tokens = 0;
+    let source: SizeSource = "usage";
+    for (let index = 0; index < turn.messages.length; index++) {
+      const size = sizes[offset + index];
+      if (size === undefined) continue;
+      tokens += size.tokens;
+      if (size.source === "estimate") source = "estimate";
+    }
+    offset += turn.messages.length;
+    return { ...turn, tokens, source };
+  });
+}
+
+/**
+ * Sizes each message. An assistant message with coherent usage costs R (its re-sent output); the
+ * messages between two consecutive assistant messages with coherent usage from the same model share
+ * P(next) - P(previous) - R(previous), in proportion to their local estimates. Everything else (no
+ * usage, another model in between, a negative or implausibly small delta, material that straddles a
+ * turn boundary) takes the local estimate, which errs large (spec rule 8).
+ */
+export function sizeMessages(messages: readonly Message[]): MessageSize[] {
+  const estimates = messages.map(estimateMessageTokens);
+  const floors = messages.map(plausibilityFloor);
+  const sizes: MessageSize[] = estimates.map((tokens) => ({ tokens, source: "estimate" }));
+  let previous: number | undefined;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index];
+    if (message?.role !== "assistant") continue;
+    if (!hasUsableUsage(message)) {
+      previous = undefined;
+      continue;
+    }
+    const resent = message.usage.resentOutputTokens;
+    if (isPlausible(resent, floors[index] ?? 0)) sizes[index] = { tokens: resent, source: "usage" };
+    if (previous !== undefined) attributeGap(messages, { estimates, floors, sizes }, previous, index);
+    previous = index;
+  }
+  return sizes;
+}
+
+type AssistantWithUsage = AssistantMessage & { usage: Usage };
+
+function hasUsableUsage(message: AssistantMessage): message is AssistantWithUsage {
+  const usage = message.usage;
+  if (usage === undefined) return false;
+  if (message.stopReason === "error" || message.stopReason === "aborted") return false;
+  return [usage.promptTokens, usage.outputTokens, usage.resentOutputTokens].every(
+    (value) => Number.isFinite(value) && value >= 0,
+  );
+}
+
+interface SizingState {
+  estimates: readonly number[];
+  floors: readonly number[];
+  sizes: MessageSize[];
+}
+
+/** Splits the material added between assistant messages `from` and `to` over the messages between them. */
+function attributeGap(messages: readonly Message[], state: SizingState, from: number, to: number): void {
+  const before = messages[from] as AssistantWithUsage;
+  const after = messages[to] as AssistantWithUsage;
+  if (to - from < 2 || !sameModel(before, after)) return;
+  // A user message after the first one in the gap would put the material into two turns.
+  for (let index = from + 2; index < to; index++) if (messages[index]?.role === "user") return;
+  const delta = after.usage.promptTokens - before.usage.promptTokens - before.usage.resentOutputTokens;
+  if (!isPlausible(delta, sum(state.floors, from + 1, to))) return;
+  const gapEstimate = sum(state.estimates, from + 1, to);
+  let assigned = 0;
+  for (let index = from + 1; index < to; index++) {
+    const share =
+      index === to - 1 ? delta - assigned : Math.round((delta * (state.estimates[index] ?? 0)) / gapEstimate);
+    assigned += share;
+    state.sizes[index] = { tokens: Math.max(0, share), source: "usage" };
+  }
+}
+
+function sameModel(a: AssistantMessage, b: AssistantMessage): boolean {
+  return a.provider === b.provider && a.model === b.model && a.api === b.api;
+}
+
+function isPlausible(tokens: number, floor: number): boolean {
+  return tokens > 0 && tokens * IMPLAUSIBLY_SMALL_RATIO >= floor;
+}
+
+/**
+ * The part of the local estimate that usage must account for: images vary most between providers
+ * and thinking is not re-sent in later requests, so neither can make usage look wrong.
+ */
+function plausibilityFloor(message: Message): number {
+  if (message.role === "user")
+    return estimateMessageTokens({ ...message, content: textOnly(message.content) });
+  if (message.role === "assistant") {
+    const visible = message.content.filter((block) => block.type !== "thinking");
+    return estimateMessageTokens({ ...message, content: visible });
+  }
+  const content = message.content.map((block) => ({ ...block, content: textOnly(block.content) }));
+  return estimateMessageTokens({ ...message, content });
+}
+
+function textOnly(blocks: ReadonlyArray<TextBlock | ImageBlock>): TextBlock[] {
+  return blocks.filter((block) => block.type === "text");
+}
+
+function sum(values: readonly number[], from: number, to: number): number {
+  let total = 0;
+  for (let index = from; index < to; index++) total += values[index] ?? 0;
+  return total;
+}
