@@ -63,28 +63,24 @@ function classifyFinishReasons(reasons: string[]): ErrorClassification {
 }
 
 const RULES: readonly Rule[] = [
-  ({ status, text }) =>
-    status === 529 || (isServerOrUnknown(status) && matchesAny(OVERLOADED_PATTERNS, text))
-      ? verdict("overloaded", true)
-      : undefined,
+  ({ status }) => (status === 529 ? verdict("overloaded", true) : undefined),
   ({ status }) => (status === 402 ? verdict("other", false) : undefined),
   ({ status, text }) =>
     (status === 401 || status === 403) && !matchesAny(RATE_LIMIT_PATTERNS, text)
       ? verdict("auth", false)
       : undefined,
-  ({ status, text }) => {
-    if (status !== 429 && !matchesAny(RATE_LIMIT_PATTERNS, text) && !matchesAny(BILLING_PATTERNS, text)) {
-      return undefined;
-    }
-    // An empty balance or used-up quota stays rate_limit (the provider reports it as one) but waiting cannot fix it.
-    const exhausted = matchesAny(BILLING_PATTERNS, text) && !matchesAny(QUOTA_REFILLS_PATTERNS, text);
-    return verdict("rate_limit", !exhausted);
-  },
+  classifyBilling,
+  classifyRateLimit,
   ({ text }) =>
     matchesAny(OUTPUT_LIMIT_PATTERNS, text) && !matchesAny(INPUT_OVERFLOW_PATTERNS, text)
       ? verdict("invalid_request", false)
       : undefined,
   ({ text }) => (matchesAny(OVERFLOW_PATTERNS, text) ? verdict("context_overflow", false) : undefined),
+  // After overflow: gateways wrap real overflows in words like "Server Unavailable Error".
+  ({ status, text }) =>
+    isServerOrUnknown(status) && matchesAny(OVERLOADED_PATTERNS, text)
+      ? verdict("overloaded", true)
+      : undefined,
   ({ status, text }) =>
     status === 413 || matchesAny(PAYLOAD_SIZE_PATTERNS, text) ? verdict("invalid_request", false) : undefined,
   ({ text }) => (matchesAny(CONTENT_FILTER_PATTERNS, text) ? verdict("invalid_request", false) : undefined),
@@ -100,6 +96,34 @@ const RULES: readonly Rule[] = [
       ? verdict("invalid_request", false)
       : undefined,
 ];
+
+/**
+ * A used-up balance or quota: waiting cannot fix it, topping up can. Reported as rate_limit when the
+ * provider itself framed it as one (HTTP 429, OpenAI's insufficient_quota), else as other.
+ */
+function classifyBilling({ status, text }: Evidence): ErrorClassification | undefined {
+  if (!matchesAny(BILLING_PATTERNS, text) || matchesAny(QUOTA_REFILLS_PATTERNS, text)) return undefined;
+  return verdict(status === 429 ? "rate_limit" : "other", false);
+}
+
+/**
+ * Rate limits and throttles, even when they talk about tokens. A provider that says it is overloaded
+ * with a 429 (Moonshot) is overloaded. A single request larger than the whole per-window budget
+ * ("Limit 6000, Requested 14810") will never pass, so it is not retried.
+ */
+function classifyRateLimit({ status, text }: Evidence): ErrorClassification | undefined {
+  if (status !== 429 && !matchesAny(RATE_LIMIT_PATTERNS, text)) return undefined;
+  if (/\boverloaded\b/.test(text)) return verdict("overloaded", true);
+  return verdict("rate_limit", !requestExceedsWindowBudget(text));
+}
+
+function requestExceedsWindowBudget(text: string): boolean {
+  const match = /\blimit:? ([\d,]+)\b.{0,40}?\brequested:? ([\d,]+)/.exec(text);
+  if (match?.[1] === undefined || match[2] === undefined) return false;
+  return toNumber(match[2]) > toNumber(match[1]);
+}
+
+const toNumber = (digits: string): number => Number(digits.replace(/,/g, ""));
 
 function isServerOrUnknown(status: number | undefined): boolean {
   return status === undefined || status >= 500;

@@ -8,6 +8,8 @@
 export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   // "prompt is too long", "Input is too long for requested model", "conversation too long"
   /\b(?:prompt|input|inputs|messages?|conversation|context|request)(?: length)? (?:is |are )?too (?:long|large for (?:the )?model)/,
+  // "Input prompt (2501 tokens) is too long and exceeds limit of 2048"
+  /\b(?:prompt|input|inputs|messages?|conversation)\b[^.]{0,30}?\b(?:is|are) too long\b/,
   // "Prompt contains N tokens ... too large for model with N maximum context length"
   /\btoo large for (?:the |this )?model\b/,
   // "maximum context length is", "max context length", "maximum prompt length is", "maximum input length"
@@ -107,6 +109,7 @@ export const OVERLOADED_PATTERNS: readonly RegExp[] = [
   /\bloading model\b/,
   /\bmodel is (?:currently )?loading\b/,
   /\btemporarily unavailable\b/,
+  /\b(?:experiencing )?high demand\b/,
   /\bservice unavailable\b|\bunavailable error\b/,
 ];
 
