@@ -6,7 +6,8 @@ export type ParsedLine =
   | { kind: "entry"; entry: SessionEntry }
   /** A well-formed entry of a type this panto does not know (e.g. written by a newer panto). */
   | { kind: "unknown"; type: string }
-  | { kind: "invalid"; reason: string };
+  /** `json` says whether the line was at least valid JSON (a torn write never is). */
+  | { kind: "invalid"; reason: string; json: boolean };
 
 type JsonObject = Record<string, unknown>;
 
@@ -59,16 +60,17 @@ export function parseSessionLine(line: string): ParsedLine {
   try {
     value = JSON.parse(line);
   } catch {
-    return { kind: "invalid", reason: "not valid JSON" };
+    return { kind: "invalid", reason: "not valid JSON", json: false };
   }
   if (!isObject(value) || typeof value.type !== "string")
-    return { kind: "invalid", reason: "not an entry object" };
+    return { kind: "invalid", reason: "not an entry object", json: true };
   if (value.type !== "message" && value.type !== "compaction" && value.type !== "turn-failed") {
     return { kind: "unknown", type: value.type };
   }
-  if (typeof value.id !== "string") return { kind: "invalid", reason: `${value.type} entry without an id` };
+  if (typeof value.id !== "string")
+    return { kind: "invalid", reason: `${value.type} entry without an id`, json: true };
   const problem = checkKnownEntry(value);
-  if (problem !== undefined) return { kind: "invalid", reason: problem };
+  if (problem !== undefined) return { kind: "invalid", reason: problem, json: true };
   // An error code from a newer panto reads as "other" in memory; the file keeps what it says.
   if (value.type === "turn-failed" && !isErrorCode(value.code)) value.code = "other";
   return { kind: "entry", entry: value as unknown as SessionEntry };

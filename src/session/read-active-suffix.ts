@@ -51,12 +51,15 @@ function judgeLine(line: BackwardLine, isLast: boolean): LineVerdict {
     const detail = ` (written by a newer panto?) is ignored here and left in the file`;
     return { note: { subject: `entry of unknown type "${parsed.type}"`, detail } };
   }
-  if (isLast) {
+  if (isLast && (!parsed.json || !line.terminated)) {
     const detail = ` (${parsed.reason}; a write was cut off, probably by a crash) is ignored and left in the file`;
     return { note: { subject: "incomplete last line", detail } };
   }
   return {
-    note: { subject: "unparsable entry", detail: ` (${parsed.reason}) is skipped and left in the file` },
+    note: {
+      subject: parsed.json ? "invalid entry" : "unparsable entry",
+      detail: ` (${parsed.reason}) is skipped and left in the file`,
+    },
   };
 }
 
