@@ -38,7 +38,8 @@ export function createWriteTool(): Tool {
       }
       const bytes = Buffer.byteLength(args.content, "utf8");
       const verb = existed ? "Overwrote" : "Created";
-      return textOutput(`${verb} ${shown}: ${bytes} bytes, ${countLines(args.content)} lines`);
+      const lines = countLines(args.content);
+      return textOutput(`${verb} ${shown}: ${bytes} bytes, ${lines} ${lines === 1 ? "line" : "lines"}`);
     },
   });
 }
