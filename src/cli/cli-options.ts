@@ -1,0 +1,108 @@
+import { Command, CommanderError, Option } from "commander";
+import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
+import { helpAppendix } from "./help-text.js";
+
+/** The parsed command line of a normal run (everything but `panto demo`). */
+export interface CliOptions {
+  /** True for -p/--print and for --json. */
+  print: boolean;
+  /** The -p value; undefined means "read the prompt from stdin". */
+  prompt?: string;
+  json: boolean;
+  model?: string;
+  session?: string;
+  continue: boolean;
+  allowTools: boolean;
+}
+
+export type ParsedArgs =
+  | { command: "run"; options: CliOptions }
+  | { command: "demo" }
+  /** Help, version or a usage error was already written; exit with this status. */
+  | { command: "exit"; code: number };
+
+export interface ArgsOutput {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/**
+ * Parses argv (without the node and script entries) with commander. Help and version go to
+ * stdout and exit 0; unknown flags and other usage errors go to stderr and exit 2.
+ */
+export function parseCliArgs(argv: readonly string[], version: string, output: ArgsOutput): ParsedArgs {
+  let parsed: ParsedArgs = { command: "exit", code: EXIT_OK };
+  const program = buildProgram(version, output, (result) => {
+    parsed = result;
+  });
+  try {
+    program.parse([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError)
+      return { command: "exit", code: error.exitCode === 0 ? EXIT_OK : EXIT_USAGE };
+    throw error;
+  }
+  return parsed;
+}
+
+function buildProgram(version: string, output: ArgsOutput, onParsed: (result: ParsedArgs) => void): Command {
+  const program = new Command("panto")
+    .description(
+      "A terminal AI coding agent whose long sessions never fall over: it compacts the conversation\nwhen the model's context window is full, and retries.",
+    )
+    .version(version, "-v, --version", "print the version and exit")
+    .helpOption("-h, --help", "show this help and exit")
+    .addOption(new Option("-p, --print [prompt]", "run one prompt, print the final answer, exit"))
+    .addOption(new Option("--json", "print one JSON event per line instead of text (implies --print)"))
+    .addOption(new Option("-m, --model <provider/model>", "model to use, e.g. anthropic/claude-sonnet-4-5"))
+    .addOption(new Option("--session <path>", "use or create exactly this session file"))
+    .addOption(new Option("-c, --continue", "continue the most recent session of this project"))
+    .addOption(
+      new Option(
+        "--allow-tools",
+        "let write, edit and bash run without asking (print and JSON modes deny them otherwise)",
+      ),
+    )
+    .addHelpText("after", helpAppendix())
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action((raw: RawOptions) => {
+      const options = toCliOptions(raw);
+      if (typeof options === "string") program.error(`error: ${options}`, { exitCode: EXIT_USAGE });
+      else onParsed({ command: "run", options });
+    });
+  program
+    .command("demo")
+    .description("offline simulation: overflow, compaction, retry and /compact against a simulated provider")
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action(() => onParsed({ command: "demo" }));
+  return program;
+}
+
+interface RawOptions {
+  print?: string | true;
+  json?: true;
+  model?: string;
+  session?: string;
+  continue?: true;
+  allowTools?: true;
+}
+
+/** Validates flag combinations; returns the problem as a string. */
+function toCliOptions(raw: RawOptions): CliOptions | string {
+  if (raw.session !== undefined && raw.continue === true)
+    return "--session and --continue cannot be used together (choose one session)";
+  if (raw.model?.trim() === "") return "--model needs a value written provider/model";
+  const options: CliOptions = {
+    print: raw.print !== undefined || raw.json === true,
+    json: raw.json === true,
+    continue: raw.continue === true,
+    allowTools: raw.allowTools === true,
+  };
+  if (typeof raw.print === "string") options.prompt = raw.print;
+  if (raw.model !== undefined) options.model = raw.model.trim();
+  if (raw.session !== undefined) options.session = raw.session;
+  return options;
+}

@@ -1,0 +1,100 @@
+import type { CompactionRecord, ToolCallBlock, ToolResultBlock } from "../core/index.js";
+
+/** ANSI styling that turns into plain text when colour is off. */
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+/** Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org) or TERM is dumb. */
+export function colourEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  if (stream.isTTY !== true) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  return env.TERM !== "dumb";
+}
+
+export function createStyle(enabled: boolean): Style {
+  const wrap =
+    (open: number, close: number) =>
+    (text: string): string =>
+      enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
+}
+
+/** 812 -> "812", 1930 -> "1.9k", 41234 -> "41k". */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(Math.round(tokens));
+  if (tokens < 10_000) return `${(tokens / 1000).toFixed(1)}k`;
+  return `${Math.round(tokens / 1000)}k`;
+}
+
+export function plural(count: number, noun: string, many = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : many}`;
+}
+
+/**
+ * The one-line account of a compaction, e.g. "compacted 12 turns into a summary (kept 3 turns,
+ * 41k -> 9k tokens, model anthropic/claude-haiku-4-5, fell back: no)".
+ */
+export function formatCompactionLine(
+  record: CompactionRecord,
+  tokensBefore: number,
+  tokensAfter: number,
+): string {
+  return (
+    `compacted ${plural(record.turnsSummarised, "turn")} into a summary ` +
+    `(kept ${plural(record.turnsKept, "turn")}, ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens, ` +
+    `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})`
+  );
+}
+
+/** The fuller report `/compact` prints afterwards. */
+export function formatCompactionReport(
+  record: CompactionRecord,
+  tokensBefore: number,
+  tokensAfter: number,
+): string {
+  const lines = [
+    `Compacted ${plural(record.turnsSummarised, "turn")} into a summary; kept ${plural(record.turnsKept, "turn")} verbatim.`,
+    `  context:  ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens (summarised ${formatTokens(record.tokensSummarised)}, kept ${formatTokens(record.tokensKept)}, summary ${formatTokens(record.summaryTokens)})`,
+    `  model:    ${record.model} (fell back: ${record.fellBack ? "yes, the compaction model failed" : "no"})`,
+    `  sizes:    ${plural(record.sizeSources.usage, "turn")} sized from provider usage, ${record.sizeSources.estimate} from the local estimate`,
+  ];
+  if (record.instructions !== undefined) lines.push(`  instructions: ${record.instructions}`);
+  return lines.join("\n");
+}
+
+/** "bash: npm test" style one-liner for a tool call; long arguments are shortened. */
+export function formatToolCall(call: ToolCallBlock): string {
+  const args = call.arguments;
+  const main = args.command ?? args.path ?? args.pattern;
+  const detail = typeof main === "string" ? main : JSON.stringify(args);
+  return `${call.name} ${shorten(detail, 100)}`;
+}
+
+/** The first line of a tool result, with its size, e.g. "error: no such file: src/x.ts". */
+export function formatToolResult(result: ToolResultBlock): string {
+  const text = result.content
+    .map((block) => (block.type === "text" ? block.text : `[image ${block.mediaType}]`))
+    .join("\n");
+  const lines = text.split("\n");
+  const first = shorten(lines.find((line) => line.trim() !== "") ?? "", 100);
+  const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
+  return `${result.isError ? "error: " : ""}${first}${more}`;
+}
+
+export function shorten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,30 @@
+import type { CliOptions } from "./cli-options.js";
+import { EXIT_FAILURE } from "./exit-status.js";
+
+export interface CliIo {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/**
+ * Runs a parsed command line in the right mode: JSON, print (also when stdin is piped and no -p was
+ * given), or the interactive terminal. Modes are imported lazily so `--help` never loads them.
+ * Resolves with the exit status; unexpected errors are reported and give status 1.
+ */
+export async function runCli(options: CliOptions, io: CliIo): Promise<number> {
+  try {
+    if (options.json) return await (await import("./run-json.js")).runJson(options, io);
+    if (options.print || io.stdin.isTTY !== true)
+      return await (await import("./run-print.js")).runPrint({ ...options, print: true }, io);
+    return await (await import("./run-interactive.js")).runInteractive(options, io);
+  } catch (error) {
+    io.stderr.write(
+      `panto: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return EXIT_FAILURE;
+  }
+}

@@ -1,0 +1,127 @@
+import { contextSize } from "../agent/index.js";
+import { isPantoError } from "../core/index.js";
+import { describeContext } from "./describe-context.js";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
+import { formatCompactionReport, formatTokens, plural } from "./render.js";
+import { findSlashCommand, formatSlashCommandList } from "./slash-command-table.js";
+import type { RunContext } from "./start-run.js";
+
+/** What a slash command produced. Each mode renders it its own way (stdout, JSON, terminal). */
+export interface SlashResult {
+  exitCode: number;
+  /** The command asks to leave (/exit). */
+  exit: boolean;
+  /** The command's report; print mode writes it to stdout. */
+  output: string;
+  error?: { code: string; message: string };
+}
+
+type Handler = (run: RunContext, args: string, signal: AbortSignal | undefined) => Promise<SlashResult>;
+
+const ok = (output: string): SlashResult => ({ exitCode: EXIT_OK, exit: false, output });
+const failed = (exitCode: number, code: string, message: string): SlashResult => ({
+  exitCode,
+  exit: false,
+  output: "",
+  error: { code, message },
+});
+
+const HANDLERS: Record<string, Handler> = {
+  compact: runCompact,
+  context: async (run) => ok(describeContext(run.agent.effectiveContext())),
+  model: runModel,
+  session: async (run) => ok(describeSession(run)),
+  tools: async (run) => ok(describeTools(run)),
+  clear: async (run) => {
+    await run.startNewSession();
+    return ok(`Started a new session: ${run.session.path}`);
+  },
+  help: async () => ok(slashHelpText()),
+  exit: async () => ({ exitCode: EXIT_OK, exit: true, output: "" }),
+};
+
+/** The text of `/help`. */
+export function slashHelpText(): string {
+  return `${formatSlashCommandList()}\n\nAnything else is sent to the model. In the terminal a trailing \\ continues a line, Tab completes commands, Ctrl-C cancels a request and Ctrl-D exits.`;
+}
+
+/** Runs "/name args". An unknown command is a usage error (exit status 2 in print mode). */
+export function runSlashCommand(
+  run: RunContext,
+  command: { name: string; args: string },
+  signal?: AbortSignal,
+): Promise<SlashResult> {
+  const info = findSlashCommand(command.name);
+  const handler = info === undefined ? undefined : HANDLERS[info.name];
+  if (handler === undefined)
+    return Promise.resolve(
+      failed(EXIT_USAGE, "usage", `unknown command /${command.name}; /help lists the commands`),
+    );
+  return handler(run, command.args, signal);
+}
+
+async function runCompact(
+  run: RunContext,
+  args: string,
+  signal: AbortSignal | undefined,
+): Promise<SlashResult> {
+  const before = contextSize(run.agent.effectiveContext());
+  const outcome = await run.agent.compact(
+    args === "" ? undefined : args,
+    signal === undefined ? {} : { signal },
+  );
+  switch (outcome.type) {
+    case "compacted":
+      return ok(formatCompactionReport(outcome.record, before, contextSize(run.agent.effectiveContext())));
+    case "nothing-to-summarise":
+      return ok(`Nothing to compact: ${outcome.reason}. No model was called.`);
+    case "failed": {
+      if (outcome.error.code === "aborted")
+        return failed(EXIT_INTERRUPTED, "aborted", "compaction cancelled; the session is unchanged");
+      const attempts = outcome.attempts.map((attempt) => `${attempt.model}: ${attempt.error.message}`);
+      return failed(
+        EXIT_FAILURE,
+        outcome.error.code,
+        `compaction failed; the session is unchanged.\n  ${attempts.join("\n  ")}`,
+      );
+    }
+  }
+}
+
+async function runModel(run: RunContext, args: string): Promise<SlashResult> {
+  if (args === "") return ok(`Model: ${run.agent.model}`);
+  try {
+    run.agent.setModel(args);
+  } catch (error) {
+    if (!isPantoError(error)) throw error;
+    return failed(EXIT_USAGE, error.code, error.message);
+  }
+  return ok(`Model: ${run.agent.model}`);
+}
+
+function describeSession(run: RunContext): string {
+  const context = run.agent.effectiveContext();
+  const { header } = run.session;
+  return [
+    `Session: ${run.session.path}`,
+    `  id:       ${header.id} (created ${header.created})`,
+    `  entries:  ${plural(run.session.activeEntries().length, "entry", "entries")} since the latest compaction`,
+    `  context:  ${context.compaction === undefined ? "no compaction block" : "a compaction block"} + ${plural(context.messages.length, "message")}, ~${formatTokens(run.agent.contextTokens())} tokens with the system prompt`,
+    `  model:    ${run.agent.model}`,
+  ].join("\n");
+}
+
+function describeTools(run: RunContext): string {
+  const width = Math.max(...run.tools.map((tool) => tool.definition.name.length));
+  return run.tools
+    .map((tool) => {
+      const permission =
+        tool.kind === "read"
+          ? "runs freely"
+          : run.allowTools
+            ? "allowed by --allow-tools"
+            : "needs permission (asked interactively; --allow-tools in print mode)";
+      return `  ${tool.definition.name.padEnd(width)}  ${tool.kind.padEnd(5)}  ${permission}`;
+    })
+    .join("\n");
+}

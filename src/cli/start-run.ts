@@ -1,0 +1,199 @@
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { Agent, type AgentEvent, buildSystemPrompt } from "../agent/index.js";
+import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
+import {
+  ConfigError,
+  DEFAULT_KEEP_VERBATIM_TOKENS,
+  type LoadedConfig,
+  loadConfig,
+  readCompactionPromptLayers,
+} from "../config/index.js";
+import { isPantoError, type ModelClient, type ToolCallBlock } from "../core/index.js";
+import {
+  findLatestSession,
+  newSessionPath,
+  openSession,
+  type Session,
+  SessionError,
+} from "../session/index.js";
+import { createDefaultTools, type Tool } from "../tools/index.js";
+import type { CliOptions } from "./cli-options.js";
+import { UsageError } from "./exit-status.js";
+
+/** What every mode hands the agent: how to report events, ask permission and warn. */
+export interface RunHooks {
+  onEvent: (event: AgentEvent) => void;
+  approve: (call: ToolCallBlock, tool: Tool) => Promise<"allow" | "deny">;
+  onWarning: (message: string) => void;
+}
+
+/** A running CLI session: the agent, its session file, and what slash commands need to see. */
+export interface RunContext {
+  readonly agent: Agent;
+  readonly session: Session;
+  /** True when the session file already held entries before this run. */
+  readonly resumed: boolean;
+  readonly tools: readonly Tool[];
+  readonly cwd: string;
+  readonly pantoHome: string;
+  readonly projectRoot: string;
+  readonly allowTools: boolean;
+  /** Closes the current session and continues in a new, empty session file with the same model. */
+  startNewSession(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StartRunInput {
+  options: CliOptions;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  hooks: RunHooks;
+}
+
+/**
+ * Loads configuration, checks the model and its key, resolves COMPACTION.md, opens (or creates)
+ * the session and builds the agent. Every problem found here is a UsageError (exit status 2), and
+ * nothing is written to a session file before the model and key are known to be usable.
+ */
+export async function startRun(input: StartRunInput): Promise<RunContext> {
+  const { options, cwd, env, hooks } = input;
+  const loaded = await setupStep(() => loadConfig({ cwd, env }));
+  const { config, pantoHome, projectRoot } = loaded;
+  const model = options.model ?? config.model;
+  if (model === undefined) throw new UsageError(noModelMessage(loaded), "config");
+  const createClient = await clientFactory(loaded, env, hooks.onWarning);
+  await setupStep(async () => createClient(model));
+  const compactionPrompt = await setupStep(async () => {
+    const layers = await readCompactionPromptLayers({
+      pantoHome,
+      projectRoot,
+      basePath: BASE_COMPACTION_PROMPT_PATH,
+    });
+    return resolveCompactionPrompt(layers).prompt;
+  });
+  const systemPrompt = await buildSystemPrompt({ cwd, projectRoot });
+  const tools = createDefaultTools();
+  const makeAgent = (session: Session, modelId: string): Agent =>
+    new Agent({
+      session,
+      model: modelId,
+      createClient,
+      tools,
+      systemPrompt,
+      compactionPrompt,
+      keepVerbatimTokens: config.keep_verbatim_tokens ?? DEFAULT_KEEP_VERBATIM_TOKENS,
+      ...(config.compaction_model === undefined ? {} : { compactionModel: config.compaction_model }),
+      ...(config.max_output_tokens === undefined ? {} : { maxOutputTokens: config.max_output_tokens }),
+      approve: hooks.approve,
+      onEvent: hooks.onEvent,
+      cwd,
+    });
+  const path = await chooseSessionPath(options, cwd, pantoHome, projectRoot, hooks.onWarning);
+  const resumed = await hasContent(path);
+  let session = await setupStep(() => openSession(path, { cwd, onWarning: hooks.onWarning }));
+  let agent = makeAgent(session, model);
+  return {
+    get agent() {
+      return agent;
+    },
+    get session() {
+      return session;
+    },
+    resumed,
+    tools,
+    cwd,
+    pantoHome,
+    projectRoot,
+    allowTools: options.allowTools,
+    async startNewSession() {
+      const next = await openSession(newSessionPath(pantoHome, projectRoot), {
+        cwd,
+        onWarning: hooks.onWarning,
+      });
+      await session.close();
+      session = next;
+      agent = makeAgent(next, agent.model);
+    },
+    close: () => session.close(),
+  };
+}
+
+/**
+ * createModelClient, loaded lazily (it pulls in the provider SDKs) and memoised per model id so
+ * checking the key up front costs nothing later.
+ */
+async function clientFactory(
+  loaded: LoadedConfig,
+  env: NodeJS.ProcessEnv,
+  onWarning: (message: string) => void,
+): Promise<(modelId: string) => ModelClient> {
+  const { createModelClient } = await import("../providers/index.js");
+  const clients = new Map<string, ModelClient>();
+  return (modelId) => {
+    const existing = clients.get(modelId);
+    if (existing !== undefined) return existing;
+    const client = createModelClient(modelId, {
+      env,
+      onWarning,
+      ...(loaded.config.providers === undefined ? {} : { config: loaded.config.providers }),
+      ...(loaded.config.max_output_tokens === undefined
+        ? {}
+        : { maxOutputTokens: loaded.config.max_output_tokens }),
+    });
+    clients.set(modelId, client);
+    return client;
+  };
+}
+
+async function chooseSessionPath(
+  options: CliOptions,
+  cwd: string,
+  pantoHome: string,
+  projectRoot: string,
+  onWarning: (message: string) => void,
+): Promise<string> {
+  if (options.session !== undefined) return resolve(cwd, options.session);
+  if (options.continue) {
+    const latest = await findLatestSession(pantoHome, projectRoot);
+    if (latest !== undefined) return latest;
+    onWarning(`no earlier session for ${projectRoot}; starting a new one`);
+  }
+  return newSessionPath(pantoHome, projectRoot);
+}
+
+async function hasContent(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs one setup step, turning configuration-class failures into a UsageError (exit status 2). */
+async function setupStep<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw asUsageError(error) ?? error;
+  }
+}
+
+/** Config, session and model-setup errors are the user's to fix: usage errors. */
+export function asUsageError(error: unknown): UsageError | undefined {
+  if (error instanceof UsageError) return error;
+  if (error instanceof ConfigError) return new UsageError(error.message, "config", { cause: error });
+  if (error instanceof SessionError) return new UsageError(error.message, "session", { cause: error });
+  if (isPantoError(error)) return new UsageError(error.message, error.code, { cause: error });
+  return undefined;
+}
+
+function noModelMessage(loaded: LoadedConfig): string {
+  return [
+    "no model configured.",
+    "Pass one with --model PROVIDER/MODEL (e.g. -m anthropic/claude-sonnet-4-5, -m openai/gpt-5,",
+    '-m google/gemini-2.5-pro, -m ollama/qwen2.5-coder:7b), or set "model" in',
+    `${join(loaded.pantoHome, "config.json")} or ${join(loaded.projectRoot, ".panto", "config.json")}.`,
+    "To see panto work without a key or network, run: panto demo",
+  ].join("\n");
+}
