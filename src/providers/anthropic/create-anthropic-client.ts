@@ -1,0 +1,59 @@
+import { Anthropic } from "@anthropic-ai/sdk";
+import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
+import type { AdapterOptions } from "../adapter-options.js";
+import { captureErrorBodies, runWithRetry } from "../shared/index.js";
+import { anthropicErrorToPanto } from "./anthropic-error-to-panto.js";
+import { readAnthropicStream } from "./read-anthropic-stream.js";
+import { renderAnthropicRequest } from "./render-anthropic-request.js";
+
+/** Generous: the idle watchdog, not this, is what catches a stalled stream. */
+const SDK_TIMEOUT_MS = 60 * 60 * 1000;
+
+/**
+ * A ModelClient for the Anthropic Messages API (and Anthropic-compatible endpoints). The base URL
+ * is the host without /v1, as with ANTHROPIC_BASE_URL; the SDK appends /v1/messages.
+ */
+export function createAnthropicClient(options: AdapterOptions): ModelClient {
+  const capture = captureErrorBodies(options.fetch);
+  let sdk: Anthropic | undefined;
+  // Built on first use so that a missing key surfaces as a rejected stream, not a throwing factory.
+  const getSdk = (): Anthropic =>
+    (sdk ??= new Anthropic({
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
+      fetch: capture.fetch,
+      maxRetries: 0,
+      timeout: SDK_TIMEOUT_MS,
+    }));
+
+  const stream = (
+    request: Omit<ModelRequest, "model">,
+    streamOptions?: StreamOptions,
+  ): Promise<AssistantMessage> => {
+    const params = renderAnthropicRequest(request, {
+      provider: options.provider,
+      model: options.model,
+      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+    });
+    return runWithRetry(options, streamOptions, {
+      attempt: async (watchdog) => {
+        const events = await getSdk().messages.create(params, { signal: watchdog.signal });
+        return readAnthropicStream(events, {
+          provider: options.provider,
+          model: options.model,
+          watchdog,
+          onEvent: streamOptions?.onEvent,
+        });
+      },
+      toPantoError: (error) => anthropicErrorToPanto(error, options.provider, capture),
+    });
+  };
+
+  return {
+    id: `${options.provider}/${options.model}`,
+    provider: options.provider,
+    model: options.model,
+    stream,
+  };
+}

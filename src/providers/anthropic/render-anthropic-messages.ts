@@ -1,0 +1,161 @@
+import type {
+  Base64ImageSource,
+  CacheControlEphemeral,
+  ContentBlockParam,
+  ImageBlockParam,
+  TextBlockParam,
+} from "@anthropic-ai/sdk/resources/messages";
+import type {
+  AssistantMessage,
+  EffectiveContext,
+  ImageBlock,
+  Message,
+  TextBlock,
+  ToolResultMessage,
+  UserMessage,
+} from "../../core/index.js";
+import { pairToolResults, renderCompactionText } from "../shared/index.js";
+
+/** The one cache breakpoint shape we use: the default five-minute ephemeral cache. */
+export const EPHEMERAL: CacheControlEphemeral = { type: "ephemeral" };
+
+/** A message as sent: role plus content blocks (never the string shorthand, so blocks can be marked). */
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: ContentBlockParam[];
+}
+
+/** Where the assistant messages we may echo thinking back to came from. */
+export interface RenderTarget {
+  provider: string;
+}
+
+/**
+ * Renders the effective context into Anthropic messages that form a valid request: user/assistant
+ * alternation (same-role neighbours merged), every tool_use answered in the next user message, the
+ * compaction block first (with a cache breakpoint), and a breakpoint on the latest turn.
+ */
+export function renderAnthropicMessages(context: EffectiveContext, target: RenderTarget): AnthropicMessage[] {
+  const rendered: AnthropicMessage[] = [];
+  for (const message of pairToolResults(context.messages)) {
+    const next = renderMessage(message, target);
+    if (next.content.length > 0) appendMerged(rendered, next);
+  }
+  if (context.compaction !== undefined) {
+    const block: TextBlockParam = {
+      type: "text",
+      text: renderCompactionText(context.compaction.summary),
+      cache_control: EPHEMERAL,
+    };
+    prependUserBlock(rendered, block);
+  } else if (rendered[0]?.role === "assistant") {
+    prependUserBlock(rendered, { type: "text", text: "(conversation continues)" });
+  }
+  markLatestTurn(rendered);
+  return rendered;
+}
+
+function renderMessage(message: Message, target: RenderTarget): AnthropicMessage {
+  switch (message.role) {
+    case "user":
+      return { role: "user", content: renderUserContent(message) };
+    case "tool":
+      return { role: "user", content: renderToolResults(message) };
+    case "assistant":
+      return { role: "assistant", content: renderAssistantContent(message, target) };
+  }
+}
+
+function renderUserContent(message: UserMessage): ContentBlockParam[] {
+  return message.content.flatMap((block) => renderTextOrImage(block));
+}
+
+function renderTextOrImage(block: TextBlock | ImageBlock): Array<TextBlockParam | ImageBlockParam> {
+  if (block.type === "image") {
+    return [
+      {
+        type: "image",
+        source: {
+          type: "base64",
+          media_type: block.mediaType as Base64ImageSource["media_type"],
+          data: block.data,
+        },
+      },
+    ];
+  }
+  // The API rejects empty text blocks.
+  return block.text === "" ? [] : [{ type: "text", text: block.text }];
+}
+
+function renderToolResults(message: ToolResultMessage): ContentBlockParam[] {
+  return message.content.map((result) => {
+    const content = result.content.flatMap((block) => renderTextOrImage(block));
+    return {
+      type: "tool_result",
+      tool_use_id: toolUseId(result.toolCallId),
+      ...(content.length === 0 ? {} : { content }),
+      ...(result.isError ? { is_error: true } : {}),
+    };
+  });
+}
+
+function renderAssistantContent(message: AssistantMessage, target: RenderTarget): ContentBlockParam[] {
+  // Signatures are only valid for the API (and account) that issued them; thinking from anywhere
+  // else is dropped rather than sent as text the model would take for its own words.
+  const echoThinking = message.api === "anthropic-messages" && message.provider === target.provider;
+  return message.content.flatMap((block) => renderAssistantBlock(block, echoThinking));
+}
+
+function renderAssistantBlock(
+  block: AssistantMessage["content"][number],
+  echoThinking: boolean,
+): ContentBlockParam[] {
+  switch (block.type) {
+    case "text":
+      return block.text === "" ? [] : [{ type: "text", text: block.text }];
+    case "tool-call":
+      return [{ type: "tool_use", id: toolUseId(block.id), name: block.name, input: block.arguments }];
+    case "thinking":
+      if (!echoThinking) return [];
+      if (block.redacted !== undefined) return [{ type: "redacted_thinking", data: block.redacted }];
+      return block.signature === undefined || block.signature === ""
+        ? []
+        : [{ type: "thinking", thinking: block.text, signature: block.signature }];
+  }
+}
+
+/**
+ * Anthropic tool ids must match ^[a-zA-Z0-9_-]+$. Ids from other APIs pass unchanged when they
+ * already do; others are rewritten the same way for the call and its result, so pairing holds.
+ */
+export function toolUseId(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, "_") || "tool_call";
+}
+
+function appendMerged(rendered: AnthropicMessage[], next: AnthropicMessage): void {
+  const last = rendered.at(-1);
+  if (last === undefined || last.role !== next.role) {
+    rendered.push(next);
+    return;
+  }
+  // tool_result blocks must lead the user message that answers a tool_use.
+  const merged = [...last.content, ...next.content];
+  last.content = [
+    ...merged.filter((block) => block.type === "tool_result"),
+    ...merged.filter((block) => block.type !== "tool_result"),
+  ];
+}
+
+function prependUserBlock(rendered: AnthropicMessage[], block: TextBlockParam): void {
+  const first = rendered[0];
+  if (first?.role === "user") first.content.unshift(block);
+  else rendered.unshift({ role: "user", content: [block] });
+}
+
+/** A breakpoint on the last block of the latest user-side message caches the whole conversation so far. */
+function markLatestTurn(rendered: AnthropicMessage[]): void {
+  const latest = rendered.findLast((message) => message.role === "user");
+  const block = latest?.content.at(-1);
+  // User-side messages hold only text, image and tool_result blocks, all of which take a breakpoint.
+  if (block !== undefined) (block as TextBlockParam).cache_control = EPHEMERAL;
+}

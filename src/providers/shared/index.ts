@@ -1,0 +1,12 @@
+export { captureErrorBodies, type ErrorBodyCapture, httpErrorBody } from "./capture-error-bodies.js";
+export { renderCompactionText } from "./compaction-text.js";
+export { isNetworkFailure } from "./is-network-failure.js";
+export { MISSING_RESULT_TEXT, pairToolResults } from "./pair-tool-results.js";
+export { parseToolArguments } from "./parse-tool-arguments.js";
+export {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  type RequestWatchdog,
+  resolveIdleTimeoutMs,
+  startRequestWatchdog,
+} from "./request-watchdog.js";
+export { type RetryableRequest, runWithRetry } from "./run-with-retry.js";

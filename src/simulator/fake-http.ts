@@ -1,0 +1,260 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import {
+  estimateRequestTokens,
+  type FakeReply,
+  type FakeServer,
+  type FakeServerOptions,
+  type FakeUsage,
+  type RecordedRequest,
+} from "./fake-provider-types.js";
+
+/** A reply that produces a normal answer (as opposed to an error or a fault). */
+export type FakeAnswer = Extract<FakeReply, { type: "text" | "tool-calls" }>;
+
+/** What a wire format's writers get to know about the request they answer. */
+export interface FakeExchange {
+  request: RecordedRequest;
+  /** 0-based index of the request on this server. */
+  index: number;
+  /** `model` from the request body, for echoing back. */
+  model: string;
+  /** The usage to report: the reply's own, the size-based default, or null to report none. */
+  usage: FakeUsage | null;
+}
+
+/**
+ * One provider wire format, as the generic fake server needs it. Writers own the whole response:
+ * status, headers, body (SSE or JSON) and ending it, except the partial stream, which the server
+ * then cuts off (drop, truncate) or leaves hanging.
+ */
+export interface FakeWireFormat {
+  /** Path the SDK expects in the base URL, e.g. "/v1" for OpenAI; "" for Anthropic. */
+  urlPath: string;
+  /** Whether this request is one the format answers (method and path); others get a 404. */
+  accepts(request: RecordedRequest): boolean;
+  /** Whether the request asks for a streamed answer. */
+  isStreaming(request: RecordedRequest): boolean;
+  /** The format's real context-overflow error with the numbers filled in. */
+  overflowError(requestTokens: number, contextWindow: number): { status: number; body: string };
+  writeAnswer(res: ServerResponse, answer: FakeAnswer, exchange: FakeExchange): void;
+  /** A 200 stream carrying the format's in-stream error event with this payload. */
+  writeStreamError(res: ServerResponse, body: string, exchange: FakeExchange): void;
+  /** Starts a 200 stream and sends `text` as the first delta(s), leaving the response open. */
+  writePartialStream(res: ServerResponse, text: string, exchange: FakeExchange): void;
+}
+
+/** The low-level server: recording, the reply queue, overflow and socket bookkeeping; the caller writes replies. */
+export interface FakeHttpConfig {
+  /** Path the SDK expects in the base URL ("/v1" for OpenAI, "" for Anthropic); appended to `url`. */
+  pathPrefix: string;
+  responder?: FakeServerOptions["responder"];
+  /** A reply that pre-empts the queue (a context-overflow error), or undefined to answer normally. */
+  overflow?: (rawBody: string, request: RecordedRequest) => FakeReply | undefined;
+  /** Writes the whole response for one reply. */
+  answer: (
+    reply: FakeReply,
+    request: RecordedRequest,
+    res: ServerResponse,
+    rawBody: string,
+    index: number,
+  ) => void;
+}
+
+/**
+ * Starts a fake HTTP server on 127.0.0.1 (random port) that records every request and answers each
+ * with the overflow reply, else the next queued reply, else the responder's, else a text "ok".
+ * `close()` destroys open sockets, so hanging streams never keep a test alive.
+ */
+export async function startFakeHttpServer(config: FakeHttpConfig): Promise<FakeServer> {
+  const requests: RecordedRequest[] = [];
+  const queue: FakeReply[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    void readBody(req).then((rawBody) => {
+      const request = recordRequest(req, rawBody);
+      const index = requests.push(request) - 1;
+      const reply = config.overflow?.(rawBody, request) ??
+        queue.shift() ??
+        config.responder?.(request, index) ?? { type: "text", text: "ok" };
+      config.answer(reply, request, res, rawBody, index);
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}${config.pathPrefix}`,
+    requests,
+    enqueue: (...replies) => void queue.push(...replies),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Starts a scriptable fake provider server for one wire format described by `format`. */
+export function startFakeServer(
+  format: FakeWireFormat,
+  options: FakeServerOptions = {},
+): Promise<FakeServer> {
+  const { contextWindow } = options;
+  return startFakeHttpServer({
+    pathPrefix: format.urlPath,
+    ...(options.responder === undefined ? {} : { responder: options.responder }),
+    overflow: (rawBody, request) => {
+      const requestTokens = estimateRequestTokens(rawBody);
+      if (contextWindow === undefined || requestTokens <= contextWindow || !format.accepts(request))
+        return undefined;
+      return { type: "error", ...format.overflowError(requestTokens, contextWindow) };
+    },
+    answer: (reply, request, res, rawBody, index) => {
+      if (!format.accepts(request)) {
+        sendBody(
+          res,
+          404,
+          JSON.stringify({ error: { message: `no route for ${request.method} ${request.path}` } }),
+        );
+        return;
+      }
+      const exchange: FakeExchange = {
+        request,
+        index,
+        model: modelOf(request.body),
+        usage:
+          reply.type === "text" || reply.type === "tool-calls"
+            ? resolveUsage(reply, estimateRequestTokens(rawBody))
+            : null,
+      };
+      writeReply(format, reply, exchange, res);
+    },
+  });
+}
+
+function writeReply(
+  format: FakeWireFormat,
+  reply: FakeReply,
+  exchange: FakeExchange,
+  res: ServerResponse,
+): void {
+  switch (reply.type) {
+    case "text":
+    case "tool-calls":
+      format.writeAnswer(res, reply, exchange);
+      return;
+    case "error":
+      sendBody(res, reply.status, reply.body, reply.headers);
+      return;
+    case "stream-error":
+      format.writeStreamError(res, reply.body, exchange);
+      return;
+    case "drop":
+      format.writePartialStream(res, reply.afterText ?? "partial answer", exchange);
+      // Let the deltas reach the client before the connection dies under it.
+      setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    case "truncate":
+      format.writePartialStream(res, reply.afterText ?? "partial answer", exchange);
+      res.end();
+      return;
+    case "hang":
+      startSse(res);
+      res.write(": waiting\n\n");
+      return;
+  }
+}
+
+/** The reply's usage, or the default: the request's estimated size in, a quarter of the output's characters out. */
+function resolveUsage(reply: FakeAnswer, requestTokens: number): FakeUsage | null {
+  if (reply.usage !== undefined) return reply.usage;
+  return { input: requestTokens, output: Math.ceil(answerLength(reply) / 4) };
+}
+
+function answerLength(reply: FakeAnswer): number {
+  const calls = reply.type === "tool-calls" ? reply.calls : [];
+  const argumentsLength = calls.reduce((sum, call) => sum + JSON.stringify(call.arguments).length, 0);
+  return (reply.text ?? "").length + (reply.thinking ?? "").length + argumentsLength;
+}
+
+function modelOf(body: unknown): string {
+  const model = typeof body === "object" && body !== null ? (body as { model?: unknown }).model : undefined;
+  return typeof model === "string" ? model : "fake-model";
+}
+
+function recordRequest(req: IncomingMessage, rawBody: string): RecordedRequest {
+  let body: unknown = rawBody;
+  try {
+    body = rawBody === "" ? undefined : JSON.parse(rawBody);
+  } catch {
+    // Keep the raw text: a malformed body is itself worth asserting on.
+  }
+  return { method: req.method ?? "GET", path: req.url ?? "/", headers: { ...req.headers }, body };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", () => resolve(Buffer.concat(chunks).toString("utf8")));
+  });
+}
+
+/** Sends a complete response; JSON bodies are labelled as JSON, anything else as plain text. */
+export function sendBody(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": isJson(body) ? "application/json" : "text/plain", ...headers });
+  res.end(body);
+}
+
+/** Sends a JSON value as a complete response (status 200 unless given). */
+export function sendJson(res: ServerResponse, value: unknown): void;
+export function sendJson(res: ServerResponse, status: number, value: unknown): void;
+export function sendJson(res: ServerResponse, ...args: [unknown] | [number, unknown]): void {
+  const [status, value] = args.length === 2 ? args : [200, args[0]];
+  sendBody(res, status, JSON.stringify(value));
+}
+
+/** Writes the headers of a server-sent event stream. */
+export function startSse(res: ServerResponse): void {
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
+}
+
+/** Writes one server-sent event: an optional `event:` line and the data as JSON (or verbatim if a string). */
+export function writeSseEvent(res: ServerResponse, data: unknown, event?: string): void {
+  const payload = typeof data === "string" ? data : JSON.stringify(data);
+  res.write(`${event === undefined ? "" : `event: ${event}\n`}data: ${payload}\n\n`);
+}
+
+/** Short name for `writeSseEvent`. */
+export const writeSse = writeSseEvent;
+
+/** Splits text into small pieces so clients see several deltas, as real streams send them. */
+export function chunkText(text: string, size = 12): string[] {
+  const chunks: string[] = [];
+  for (let start = 0; start < text.length; start += size) chunks.push(text.slice(start, start + size));
+  return chunks;
+}
+
+function isJson(body: string): boolean {
+  try {
+    JSON.parse(body);
+    return true;
+  } catch {
+    return false;
+  }
+}
