@@ -1,6 +1,16 @@
 export type { AdapterOptions } from "./adapter-options.js";
 export { classifyProviderError, type ProviderFailure } from "./classify-provider-error.js";
+export { BUILT_IN_PROVIDER_NAMES, BUILT_IN_PROVIDERS, type BuiltInProvider } from "./model-catalog.js";
 export { abortedError, networkError, parseRetryAfter, providerErrorFromResponse } from "./provider-error.js";
+export {
+  type ModelSpec,
+  type ProviderConfigEntry,
+  type ProvidersConfig,
+  parseModelId,
+  type ResolveModelSpecOptions,
+  resolveModelSpec,
+} from "./resolve-model-spec.js";
+export { isMissingRoute, withChatFallback } from "./with-chat-fallback.js";
 export {
   type RetryHooks,
   type RetryOptions,
