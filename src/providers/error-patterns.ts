@@ -8,12 +8,14 @@
 export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   // "prompt is too long", "Input is too long for requested model", "conversation too long"
   /\b(?:prompt|input|inputs|messages?|conversation|context|request)(?: length)? (?:is |are )?too (?:long|large for (?:the )?model)/,
-  // "Input prompt (2501 tokens) is too long and exceeds limit of 2048"
+  // "Input prompt (2501 tokens) is too long and exceeds limit of 2048",
+  // "The decoder prompt (length 66501) is longer than the maximum model length of 65536"
+  /\b(?:prompt|input|inputs|messages?|conversation)\b[^.]{0,30}?\b(?:is|are) (?:longer|larger|greater) than\b/,
   /\b(?:prompt|input|inputs|messages?|conversation)\b[^.]{0,30}?\b(?:is|are) too long\b/,
   // "Prompt contains N tokens ... too large for model with N maximum context length"
   /\btoo large for (?:the |this )?model\b/,
   // "maximum context length is", "max context length", "maximum prompt length is", "maximum input length"
-  /\bmax(?:imum)? (?:prompt|input|context|sequence) (?:length|size|tokens)\b/,
+  /\bmax(?:imum)? (?:prompt|input|context|sequence|model) (?:length|len|size|tokens)\b/,
   // context length / window / size / limit named next to a violation, either order
   /\bcontext (?:length|window|size|limit)s?\b.{0,80}?\b(?:exceed|exceeded|exceeds|overflow|is only|of only|too small|not enough)/,
   /\b(?:exceed|exceeded|exceeds|exceeding|longer than|greater than|larger than|more than|beyond|over|overflows?)\b.{0,60}?\bcontext (?:length|window|size|limit)/,
@@ -27,6 +29,9 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /\bexceed(?:s|ed)? (?:the |this |your )?(?:model(?: s)? )?(?:max(?:imum)? )?(?:number of |allowed )?(?:input |prompt )?tokens?\b/,
   /\bexceed(?:s|ed)? (?:the |this )?(?:model(?: s)? )?(?:max(?:imum)? )?(?:input |prompt |context )?token (?:limit|count|budget)\b/,
   /\btoo many (?:input|prompt|context) tokens\b/,
+  // "size limit exceeded by 11371 tokens"; "input token count is N but model only supports up to M"
+  /\bexceed(?:s|ed)? by \d[\d,]* tokens?\b/,
+  /\b(?:input|prompt) token count\b.{0,60}?\bonly supports\b/,
   /\bmodel max prompt tokens exceeded\b/,
   // "219898 tokens > 200000 maximum", "request (8708 tokens) exceeds", "(n_keep: 13055>= n_ctx: 4096)"
   /\b\d[\d,]* tokens?\)? ?(?:>|>=|exceeds?)\s*\d/,
@@ -43,7 +48,7 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   // "Please reduce the length of the messages", "provide a shorter input", "try using a shorter prompt"
   /\breduce the length of (?:the |your )?(?:messages?|prompt|input|conversation)/,
   /\bshorter (?:prompt|input|conversation|context)\b/,
-  /\breduce (?:the |your )?(?:prompt|input|conversation|context)(?: size| length)?\b/,
+  /\breduce (?:the |your )?(?:prompt|input|conversation|context)\b(?! (?:image|images|file|files|media|audio|video|size)\b)/,
   // Chinese: context / input / prompt "exceeds" or "too long"
   /(?:上下文|输入|提示词|prompt|input).{0,12}(?:超过|超出|过长|太长)/,
 ];
