@@ -92,7 +92,7 @@ export function messageEntry(message: Message, id?: string): MessageEntry {
 }
 
 export function jsonl(lines: readonly unknown[]): string {
-  return lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n";
+  return `${lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n")}\n`;
 }
 
 export async function makeTempDir(): Promise<string> {
