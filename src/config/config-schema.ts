@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { PROVIDER_APIS } from "./panto-config.js";
+
+const modelId = z.string().regex(/^[^/\s]+\/\S+$/);
+const positiveInteger = z.number().int().min(1);
+
+export const providerSchema = z.strictObject({
+  api: z.enum(PROVIDER_APIS).optional(),
+  base_url: z.string().regex(/^https?:\/\/\S+$/),
+  api_key_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+
+/** The shape of a config file. Strict, so a misspelt key is an error instead of a silent no-op. */
+export const configSchema = z.strictObject({
+  /** Lets editors validate the file; ignored by panto. */
+  $schema: z.string().optional(),
+  model: modelId.optional(),
+  compaction_model: modelId.optional(),
+  keep_verbatim_tokens: z.number().int().min(0).optional(),
+  max_output_tokens: positiveInteger.optional(),
+  providers: z.record(z.string().regex(/^[^/\s]+$/), providerSchema).optional(),
+});
+
+/**
+ * What each key must be, in words, keyed by its path with provider and header names replaced by
+ * "*". Zod's own messages speak of types ("expected int, received number"); users need the rule.
+ */
+export const KEY_RULES: Record<string, string> = {
+  "": "must be a JSON object",
+  $schema: "must be a string",
+  model: 'must be a "provider/model" string, e.g. "anthropic/claude-sonnet-4-5"',
+  compaction_model: 'must be a "provider/model" string, e.g. "openai/gpt-5-mini"',
+  keep_verbatim_tokens: "must be a non-negative integer",
+  max_output_tokens: "must be a positive integer",
+  providers: "must be an object mapping provider names to endpoint settings",
+  "providers.*": 'must be an object such as {"base_url": "http://localhost:11434/v1"}',
+  "providers.*.api": `must be one of ${PROVIDER_APIS.map((api) => `"${api}"`).join(", ")}`,
+  "providers.*.base_url": "must be an http:// or https:// URL",
+  "providers.*.api_key_env": "must be the name of an environment variable, e.g. OPENROUTER_API_KEY",
+  "providers.*.headers": "must be an object of header names to string values",
+  "providers.*.headers.*": "must be a string",
+};
+
+/** Keys allowed directly under `path` (for "unknown key" messages); `$schema` goes unmentioned. */
+export function allowedKeys(path: readonly PropertyKey[]): string[] {
+  const shape = path.length === 0 ? configSchema.shape : path.length === 2 ? providerSchema.shape : {};
+  return Object.keys(shape).filter((key) => key !== "$schema");
+}
+
+/** "providers.local.headers.x-id" -> "providers.*.headers.*" */
+export function ruleKey(path: readonly PropertyKey[]): string {
+  return path
+    .map((segment, index) => {
+      if (path[0] !== "providers") return String(segment);
+      return index === 1 || (index === 3 && path[2] === "headers") ? "*" : String(segment);
+    })
+    .join(".");
+}

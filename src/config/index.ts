@@ -1,0 +1,18 @@
+export { ConfigError, isConfigError } from "./config-error.js";
+export { findProjectRoot } from "./find-project-root.js";
+export { type LoadedConfig, loadConfig, projectConfigPath, userConfigPath } from "./load-config.js";
+export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js";
+export { mergeConfigs } from "./merge-configs.js";
+export {
+  DEFAULT_KEEP_VERBATIM_TOKENS,
+  type PantoConfig,
+  PROVIDER_APIS,
+  type ProviderConfig,
+} from "./panto-config.js";
+export { parseConfigText } from "./parse-config-text.js";
+export {
+  COMPACTION_PROMPT_FILE,
+  type CompactionPromptLayer,
+  readCompactionPromptLayers,
+} from "./read-compaction-prompt-layers.js";
+export { resolvePantoHome } from "./resolve-panto-home.js";

@@ -1,0 +1,57 @@
+import path from "node:path";
+import { ConfigError } from "./config-error.js";
+import { findProjectRoot } from "./find-project-root.js";
+import { mergeConfigs } from "./merge-configs.js";
+import type { PantoConfig } from "./panto-config.js";
+import { parseConfigText } from "./parse-config-text.js";
+import { describeReadFailure, readOptionalFile } from "./read-optional-file.js";
+import { resolvePantoHome } from "./resolve-panto-home.js";
+
+export interface LoadedConfig {
+  /** User config overlaid with project config. */
+  config: PantoConfig;
+  /** Config files that existed and were read, user first. */
+  files: string[];
+  pantoHome: string;
+  projectRoot: string;
+}
+
+/** `$PANTO_HOME/config.json`. */
+export function userConfigPath(pantoHome: string): string {
+  return path.join(pantoHome, "config.json");
+}
+
+/** `<project>/.panto/config.json`. */
+export function projectConfigPath(projectRoot: string): string {
+  return path.join(projectRoot, ".panto", "config.json");
+}
+
+/**
+ * Reads the user config, then the project config (which wins per key; providers merge per name).
+ * Missing files are fine; an unreadable or invalid one is a ConfigError naming the file.
+ */
+export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<LoadedConfig> {
+  const pantoHome = resolvePantoHome(options.env);
+  const projectRoot = findProjectRoot(options.cwd, { pantoHome });
+  const candidates = [...new Set([userConfigPath(pantoHome), projectConfigPath(projectRoot)])];
+  const layers: PantoConfig[] = [];
+  const files: string[] = [];
+  for (const file of candidates) {
+    const text = await readConfigFile(file);
+    if (text === undefined) continue;
+    layers.push(parseConfigText(text, file));
+    files.push(file);
+  }
+  return { config: mergeConfigs(...layers), files, pantoHome, projectRoot };
+}
+
+async function readConfigFile(file: string): Promise<string | undefined> {
+  try {
+    return await readOptionalFile(file);
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot read the config file: ${describeReadFailure(error)}`, {
+      file,
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,15 @@
+import type { PantoConfig } from "./panto-config.js";
+
+/**
+ * Layers configs in order, later ones winning per key. `providers` merge per provider name (a later
+ * definition of the same provider replaces the earlier one whole, so fields never mix across files).
+ */
+export function mergeConfigs(...layers: PantoConfig[]): PantoConfig {
+  const merged: PantoConfig = {};
+  for (const layer of layers) {
+    const { providers, ...rest } = layer;
+    Object.assign(merged, rest);
+    if (providers !== undefined) merged.providers = { ...merged.providers, ...providers };
+  }
+  return merged;
+}

@@ -1,0 +1,36 @@
+import type { ApiKind } from "../core/index.js";
+
+/** A custom endpoint, usually an OpenAI-compatible server (Ollama, vLLM, OpenRouter, ...). */
+export interface ProviderConfig {
+  /** Wire protocol; the CLI defaults it to "openai-chat". */
+  api?: ApiKind;
+  base_url: string;
+  /** Name of the environment variable holding the API key (the key itself never sits in config). */
+  api_key_env?: string;
+  /** Extra HTTP headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/** The settings a config file may hold. Every key is optional; callers apply defaults. */
+export interface PantoConfig {
+  /** "provider/model". */
+  model?: string;
+  /** "provider/model" used for compaction; the active model is the fallback. */
+  compaction_model?: string;
+  /** Token budget of the recent turns kept verbatim by compaction. Non-negative integer. */
+  keep_verbatim_tokens?: number;
+  /** Positive integer. */
+  max_output_tokens?: number;
+  providers?: Record<string, ProviderConfig>;
+}
+
+/** The keep-verbatim budget used when no config sets one. */
+export const DEFAULT_KEEP_VERBATIM_TOKENS = 20000;
+
+/** Wire protocols a custom provider may name. */
+export const PROVIDER_APIS = [
+  "openai-chat",
+  "openai-responses",
+  "anthropic-messages",
+  "google-gemini",
+] as const satisfies readonly ApiKind[];

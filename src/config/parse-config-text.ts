@@ -1,0 +1,90 @@
+import type { z } from "zod";
+import { ConfigError } from "./config-error.js";
+import { allowedKeys, configSchema, KEY_RULES, ruleKey } from "./config-schema.js";
+import { locateJsonError } from "./locate-json-error.js";
+import type { PantoConfig } from "./panto-config.js";
+
+/**
+ * Parses and validates one config file's text. Pure: `file` is only used in messages. Throws a
+ * ConfigError listing every problem, one per line, each naming the file and the key (or the
+ * line:column of a JSON syntax error).
+ */
+export function parseConfigText(text: string, file: string): PantoConfig {
+  const json = parseJson(text.replace(/^\uFEFF/, ""), file);
+  const result = configSchema.safeParse(json, { reportInput: true });
+  if (!result.success) {
+    const problems = result.error.issues.flatMap((issue) => describeIssue(issue, json));
+    const first = result.error.issues[0];
+    const key = first === undefined ? undefined : issueKey(first);
+    throw new ConfigError(problems.map((problem) => `${file}: ${problem}`).join("\n"), {
+      file,
+      ...(key === undefined || key === "" ? {} : { key }),
+    });
+  }
+  const { $schema: _ignored, ...config } = result.data;
+  // Zod only returns keys present in the input, so no optional key holds undefined.
+  return config as PantoConfig;
+}
+
+function parseJson(text: string, file: string): unknown {
+  if (text.trim() === "") {
+    throw new ConfigError(
+      `${file}: file is empty; expected a JSON object such as {"model": "openai/gpt-5"}`,
+      {
+        file,
+      },
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const location = locateJsonError(text);
+    const where = location === undefined ? file : `${file}:${location.line}:${location.column}`;
+    const reason = location?.reason ?? (error as Error).message;
+    throw new ConfigError(`${where}: invalid JSON: ${reason}`, { file, cause: error });
+  }
+}
+
+/** The dotted path an issue is about; for an unknown key, the unknown key itself. */
+function issueKey(issue: z.core.$ZodIssue): string {
+  const base = issue.path.map(String).join(".");
+  if (issue.code !== "unrecognized_keys") return base;
+  const [key] = issue.keys;
+  return base === "" ? (key ?? "") : `${base}.${key}`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
+  const name = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys") {
+    const allowed = allowedKeys(issue.path).join(", ");
+    return issue.keys.map(
+      (key) => `unknown key "${name === "" ? key : `${name}.${key}`}" (allowed: ${allowed})`,
+    );
+  }
+  if (issue.code === "invalid_key") {
+    const provider = String(issue.path[issue.path.length - 1]);
+    return [`provider name "${provider}" in "providers" must not contain "/" or spaces`];
+  }
+  const value = valueAt(input, issue.path);
+  if (value === undefined) return [`"${name}" is required`];
+  const rule = KEY_RULES[ruleKey(issue.path)] ?? issue.message;
+  const subject = name === "" ? "the file" : `"${name}"`;
+  return [`${subject} ${rule} (got ${describeValue(value)})`];
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current = input;
+  for (const segment of path) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}

@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfigText } from "../../src/config/index.js";
+
+const FILE = "/home/me/.panto/config.json";
+
+function errorOf(text: string): ConfigError {
+  try {
+    parseConfigText(text, FILE);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("parseConfigText", () => {
+  it("returns every known key as given", () => {
+    const text = JSON.stringify({
+      model: "anthropic/claude-sonnet-4-5",
+      compaction_model: "openrouter/google/gemini-2.5-flash",
+      keep_verbatim_tokens: 0,
+      max_output_tokens: 8192,
+      providers: {
+        local: { api: "openai-chat", base_url: "http://127.0.0.1:11434/v1", api_key_env: "LOCAL_KEY" },
+        proxy: { base_url: "https://proxy.example/v1", headers: { "x-team": "core" } },
+      },
+    });
+    expect(parseConfigText(text, FILE)).toEqual(JSON.parse(text));
+  });
+
+  it("accepts an empty object, a BOM and an editor $schema key, which it drops", () => {
+    expect(parseConfigText("{}", FILE)).toEqual({});
+    expect(parseConfigText('\uFEFF{"$schema": "https://example/panto.json", "model": "a/b"}', FILE)).toEqual({
+      model: "a/b",
+    });
+  });
+
+  it("rejects an unknown key, naming the file and listing the allowed keys", () => {
+    const error = errorOf('{"modle": "openai/gpt-5"}');
+    expect(error.message).toBe(
+      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, providers)`,
+    );
+    expect(error.file).toBe(FILE);
+    expect(error.key).toBe("modle");
+  });
+
+  it("rejects an unknown key inside a provider with its full key path", () => {
+    const error = errorOf('{"providers": {"local": {"base_url": "http://x", "baseurl": "http://x"}}}');
+    expect(error.message).toBe(
+      `${FILE}: unknown key "providers.local.baseurl" (allowed: api, base_url, api_key_env, headers)`,
+    );
+    expect(error.key).toBe("providers.local.baseurl");
+  });
+
+  it("rejects a string budget", () => {
+    const error = errorOf('{"keep_verbatim_tokens": "abc"}');
+    expect(error.message).toBe(`${FILE}: "keep_verbatim_tokens" must be a non-negative integer (got "abc")`);
+    expect(error.key).toBe("keep_verbatim_tokens");
+  });
+
+  it("rejects a negative budget and a non-integer budget", () => {
+    expect(errorOf('{"keep_verbatim_tokens": -1}').message).toBe(
+      `${FILE}: "keep_verbatim_tokens" must be a non-negative integer (got -1)`,
+    );
+    expect(errorOf('{"keep_verbatim_tokens": 12.5}').message).toBe(
+      `${FILE}: "keep_verbatim_tokens" must be a non-negative integer (got 12.5)`,
+    );
+  });
+
+  it("rejects a zero or fractional max_output_tokens", () => {
+    expect(errorOf('{"max_output_tokens": 0}').message).toContain(
+      '"max_output_tokens" must be a positive integer',
+    );
+    expect(errorOf('{"max_output_tokens": 1.5}').key).toBe("max_output_tokens");
+  });
+
+  it("requires model ids in provider/model form", () => {
+    const error = errorOf('{"compaction_model": "gpt-5-mini"}');
+    expect(error.message).toContain('"compaction_model" must be a "provider/model" string');
+    expect(error.message).toContain('(got "gpt-5-mini")');
+  });
+
+  it("names nested provider keys: missing base_url, bad api, bad URL, non-string header", () => {
+    expect(errorOf('{"providers": {"local": {}}}').message).toBe(
+      `${FILE}: "providers.local.base_url" is required`,
+    );
+    const error = errorOf(
+      JSON.stringify({
+        providers: { p: { base_url: "localhost:8080", api: "openai", headers: { "x-id": 7 } } },
+      }),
+    );
+    expect(error.message.split("\n")).toEqual([
+      `${FILE}: "providers.p.api" must be one of "openai-chat", "openai-responses", "anthropic-messages", "google-gemini" (got "openai")`,
+      `${FILE}: "providers.p.base_url" must be an http:// or https:// URL (got "localhost:8080")`,
+      `${FILE}: "providers.p.headers.x-id" must be a string (got 7)`,
+    ]);
+    expect(error.key).toBe("providers.p.api");
+  });
+
+  it("rejects a provider name containing a slash", () => {
+    expect(errorOf('{"providers": {"my/llm": {"base_url": "http://x"}}}').message).toBe(
+      `${FILE}: provider name "my/llm" in "providers" must not contain "/" or spaces`,
+    );
+  });
+
+  it("lists every problem, one per line", () => {
+    const error = errorOf('{"model": 5, "keep_verbatim_tokens": "lots", "extra": true}');
+    expect(error.message.split("\n")).toHaveLength(3);
+    for (const line of error.message.split("\n")) expect(line.startsWith(`${FILE}: `)).toBe(true);
+  });
+
+  it("rejects a top level that is not an object", () => {
+    expect(errorOf("[1, 2]").message).toBe(`${FILE}: the file must be a JSON object (got an array)`);
+    expect(errorOf("null").message).toBe(`${FILE}: the file must be a JSON object (got null)`);
+  });
+
+  it("gives line:column for invalid JSON", () => {
+    const trailing = errorOf('{\n  "model": "a/b",\n}');
+    expect(trailing.message).toBe(`${FILE}:2:17: invalid JSON: trailing comma`);
+    expect(trailing.file).toBe(FILE);
+    expect(errorOf('{\n  "model": "a/b" // mine\n}').message).toBe(
+      `${FILE}:2:18: invalid JSON: comments are not allowed in JSON`,
+    );
+    expect(errorOf('{"model" "a/b"}').message).toBe(
+      `${FILE}:1:10: invalid JSON: unexpected "\\""; expected ':' after the property name`,
+    );
+    expect(errorOf('{"model": "a/b"').message).toBe(
+      `${FILE}:1:16: invalid JSON: unexpected end of input; expected ',' or '}' after a property`,
+    );
+    expect(errorOf('{"model": "a/b"} {}').message).toBe(
+      `${FILE}:1:18: invalid JSON: unexpected content after the JSON value`,
+    );
+  });
+
+  it("calls an empty file what it is", () => {
+    expect(errorOf("  \n").message).toContain(`${FILE}: file is empty`);
+  });
+});
