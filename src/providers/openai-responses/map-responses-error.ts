@@ -1,0 +1,37 @@
+import { APIError, OpenAIError } from "openai";
+import { PantoError } from "../../core/index.js";
+import { networkError, providerErrorFromResponse } from "../provider-error.js";
+import type { ErrorBodyCapture } from "../shared/capture-error-bodies.js";
+import { httpErrorBody } from "../shared/capture-error-bodies.js";
+import { isNetworkFailure } from "../shared/is-network-failure.js";
+
+/**
+ * Classifies whatever one Responses request attempt threw. HTTP errors keep their raw body (from
+ * the capturing fetch) and headers (retry-after); an `APIError` without a status is the SDK
+ * rethrowing an error payload found inside the stream; connection failures are retryable network
+ * errors. The caller handles aborts and idle timeouts before this is reached.
+ */
+export function mapResponsesError(error: unknown, provider: string, capture: ErrorBodyCapture): PantoError {
+  if (error instanceof PantoError) return error;
+  if (error instanceof APIError && typeof error.status === "number") {
+    const body = httpErrorBody({
+      captured: capture.bodyFor(error.headers),
+      parsed: error.error === undefined ? undefined : { error: error.error },
+      message: error.message,
+      status: error.status,
+    });
+    return providerErrorFromResponse({
+      status: error.status,
+      body,
+      provider,
+      ...(error.headers === undefined ? {} : { headers: error.headers }),
+    });
+  }
+  if (error instanceof APIError && error.error !== undefined) {
+    return providerErrorFromResponse({ body: JSON.stringify(error.error), provider });
+  }
+  if (error instanceof APIError || isNetworkFailure(error)) return networkError(provider, error);
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof OpenAIError && /credentials|api key/i.test(message) ? "auth" : "other";
+  return new PantoError(code, `${provider}: ${message}`, { provider, cause: error });
+}

@@ -1,0 +1,197 @@
+import type {
+  ResponseOutputItem,
+  ResponseStreamEvent,
+  Response as ResponsesResponse,
+} from "openai/resources/responses/responses";
+import {
+  type AssistantMessage,
+  PantoError,
+  type StopReason,
+  type StreamEvent,
+  type TextBlock,
+  type ThinkingBlock,
+  type ToolCallBlock,
+} from "../../core/index.js";
+import { providerErrorFromResponse } from "../provider-error.js";
+import { parseToolArguments } from "../shared/parse-tool-arguments.js";
+import { mapResponsesUsage } from "./map-responses-usage.js";
+
+type Slot =
+  | { kind: "text"; block: TextBlock }
+  | { kind: "thinking"; block: ThinkingBlock; summaryIndex: number }
+  | { kind: "call"; block: ToolCallBlock; rawArguments: string; ended: boolean };
+
+/**
+ * Folds Responses stream events into one assistant message. Output items are kept in their
+ * `output_index` order (reasoning before the output it led to, which is also the order they must
+ * be echoed in). Failure events inside the stream throw a classified PantoError; a stream without
+ * a terminal event leaves `result()` undefined so the caller can call it truncated.
+ */
+export class ResponsesStreamReader {
+  private readonly slots = new Map<number, Slot>();
+  private final: ResponsesResponse | undefined;
+  private terminal: "completed" | "incomplete" | undefined;
+
+  constructor(
+    private readonly meta: { provider: string; model: string },
+    private readonly onEvent: ((event: StreamEvent) => void) | undefined,
+  ) {}
+
+  handle(event: ResponseStreamEvent): void {
+    switch (event.type) {
+      case "response.output_item.added":
+        this.itemAdded(event.output_index, event.item);
+        return;
+      case "response.output_text.delta":
+      case "response.refusal.delta":
+        this.textDelta(event.output_index, event.delta);
+        return;
+      case "response.reasoning_summary_text.delta":
+        this.thinkingDelta(event.output_index, event.delta, event.summary_index);
+        return;
+      case "response.reasoning_text.delta":
+        this.thinkingDelta(event.output_index, event.delta, event.content_index);
+        return;
+      case "response.function_call_arguments.delta":
+        this.argumentsDelta(event.output_index, event.delta);
+        return;
+      case "response.output_item.done":
+        this.itemDone(event.output_index, event.item);
+        return;
+      case "response.completed":
+      case "response.incomplete":
+        this.final = event.response;
+        this.terminal = event.type === "response.completed" ? "completed" : "incomplete";
+        return;
+      case "response.failed":
+        throw this.streamError(event.response.error ?? event.response);
+      case "error":
+        throw this.streamError(event);
+      default:
+        return;
+    }
+  }
+
+  /** The finished message, or undefined when the stream ended before a terminal event. */
+  result(): AssistantMessage | undefined {
+    if (this.terminal === undefined || this.final === undefined) return undefined;
+    for (const slot of this.slots.values()) if (slot.kind === "call") this.endCall(slot);
+    const content = [...this.slots.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, slot]) => slot.block)
+      .filter(isWorthKeeping);
+    const usage = mapResponsesUsage(this.final.usage);
+    return {
+      role: "assistant",
+      content,
+      provider: this.meta.provider,
+      api: "openai-responses",
+      model: this.final.model ?? this.meta.model,
+      ...(usage === undefined ? {} : { usage }),
+      stopReason: this.stopReason(content),
+    };
+  }
+
+  private itemAdded(index: number, item: ResponseOutputItem): void {
+    if (item.type === "function_call") {
+      const block: ToolCallBlock = { type: "tool-call", id: item.call_id, name: item.name, arguments: {} };
+      this.slots.set(index, { kind: "call", block, rawArguments: item.arguments ?? "", ended: false });
+      this.onEvent?.({ type: "tool-call-start", id: block.id, name: block.name });
+    } else if (item.type === "reasoning") {
+      this.slots.set(index, {
+        kind: "thinking",
+        block: { type: "thinking", text: "", signature: item.id },
+        summaryIndex: 0,
+      });
+    } else if (item.type === "message") {
+      this.slots.set(index, { kind: "text", block: { type: "text", text: "" } });
+    }
+  }
+
+  private textDelta(index: number, delta: string): void {
+    const slot = this.slots.get(index) ?? { kind: "text", block: { type: "text", text: "" } };
+    if (slot.kind !== "text") return;
+    this.slots.set(index, slot);
+    slot.block.text += delta;
+    this.onEvent?.({ type: "text-delta", text: delta });
+  }
+
+  private thinkingDelta(index: number, delta: string, partIndex: number): void {
+    const slot = this.slots.get(index) ?? {
+      kind: "thinking",
+      block: { type: "thinking", text: "" },
+      summaryIndex: 0,
+    };
+    if (slot.kind !== "thinking") return;
+    this.slots.set(index, slot);
+    // Summary parts are separate paragraphs; keep them apart in the joined text.
+    const separator = partIndex !== slot.summaryIndex && slot.block.text !== "" ? "\n\n" : "";
+    slot.summaryIndex = partIndex;
+    slot.block.text += separator + delta;
+    this.onEvent?.({ type: "thinking-delta", text: separator + delta });
+  }
+
+  private argumentsDelta(index: number, delta: string): void {
+    const slot = this.slots.get(index);
+    if (slot?.kind === "call") slot.rawArguments += delta;
+  }
+
+  /** The finished item is authoritative: it carries the full arguments and the encrypted reasoning. */
+  private itemDone(index: number, item: ResponseOutputItem): void {
+    const slot = this.slots.get(index);
+    if (item.type === "function_call") {
+      if (slot?.kind !== "call") this.itemAdded(index, item);
+      const call = this.slots.get(index);
+      if (call?.kind !== "call") return;
+      call.rawArguments = item.arguments ?? call.rawArguments;
+      this.endCall(call);
+    } else if (item.type === "reasoning") {
+      const summary = item.summary.map((part) => part.text).join("\n\n");
+      const block: ThinkingBlock = {
+        type: "thinking",
+        text: summary !== "" ? summary : slot?.kind === "thinking" ? slot.block.text : "",
+        signature: item.id,
+        ...(typeof item.encrypted_content === "string" ? { redacted: item.encrypted_content } : {}),
+      };
+      this.slots.set(index, { kind: "thinking", block, summaryIndex: 0 });
+    } else if (item.type === "message") {
+      const text = item.content
+        .map((part) => (part.type === "output_text" ? part.text : part.refusal))
+        .join("");
+      this.slots.set(index, { kind: "text", block: { type: "text", text } });
+    }
+  }
+
+  private endCall(slot: Extract<Slot, { kind: "call" }>): void {
+    if (slot.ended) return;
+    slot.ended = true;
+    slot.block.arguments = parseToolArguments(slot.rawArguments);
+    this.onEvent?.({ type: "tool-call-end", call: slot.block });
+  }
+
+  private stopReason(content: AssistantMessage["content"]): StopReason {
+    if (this.terminal === "incomplete") {
+      const reason: string = this.final?.incomplete_details?.reason ?? "";
+      if (reason === "content_filter") return "content-filter";
+      if (/context/i.test(reason)) {
+        throw new PantoError("context_overflow", `${this.meta.provider}: response incomplete: ${reason}`, {
+          provider: this.meta.provider,
+        });
+      }
+      return "length";
+    }
+    return content.some((block) => block.type === "tool-call") ? "tool-use" : "stop";
+  }
+
+  /** Errors carried by the stream have no HTTP status; the payload alone says what happened. */
+  private streamError(payload: unknown): PantoError {
+    return providerErrorFromResponse({ body: JSON.stringify(payload), provider: this.meta.provider });
+  }
+}
+
+/** Empty text and reasoning that can be neither shown nor echoed carry nothing worth keeping. */
+function isWorthKeeping(block: AssistantMessage["content"][number]): boolean {
+  if (block.type === "text") return block.text !== "";
+  if (block.type === "thinking") return block.text !== "" || block.redacted !== undefined;
+  return true;
+}

@@ -1,0 +1,616 @@
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import type {
+  AssistantMessage,
+  EffectiveContext,
+  Message,
+  ModelRequest,
+  PantoError,
+  StreamEvent,
+} from "../../src/core/index.js";
+import type { AdapterOptions } from "../../src/providers/adapter-options.js";
+import { createOpenAIResponsesClient } from "../../src/providers/openai-responses/index.js";
+import { ResponsesStreamReader } from "../../src/providers/openai-responses/responses-stream-reader.js";
+import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
+import type { FakeServer, FakeServerOptions } from "../../src/simulator/fake-provider-types.js";
+
+interface FixtureEntry {
+  provider: string;
+  api: string;
+  status: number | null;
+  body: string;
+  is_overflow: boolean;
+  note: string;
+  scored?: boolean;
+}
+
+function readFixture(url: URL): FixtureEntry[] {
+  return readFileSync(url, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as FixtureEntry);
+}
+
+// CI clones the repo next to `shared/`, so the shared fixture sits one level above the repo root.
+const FIXTURES = [
+  ...readFixture(new URL("../../../shared/fixtures/provider-errors.jsonl", import.meta.url)),
+  ...readFixture(new URL("./fixtures/more-provider-errors.jsonl", import.meta.url)),
+].filter((entry) => entry.api === "openai-responses");
+
+let server: FakeServer;
+afterEach(async () => {
+  await server?.close();
+});
+
+async function start(options?: FakeServerOptions): Promise<FakeServer> {
+  server = await startFakeOpenAIResponsesServer(options);
+  return server;
+}
+
+function client(overrides: Partial<AdapterOptions> = {}) {
+  return createOpenAIResponsesClient({
+    provider: "openai",
+    model: "gpt-4.1",
+    apiKey: "test-key",
+    baseURL: server.url,
+    retry: { baseDelayMs: 1, maxRetries: 3 },
+    ...overrides,
+  });
+}
+
+const hello: Omit<ModelRequest, "model"> = {
+  systemPrompt: "You are terse.",
+  context: { messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] },
+  tools: [],
+};
+
+async function run(
+  overrides: Partial<AdapterOptions> = {},
+  request: Omit<ModelRequest, "model"> = hello,
+  signal?: AbortSignal,
+): Promise<{ message: AssistantMessage; events: StreamEvent[] }> {
+  const events: StreamEvent[] = [];
+  const message = await client(overrides).stream(request, {
+    onEvent: (event) => events.push(event),
+    ...(signal === undefined ? {} : { signal }),
+  });
+  return { message, events };
+}
+
+async function failure(promise: Promise<unknown>): Promise<PantoError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeDefined();
+  return error as PantoError;
+}
+
+function inputOf(index: number): Array<Record<string, unknown>> {
+  return (server.requests[index]?.body as { input: Array<Record<string, unknown>> }).input;
+}
+
+describe("OpenAI Responses adapter: streaming", () => {
+  it("streams text deltas and resolves with the whole message, usage and stop reason", async () => {
+    await start();
+    server.enqueue({
+      type: "text",
+      text: "Hello there, this is a longer answer.",
+      usage: { input: 40, output: 9 },
+    });
+    const { message, events } = await run();
+    const deltas = events.filter((event) => event.type === "text-delta").map((event) => event.text);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe("Hello there, this is a longer answer.");
+    expect(message).toMatchObject({
+      role: "assistant",
+      content: [{ type: "text", text: "Hello there, this is a longer answer." }],
+      provider: "openai",
+      api: "openai-responses",
+      model: "gpt-4.1",
+      stopReason: "stop",
+      usage: {
+        promptTokens: 40,
+        outputTokens: 9,
+        resentOutputTokens: 9,
+        cacheReadTokens: 0,
+        reasoningTokens: 0,
+      },
+    });
+    expect(server.requests[0]?.path).toBe("/v1/responses");
+  });
+
+  it("streams reasoning and parallel tool calls, in output order, with parsed arguments", async () => {
+    await start();
+    server.enqueue({
+      type: "tool-calls",
+      thinking: "I should read both files at once.",
+      calls: [
+        { id: "call_a", name: "read", arguments: { path: "a.txt" } },
+        { id: "call_b", name: "read", arguments: { path: "b.txt", limit: 5 } },
+      ],
+    });
+    const { message, events } = await run({ model: "gpt-5" });
+    const thinking = events.filter((event) => event.type === "thinking-delta").map((event) => event.text);
+    expect(thinking.join("")).toBe("I should read both files at once.");
+    expect(events.filter((event) => event.type === "tool-call-start")).toEqual([
+      { type: "tool-call-start", id: "call_a", name: "read" },
+      { type: "tool-call-start", id: "call_b", name: "read" },
+    ]);
+    expect(
+      events.filter((event) => event.type === "tool-call-end").map((event) => event.call.arguments),
+    ).toEqual([{ path: "a.txt" }, { path: "b.txt", limit: 5 }]);
+    expect(message.stopReason).toBe("tool-use");
+    expect(message.content).toEqual([
+      {
+        type: "thinking",
+        text: "I should read both files at once.",
+        signature: "rs_0",
+        redacted: `enc_${Buffer.from("I should read both files at once.").toString("base64")}`,
+      },
+      { type: "tool-call", id: "call_a", name: "read", arguments: { path: "a.txt" } },
+      { type: "tool-call", id: "call_b", name: "read", arguments: { path: "b.txt", limit: 5 } },
+    ]);
+  });
+
+  it("asks reasoning models for encrypted reasoning and summaries, and other models for neither", async () => {
+    await start();
+    await run({ model: "gpt-5-mini" });
+    await run({ model: "gpt-4.1" });
+    expect(server.requests[0]?.body).toMatchObject({
+      include: ["reasoning.encrypted_content"],
+      reasoning: { summary: "auto" },
+      store: false,
+      stream: true,
+    });
+    expect(server.requests[1]?.body).not.toHaveProperty("include");
+    expect(server.requests[1]?.body).not.toHaveProperty("reasoning");
+  });
+});
+
+describe("OpenAI Responses adapter: usage", () => {
+  it("counts cached tokens in the prompt and leaves hidden reasoning out of the re-sent part", async () => {
+    await start();
+    server.enqueue({
+      type: "text",
+      text: "ok",
+      usage: { input: 100, output: 20, cacheRead: 50, reasoning: 30 },
+    });
+    const { message } = await run({ model: "o3" });
+    expect(message.usage).toEqual({
+      promptTokens: 150,
+      outputTokens: 50,
+      resentOutputTokens: 20,
+      cacheReadTokens: 50,
+      reasoningTokens: 30,
+    });
+  });
+
+  it("reports cache writes when the API does", async () => {
+    await start();
+    server.enqueue({ type: "text", text: "ok", usage: { input: 10, output: 1, cacheWrite: 5 } });
+    const { message } = await run();
+    expect(message.usage).toMatchObject({ promptTokens: 15, cacheWriteTokens: 5 });
+  });
+
+  it("leaves usage undefined, never zeros, when the response carries none", async () => {
+    await start();
+    server.enqueue({ type: "text", text: "ok", usage: null });
+    const { message } = await run();
+    expect(message.usage).toBeUndefined();
+    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
+  });
+});
+
+describe("OpenAI Responses adapter: fixture errors served for real", () => {
+  for (const entry of FIXTURES) {
+    const how = entry.status === null ? "inside a 200 stream" : `as HTTP ${entry.status}`;
+    it(`classifies ${entry.provider} ${how}: ${entry.note.slice(0, 60)}`, async () => {
+      await start();
+      server.enqueue(
+        entry.status === null
+          ? { type: "stream-error", body: entry.body }
+          : { type: "error", status: entry.status, body: entry.body },
+      );
+      const error = await failure(run({ retry: { maxRetries: 0 } }));
+      expect(error.name).toBe("PantoError");
+      if (entry.scored !== false) expect(error.code === "context_overflow").toBe(entry.is_overflow);
+      expect(error.status).toBe(entry.status ?? undefined);
+    });
+  }
+
+  it("recognises the overflow error event as it arrives on the wire, without the client's outer wrapper", async () => {
+    await start();
+    const wrapped = FIXTURES.find(
+      (entry) => entry.status === null && entry.is_overflow && entry.body.includes("sequence_number"),
+    );
+    const event = (JSON.parse(wrapped?.body ?? "{}") as { error: unknown }).error;
+    server.enqueue({ type: "stream-error", body: JSON.stringify(event) });
+    const error = await failure(run());
+    expect(error.code).toBe("context_overflow");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("recognises context_length_exceeded in a response.failed event", async () => {
+    await start();
+    server.enqueue({
+      type: "stream-error",
+      body: JSON.stringify({
+        code: "context_length_exceeded",
+        message: "Your input exceeds the context window of this model.",
+      }),
+    });
+    const error = await failure(run());
+    expect(error.code).toBe("context_overflow");
+  });
+
+  it("answers the fake context window with the real overflow error and does not retry it", async () => {
+    await start({ contextWindow: 10 });
+    const error = await failure(run());
+    expect(error.code).toBe("context_overflow");
+    expect(error.status).toBe(400);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("OpenAI Responses adapter: faults and retries", () => {
+  it("waits as long as retry-after says after a 429, then succeeds", async () => {
+    await start();
+    server.enqueue(
+      {
+        type: "error",
+        status: 429,
+        body: JSON.stringify({
+          error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" },
+        }),
+        headers: { "retry-after": "0.02" },
+      },
+      { type: "text", text: "after the wait" },
+    );
+    const { message, events } = await run();
+    expect(events.filter((event) => event.type === "retry-wait")).toEqual([
+      expect.objectContaining({ type: "retry-wait", attempt: 1, delayMs: 20 }),
+    ]);
+    expect(message.content).toEqual([{ type: "text", text: "after the wait" }]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it.each([
+    [500, JSON.stringify({ error: { message: "The server had an error", type: "server_error" } })],
+    [529, JSON.stringify({ error: { message: "Overloaded", type: "overloaded_error" } })],
+  ])("retries a %i and then succeeds", async (status, body) => {
+    await start();
+    server.enqueue({ type: "error", status, body }, { type: "text", text: "recovered" });
+    const { message, events } = await run();
+    expect(message.content).toEqual([{ type: "text", text: "recovered" }]);
+    expect(events.filter((event) => event.type === "retry-wait")).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("retries a connection dropped mid-stream and then succeeds", async () => {
+    await start();
+    server.enqueue({ type: "drop", afterText: "half an ans" }, { type: "text", text: "whole answer" });
+    const { message } = await run();
+    expect(message.content).toEqual([{ type: "text", text: "whole answer" }]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("fails with a network error when every attempt drops", async () => {
+    await start({ responder: () => ({ type: "drop" }) });
+    const error = await failure(run({ retry: { baseDelayMs: 1, maxRetries: 1 } }));
+    expect(error.code).toBe("network");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("treats a stream that ends without response.completed as a network error", async () => {
+    await start();
+    server.enqueue({ type: "truncate" });
+    const error = await failure(run({ retry: { maxRetries: 0 } }));
+    expect(error.code).toBe("network");
+    expect(error.message).toContain("truncated");
+  });
+
+  it("gives up on a stream that sends nothing for the idle timeout", async () => {
+    await start();
+    server.enqueue({ type: "hang" });
+    const error = await failure(run({ retry: { maxRetries: 0 }, idleTimeoutMs: 200 }));
+    expect(error.code).toBe("network");
+    expect(error.message).toContain("idle timeout");
+  });
+
+  it("stops at once, without retrying, when the caller aborts", async () => {
+    await start({ responder: () => ({ type: "hang" }) });
+    const controller = new AbortController();
+    const pending = run({}, hello, controller.signal);
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const error = await failure(pending);
+    expect(error.code).toBe("aborted");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("fails as a network error when nothing listens", async () => {
+    await start();
+    const url = server.url;
+    await server.close();
+    const error = await failure(
+      createOpenAIResponsesClient({
+        provider: "openai",
+        model: "gpt-4.1",
+        apiKey: "k",
+        baseURL: url,
+        retry: { maxRetries: 0 },
+      }).stream(hello),
+    );
+    expect(error.code).toBe("network");
+  });
+});
+
+describe("OpenAI Responses adapter: request bodies", () => {
+  const toolCallTurn: Message[] = [
+    { role: "user", content: [{ type: "text", text: "read a and b" }] },
+    {
+      role: "assistant",
+      provider: "openai",
+      api: "openai-responses",
+      model: "gpt-5",
+      stopReason: "tool-use",
+      content: [
+        { type: "thinking", text: "both", signature: "rs_1", redacted: "ENC" },
+        { type: "text", text: "Reading." },
+        { type: "tool-call", id: "call_a", name: "read", arguments: { path: "a" } },
+        { type: "tool-call", id: "call_b", name: "read", arguments: { path: "b" } },
+      ],
+    },
+    {
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "call_b",
+          toolName: "read",
+          content: [{ type: "text", text: "B" }],
+          isError: false,
+        },
+        {
+          type: "tool-result",
+          toolCallId: "call_a",
+          toolName: "read",
+          content: [{ type: "text", text: "no such file" }],
+          isError: true,
+        },
+      ],
+    },
+  ];
+
+  it("sends the system prompt as instructions and the tools as functions", async () => {
+    await start();
+    await run(
+      {},
+      {
+        ...hello,
+        tools: [
+          {
+            name: "read",
+            description: "Read a file",
+            parameters: { type: "object", properties: { path: { type: "string" } } },
+          },
+        ],
+        maxOutputTokens: 500,
+      },
+    );
+    expect(server.requests[0]?.body).toMatchObject({
+      model: "gpt-4.1",
+      instructions: "You are terse.",
+      max_output_tokens: 500,
+      tools: [
+        {
+          type: "function",
+          name: "read",
+          description: "Read a file",
+          parameters: { type: "object", properties: { path: { type: "string" } } },
+          strict: false,
+        },
+      ],
+    });
+  });
+
+  it("puts the compaction summary first in the first user message", async () => {
+    await start();
+    const context: EffectiveContext = {
+      compaction: { type: "compaction", summary: "We fixed bug #3." },
+      messages: toolCallTurn,
+    };
+    await run({}, { ...hello, context });
+    const first = inputOf(0)[0] as { role: string; content: Array<{ type: string; text: string }> };
+    expect(first.role).toBe("user");
+    expect(first.content[0]?.text).toMatch(
+      /^<conversation-summary>\nWe fixed bug #3.\n<\/conversation-summary>/,
+    );
+    expect(first.content[1]).toEqual({ type: "input_text", text: "read a and b" });
+  });
+
+  it("puts the compaction summary in a user message of its own when the context starts with the assistant", async () => {
+    await start();
+    const context: EffectiveContext = {
+      compaction: { type: "compaction", summary: "S" },
+      messages: toolCallTurn.slice(1),
+    };
+    await run({}, { ...hello, context });
+    const input = inputOf(0);
+    expect(input[0]).toMatchObject({ role: "user", content: [{ type: "input_text" }] });
+    expect(input[1]).toMatchObject({ type: "reasoning" });
+  });
+
+  it("echoes own reasoning, pairs every function call with its output in call order", async () => {
+    await start();
+    await run({ model: "gpt-5" }, { ...hello, context: { messages: toolCallTurn } });
+    expect(inputOf(0)).toEqual([
+      { type: "message", role: "user", content: [{ type: "input_text", text: "read a and b" }] },
+      {
+        type: "reasoning",
+        id: "rs_1",
+        summary: [{ type: "summary_text", text: "both" }],
+        encrypted_content: "ENC",
+      },
+      { type: "message", role: "assistant", content: "Reading." },
+      { type: "function_call", call_id: "call_a", name: "read", arguments: '{"path":"a"}' },
+      { type: "function_call", call_id: "call_b", name: "read", arguments: '{"path":"b"}' },
+      { type: "function_call_output", call_id: "call_a", output: "Error: no such file" },
+      { type: "function_call_output", call_id: "call_b", output: "B" },
+    ]);
+  });
+
+  it("drops thinking from another API, and gives a call without a result a synthetic one", async () => {
+    await start();
+    const messages: Message[] = [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      {
+        role: "assistant",
+        provider: "anthropic",
+        api: "anthropic-messages",
+        model: "claude",
+        stopReason: "tool-use",
+        content: [
+          { type: "thinking", text: "hmm", signature: "anthropic-sig" },
+          { type: "tool-call", id: "toolu_1", name: "ls", arguments: {} },
+        ],
+      },
+      { role: "user", content: [{ type: "text", text: "never mind" }] },
+    ];
+    await run({}, { ...hello, context: { messages } });
+    const input = inputOf(0);
+    expect(input.some((item) => item.type === "reasoning")).toBe(false);
+    expect(input[1]).toEqual({ type: "function_call", call_id: "toolu_1", name: "ls", arguments: "{}" });
+    expect(input[2]).toMatchObject({ type: "function_call_output", call_id: "toolu_1" });
+    expect(input[3]).toEqual({
+      type: "message",
+      role: "user",
+      content: [{ type: "input_text", text: "never mind" }],
+    });
+  });
+
+  it("sends images as data URLs, in user messages and in tool results", async () => {
+    await start();
+    const messages: Message[] = [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", mediaType: "image/png", data: "iVBOR" },
+        ],
+      },
+      {
+        role: "assistant",
+        provider: "openai",
+        api: "openai-responses",
+        model: "gpt-4.1",
+        stopReason: "tool-use",
+        content: [{ type: "tool-call", id: "call_s", name: "screenshot", arguments: {} }],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_s",
+            toolName: "screenshot",
+            content: [
+              { type: "text", text: "shot" },
+              { type: "image", mediaType: "image/jpeg", data: "/9j/" },
+            ],
+            isError: false,
+          },
+        ],
+      },
+    ];
+    await run({}, { ...hello, context: { messages } });
+    const input = inputOf(0);
+    expect(input[0]).toMatchObject({
+      content: [
+        { type: "input_text", text: "look" },
+        { type: "input_image", image_url: "data:image/png;base64,iVBOR" },
+      ],
+    });
+    expect(input[2]).toMatchObject({
+      type: "function_call_output",
+      output: [
+        { type: "input_text", text: "shot" },
+        { type: "input_image", image_url: "data:image/jpeg;base64,/9j/" },
+      ],
+    });
+  });
+
+  it("sends the same bytes for the same context twice, so the provider's prompt cache can hit", async () => {
+    await start();
+    const request = { ...hello, context: { messages: toolCallTurn } };
+    await run({ model: "gpt-5" }, request);
+    await run({ model: "gpt-5" }, request);
+    expect(JSON.stringify(server.requests[0]?.body)).toBe(JSON.stringify(server.requests[1]?.body));
+  });
+});
+
+describe("ResponsesStreamReader", () => {
+  const meta = { provider: "openai", model: "gpt-5" };
+  const base = { id: "resp_1", object: "response", model: "gpt-5", output: [], usage: null };
+  type Event = Parameters<ResponsesStreamReader["handle"]>[0];
+  const event = (value: Record<string, unknown>): Event => value as unknown as Event;
+
+  it.each([
+    ["max_output_tokens", "length"],
+    ["content_filter", "content-filter"],
+  ])("maps an incomplete response (%s) to stop reason %s", (reason, stopReason) => {
+    const reader = new ResponsesStreamReader(meta, undefined);
+    reader.handle(
+      event({ type: "response.incomplete", response: { ...base, incomplete_details: { reason } } }),
+    );
+    expect(reader.result()?.stopReason).toBe(stopReason);
+  });
+
+  it("keeps malformed tool-call arguments under _raw instead of failing", () => {
+    const reader = new ResponsesStreamReader(meta, undefined);
+    const item = { type: "function_call", id: "fc", call_id: "call_x", name: "edit", arguments: "" };
+    reader.handle(event({ type: "response.output_item.added", output_index: 0, item }));
+    reader.handle(
+      event({
+        type: "response.function_call_arguments.delta",
+        output_index: 0,
+        item_id: "fc",
+        delta: '{"path": "a',
+      }),
+    );
+    reader.handle(event({ type: "response.completed", response: base }));
+    expect(reader.result()?.content).toEqual([
+      { type: "tool-call", id: "call_x", name: "edit", arguments: { _raw: '{"path": "a' } },
+    ]);
+  });
+
+  it("throws a context_overflow for a response.failed with context_length_exceeded", () => {
+    const reader = new ResponsesStreamReader(meta, undefined);
+    const failed = {
+      ...base,
+      status: "failed",
+      error: {
+        code: "context_length_exceeded",
+        message: "Your input exceeds the context window of this model.",
+      },
+    };
+    expect(() => reader.handle(event({ type: "response.failed", response: failed }))).toThrow(
+      expect.objectContaining({ code: "context_overflow" }),
+    );
+  });
+
+  it("has no result until a terminal event arrives", () => {
+    const reader = new ResponsesStreamReader(meta, undefined);
+    reader.handle(
+      event({
+        type: "response.output_text.delta",
+        output_index: 0,
+        item_id: "m",
+        content_index: 0,
+        delta: "x",
+      }),
+    );
+    expect(reader.result()).toBeUndefined();
+  });
+});
