@@ -87,7 +87,8 @@ async function failure(promise: Promise<unknown>): Promise<PantoError> {
 }
 
 function inputOf(index: number): Array<Record<string, unknown>> {
-  return (server.requests[index]?.body as { input: Array<Record<string, unknown>> }).input;
+  const body = server.requests[index]?.body as { input?: Array<Record<string, unknown>> } | undefined;
+  return body?.input ?? [];
 }
 
 describe("OpenAI Responses adapter: streaming", () => {
