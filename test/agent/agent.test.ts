@@ -1,0 +1,232 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Agent, type AgentEvent, type AgentOptions } from "../../src/agent/index.js";
+import type { Message } from "../../src/core/index.js";
+import { PantoError } from "../../src/core/index.js";
+import { openSession, type Session } from "../../src/session/index.js";
+import { createDefaultTools } from "../../src/tools/index.js";
+import { overflow, type ScriptStep, scriptedClients } from "./scripted-client.js";
+
+let dir: string;
+let session: Session;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "panto-agent-"));
+  session = await openSession(join(dir, "s.jsonl"), { cwd: dir });
+});
+
+afterEach(async () => {
+  await session.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function makeAgent(steps: ScriptStep[], overrides: Partial<AgentOptions> = {}) {
+  const scripted = scriptedClients(steps);
+  const events: AgentEvent[] = [];
+  const agent = new Agent({
+    session,
+    model: "fake/active",
+    createClient: scripted.createClient,
+    tools: createDefaultTools(),
+    systemPrompt: "SYSTEM",
+    compactionPrompt: "COMPACT THE TRANSCRIPT",
+    keepVerbatimTokens: 0,
+    approve: async () => "allow",
+    onEvent: (event) => events.push(event),
+    cwd: dir,
+    ...overrides,
+  });
+  return { agent, events, ...scripted };
+}
+
+function texts(messages: readonly Message[]): string[] {
+  return messages.map((m) =>
+    m.content
+      .map((b) => ("text" in b ? b.text : b.type === "tool-result" ? `result:${b.toolName}` : b.type))
+      .join(""),
+  );
+}
+
+const isCompactionRequest = (request: { systemPrompt: string }) => request.systemPrompt.startsWith("COMPACT");
+
+describe("Agent overflow recovery", () => {
+  it("compacts on overflow and retries the failed request exactly once, against summary plus the turn in flight", async () => {
+    const { agent, calls, events } = makeAgent([
+      { reply: "first answer" },
+      { reply: "second answer" },
+      { fail: overflow() },
+      { reply: "SUMMARY OF ONE AND TWO" },
+      { reply: "third answer after compaction" },
+    ]);
+    expect((await agent.prompt("one")).ok).toBe(true);
+    expect((await agent.prompt("two")).ok).toBe(true);
+    const result = await agent.prompt("three");
+
+    expect(result).toEqual({ ok: true, text: "third answer after compaction" });
+    expect(calls).toHaveLength(5);
+    const summaryCall = calls[3]!;
+    expect(isCompactionRequest(summaryCall.request)).toBe(true);
+    expect(summaryCall.request.tools).toEqual([]);
+    const retry = calls[4]!.request;
+    expect(retry.systemPrompt).toBe("SYSTEM");
+    expect(retry.context.compaction).toEqual({ type: "compaction", summary: "SUMMARY OF ONE AND TWO" });
+    expect(texts(retry.context.messages)).toEqual(["three"]);
+    expect(events.filter((e) => e.type === "overflow-retry")).toHaveLength(1);
+    const compaction = events.find((e) => e.type === "compaction");
+    expect(compaction?.type === "compaction" && compaction.record.trigger).toBe("overflow");
+    expect(texts(agent.effectiveContext().messages)).toEqual(["three", "third answer after compaction"]);
+  });
+
+  it("surfaces an overflow that survives the retry, and the next prompt starts from the compacted context", async () => {
+    const { agent, calls } = makeAgent([
+      { reply: "a1" },
+      { fail: overflow() },
+      { reply: "SUMMARY" },
+      { fail: overflow() },
+      { reply: "fine now" },
+    ]);
+    await agent.prompt("small");
+    const failed = await agent.prompt("huge paste");
+    expect(failed.ok).toBe(false);
+    expect(!failed.ok && failed.error.code).toBe("context_overflow");
+    expect(!failed.ok && failed.hint).toContain("s.jsonl");
+    expect(calls).toHaveLength(4);
+    expect(agent.effectiveContext().compaction?.summary).toBe("SUMMARY");
+    expect(texts(agent.effectiveContext().messages)).toEqual([]);
+
+    expect(await agent.prompt("next")).toEqual({ ok: true, text: "fine now" });
+    expect(texts(calls[4]!.request.context.messages)).toEqual(["next"]);
+  });
+
+  it("fails at once without a model call when nothing is older than the turn in flight", async () => {
+    const { agent, calls, events } = makeAgent([{ fail: overflow() }]);
+    const result = await agent.prompt("the very first prompt is already too big");
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.code).toBe("context_overflow");
+    expect(calls).toHaveLength(1);
+    expect(events.some((e) => e.type === "compaction-skipped")).toBe(true);
+    expect(agent.effectiveContext().messages).toEqual([]);
+  });
+
+  it("never re-runs tools when the request after them overflows", async () => {
+    const file = join(dir, "note.txt");
+    const { agent, calls } = makeAgent([
+      { reply: "earlier" },
+      {
+        reply: "writing",
+        calls: [{ type: "tool-call", id: "c1", name: "bash", arguments: { command: `echo run >> ${file}` } }],
+      },
+      { fail: overflow() },
+      { reply: "SUMMARY" },
+      { reply: "done" },
+    ]);
+    await agent.prompt("earlier prompt");
+    const result = await agent.prompt("append a line");
+    expect(result).toEqual({ ok: true, text: "done" });
+    const { readFile } = await import("node:fs/promises");
+    expect(await readFile(file, "utf8")).toBe("run\n");
+    const retried = calls[4]!.request.context.messages;
+    expect(retried.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+  });
+
+  it("keeps a failed turn in the file but out of the effective context", async () => {
+    const { agent, calls } = makeAgent([
+      { reply: "ok" },
+      { fail: new PantoError("auth", "bad key", { status: 401 }) },
+      { reply: "back" },
+    ]);
+    await agent.prompt("hello");
+    const failed = await agent.prompt("this one fails");
+    expect(!failed.ok && failed.error.code).toBe("auth");
+    expect(texts(agent.effectiveContext().messages)).toEqual(["hello", "ok"]);
+    await agent.prompt("again");
+    expect(texts(calls[2]!.request.context.messages)).toEqual(["hello", "ok", "again"]);
+    const { readFile } = await import("node:fs/promises");
+    expect(await readFile(session.path, "utf8")).toContain("this one fails");
+  });
+});
+
+describe("Agent compaction model selection", () => {
+  const failures: Array<[string, ScriptStep]> = [
+    ["overflow", { fail: overflow() }],
+    ["unknown model", { fail: new PantoError("invalid_request", "model not found", { status: 404 }) }],
+    ["server error", { fail: new PantoError("server", "500", { status: 500 }) }],
+    ["empty summary", { reply: "   " }],
+  ];
+  for (const [name, failure] of failures) {
+    it(`falls back to the active model exactly once when compaction_model fails (${name})`, async () => {
+      const { agent, calls } = makeAgent(
+        [{ reply: "a1" }, { reply: "a2" }, failure, { reply: "SUMMARY BY ACTIVE" }],
+        {
+          compactionModel: "fake/small",
+        },
+      );
+      await agent.prompt("one");
+      await agent.prompt("two");
+      const outcome = await agent.compact();
+      expect(outcome.type).toBe("compacted");
+      expect(calls.map((c) => c.modelId)).toEqual([
+        "fake/active",
+        "fake/active",
+        "fake/small",
+        "fake/active",
+      ]);
+      if (outcome.type === "compacted") {
+        expect(outcome.record.fellBack).toBe(true);
+        expect(outcome.record.model).toBe("fake/active");
+      }
+    });
+  }
+
+  it("reports a failed compaction and leaves the effective context unchanged when both models fail", async () => {
+    const { agent, events } = makeAgent(
+      [{ reply: "a1" }, { reply: "a2" }, { fail: overflow() }, { fail: new PantoError("server", "down") }],
+      { compactionModel: "fake/small" },
+    );
+    await agent.prompt("one");
+    await agent.prompt("two");
+    const before = agent.effectiveContext();
+    const outcome = await agent.compact();
+    expect(outcome.type).toBe("failed");
+    expect(agent.effectiveContext()).toEqual(before);
+    expect(events.some((e) => e.type === "compaction-failed")).toBe(true);
+  });
+
+  it("makes no model call for /compact when everything fits the budget", async () => {
+    const { agent, calls } = makeAgent([{ reply: "a1" }], { keepVerbatimTokens: 100_000 });
+    await agent.prompt("one");
+    const outcome = await agent.compact("keep it all");
+    expect(outcome.type).toBe("nothing-to-summarise");
+    expect(calls).toHaveLength(1);
+  });
+
+  it("puts /compact instructions in the compaction system prompt and never in the conversation", async () => {
+    const { agent, calls } = makeAgent([{ reply: "a1" }, { reply: "a2" }, { reply: "SUMMARY" }]);
+    await agent.prompt("one");
+    await agent.prompt("two");
+    await agent.compact("keep bugs #3 and #4");
+    const request = calls[2]!.request;
+    expect(request.systemPrompt).toContain("## Additional instructions for this compaction run");
+    expect(request.systemPrompt).toContain("keep bugs #3 and #4");
+    expect(JSON.stringify(request.context)).not.toContain("keep bugs #3 and #4");
+    expect(JSON.stringify(agent.effectiveContext().messages)).not.toContain("keep bugs");
+  });
+
+  it("runs one compaction at a time: a second /compact sees the first one's result", async () => {
+    const { agent, calls } = makeAgent([
+      { reply: "a1" },
+      { reply: "a2" },
+      { reply: "SUMMARY" },
+      { reply: "S2" },
+    ]);
+    await agent.prompt("one");
+    await agent.prompt("two");
+    const [first, second] = await Promise.all([agent.compact(), agent.compact()]);
+    expect(first.type).toBe("compacted");
+    // Had the two raced, both would have read the same two turns and both would have called the model.
+    expect(second.type).toBe("nothing-to-summarise");
+    expect(calls).toHaveLength(3);
+  });
+});
