@@ -58,7 +58,7 @@ const anthropicWireFormat: FakeWireFormat = {
       {
         type: "message_delta",
         delta: { stop_reason: stopReason, stop_sequence: null },
-        ...(exchange.usage === null ? {} : { usage: { output_tokens: exchange.usage.output } }),
+        ...(exchange.usage === null ? {} : { usage: outputUsage(exchange.usage) }),
       },
       "message_delta",
     );
@@ -146,7 +146,10 @@ function writeMessageStart(res: ServerResponse, exchange: FakeExchange): void {
   );
 }
 
-function messageShell(exchange: FakeExchange, usage: Record<string, number> | null): Record<string, unknown> {
+function messageShell(
+  exchange: FakeExchange,
+  usage: Record<string, unknown> | null,
+): Record<string, unknown> {
   return {
     id: `msg_fake_${exchange.index}`,
     type: "message",
@@ -158,12 +161,20 @@ function messageShell(exchange: FakeExchange, usage: Record<string, number> | nu
   };
 }
 
-function messageUsage(usage: FakeUsage): Record<string, number> {
+function messageUsage(usage: FakeUsage): Record<string, unknown> {
   return {
     input_tokens: usage.input,
     cache_creation_input_tokens: usage.cacheWrite ?? 0,
     cache_read_input_tokens: usage.cacheRead ?? 0,
-    output_tokens: usage.output,
+    ...outputUsage(usage),
+  };
+}
+
+/** Output tokens include thinking; the breakdown is reported only when the script gives one. */
+function outputUsage(usage: FakeUsage): Record<string, unknown> {
+  return {
+    output_tokens: usage.output + (usage.reasoning ?? 0),
+    ...(usage.reasoning === undefined ? {} : { output_tokens_details: { thinking_tokens: usage.reasoning } }),
   };
 }
 

@@ -1,0 +1,110 @@
+import { OpenAI } from "openai";
+import { Stream } from "openai/core/streaming";
+import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
+import type { AdapterOptions } from "../adapter-options.js";
+import { networkError, providerErrorFromResponse } from "../provider-error.js";
+import { captureErrorBodies, type RequestWatchdog, runWithRetry } from "../shared/index.js";
+import {
+  type ChatChunk,
+  type ChatCompletionBody,
+  ChatStreamAccumulator,
+  completionAsChunk,
+} from "./chat-stream-accumulator.js";
+import { openAIChatErrorToPanto, rejectsStreamOptions } from "./openai-chat-error-to-panto.js";
+import { renderOpenAIChatRequest } from "./render-openai-chat-request.js";
+
+/** Generous: the idle watchdog, not this, is what catches a stalled stream. */
+const SDK_TIMEOUT_MS = 60 * 60 * 1000;
+
+/**
+ * A ModelClient for OpenAI Chat Completions and every OpenAI-compatible server (Ollama, llama.cpp,
+ * vLLM, LM Studio, OpenRouter, Groq, xAI, DeepSeek, Mistral, Together...). The base URL includes
+ * /v1, as with OPENAI_BASE_URL.
+ */
+export function createOpenAIChatClient(options: AdapterOptions): ModelClient {
+  const capture = captureErrorBodies(options.fetch);
+  let sdk: OpenAI | undefined;
+  // Remembered per client: a server that rejected stream_options once will again.
+  let includeUsage = true;
+  // Built on first use so that a missing key surfaces as a rejected stream, not a throwing factory.
+  const getSdk = (): OpenAI =>
+    (sdk ??= new OpenAI({
+      // Keyless local servers need no key, but the SDK insists on one; never fall back to
+      // OPENAI_API_KEY for a custom endpoint, which would send the OpenAI key elsewhere.
+      ...(options.apiKey !== undefined
+        ? { apiKey: options.apiKey }
+        : options.baseURL !== undefined
+          ? { apiKey: "no-key" }
+          : {}),
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
+      fetch: capture.fetch,
+      maxRetries: 0,
+      timeout: SDK_TIMEOUT_MS,
+    }));
+
+  const stream = (
+    request: Omit<ModelRequest, "model">,
+    streamOptions?: StreamOptions,
+  ): Promise<AssistantMessage> => {
+    const once = (watchdog: RequestWatchdog): Promise<AssistantMessage> => {
+      const params = renderOpenAIChatRequest(request, {
+        provider: options.provider,
+        model: options.model,
+        includeUsage,
+        ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+      });
+      const accumulator = new ChatStreamAccumulator(options, streamOptions?.onEvent);
+      return sendAndRead(getSdk(), params, watchdog, accumulator, options.provider);
+    };
+    return runWithRetry(options, streamOptions, {
+      attempt: async (watchdog) => {
+        try {
+          return await once(watchdog);
+        } catch (error) {
+          if (!includeUsage || !rejectsStreamOptions(error, capture)) throw error;
+          includeUsage = false;
+          return await once(watchdog);
+        }
+      },
+      toPantoError: (error) => openAIChatErrorToPanto(error, options.provider, capture),
+    });
+  };
+
+  return {
+    id: `${options.provider}/${options.model}`,
+    provider: options.provider,
+    model: options.model,
+    stream,
+  };
+}
+
+async function sendAndRead(
+  sdk: OpenAI,
+  params: ReturnType<typeof renderOpenAIChatRequest>,
+  watchdog: RequestWatchdog,
+  accumulator: ChatStreamAccumulator,
+  provider: string,
+): Promise<AssistantMessage> {
+  const response = await sdk.chat.completions.create(params, { signal: watchdog.signal }).asResponse();
+  watchdog.touch();
+  const contentType = response.headers.get("content-type") ?? "";
+  if (contentType.includes("json")) {
+    // A server that ignored stream: true, or a gateway error wrapped in a 200.
+    const text = await response.text();
+    const body = JSON.parse(text) as ChatCompletionBody & { error?: unknown };
+    if (body.error !== undefined && body.error !== null)
+      throw providerErrorFromResponse({ body: text, provider });
+    accumulator.apply(completionAsChunk(body));
+    return accumulator.finish();
+  }
+  for await (const chunk of Stream.fromSSEResponse<ChatChunk>(response, new AbortController())) {
+    watchdog.touch();
+    accumulator.apply(chunk);
+  }
+  if (!accumulator.finished) {
+    if (watchdog.signal.aborted) throw new Error("stream aborted");
+    throw networkError(provider, new Error("the stream ended without a finish_reason"), "truncated stream");
+  }
+  return accumulator.finish();
+}
