@@ -48,7 +48,7 @@ export function parseCliArgs(argv: readonly string[], version: string, output: A
 function buildProgram(version: string, output: ArgsOutput, onParsed: (result: ParsedArgs) => void): Command {
   const program = new Command("panto")
     .description(
-      "A terminal AI coding agent whose long sessions never fall over: it compacts the conversation\nwhen the model's context window is full, and retries.",
+      "A terminal AI coding agent whose long sessions never fall over: when the model's context window is full, it compacts the conversation and retries.",
     )
     .version(version, "-v, --version", "print the version and exit")
     .helpOption("-h, --help", "show this help and exit")
@@ -65,6 +65,7 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     )
     .addHelpText("after", helpAppendix())
     .showSuggestionAfterError(true)
+    .showHelpAfterError("(panto --help lists the options)")
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
     .action((raw: RawOptions) => {

@@ -41,10 +41,24 @@ Environment:
   GEMINI_API_KEY, GEMINI_BASE_URL         Google Gemini (google/... or gemini/...)
   OPENROUTER_API_KEY, GROQ_API_KEY, XAI_API_KEY, DEEPSEEK_API_KEY, MISTRAL_API_KEY,
   TOGETHER_API_KEY, FIREWORKS_API_KEY, CEREBRAS_API_KEY   OpenAI-compatible presets
-  OLLAMA_BASE_URL                         Ollama (ollama/..., no key; default http://127.0.0.1:11434/v1)
+  ollama/, lmstudio/, llamacpp/, vllm/    local servers, no key needed
+  <NAME>_BASE_URL                         endpoint of any preset, e.g. OLLAMA_BASE_URL=http://host:11434
   PANTO_HOME                              where config, sessions and history live (default ~/.panto)
   NO_COLOR                                turn colours off
   Keys are never printed or written to session files.
+
+JSON events (--json; one object per line, always ending with "done"):
+  session_started {session_id, session_path, model, resumed, cwd}
+  assistant_message {text, stop_reason, model, provider, usage: {prompt_tokens, output_tokens,
+    cache_read_tokens?, cache_write_tokens?, reasoning_tokens?} | null}
+  tool_call {id, name, arguments}    tool_result {tool_call_id, name, is_error, text}
+  compaction_started {trigger, model}
+  compaction {trigger, model, fallback, turns_summarised, turns_kept, tokens_summarised,
+    tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, instructions?}
+  compaction_failed {trigger, code, message, attempts}   compaction_skipped {trigger, reason}
+  overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message}
+  error {code, message, hint?}   (code: a provider error code, or usage/config/session/auth)
+  done {exit_code, text?}
 
 Exit status:
   0    success

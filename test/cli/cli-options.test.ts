@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { type ParsedArgs, parseCliArgs } from "../../src/cli/cli-options.js";
+
+function parse(argv: string[]): { parsed: ParsedArgs; stdout: string; stderr: string } {
+  let stdout = "";
+  let stderr = "";
+  const parsed = parseCliArgs(argv, "9.9.9", {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+  });
+  return { parsed, stdout, stderr };
+}
+
+describe("parseCliArgs", () => {
+  it("runs interactively with no flags", () => {
+    expect(parse([]).parsed).toEqual({
+      command: "run",
+      options: { print: false, json: false, continue: false, allowTools: false },
+    });
+  });
+
+  it("takes the -p value as the prompt and every other flag", () => {
+    const { parsed } = parse(["-p", "hello", "-m", "openai/gpt-5", "--session", "s.jsonl", "--allow-tools"]);
+    expect(parsed).toEqual({
+      command: "run",
+      options: {
+        print: true,
+        prompt: "hello",
+        json: false,
+        model: "openai/gpt-5",
+        session: "s.jsonl",
+        continue: false,
+        allowTools: true,
+      },
+    });
+  });
+
+  it("leaves the prompt undefined for a bare -p, so it is read from stdin", () => {
+    const { parsed } = parse(["-p", "-c"]);
+    expect(parsed).toMatchObject({ command: "run", options: { print: true, continue: true } });
+    expect(parsed.command === "run" && "prompt" in parsed.options).toBe(false);
+  });
+
+  it("makes --json imply print mode", () => {
+    expect(parse(["--json"]).parsed).toMatchObject({ command: "run", options: { print: true, json: true } });
+  });
+
+  it("recognises the demo command", () => {
+    expect(parse(["demo"]).parsed).toEqual({ command: "demo" });
+  });
+
+  it("exits 2 with a message on an unknown flag", () => {
+    const { parsed, stderr } = parse(["--frobnicate"]);
+    expect(parsed).toEqual({ command: "exit", code: 2 });
+    expect(stderr).toContain("--frobnicate");
+  });
+
+  it("exits 2 when --session and --continue are combined", () => {
+    const { parsed, stderr } = parse(["--session", "a.jsonl", "-c"]);
+    expect(parsed).toEqual({ command: "exit", code: 2 });
+    expect(stderr).toContain("--session and --continue");
+  });
+
+  it("exits 2 on a stray positional argument", () => {
+    expect(parse(["what", "is", "this"]).parsed).toEqual({ command: "exit", code: 2 });
+  });
+
+  it("prints help on stdout and exits 0, documenting flags, commands, config, env and exit statuses", () => {
+    const { parsed, stdout } = parse(["--help"]);
+    expect(parsed).toEqual({ command: "exit", code: 0 });
+    for (const text of [
+      "--print",
+      "--json",
+      "--model",
+      "--session",
+      "--continue",
+      "--allow-tools",
+      "--version",
+      "/compact",
+      "/model",
+      "/session",
+      "/context",
+      "/exit",
+      "config.json",
+      "COMPACTION.md",
+      "keep_verbatim_tokens",
+      "compaction_model",
+      "ANTHROPIC_API_KEY",
+      "OPENAI_BASE_URL",
+      "GEMINI_API_KEY",
+      "130",
+      "ollama/",
+      "panto demo",
+    ]) {
+      expect(stdout).toContain(text);
+    }
+  });
+
+  it("prints the version on stdout and exits 0", () => {
+    const { parsed, stdout } = parse(["--version"]);
+    expect(parsed).toEqual({ command: "exit", code: 0 });
+    expect(stdout.trim()).toBe("9.9.9");
+  });
+});

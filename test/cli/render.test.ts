@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import {
+  colourEnabled,
+  createStyle,
+  formatCompactionLine,
+  formatCompactionReport,
+  formatTokens,
+} from "../../src/cli/render.js";
+import type { CompactionRecord } from "../../src/core/index.js";
+
+const record: CompactionRecord = {
+  summary: "s",
+  trigger: "overflow",
+  model: "anthropic/claude-haiku-4-5",
+  fellBack: false,
+  turnsSummarised: 12,
+  turnsKept: 3,
+  tokensSummarised: 32000,
+  tokensKept: 9000,
+  summaryTokens: 700,
+  sizeSources: { usage: 14, estimate: 1 },
+};
+
+describe("formatTokens", () => {
+  it("shows small counts exactly and large ones in thousands", () => {
+    expect([812, 1930, 41234].map(formatTokens)).toEqual(["812", "1.9k", "41k"]);
+  });
+});
+
+describe("compaction notices", () => {
+  it("says what was summarised, kept, the sizes, the model and whether it fell back, on one line", () => {
+    expect(formatCompactionLine(record, 41000, 9000)).toBe(
+      "compacted 12 turns into a summary (kept 3 turns, 41k -> 9.0k tokens, model anthropic/claude-haiku-4-5, fell back: no)",
+    );
+    expect(
+      formatCompactionLine({ ...record, turnsSummarised: 1, turnsKept: 1, fellBack: true }, 900, 300),
+    ).toBe(
+      "compacted 1 turn into a summary (kept 1 turn, 900 -> 300 tokens, model anthropic/claude-haiku-4-5, fell back: yes)",
+    );
+  });
+
+  it("reports /compact with sizes, model, fallback and the instructions", () => {
+    const report = formatCompactionReport({ ...record, instructions: "keep the bug list" }, 41000, 9000);
+    expect(report).toContain("Compacted 12 turns into a summary; kept 3 turns verbatim.");
+    expect(report).toContain("41k -> 9.0k tokens");
+    expect(report).toContain("anthropic/claude-haiku-4-5 (fell back: no)");
+    expect(report).toContain("instructions: keep the bug list");
+  });
+});
+
+describe("colour", () => {
+  it("is used only on a terminal without NO_COLOR", () => {
+    expect(colourEnabled({ isTTY: true }, {})).toBe(true);
+    expect(colourEnabled({ isTTY: true }, { NO_COLOR: "1" })).toBe(false);
+    expect(colourEnabled({ isTTY: false }, {})).toBe(false);
+    expect(colourEnabled({}, {})).toBe(false);
+  });
+
+  it("adds no escape codes when off", () => {
+    expect(createStyle(false).red("x")).toBe("x");
+    expect(createStyle(true).red("x")).toBe("\u001b[31mx\u001b[39m");
+  });
+});
