@@ -1,0 +1,71 @@
+import type { ModelClient } from "../core/index.js";
+import type { AdapterOptions } from "./adapter-options.js";
+import { createAnthropicClient } from "./anthropic/index.js";
+import { createGeminiClient } from "./google-gemini/index.js";
+import { createOpenAIChatClient } from "./openai-chat/index.js";
+import { createOpenAIResponsesClient } from "./openai-responses/index.js";
+import { type ModelSpec, type ProvidersConfig, resolveModelSpec } from "./resolve-model-spec.js";
+import { withChatFallback } from "./with-chat-fallback.js";
+import type { RetryOptions } from "./with-retry.js";
+
+export interface CreateModelClientOptions {
+  /** Config "providers" (custom endpoints, or overrides of built-ins by name). */
+  config?: ProvidersConfig;
+  /** Where keys and base-URL overrides are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  retry?: RetryOptions;
+  maxOutputTokens?: number;
+  idleTimeoutMs?: number;
+  /** Told once when the openai provider falls back from the Responses to the Chat Completions API. */
+  onWarning?: (message: string) => void;
+  /** Replaces the global fetch (tests, proxies). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * The ModelClient for a "provider/model" id. Everything is checked here, before any request: a
+ * malformed id or unknown provider throws PantoError invalid_request, a missing key throws
+ * PantoError auth naming the variable to set.
+ */
+export function createModelClient(id: string, options: CreateModelClientOptions = {}): ModelClient {
+  const spec = resolveModelSpec(id, {
+    ...(options.config === undefined ? {} : { config: options.config }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  const adapterOptions = toAdapterOptions(spec, options);
+  if (spec.api === "openai-responses" && spec.chatFallback === true) {
+    return withChatFallback(
+      createOpenAIResponsesClient(adapterOptions),
+      () => createOpenAIChatClient(adapterOptions),
+      options.onWarning,
+    );
+  }
+  return createAdapter(spec.api, adapterOptions);
+}
+
+function createAdapter(api: ModelSpec["api"], options: AdapterOptions): ModelClient {
+  switch (api) {
+    case "anthropic-messages":
+      return createAnthropicClient(options);
+    case "openai-chat":
+      return createOpenAIChatClient(options);
+    case "openai-responses":
+      return createOpenAIResponsesClient(options);
+    case "google-gemini":
+      return createGeminiClient(options);
+  }
+}
+
+function toAdapterOptions(spec: ModelSpec, options: CreateModelClientOptions): AdapterOptions {
+  return {
+    provider: spec.provider,
+    model: spec.model,
+    ...(spec.apiKey === undefined ? {} : { apiKey: spec.apiKey }),
+    ...(spec.baseURL === undefined ? {} : { baseURL: spec.baseURL }),
+    ...(spec.headers === undefined ? {} : { headers: spec.headers }),
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+    ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  };
+}
