@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, ToolResultMessage, UserMessage } from "../core/index.js";
+import type { AssistantMessage, ImageBlock, Message, TextBlock, ToolResultMessage } from "../core/index.js";
 
 /**
  * Charge for one image. Anthropic scales images to at most ~1.15 megapixels (about 1,600 tokens);
@@ -25,9 +25,11 @@ const TOOL_BLOCK_OVERHEAD_TOKENS = 8;
  * - the first space or tab after non-space text is free (it joins the next word), further ones cost
  *   a quarter each; a space before a digit is charged a whole token (cl100k keeps it apart);
  * - a character outside ASCII costs by its UTF-8 length: 1 for two bytes (accented Latin,
- *   Cyrillic, Greek), 1.5 for three (CJK, kana, Hangul, symbols), 3 for four (emoji).
+ *   Cyrillic, Greek), 2 for three (CJK, kana, Hangul, symbols: published counts run from 1 to
+ *   1.56 tokens a character, and tokenisers we cannot measure offline may spend more), 3 for four
+ *   (emoji).
  *
- * Measured against published tokeniser counts in `test/compaction/estimate-tokens.test.ts`.
+ * Measured against published tokeniser counts in `test/compaction/token-samples.ts`.
  */
 export function estimateTokens(text: string): number {
   let total = 0;
@@ -65,7 +67,7 @@ function nonLetterCost(code: number, previous: number): number {
   if (code < 0x80) return 1;
   if (code < 0x800) return 1;
   if (code >= 0xd800 && code <= 0xdbff) return 3;
-  return 1.5;
+  return 2;
 }
 
 function isAsciiLetter(code: number): boolean {
@@ -90,49 +92,56 @@ function isBlank(code: number): boolean {
  * image, and a little framing per message and per tool block.
  */
 export function estimateMessageTokens(message: Message): number {
-  switch (message.role) {
-    case "user":
-      return MESSAGE_OVERHEAD_TOKENS + userContentTokens(message);
-    case "assistant":
-      return MESSAGE_OVERHEAD_TOKENS + assistantContentTokens(message);
-    case "tool":
-      return MESSAGE_OVERHEAD_TOKENS + toolResultTokens(message);
-  }
+  return estimateMessageBreakdown(message).tokens;
 }
 
-function userContentTokens(message: UserMessage): number {
-  let total = 0;
-  for (const block of message.content) {
-    total += block.type === "text" ? estimateTokens(block.text) : IMAGE_TOKEN_ESTIMATE;
-  }
-  return total;
+/** {@link estimateMessageTokens} with the parts that vary most between providers told apart. */
+export interface MessageEstimate {
+  /** The whole estimate. */
+  tokens: number;
+  /** Of which fixed image charges. */
+  imageTokens: number;
+  /** Of which thinking (not re-sent in later requests by most providers). */
+  thinkingTokens: number;
 }
 
-function assistantContentTokens(message: AssistantMessage): number {
-  let total = 0;
-  for (const block of message.content) {
-    if (block.type === "text") total += estimateTokens(block.text);
-    else if (block.type === "thinking")
-      total += estimateTokens(block.text) + estimateRedacted(block.redacted);
-    else {
-      total += TOOL_BLOCK_OVERHEAD_TOKENS + estimateTokens(block.name);
-      total += estimateTokens(JSON.stringify(block.arguments) ?? "");
+export function estimateMessageBreakdown(message: Message): MessageEstimate {
+  const estimate = { tokens: MESSAGE_OVERHEAD_TOKENS, imageTokens: 0, thinkingTokens: 0 };
+  if (message.role === "user") addParts(estimate, message.content);
+  else if (message.role === "assistant") addAssistantContent(estimate, message);
+  else addToolResults(estimate, message);
+  return estimate;
+}
+
+function addParts(estimate: MessageEstimate, parts: ReadonlyArray<TextBlock | ImageBlock>): void {
+  for (const part of parts) {
+    if (part.type === "text") {
+      estimate.tokens += estimateTokens(part.text);
+    } else {
+      estimate.tokens += IMAGE_TOKEN_ESTIMATE;
+      estimate.imageTokens += IMAGE_TOKEN_ESTIMATE;
     }
   }
-  return total;
 }
 
-function estimateRedacted(redacted: string | undefined): number {
-  return redacted === undefined ? 0 : estimateTokens(redacted);
-}
-
-function toolResultTokens(message: ToolResultMessage): number {
-  let total = 0;
+function addAssistantContent(estimate: MessageEstimate, message: AssistantMessage): void {
   for (const block of message.content) {
-    total += TOOL_BLOCK_OVERHEAD_TOKENS + estimateTokens(block.toolName);
-    for (const part of block.content) {
-      total += part.type === "text" ? estimateTokens(part.text) : IMAGE_TOKEN_ESTIMATE;
+    if (block.type === "text") {
+      estimate.tokens += estimateTokens(block.text);
+    } else if (block.type === "thinking") {
+      const thinking = estimateTokens(block.text) + estimateTokens(block.redacted ?? "");
+      estimate.tokens += thinking;
+      estimate.thinkingTokens += thinking;
+    } else {
+      const args = JSON.stringify(block.arguments) ?? "";
+      estimate.tokens += TOOL_BLOCK_OVERHEAD_TOKENS + estimateTokens(block.name) + estimateTokens(args);
     }
   }
-  return total;
+}
+
+function addToolResults(estimate: MessageEstimate, message: ToolResultMessage): void {
+  for (const block of message.content) {
+    estimate.tokens += TOOL_BLOCK_OVERHEAD_TOKENS + estimateTokens(block.toolName);
+    addParts(estimate, block.content);
+  }
 }

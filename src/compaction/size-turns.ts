@@ -1,14 +1,5 @@
-import type {
-  AssistantMessage,
-  ImageBlock,
-  Message,
-  SizedTurn,
-  SizeSource,
-  TextBlock,
-  Turn,
-  Usage,
-} from "../core/index.js";
-import { estimateMessageTokens } from "./estimate-tokens.js";
+import type { AssistantMessage, Message, SizedTurn, SizeSource, Turn, Usage } from "../core/index.js";
+import { estimateMessageBreakdown } from "./estimate-tokens.js";
 
 /** One message's size and where it came from. */
 export interface MessageSize {
@@ -53,8 +44,13 @@ export function sizeTurns(turns: readonly Turn[]): SizedTurn[] {
  * turn boundary) takes the local estimate, which errs large (spec rule 8).
  */
 export function sizeMessages(messages: readonly Message[]): MessageSize[] {
-  const estimates = messages.map(estimateMessageTokens);
-  const floors = messages.map(plausibilityFloor);
+  const breakdowns = messages.map(estimateMessageBreakdown);
+  const estimates = breakdowns.map((estimate) => estimate.tokens);
+  // Images vary most between providers and thinking is not re-sent in later requests, so neither
+  // may make usage look implausibly small.
+  const floors = breakdowns.map(
+    (estimate) => estimate.tokens - estimate.imageTokens - estimate.thinkingTokens,
+  );
   const sizes: MessageSize[] = estimates.map((tokens) => ({ tokens, source: "estimate" }));
   let previous: number | undefined;
   for (let index = 0; index < messages.length; index++) {
@@ -114,25 +110,6 @@ function sameModel(a: AssistantMessage, b: AssistantMessage): boolean {
 
 function isPlausible(tokens: number, floor: number): boolean {
   return tokens > 0 && tokens * IMPLAUSIBLY_SMALL_RATIO >= floor;
-}
-
-/**
- * The part of the local estimate that usage must account for: images vary most between providers
- * and thinking is not re-sent in later requests, so neither can make usage look wrong.
- */
-function plausibilityFloor(message: Message): number {
-  if (message.role === "user")
-    return estimateMessageTokens({ ...message, content: textOnly(message.content) });
-  if (message.role === "assistant") {
-    const visible = message.content.filter((block) => block.type !== "thinking");
-    return estimateMessageTokens({ ...message, content: visible });
-  }
-  const content = message.content.map((block) => ({ ...block, content: textOnly(block.content) }));
-  return estimateMessageTokens({ ...message, content });
-}
-
-function textOnly(blocks: ReadonlyArray<TextBlock | ImageBlock>): TextBlock[] {
-  return blocks.filter((block) => block.type === "text");
 }
 
 function sum(values: readonly number[], from: number, to: number): number {
