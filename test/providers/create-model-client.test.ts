@@ -11,6 +11,8 @@ import {
 import { createModelClient } from "../../src/providers/create-model-client.js";
 import { isMissingRoute, withChatFallback } from "../../src/providers/with-chat-fallback.js";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
+import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
 import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 
@@ -94,6 +96,43 @@ describe("createModelClient routes to the right adapter", () => {
     expect(textOf(message)).toBe("from responses");
     expect(message.api).toBe("openai-responses");
     expect(server.requests.map((recorded) => recorded.path)).toEqual(["/v1/responses"]);
+  });
+
+  it("sends google models to the Gemini API at GEMINI_BASE_URL", async () => {
+    const server = track(await startFakeGeminiServer());
+    server.enqueue({ type: "text", text: "from gemini" });
+    const client = createModelClient("google/gemini-2.5-flash", {
+      env: { GEMINI_API_KEY: "k", GEMINI_BASE_URL: server.url },
+    });
+    const message = await client.stream(request);
+    expect(textOf(message)).toBe("from gemini");
+    expect(message.api).toBe("google-gemini");
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.path).toContain("gemini-2.5-flash:streamGenerateContent");
+  });
+
+  it("sends a keyless local preset to the chat adapter at its base-URL override", async () => {
+    const server = track(await startFakeOpenAIChatServer());
+    server.enqueue({ type: "text", text: "from ollama" });
+    const client = createModelClient("ollama/qwen3:8b", { env: { OLLAMA_BASE_URL: server.url } });
+    const message = await client.stream(request);
+    expect(textOf(message)).toBe("from ollama");
+    expect(message.api).toBe("openai-chat");
+    expect(message.provider).toBe("ollama");
+    expect(server.requests.map((recorded) => recorded.path)).toEqual(["/v1/chat/completions"]);
+  });
+
+  it("sends a config provider through its api with its headers and key", async () => {
+    const server = track(await startFakeOpenAIChatServer());
+    server.enqueue({ type: "text", text: "from corp" });
+    const client = createModelClient("corp/big-model", {
+      config: { corp: { base_url: server.url, api_key_env: "CORP_KEY", headers: { "X-Team": "infra" } } },
+      env: { CORP_KEY: "corp-secret" },
+    });
+    expect(textOf(await client.stream(request))).toBe("from corp");
+    const headers = server.requests[0]?.headers ?? {};
+    expect(headers["x-team"]).toBe("infra");
+    expect(headers.authorization).toBe("Bearer corp-secret");
   });
 });
 
