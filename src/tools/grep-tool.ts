@@ -3,8 +3,8 @@ import { z } from "zod";
 import { defineTool } from "./define-tool.js";
 import { describeError } from "./describe-error.js";
 import { findFiles } from "./find-files.js";
+import { createLineMatcher, matchLines } from "./line-matcher.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
-import { cutLine } from "./number-lines.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
@@ -14,8 +14,8 @@ export const DEFAULT_GREP_RESULTS = 200;
 export const MAX_GREP_RESULTS = 5000;
 /** Files larger than this are skipped: generated bundles and data dumps, rarely what is sought. */
 export const MAX_GREP_FILE_BYTES = 2 * 1024 * 1024;
-/** Characters of a matching line shown. */
-const MAX_MATCH_LINE_CHARS = 500;
+/** Files read concurrently: reading one at a time leaves the disk and thread pool idle. */
+const READ_BATCH = 32;
 
 const grepSchema = z.strictObject({
   pattern: z.string().min(1).describe("JavaScript regular expression to search for, matched line by line."),
@@ -49,15 +49,22 @@ export function createGrepTool(): Tool {
       "line. Skips node_modules, .git, binary files and files over 2 MB.",
     schema: grepSchema,
     async run(args, context) {
-      const regex = compilePattern(args.pattern, args.ignore_case === true);
+      const matcher = createLineMatcher(args.pattern, args.ignore_case === true);
       const target = resolveToolPath(context.cwd, args.path ?? ".");
       const files = await filesToSearch(target, displayPath(context.cwd, target), args.glob);
       const limit = args.max_results ?? DEFAULT_GREP_RESULTS;
       const matches: string[] = [];
-      for (const file of files) {
+      for (let index = 0; index < files.length; index += READ_BATCH) {
         if (context.signal?.aborted) throw new ToolError("grep: aborted");
-        const found = await searchFile(file, regex, limit - matches.length);
-        for (const match of found) matches.push(`${displayPath(context.cwd, file)}:${match}`);
+        const batch = files.slice(index, index + READ_BATCH);
+        const texts = await Promise.all(batch.map(readSearchableText));
+        batch.forEach((file, position) => {
+          const text = texts[position];
+          if (text === undefined || matches.length >= limit) return;
+          const shown = displayPath(context.cwd, file);
+          for (const match of matchLines(text, matcher, limit - matches.length))
+            matches.push(`${shown}:${match}`);
+        });
         if (matches.length >= limit) {
           return textOutput(
             `${matches.join("\n")}\n\n... stopped at ${limit} matches; narrow the search or raise max_results`,
@@ -67,19 +74,6 @@ export function createGrepTool(): Tool {
       return textOutput(matches.length === 0 ? `No matches for ${args.pattern}` : matches.join("\n"));
     },
   });
-}
-
-function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
-  try {
-    return new RegExp(pattern, ignoreCase ? "iu" : "u");
-  } catch {
-    // Some valid non-unicode patterns (e.g. "\-") are rejected in unicode mode.
-    try {
-      return new RegExp(pattern, ignoreCase ? "i" : "");
-    } catch (error) {
-      throw new ToolError(`"pattern" is not a valid regular expression: ${describeError(error)}`);
-    }
-  }
 }
 
 /** A single file, or the files under a directory (optionally filtered by a glob), sorted by path. */
@@ -93,17 +87,11 @@ async function filesToSearch(target: string, shown: string, fileGlob: string | u
   return (await findFiles(pattern, target)).sort();
 }
 
-/** Up to `limit` "line: text" matches in one file; unreadable, large and binary files yield none. */
-async function searchFile(file: string, regex: RegExp, limit: number): Promise<string[]> {
+/** A file's text, or undefined for files grep skips: unreadable, over the size limit, or binary. */
+async function readSearchableText(file: string): Promise<string | undefined> {
   const size = (await stat(file).catch(() => undefined))?.size;
-  if (size === undefined || size > MAX_GREP_FILE_BYTES) return [];
+  if (size === undefined || size > MAX_GREP_FILE_BYTES) return undefined;
   const buffer = await readFile(file).catch(() => undefined);
-  if (buffer === undefined || looksBinary(buffer.subarray(0, BINARY_SNIFF_BYTES))) return [];
-  const lines = buffer.toString("utf8").split("\n");
-  const found: string[] = [];
-  for (let index = 0; index < lines.length && found.length < limit; index += 1) {
-    const line = (lines[index] ?? "").replace(/\r$/, "");
-    if (regex.test(line)) found.push(`${index + 1}: ${cutLine(line, MAX_MATCH_LINE_CHARS)}`);
-  }
-  return found;
+  if (buffer === undefined || looksBinary(buffer.subarray(0, BINARY_SNIFF_BYTES))) return undefined;
+  return buffer.toString("utf8");
 }
