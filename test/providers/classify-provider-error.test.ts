@@ -202,6 +202,29 @@ describe("completed responses handed over as failures", () => {
   });
 });
 
+describe("words that look like overflow but are not (synthetic bodies pinning the rules)", () => {
+  it("does not read a request to shrink an image as an overflow", () => {
+    expect(classifyProviderError({ status: 400, body: "Please reduce your input image size" }).code).toBe(
+      "invalid_request",
+    );
+  });
+
+  it("lets overflow words beat a 5xx status, and does not retry them", () => {
+    const body =
+      '{"detail":"The decoder prompt (length 9000) is longer than the maximum model length of 8192."}';
+    expect(classifyProviderError({ status: 500, body })).toEqual({
+      code: "context_overflow",
+      retryable: false,
+    });
+  });
+
+  it("keeps a rate limit that mentions the context window a rate limit", () => {
+    const body =
+      "Rate limit reached on tokens per min (TPM): the request would exceed the context window budget";
+    expect(classifyProviderError({ status: 429, body }).code).toBe("rate_limit");
+  });
+});
+
 describe("provider is only a hint", () => {
   it("gives the same verdict with and without the provider name", () => {
     for (const entry of [...shared, ...heldOut]) {
