@@ -7,7 +7,7 @@ import { jsonLines, makeSandbox, PANTO_MAIN, runPanto } from "./panto-process.js
 
 const TRACE_IMPORTS = fileURLToPath(new URL("./fixtures/trace-imports.mjs", import.meta.url));
 
-describe("panto usage and configuration errors (built CLI)", () => {
+describe("panto usage and configuration errors (built CLI)", { timeout: 60_000 }, () => {
   it("--help lists every flag and the slash commands, exits 0, and loads no provider SDK", async () => {
     const box = await makeSandbox();
     const { spawnSync } = await import("node:child_process");

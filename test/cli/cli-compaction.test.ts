@@ -1,0 +1,115 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import type { FakeReply, FakeServer, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
+import { jsonLines, makeSandbox, runPanto } from "./panto-process.js";
+
+const MODEL = "anthropic/claude-sonnet-4-5";
+const SUMMARY = "SUMMARY-OF-EARLIER-WORK: the user asked three questions about the parser.";
+const OVERFLOW_BODY = JSON.stringify({
+  type: "error",
+  error: { type: "invalid_request_error", message: "prompt is too long: 212345 tokens > 200000 maximum" },
+});
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function requestText(request: RecordedRequest): string {
+  return JSON.stringify(request.body);
+}
+
+function systemText(request: RecordedRequest): string {
+  return JSON.stringify((request.body as { system?: unknown }).system ?? "");
+}
+
+/**
+ * A provider whose window is exceeded exactly by the first request carrying the "overflowing
+ * question" without a compaction summary: deterministic, whatever the system prompt's size.
+ */
+function responder(request: RecordedRequest): FakeReply {
+  const text = requestText(request);
+  if (text.includes("<transcript>")) return { type: "text", text: SUMMARY };
+  if (text.includes("overflowing question") && !text.includes("SUMMARY-OF-EARLIER-WORK"))
+    return { type: "error", status: 400, body: OVERFLOW_BODY };
+  const asked = /question number (\d)/.exec(text.slice(text.lastIndexOf("question number")))?.[1] ?? "?";
+  return { type: "text", text: `Answer to question ${asked}. ${"Details about the parser. ".repeat(20)}` };
+}
+
+describe("compaction through the CLI (built CLI against a fake Anthropic server)", {
+  timeout: 180_000,
+}, () => {
+  it("recovers from an overflow by compacting and retrying once, then /compact via -p reports on stdout", async () => {
+    const box = await makeSandbox();
+    server = await startFakeAnthropicServer({ responder });
+    await mkdir(join(box.project, ".panto"));
+    await writeFile(
+      join(box.project, ".panto", "config.json"),
+      JSON.stringify({ model: MODEL, keep_verbatim_tokens: 10 }),
+    );
+    const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
+    const run = (args: string[]) => runPanto(args, { cwd: box.project, env });
+
+    expect((await run(["-p", "question number 1"])).code).toBe(0);
+    expect((await run(["-c", "-p", "question number 2"])).code).toBe(0);
+
+    // Print mode: the notice goes to stderr, the answer to stdout.
+    const overflow = await run(["-c", "-p", "the overflowing question number 3"]);
+    expect(overflow.code).toBe(0);
+    expect(overflow.stdout).toMatch(/^Answer to question 3\./);
+    expect(overflow.stderr).toMatch(
+      /context overflow: compacted 2 turns into a summary \(kept 1 turn, \S+ -> \S+ tokens, model anthropic\/claude-sonnet-4-5, fell back: no\); retrying once/,
+    );
+    const retry = server.requests.at(-1);
+    expect(retry === undefined ? "" : requestText(retry)).toContain("SUMMARY-OF-EARLIER-WORK");
+    expect(retry === undefined ? "" : requestText(retry)).not.toContain("Answer to question 1");
+
+    const manual = await run(["-c", "--json", "-p", "/compact keep the bug list"]);
+    expect(manual.code).toBe(0);
+    const events = jsonLines(manual.stdout);
+    expect(events.map((event) => event.type)).toEqual([
+      "session_started",
+      "compaction_started",
+      "compaction",
+      "done",
+    ]);
+    expect(events[2]).toMatchObject({
+      trigger: "manual",
+      model: MODEL,
+      fallback: false,
+      turns_summarised: 1,
+      turns_kept: 0,
+      instructions: "keep the bug list",
+    });
+    const compactionRequest = server.requests.at(-1);
+    expect(compactionRequest === undefined ? "" : systemText(compactionRequest)).toContain(
+      "## Additional instructions for this compaction run\\n\\nkeep the bug list",
+    );
+    const userPrompt = JSON.stringify(
+      (compactionRequest?.body as { messages?: unknown } | undefined)?.messages,
+    );
+    expect(userPrompt.split("<previous-summary>").length - 1).toBe(1);
+    expect(userPrompt).toContain("overflowing question");
+
+    const context = await run(["-c", "-p", "/context"]);
+    expect(context.code).toBe(0);
+    expect(context.stdout).toContain("[compaction block]");
+    expect(context.stdout).toContain("SUMMARY-OF-EARLIER-WORK");
+  });
+
+  it("says there is nothing to compact, without a model call, when everything fits", async () => {
+    const box = await makeSandbox();
+    server = await startFakeAnthropicServer({ responder });
+    const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
+    expect((await runPanto(["-m", MODEL, "-p", "question number 1"], { cwd: box.project, env })).code).toBe(
+      0,
+    );
+    const result = await runPanto(["-m", MODEL, "-c", "-p", "/compact"], { cwd: box.project, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Nothing to compact");
+    expect(server.requests).toHaveLength(1);
+  });
+});
