@@ -64,6 +64,7 @@ async function loadOrCreate(path: string, file: FileHandle, cwd: string): Promis
 }
 
 class FileSession implements Session {
+  readonly header: SessionHeader;
   private entries: SessionEntry[];
   private ids: Set<string>;
   private needsNewline: boolean;
@@ -85,8 +86,6 @@ class FileSession implements Session {
     this.ids = new Set(loaded.entries.map((entry) => entry.id));
     this.needsNewline = !loaded.endsWithNewline;
   }
-
-  readonly header: SessionHeader;
 
   effectiveContext(): EffectiveContext {
     this.replay ??= replayEntries(this.entries);
