@@ -1,0 +1,759 @@
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type {
+  AssistantMessage,
+  EffectiveContext,
+  Message,
+  ModelRequest,
+  StreamEvent,
+  UserMessage,
+} from "../../src/core/index.js";
+import { PantoError } from "../../src/core/index.js";
+import type { AdapterOptions } from "../../src/providers/adapter-options.js";
+import { createOpenAIChatClient } from "../../src/providers/openai-chat/index.js";
+import { MISSING_RESULT_TEXT } from "../../src/providers/shared/index.js";
+import { sendBody, startFakeHttpServer, startSse, writeSse } from "../../src/simulator/fake-http.js";
+import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
+import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+
+interface FixtureEntry {
+  provider: string;
+  api: string;
+  status: number | null;
+  body: string;
+  is_overflow: boolean;
+  scored?: boolean;
+}
+
+function readFixture(url: URL): FixtureEntry[] {
+  return readFileSync(url, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as FixtureEntry);
+}
+
+/** The wire formats this adapter serves: OpenAI itself and every OpenAI-compatible server. */
+const CHAT_APIS = new Set([
+  "openai-chat",
+  "openai-compatible",
+  "mistral-chat",
+  "ollama-embed",
+  "ollama-cloud",
+]);
+const FIXTURES = [
+  ...readFixture(new URL("../../../shared/fixtures/provider-errors.jsonl", import.meta.url)),
+  ...readFixture(new URL("./fixtures/more-provider-errors.jsonl", import.meta.url)),
+].filter((entry) => CHAT_APIS.has(entry.api));
+const HTTP_FIXTURES = FIXTURES.filter((entry) => entry.status !== 200);
+const IN_STREAM_FIXTURES = FIXTURES.filter((entry) => entry.status === null);
+
+let server: FakeServer;
+beforeEach(async () => {
+  server = await startFakeOpenAIChatServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function client(extra: Partial<AdapterOptions> = {}) {
+  return createOpenAIChatClient({
+    provider: "local",
+    model: "qwen3-coder",
+    apiKey: "test-key",
+    baseURL: server.url,
+    retry: { baseDelayMs: 1, maxRetries: 2 },
+    ...extra,
+  });
+}
+
+const user = (text: string): UserMessage => ({ role: "user", content: [{ type: "text", text }] });
+
+function request(
+  messages: Message[],
+  extra: Partial<Omit<ModelRequest, "model">> = {},
+): Omit<ModelRequest, "model"> {
+  return { systemPrompt: "You are panto.", context: { messages }, tools: [], ...extra };
+}
+
+function assistant(
+  content: AssistantMessage["content"],
+  extra: Partial<AssistantMessage> = {},
+): AssistantMessage {
+  return {
+    role: "assistant",
+    content,
+    provider: "local",
+    api: "openai-chat",
+    model: "m",
+    stopReason: "stop",
+    ...extra,
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<PantoError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(PantoError);
+  return error as PantoError;
+}
+
+interface ChatBody {
+  model: string;
+  messages: Array<Record<string, unknown> & { role: string }>;
+  tools?: unknown[];
+  stream: boolean;
+  stream_options?: unknown;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+}
+const sentBody = (index: number): ChatBody => server.requests[index]?.body as ChatBody;
+
+async function bodyFor(
+  context: EffectiveContext,
+  extra: Partial<Omit<ModelRequest, "model">> = {},
+): Promise<ChatBody> {
+  await client().stream({ systemPrompt: "You are panto.", context, tools: [], ...extra });
+  return sentBody(server.requests.length - 1);
+}
+
+/** A raw chat SSE server that plays fixed chunks, for shapes the scripted fake does not produce. */
+function startScriptedStream(chunks: unknown[]): Promise<FakeServer> {
+  return startFakeHttpServer({
+    pathPrefix: "/v1",
+    answer: (_reply, _request, res) => {
+      startSse(res);
+      for (const chunk of chunks) writeSse(res, chunk);
+      writeSse(res, "[DONE]");
+      res.end();
+    },
+  });
+}
+
+const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+  id: "c",
+  object: "chat.completion.chunk",
+  model: "m",
+  choices: [{ index: 0, delta, finish_reason: finishReason }],
+});
+
+async function withScripted<T>(chunks: unknown[], run: (scripted: FakeServer) => Promise<T>): Promise<T> {
+  const scripted = await startScriptedStream(chunks);
+  try {
+    return await run(scripted);
+  } finally {
+    await scripted.close();
+  }
+}
+
+describe("OpenAI chat adapter: streaming", () => {
+  it("streams reasoning, text and parallel tool calls as events and returns them in order", async () => {
+    server.enqueue({
+      type: "tool-calls",
+      thinking: "Two files are needed.",
+      text: "Reading both.",
+      calls: [
+        { id: "call_a", name: "read", arguments: { path: "a.ts" } },
+        { id: "call_b", name: "read", arguments: { path: "b.ts", limit: 20 } },
+      ],
+    });
+    const events: StreamEvent[] = [];
+    const message = await client().stream(request([user("read a and b")]), {
+      onEvent: (event) => events.push(event),
+    });
+
+    expect(message.content).toEqual([
+      { type: "thinking", text: "Two files are needed." },
+      { type: "text", text: "Reading both." },
+      { type: "tool-call", id: "call_a", name: "read", arguments: { path: "a.ts" } },
+      { type: "tool-call", id: "call_b", name: "read", arguments: { path: "b.ts", limit: 20 } },
+    ]);
+    expect(message).toMatchObject({
+      stopReason: "tool-use",
+      provider: "local",
+      api: "openai-chat",
+      model: "qwen3-coder",
+    });
+    const text = (type: string) =>
+      events.flatMap((event) => (event.type === type && "text" in event ? [event.text] : [])).join("");
+    expect(text("thinking-delta")).toBe("Two files are needed.");
+    expect(text("text-delta")).toBe("Reading both.");
+    expect(events.filter((event) => event.type === "tool-call-start")).toEqual([
+      { type: "tool-call-start", id: "call_a", name: "read" },
+      { type: "tool-call-start", id: "call_b", name: "read" },
+    ]);
+    const ends = events.flatMap((event) => (event.type === "tool-call-end" ? [event.call.id] : []));
+    expect(ends).toEqual(["call_a", "call_b"]);
+  });
+
+  it("reads `reasoning` deltas (OpenRouter, Ollama) as thinking", async () => {
+    const message = await withScripted(
+      [chunk({ role: "assistant", reasoning: "let me see" }), chunk({ content: "done" }), chunk({}, "stop")],
+      (scripted) => client({ baseURL: scripted.url }).stream(request([user("hi")])),
+    );
+    expect(message.content).toEqual([
+      { type: "thinking", text: "let me see" },
+      { type: "text", text: "done" },
+    ]);
+  });
+
+  it.each([
+    ["length", "length"],
+    ["content_filter", "content-filter"],
+    ["stop", "stop"],
+  ])("maps finish_reason %s to %s", async (finishReason, expected) => {
+    const message = await withScripted([chunk({ content: "x" }), chunk({}, finishReason)], (scripted) =>
+      client({ baseURL: scripted.url }).stream(request([user("hi")])),
+    );
+    expect(message.stopReason).toBe(expected);
+  });
+
+  it("calls tool calls tool-use even when the server says stop, and names calls that came without ids", async () => {
+    const events: StreamEvent[] = [];
+    const message = await withScripted(
+      [chunk({ tool_calls: [{ index: 0, function: { name: "ls", arguments: "{}" } }] }), chunk({}, "stop")],
+      (scripted) =>
+        client({ baseURL: scripted.url }).stream(request([user("hi")]), {
+          onEvent: (event) => events.push(event),
+        }),
+    );
+    expect(message.stopReason).toBe("tool-use");
+    const call = message.content[0];
+    expect(call).toMatchObject({
+      type: "tool-call",
+      name: "ls",
+      arguments: {},
+      id: expect.stringMatching(/^call_\w+/),
+    });
+    expect(events[0]).toEqual({
+      type: "tool-call-start",
+      id: call?.type === "tool-call" ? call.id : "",
+      name: "ls",
+    });
+  });
+
+  it("keeps malformed tool-call JSON under _raw instead of failing", async () => {
+    const message = await withScripted(
+      [
+        chunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: "call_x",
+              type: "function",
+              function: { name: "bash", arguments: '{"command": "ls' },
+            },
+          ],
+        }),
+        chunk({}, "tool_calls"),
+      ],
+      (scripted) => client({ baseURL: scripted.url }).stream(request([user("hi")])),
+    );
+    expect(message.content).toEqual([
+      { type: "tool-call", id: "call_x", name: "bash", arguments: { _raw: '{"command": "ls' } },
+    ]);
+  });
+
+  it("treats finish_reason model_context_window_exceeded as a context overflow, not retried", async () => {
+    await withScripted(
+      [chunk({ content: "" }), chunk({}, "model_context_window_exceeded")],
+      async (scripted) => {
+        const error = await rejection(client({ baseURL: scripted.url }).stream(request([user("hi")])));
+        expect(error.code).toBe("context_overflow");
+        expect(scripted.requests).toHaveLength(1);
+      },
+    );
+  });
+
+  it("accepts a server that ignores stream: true and answers with one JSON completion", async () => {
+    const plain = await startFakeHttpServer({
+      pathPrefix: "/v1",
+      answer: (_reply, _request, res) =>
+        sendBody(
+          res,
+          200,
+          JSON.stringify({
+            choices: [
+              {
+                message: {
+                  role: "assistant",
+                  content: "hello",
+                  tool_calls: [
+                    { id: "call_j", type: "function", function: { name: "ls", arguments: '{"a":1}' } },
+                  ],
+                },
+                finish_reason: "tool_calls",
+              },
+            ],
+            usage: { prompt_tokens: 11, completion_tokens: 4 },
+          }),
+        ),
+    });
+    try {
+      const message = await client({ baseURL: plain.url }).stream(request([user("hi")]));
+      expect(message.content).toEqual([
+        { type: "text", text: "hello" },
+        { type: "tool-call", id: "call_j", name: "ls", arguments: { a: 1 } },
+      ]);
+      expect(message.usage).toEqual({ promptTokens: 11, outputTokens: 4, resentOutputTokens: 4 });
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe("OpenAI chat adapter: usage", () => {
+  it("requests the usage chunk and normalises cached and reasoning tokens", async () => {
+    server.enqueue({
+      type: "text",
+      text: "ok",
+      usage: { input: 100, output: 20, cacheRead: 30, reasoning: 5 },
+    });
+    const message = await client().stream(request([user("hi")]));
+    expect(sentBody(0).stream_options).toEqual({ include_usage: true });
+    expect(message.usage).toEqual({
+      promptTokens: 130,
+      outputTokens: 25,
+      resentOutputTokens: 20,
+      cacheReadTokens: 30,
+      reasoningTokens: 5,
+    });
+  });
+
+  it("leaves usage undefined when the response reports none", async () => {
+    server.enqueue({ type: "text", text: "ok", usage: null });
+    const message = await client().stream(request([user("hi")]));
+    expect(message.usage).toBeUndefined();
+    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
+  });
+
+  it("reads DeepSeek's prompt_cache_hit_tokens as cache reads", async () => {
+    const message = await withScripted(
+      [
+        chunk({ content: "x" }, "stop"),
+        {
+          id: "c",
+          choices: [],
+          usage: { prompt_tokens: 50, completion_tokens: 2, prompt_cache_hit_tokens: 40 },
+        },
+      ],
+      (scripted) => client({ baseURL: scripted.url }).stream(request([user("hi")])),
+    );
+    expect(message.usage).toEqual({
+      promptTokens: 50,
+      outputTokens: 2,
+      resentOutputTokens: 2,
+      cacheReadTokens: 40,
+    });
+  });
+
+  it("drops stream_options once for a server that rejects it, and remembers", async () => {
+    server.enqueue({
+      type: "error",
+      status: 400,
+      body: '{"error":{"message":"Unrecognized request argument supplied: stream_options","type":"invalid_request_error"}}',
+    });
+    const chat = client();
+    const first = await chat.stream(request([user("hi")]));
+    await chat.stream(request([user("again")]));
+    expect(first.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(server.requests.map((recorded) => "stream_options" in (recorded.body as object))).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(first.usage).toBeUndefined();
+  });
+});
+
+describe("OpenAI chat adapter: errors from the fixture file", () => {
+  it.each(
+    HTTP_FIXTURES.map(
+      (entry) =>
+        [`${entry.provider} ${entry.status ?? "null->400"}: ${entry.body.slice(0, 60)}`, entry] as const,
+    ),
+  )("classifies HTTP %s", async (_name, entry) => {
+    const status = entry.status ?? 400;
+    server.enqueue({ type: "error", status, body: entry.body });
+    const error = await rejection(client({ retry: { maxRetries: 0 } }).stream(request([user("hi")])));
+    if (entry.scored !== false) expect(error.code === "context_overflow").toBe(entry.is_overflow);
+    expect(error.status).toBe(status);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each(
+    IN_STREAM_FIXTURES.map((entry) => [`${entry.provider}: ${entry.body.slice(0, 60)}`, entry] as const),
+  )("classifies the in-stream error chunk %s", async (_name, entry) => {
+    server.enqueue({ type: "stream-error", body: entry.body });
+    const error = await rejection(client({ retry: { maxRetries: 0 } }).stream(request([user("hi")])));
+    if (entry.scored !== false) expect(error.code === "context_overflow").toBe(entry.is_overflow);
+    expect(error.status).toBeUndefined();
+  });
+
+  it("passes error bodies the SDK would drop (no `error` field) to the classifier verbatim", async () => {
+    const body =
+      '{"object":"error","message":"The input (1492905 tokens) is longer than the model\'s context length (1048576 tokens).","type":"BadRequestError","param":null,"code":400}';
+    server.enqueue({ type: "error", status: 400, body });
+    const error = await rejection(client().stream(request([user("hi")])));
+    expect(error.code).toBe("context_overflow");
+    expect(error.message).toContain("is longer than the model's context length");
+  });
+
+  it("recognises a 200 completion that finished with model_context_window_exceeded as an overflow", async () => {
+    const entry = FIXTURES.find((candidate) => candidate.status === 200);
+    expect(entry).toBeDefined();
+    server.enqueue({ type: "error", status: 200, body: entry?.body ?? "" });
+    const error = await rejection(client().stream(request([user("hi")])));
+    expect(error.code).toBe("context_overflow");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("OpenAI chat adapter: faults and retries", () => {
+  it("answers an oversized request with OpenAI's real overflow error, classified and never retried", async () => {
+    await server.close();
+    server = await startFakeOpenAIChatServer({ contextWindow: 50 });
+    const error = await rejection(
+      client({ retry: { maxRetries: 3, baseDelayMs: 1 } }).stream(request([user("x".repeat(400))])),
+    );
+    expect(error.code).toBe("context_overflow");
+    expect(error.message).toMatch(
+      /maximum context length is 50 tokens\. However, your messages resulted in \d+ tokens/,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("waits as long as retry-after says on 429, then succeeds", async () => {
+    server.enqueue({
+      type: "error",
+      status: 429,
+      body: '{"error":{"message":"Rate limit reached for gpt-4o on requests per min (RPM): Limit 3","type":"requests","code":"rate_limit_exceeded"}}',
+      headers: { "retry-after": "0.05" },
+    });
+    const events: StreamEvent[] = [];
+    const message = await client().stream(request([user("hi")]), { onEvent: (event) => events.push(event) });
+    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(events.filter((event) => event.type === "retry-wait")).toEqual([
+      { type: "retry-wait", attempt: 1, delayMs: 50, reason: expect.stringContaining("429") },
+    ]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it.each([
+    [
+      "500",
+      {
+        type: "error",
+        status: 500,
+        body: '{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}',
+      },
+    ],
+    [
+      "503 while a local server loads the model",
+      {
+        type: "error",
+        status: 503,
+        body: '{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}',
+      },
+    ],
+    [
+      "an upstream error chunk inside the stream",
+      { type: "stream-error", body: '{"error":{"code":502,"message":"Provider disconnected"}}' },
+    ],
+    ["a connection dropped mid-stream", { type: "drop", afterText: "partial" }],
+  ] as const)("retries after %s, then succeeds", async (_name, fault) => {
+    server.enqueue(fault);
+    const events: StreamEvent[] = [];
+    const message = await client().stream(request([user("hi")]), { onEvent: (event) => events.push(event) });
+    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(events.filter((event) => event.type === "retry-wait")).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("fails with a network error once drops outlast the retries", async () => {
+    server.enqueue({ type: "drop" }, { type: "drop" });
+    const error = await rejection(
+      client({ retry: { maxRetries: 1, baseDelayMs: 1 } }).stream(request([user("hi")])),
+    );
+    expect(error.code).toBe("network");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("treats a stream that ends without a finish_reason as a network error", async () => {
+    server.enqueue({ type: "truncate", afterText: "half an ans" });
+    const error = await rejection(client({ retry: { maxRetries: 0 } }).stream(request([user("hi")])));
+    expect(error.code).toBe("network");
+    expect(error.message).toContain("truncated");
+  });
+
+  it("gives up on a stream that never ends after the idle timeout", async () => {
+    server.enqueue({ type: "hang" });
+    const error = await rejection(
+      client({ idleTimeoutMs: 200, retry: { maxRetries: 0 } }).stream(request([user("hi")])),
+    );
+    expect(error.code).toBe("network");
+    expect(error.message).toContain("idle timeout");
+  });
+
+  it("reports a caller abort as aborted and does not retry it", async () => {
+    const controller = new AbortController();
+    await server.close();
+    server = await startFakeOpenAIChatServer({
+      responder: () => {
+        controller.abort();
+        return { type: "hang" };
+      },
+    });
+    const error = await rejection(
+      client({ retry: { maxRetries: 3, baseDelayMs: 1 } }).stream(request([user("hi")]), {
+        signal: controller.signal,
+      }),
+    );
+    expect(error.code).toBe("aborted");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("reports a refused connection as a network error", async () => {
+    const closed = await startFakeOpenAIChatServer();
+    await closed.close();
+    const error = await rejection(
+      client({ baseURL: closed.url, retry: { maxRetries: 0 } }).stream(request([user("hi")])),
+    );
+    expect(error.code).toBe("network");
+  });
+});
+
+describe("OpenAI chat adapter: request bodies", () => {
+  const tools = [
+    {
+      name: "read",
+      description: "Read a file",
+      parameters: { type: "object", properties: { path: { type: "string" } } },
+    },
+  ];
+
+  it("sends the system prompt first, function tools, and no output limit unless configured", async () => {
+    const body = await bodyFor({ messages: [user("hi")] }, { tools });
+    expect(body.model).toBe("qwen3-coder");
+    expect(body.stream).toBe(true);
+    expect(body.messages).toEqual([
+      { role: "system", content: "You are panto." },
+      { role: "user", content: "hi" },
+    ]);
+    expect(body.tools).toEqual([
+      {
+        type: "function",
+        function: { name: "read", description: "Read a file", parameters: tools[0]?.parameters },
+      },
+    ]);
+    expect(body).not.toHaveProperty("max_tokens");
+    expect(body).not.toHaveProperty("max_completion_tokens");
+  });
+
+  it("sends max_tokens to compatible servers and max_completion_tokens to OpenAI", async () => {
+    await client({ maxOutputTokens: 500 }).stream(request([user("hi")]));
+    await client({ provider: "openai", maxOutputTokens: 500 }).stream(
+      request([user("hi")], { maxOutputTokens: 300 }),
+    );
+    expect(sentBody(0)).toMatchObject({ max_tokens: 500 });
+    expect(sentBody(1)).toMatchObject({ max_completion_tokens: 300 });
+    expect(sentBody(1)).not.toHaveProperty("max_tokens");
+  });
+
+  it("merges the compaction block into the first user message", async () => {
+    const body = await bodyFor({
+      compaction: { type: "compaction", summary: "We fixed bug #3." },
+      messages: [user("next step?")],
+    });
+    expect(body.messages).toHaveLength(2);
+    expect(body.messages[1]?.role).toBe("user");
+    expect(body.messages[1]?.content).toMatch(
+      /^<conversation-summary>\nWe fixed bug #3.\n<\/conversation-summary>\n\nThe conversation so far was compacted[^\n]*\n\nnext step\?$/,
+    );
+  });
+
+  it("gives the compaction block its own user message when the context starts with the assistant", async () => {
+    const body = await bodyFor({
+      compaction: { type: "compaction", summary: "S" },
+      messages: [assistant([{ type: "text", text: "carrying on" }]), user("go")],
+    });
+    expect(body.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(body.messages[1]?.content).toContain("<conversation-summary>\nS\n");
+  });
+
+  it("answers every tool call with a tool message, in call order, even when results were split or lost", async () => {
+    const body = await bodyFor({
+      messages: [
+        user("look around"),
+        assistant(
+          [
+            { type: "text", text: "Looking." },
+            { type: "tool-call", id: "call_1", name: "ls", arguments: {} },
+            { type: "tool-call", id: "call_2", name: "read", arguments: { path: "a" } },
+            { type: "tool-call", id: "call_3", name: "read", arguments: { path: "b" } },
+          ],
+          { stopReason: "tool-use" },
+        ),
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "call_2",
+              toolName: "read",
+              content: [{ type: "text", text: "A" }],
+              isError: false,
+            },
+          ],
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "call_1",
+              toolName: "ls",
+              content: [{ type: "text", text: "a b" }],
+              isError: false,
+            },
+          ],
+        },
+      ],
+    });
+    expect(body.messages.slice(2)).toEqual([
+      {
+        role: "assistant",
+        content: "Looking.",
+        tool_calls: [
+          { id: "call_1", type: "function", function: { name: "ls", arguments: "{}" } },
+          { id: "call_2", type: "function", function: { name: "read", arguments: '{"path":"a"}' } },
+          { id: "call_3", type: "function", function: { name: "read", arguments: '{"path":"b"}' } },
+        ],
+      },
+      { role: "tool", tool_call_id: "call_1", content: "a b" },
+      { role: "tool", tool_call_id: "call_2", content: "A" },
+      { role: "tool", tool_call_id: "call_3", content: MISSING_RESULT_TEXT },
+    ]);
+  });
+
+  it("merges consecutive user messages into one", async () => {
+    const body = await bodyFor({ messages: [user("first try"), user("second try")] });
+    expect(body.messages).toEqual([
+      { role: "system", content: "You are panto." },
+      { role: "user", content: "first try\n\nsecond try" },
+    ]);
+  });
+
+  it("sends user images as data URLs and moves tool-result images into a user message after the tool messages", async () => {
+    const image = { type: "image" as const, mediaType: "image/png", data: "iVBORw0KGgo=" };
+    const url = "data:image/png;base64,iVBORw0KGgo=";
+    const body = await bodyFor({
+      messages: [
+        { role: "user", content: [{ type: "text", text: "what is this?" }, image] },
+        assistant([
+          { type: "tool-call", id: "call_s", name: "screenshot", arguments: {} },
+          { type: "tool-call", id: "call_t", name: "ls", arguments: {} },
+        ]),
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "call_s",
+              toolName: "screenshot",
+              content: [{ type: "text", text: "captured" }, image],
+              isError: false,
+            },
+            {
+              type: "tool-result",
+              toolCallId: "call_t",
+              toolName: "ls",
+              content: [{ type: "text", text: "x" }],
+              isError: false,
+            },
+          ],
+        },
+        user("and now?"),
+      ],
+    });
+    expect(body.messages[1]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "what is this?" },
+        { type: "image_url", image_url: { url } },
+      ],
+    });
+    expect(body.messages.slice(3).map((message) => message.role)).toEqual(["tool", "tool", "user"]);
+    expect(body.messages[3]).toMatchObject({
+      tool_call_id: "call_s",
+      content: expect.stringMatching(/^captured\n\(1 image\(s\) attached/),
+    });
+    expect(body.messages[5]?.content).toEqual([
+      { type: "text", text: "Images returned by the screenshot tool (call call_s):" },
+      { type: "image_url", image_url: { url } },
+      { type: "text", text: "and now?" },
+    ]);
+  });
+
+  it("never sends thinking back, whichever API produced it", async () => {
+    const body = await bodyFor({
+      messages: [
+        user("q1"),
+        assistant([
+          { type: "thinking", text: "private" },
+          { type: "text", text: "a1" },
+        ]),
+        user("q2"),
+        assistant([{ type: "thinking", text: "signed", signature: "sig" }], {
+          provider: "anthropic",
+          api: "anthropic-messages",
+        }),
+        user("q3"),
+      ],
+    });
+    expect(JSON.stringify(body.messages)).not.toMatch(/private|signed/);
+    expect(body.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(body.messages[3]?.content).toBe("q2\n\nq3");
+  });
+
+  it("sends a placeholder key to a keyless endpoint and passes extra headers", async () => {
+    await createOpenAIChatClient({
+      provider: "ollama",
+      model: "m",
+      baseURL: server.url,
+      headers: { "x-panto-test": "1" },
+    }).stream(request([user("hi")]));
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer no-key");
+    expect(server.requests[0]?.headers["x-panto-test"]).toBe("1");
+  });
+});
+
+describe("fake OpenAI chat server", () => {
+  it("answers a non-streaming request with a chat.completion and OpenAI-shaped usage", async () => {
+    server.enqueue({ type: "text", text: "hi", usage: { input: 7, output: 3, cacheRead: 2 } });
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "gpt-x", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(await response.json()).toMatchObject({
+      object: "chat.completion",
+      model: "gpt-x",
+      choices: [{ message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 9, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 2 } },
+    });
+  });
+
+  it("streams no usage chunk unless the request asks for one", async () => {
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "gpt-x", stream: true, messages: [{ role: "user", content: "hi" }] }),
+    });
+    const text = await response.text();
+    expect(text).toContain('"finish_reason":"stop"');
+    expect(text).not.toContain("prompt_tokens");
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+  });
+});
