@@ -15,9 +15,9 @@ import { colourEnabled, createStyle, formatCompactionReport, type Style } from "
 import { TerminalRenderer } from "./terminal-renderer.js";
 
 /** Room for conversation above the fixed part of each request, in the fake server's tokens (JSON chars / 4). Sized so the fourth prompt overflows. */
-const DEMO_HEADROOM_TOKENS = 1150;
+const DEMO_HEADROOM_TOKENS = 1000;
 /** Keep-verbatim budget: small, so each compaction has something to summarise. */
-const DEMO_KEEP_VERBATIM_TOKENS = 400;
+const DEMO_KEEP_VERBATIM_TOKENS = 200;
 const ACTIVE_MODEL = "sim/coder";
 const COMPACTION_MODEL = "sim/summariser";
 
@@ -118,7 +118,9 @@ function renderDemoEvent(event: AgentEvent, renderer: TerminalRenderer, style: S
       ),
     );
   renderer.render(event);
-  if (event.type === "assistant-message" && event.message.usage !== undefined)
+  const final =
+    event.type === "assistant-message" && event.message.content.every((block) => block.type !== "tool-call");
+  if (final && event.message.usage !== undefined)
     renderer.line(
       style.dim(
         `  (usage reported: ${event.message.usage.promptTokens} prompt tokens, ${event.message.usage.outputTokens} output tokens)`,
