@@ -22,6 +22,8 @@ interface FixtureEntry {
   is_overflow: boolean;
   note: string;
   scored?: boolean;
+  /** Held-out entries only: the full code, where the body makes it unambiguous. */
+  expected_code?: string;
 }
 
 function readFixture(url: URL): FixtureEntry[] {
@@ -216,6 +218,7 @@ describe("OpenAI Responses adapter: fixture errors served for real", () => {
       const error = await failure(run({ retry: { maxRetries: 0 } }));
       expect(error.name).toBe("PantoError");
       if (entry.scored !== false) expect(error.code === "context_overflow").toBe(entry.is_overflow);
+      if (entry.expected_code !== undefined) expect(error.code).toBe(entry.expected_code);
       expect(error.status).toBe(entry.status ?? undefined);
     });
   }

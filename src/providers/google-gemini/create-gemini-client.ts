@@ -1,0 +1,92 @@
+import { GoogleGenAI } from "@google/genai";
+import {
+  type AssistantMessage,
+  type ModelClient,
+  type ModelRequest,
+  PantoError,
+  type StreamOptions,
+} from "../../core/index.js";
+import type { AdapterOptions } from "../adapter-options.js";
+import { type RequestWatchdog, runWithRetry } from "../shared/index.js";
+import { captureGeminiFailures } from "./capture-gemini-failures.js";
+import { GeminiStreamReader } from "./gemini-stream-reader.js";
+import { mapGeminiError, unfinishedStreamError } from "./map-gemini-error.js";
+import { renderGeminiRequest } from "./render-gemini-request.js";
+
+/**
+ * A ModelClient for the Gemini API (`{baseURL}/v1beta/models/{model}:streamGenerateContent`).
+ * The SDK neither retries (no retryOptions), nor continues streams by itself, nor times out;
+ * retries, the idle watchdog and error classification are ours.
+ */
+export function createGeminiClient(options: AdapterOptions): ModelClient {
+  const stream = (
+    request: Omit<ModelRequest, "model">,
+    streamOptions?: StreamOptions,
+  ): Promise<AssistantMessage> => {
+    const maxOutputTokens = request.maxOutputTokens ?? options.maxOutputTokens;
+    const fullRequest: ModelRequest = {
+      ...request,
+      model: options.model,
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+    };
+    return runWithRetry(options, streamOptions, {
+      attempt: (watchdog) => streamOnce(fullRequest, watchdog, options, streamOptions),
+      // streamOnce classifies its own failures (it holds the attempt's captured bodies).
+      toPantoError: (error) =>
+        error instanceof PantoError
+          ? error
+          : new PantoError("other", `${options.provider}: ${String(error)}`, {
+              provider: options.provider,
+              cause: error,
+            }),
+    });
+  };
+  return {
+    id: `${options.provider}/${options.model}`,
+    provider: options.provider,
+    model: options.model,
+    stream,
+  };
+}
+
+async function streamOnce(
+  request: ModelRequest,
+  watchdog: RequestWatchdog,
+  options: AdapterOptions,
+  streamOptions: StreamOptions | undefined,
+): Promise<AssistantMessage> {
+  const { provider } = options;
+  // One capture per attempt: "the last failure seen" must not mix attempts or concurrent streams.
+  const capture = captureGeminiFailures(options.fetch ?? globalThis.fetch);
+  let streaming = false;
+  try {
+    const chunks = await geminiSdk(options, capture.fetch).models.generateContentStream(
+      renderGeminiRequest(request, watchdog.signal),
+    );
+    streaming = true;
+    const reader = new GeminiStreamReader({ provider, model: options.model }, streamOptions?.onEvent);
+    for await (const chunk of chunks) {
+      watchdog.touch();
+      reader.handle(chunk);
+    }
+    const message = reader.result();
+    if (message !== undefined) return message;
+    throw unfinishedStreamError(provider, capture);
+  } catch (error) {
+    throw mapGeminiError(error, { provider, capture, streaming });
+  }
+}
+
+function geminiSdk(options: AdapterOptions, fetch: typeof globalThis.fetch): GoogleGenAI {
+  return new GoogleGenAI({
+    // Explicit, so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot redirect requests.
+    vertexai: false,
+    // A keyless proxy still gets a key parameter; a missing real key fails the way the API says.
+    apiKey: options.apiKey ?? "no-key",
+    httpOptions: {
+      ...(options.baseURL === undefined ? {} : { baseUrl: options.baseURL }),
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
+      fetch,
+    },
+  });
+}

@@ -1,0 +1,711 @@
+import { readFileSync } from "node:fs";
+import type { GenerateContentResponse } from "@google/genai";
+import { afterEach, describe, expect, it } from "vitest";
+import type {
+  AssistantMessage,
+  EffectiveContext,
+  Message,
+  ModelRequest,
+  PantoError,
+  StreamEvent,
+} from "../../src/core/index.js";
+import type { AdapterOptions } from "../../src/providers/adapter-options.js";
+import { GeminiStreamReader } from "../../src/providers/google-gemini/gemini-stream-reader.js";
+import {
+  createGeminiClient,
+  FOREIGN_CALL_SIGNATURE,
+  isThinkingModel,
+} from "../../src/providers/google-gemini/index.js";
+import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
+import type { FakeServer, FakeServerOptions } from "../../src/simulator/fake-provider-types.js";
+
+interface FixtureEntry {
+  provider: string;
+  api: string;
+  status: number | null;
+  body: string;
+  is_overflow: boolean;
+  note: string;
+  scored?: boolean;
+  /** Held-out entries only: the full code, where the body makes it unambiguous. */
+  expected_code?: string;
+}
+
+function readFixture(url: URL): FixtureEntry[] {
+  return readFileSync(url, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as FixtureEntry);
+}
+
+// CI clones the repo next to `shared/`, so the shared fixture sits one level above the repo root.
+const FIXTURES = [
+  ...readFixture(new URL("../../../shared/fixtures/provider-errors.jsonl", import.meta.url)),
+  ...readFixture(new URL("./fixtures/more-provider-errors.jsonl", import.meta.url)),
+].filter((entry) => entry.api === "gemini" || entry.api === "vertex-gemini");
+
+let server: FakeServer;
+afterEach(async () => {
+  await server?.close();
+});
+
+async function start(options?: FakeServerOptions): Promise<FakeServer> {
+  server = await startFakeGeminiServer(options);
+  return server;
+}
+
+function client(overrides: Partial<AdapterOptions> = {}) {
+  return createGeminiClient({
+    provider: "google",
+    model: "gemini-2.5-flash",
+    apiKey: "test-key",
+    baseURL: server.url,
+    retry: { baseDelayMs: 1, maxRetries: 3 },
+    ...overrides,
+  });
+}
+
+const hello: Omit<ModelRequest, "model"> = {
+  systemPrompt: "You are terse.",
+  context: { messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] },
+  tools: [],
+};
+
+async function run(
+  overrides: Partial<AdapterOptions> = {},
+  request: Omit<ModelRequest, "model"> = hello,
+  signal?: AbortSignal,
+): Promise<{ message: AssistantMessage; events: StreamEvent[] }> {
+  const events: StreamEvent[] = [];
+  const message = await client(overrides).stream(request, {
+    onEvent: (event) => events.push(event),
+    ...(signal === undefined ? {} : { signal }),
+  });
+  return { message, events };
+}
+
+async function failure(promise: Promise<unknown>): Promise<PantoError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeDefined();
+  return error as PantoError;
+}
+
+type WireContent = { role: string; parts: Array<Record<string, unknown>> };
+
+function contentsOf(index: number): WireContent[] {
+  const body = server.requests[index]?.body as { contents?: WireContent[] } | undefined;
+  return body?.contents ?? [];
+}
+
+describe("Gemini adapter: streaming", () => {
+  it("streams text over the SSE endpoint and resolves with the whole message", async () => {
+    await start();
+    server.enqueue({
+      type: "text",
+      text: "Hello there, this is a longer answer.",
+      usage: { input: 40, output: 9 },
+    });
+    const { message, events } = await run();
+    const deltas = events.filter((event) => event.type === "text-delta").map((event) => event.text);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe("Hello there, this is a longer answer.");
+    expect(message).toMatchObject({
+      content: [{ type: "text", text: "Hello there, this is a longer answer." }],
+      provider: "google",
+      api: "google-gemini",
+      stopReason: "stop",
+      usage: { promptTokens: 40, outputTokens: 9, resentOutputTokens: 9 },
+    });
+    expect(server.requests[0]?.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
+    expect(server.requests[0]?.headers["x-goog-api-key"]).toBe("test-key");
+  });
+
+  it("streams thoughts and parallel function calls, synthesising stable ids when Gemini sends none", async () => {
+    await start();
+    server.enqueue({
+      type: "tool-calls",
+      thinking: "Both files are needed.",
+      calls: [
+        { name: "read", arguments: { path: "a.txt" } },
+        { name: "read", arguments: { path: "b.txt" } },
+      ],
+    });
+    const { message, events } = await run();
+    const thinking = events.filter((event) => event.type === "thinking-delta").map((event) => event.text);
+    expect(thinking.join("")).toBe("Both files are needed.");
+    expect(events.filter((event) => event.type === "tool-call-start")).toEqual([
+      { type: "tool-call-start", id: "gemini_call_0_read", name: "read" },
+      { type: "tool-call-start", id: "gemini_call_1_read", name: "read" },
+    ]);
+    expect(message.stopReason).toBe("tool-use");
+    expect(message.content).toEqual([
+      { type: "thinking", text: "Both files are needed." },
+      { type: "thinking", text: "", signature: expect.stringMatching(/^sig_/) },
+      { type: "tool-call", id: "gemini_call_0_read", name: "read", arguments: { path: "a.txt" } },
+      { type: "tool-call", id: "gemini_call_1_read", name: "read", arguments: { path: "b.txt" } },
+    ]);
+  });
+
+  it("keeps the ids Gemini issues for its function calls", async () => {
+    await start();
+    server.enqueue({ type: "tool-calls", calls: [{ id: "fc-123", name: "ls", arguments: {} }] });
+    const { message } = await run();
+    expect(message.content).toEqual([{ type: "tool-call", id: "fc-123", name: "ls", arguments: {} }]);
+  });
+});
+
+describe("Gemini adapter: usage", () => {
+  it("counts cached tokens in the prompt and thoughts in the output, re-sending only the candidates", async () => {
+    await start();
+    server.enqueue({
+      type: "text",
+      text: "ok",
+      thinking: "t",
+      usage: { input: 100, output: 20, cacheRead: 50, reasoning: 30 },
+    });
+    const { message } = await run();
+    expect(message.usage).toEqual({
+      promptTokens: 150,
+      outputTokens: 50,
+      resentOutputTokens: 20,
+      cacheReadTokens: 50,
+      reasoningTokens: 30,
+    });
+  });
+
+  it("leaves usage undefined, never zeros, when the response carries no usageMetadata", async () => {
+    await start();
+    server.enqueue({ type: "text", text: "ok", usage: null });
+    const { message } = await run();
+    expect(message.usage).toBeUndefined();
+  });
+});
+
+describe("Gemini adapter: fixture errors served for real", () => {
+  for (const entry of FIXTURES) {
+    const how = entry.status === null ? "inside a 200 stream" : `as HTTP ${entry.status}`;
+    it(`classifies ${entry.provider} ${how}: ${entry.note.slice(0, 60)}`, async () => {
+      await start();
+      server.enqueue(
+        entry.status === null
+          ? { type: "stream-error", body: entry.body }
+          : { type: "error", status: entry.status, body: entry.body },
+      );
+      const error = await failure(run({ retry: { maxRetries: 0 } }));
+      expect(error.name).toBe("PantoError");
+      if (entry.scored !== false) expect(error.code === "context_overflow").toBe(entry.is_overflow);
+      if (entry.expected_code !== undefined) expect(error.code).toBe(entry.expected_code);
+      expect(error.code).not.toBe("other");
+    });
+  }
+
+  it("answers the fake context window with Gemini's real overflow body and does not retry it", async () => {
+    await start({ contextWindow: 10 });
+    const error = await failure(run());
+    expect(error.code).toBe("context_overflow");
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(
+      /The input token count \(\d+\) exceeds the maximum number of tokens allowed \(10\)/,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("recognises an overflow payload that arrives inside the stream, without a status", async () => {
+    await start();
+    server.enqueue({
+      type: "stream-error",
+      body: JSON.stringify({
+        error: {
+          code: 400,
+          message: "The input token count (9) exceeds the maximum number of tokens allowed (8).",
+          status: "INVALID_ARGUMENT",
+        },
+      }),
+    });
+    const error = await failure(run());
+    expect(error.code).toBe("context_overflow");
+    expect(error.status).toBeUndefined();
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("recognises an in-stream error the SDK lets through (array-wrapped, no numeric code)", async () => {
+    await start();
+    server.enqueue({
+      type: "stream-error",
+      body: JSON.stringify([
+        {
+          error: {
+            message: "The input token count (9) exceeds the maximum number of tokens allowed (8).",
+            status: "INVALID_ARGUMENT",
+          },
+        },
+      ]),
+    });
+    const error = await failure(run());
+    expect(error.code).toBe("context_overflow");
+  });
+});
+
+describe("Gemini adapter: faults and retries", () => {
+  it("waits as long as retry-after says after a 429, then succeeds", async () => {
+    await start();
+    server.enqueue(
+      {
+        type: "error",
+        status: 429,
+        body: JSON.stringify({
+          error: {
+            code: 429,
+            message: "Resource has been exhausted (e.g. check quota).",
+            status: "RESOURCE_EXHAUSTED",
+          },
+        }),
+        headers: { "retry-after": "0.03" },
+      },
+      { type: "text", text: "after the wait" },
+    );
+    const { message, events } = await run();
+    expect(events.filter((event) => event.type === "retry-wait")).toEqual([
+      expect.objectContaining({ type: "retry-wait", attempt: 1, delayMs: 30 }),
+    ]);
+    expect(message.content).toEqual([{ type: "text", text: "after the wait" }]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it.each([
+    [500, { error: { code: 500, message: "An internal error has occurred.", status: "INTERNAL" } }],
+    [
+      503,
+      {
+        error: {
+          code: 503,
+          message: "The model is overloaded. Please try again later.",
+          status: "UNAVAILABLE",
+        },
+      },
+    ],
+    [529, { error: { code: 529, message: "Overloaded", status: "UNAVAILABLE" } }],
+  ])("retries a %i and then succeeds", async (status, body) => {
+    await start();
+    server.enqueue(
+      { type: "error", status, body: JSON.stringify(body) },
+      { type: "text", text: "recovered" },
+    );
+    const { message, events } = await run();
+    expect(message.content).toEqual([{ type: "text", text: "recovered" }]);
+    expect(events.filter((event) => event.type === "retry-wait")).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("does not let the SDK retry by itself: a 503 with retries off is one request", async () => {
+    await start();
+    server.enqueue({
+      type: "error",
+      status: 503,
+      body: '{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}',
+    });
+    const error = await failure(run({ retry: { maxRetries: 0 } }));
+    expect(error.retryable).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("retries a connection dropped mid-stream and then succeeds", async () => {
+    await start();
+    server.enqueue({ type: "drop", afterText: "half an ans" }, { type: "text", text: "whole answer" });
+    const { message } = await run();
+    expect(message.content).toEqual([{ type: "text", text: "whole answer" }]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("fails with a network error when every attempt drops", async () => {
+    await start({ responder: () => ({ type: "drop" }) });
+    const error = await failure(run({ retry: { baseDelayMs: 1, maxRetries: 1 } }));
+    expect(error.code).toBe("network");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("treats a stream that ends before any finishReason as a network error", async () => {
+    await start();
+    server.enqueue({ type: "truncate" });
+    const error = await failure(run({ retry: { maxRetries: 0 } }));
+    expect(error.code).toBe("network");
+    expect(error.message).toContain("truncated");
+  });
+
+  it("gives up on a stream that sends nothing for the idle timeout", async () => {
+    await start();
+    server.enqueue({ type: "hang" });
+    const error = await failure(run({ retry: { maxRetries: 0 }, idleTimeoutMs: 200 }));
+    expect(error.code).toBe("network");
+    expect(error.message).toContain("idle timeout");
+  });
+
+  it("stops at once, without retrying, when the caller aborts", async () => {
+    await start({ responder: () => ({ type: "hang" }) });
+    const controller = new AbortController();
+    const pending = run({}, hello, controller.signal);
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    const error = await failure(pending);
+    expect(error.code).toBe("aborted");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("Gemini adapter: request bodies", () => {
+  const signature = "c2lnLW9uLWNhbGw=";
+  const toolCallTurn: Message[] = [
+    { role: "user", content: [{ type: "text", text: "read a and b" }] },
+    {
+      role: "assistant",
+      provider: "google",
+      api: "google-gemini",
+      model: "gemini-2.5-flash",
+      stopReason: "tool-use",
+      content: [
+        { type: "thinking", text: "unsigned summary" },
+        { type: "text", text: "Reading." },
+        { type: "thinking", text: "", signature },
+        { type: "tool-call", id: "gemini_call_0_read", name: "read", arguments: { path: "a" } },
+        { type: "tool-call", id: "fc-b", name: "read", arguments: { path: "b" } },
+      ],
+    },
+    {
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "fc-b",
+          toolName: "read",
+          content: [{ type: "text", text: "B" }],
+          isError: false,
+        },
+        {
+          type: "tool-result",
+          toolCallId: "gemini_call_0_read",
+          toolName: "read",
+          content: [{ type: "text", text: "no such file" }],
+          isError: true,
+        },
+      ],
+    },
+  ];
+
+  it("sends the system instruction, tools as JSON Schema, output cap and thought summaries", async () => {
+    await start();
+    await run(
+      {},
+      {
+        ...hello,
+        tools: [
+          {
+            name: "read",
+            description: "Read a file",
+            parameters: { type: "object", additionalProperties: false },
+          },
+        ],
+        maxOutputTokens: 300,
+      },
+    );
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      systemInstruction: { parts: [{ text: "You are terse." }] },
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: "read",
+              description: "Read a file",
+              parametersJsonSchema: { type: "object", additionalProperties: false },
+            },
+          ],
+        },
+      ],
+      generationConfig: { maxOutputTokens: 300, thinkingConfig: { includeThoughts: true } },
+    });
+    expect(JSON.stringify(body)).not.toMatch(/automaticContinuation|automaticFunctionCalling|abortSignal/);
+  });
+
+  it.each([
+    ["gemini-2.5-pro", true],
+    ["gemini-3-pro-preview", true],
+    ["gemini-flash-latest", true],
+    ["models/gemini-2.5-flash-lite", true],
+    ["gemini-2.0-flash", false],
+    ["gemini-1.5-pro", false],
+    ["gemma-3-27b-it", false],
+  ])("knows whether %s thinks (%s)", (model, thinks) => {
+    expect(isThinkingModel(model)).toBe(thinks);
+  });
+
+  it("asks no thoughts of models that do not think", async () => {
+    await start();
+    await run({ model: "gemini-2.0-flash" });
+    expect(JSON.stringify(server.requests[0]?.body)).not.toContain("thinkingConfig");
+  });
+
+  it("puts the compaction summary first in the first user content", async () => {
+    await start();
+    const context: EffectiveContext = {
+      compaction: { type: "compaction", summary: "We fixed bug #3." },
+      messages: toolCallTurn,
+    };
+    await run({}, { ...hello, context });
+    const first = contentsOf(0)[0];
+    expect(first?.role).toBe("user");
+    expect(String(first?.parts[0]?.text)).toMatch(
+      /^<conversation-summary>\nWe fixed bug #3.\n<\/conversation-summary>/,
+    );
+    expect(first?.parts[1]).toEqual({ text: "read a and b" });
+  });
+
+  it("gives the compaction summary a user content of its own when the context starts with the model", async () => {
+    await start();
+    await run(
+      {},
+      {
+        ...hello,
+        context: { compaction: { type: "compaction", summary: "S" }, messages: toolCallTurn.slice(1) },
+      },
+    );
+    const contents = contentsOf(0);
+    expect(contents.map((content) => content.role)).toEqual(["user", "model", "user"]);
+    expect(contents[0]?.parts).toHaveLength(1);
+  });
+
+  it("replays signatures on their parts and answers all calls in one user content, in call order", async () => {
+    await start();
+    await run({}, { ...hello, context: { messages: toolCallTurn } });
+    expect(contentsOf(0)).toEqual([
+      { role: "user", parts: [{ text: "read a and b" }] },
+      {
+        role: "model",
+        parts: [
+          { text: "Reading." },
+          { functionCall: { name: "read", args: { path: "a" } }, thoughtSignature: signature },
+          { functionCall: { name: "read", args: { path: "b" }, id: "fc-b" } },
+        ],
+      },
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { name: "read", response: { error: "no such file" } } },
+          { functionResponse: { name: "read", response: { output: "B" }, id: "fc-b" } },
+        ],
+      },
+    ]);
+  });
+
+  it("merges consecutive user messages so roles alternate", async () => {
+    await start();
+    const messages: Message[] = [
+      { role: "user", content: [{ type: "text", text: "first, never answered" }] },
+      { role: "user", content: [{ type: "text", text: "second" }] },
+    ];
+    await run({}, { ...hello, context: { messages } });
+    expect(contentsOf(0)).toEqual([
+      { role: "user", parts: [{ text: "first, never answered" }, { text: "second" }] },
+    ]);
+  });
+
+  it("drops another API's thinking and signs its first function call with the documented placeholder", async () => {
+    await start();
+    const messages: Message[] = [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      {
+        role: "assistant",
+        provider: "anthropic",
+        api: "anthropic-messages",
+        model: "claude",
+        stopReason: "tool-use",
+        content: [
+          { type: "thinking", text: "hmm", signature: "anthropic-sig" },
+          { type: "tool-call", id: "toolu_1", name: "ls", arguments: {} },
+          { type: "tool-call", id: "toolu_2", name: "ls", arguments: { path: "src" } },
+        ],
+      },
+    ];
+    await run({}, { ...hello, context: { messages } });
+    const contents = contentsOf(0);
+    expect(contents[1]?.parts).toEqual([
+      { functionCall: { name: "ls", args: {}, id: "toolu_1" }, thoughtSignature: FOREIGN_CALL_SIGNATURE },
+      { functionCall: { name: "ls", args: { path: "src" }, id: "toolu_2" } },
+    ]);
+    expect(contents[2]?.parts.map((part) => Object.keys(part))).toEqual([
+      ["functionResponse"],
+      ["functionResponse"],
+    ]);
+    expect(contents.map((content) => content.role)).toEqual(["user", "model", "user"]);
+  });
+
+  it("sends images inline, from the user and from tool results", async () => {
+    await start();
+    const messages: Message[] = [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", mediaType: "image/png", data: "iVBOR" },
+        ],
+      },
+      {
+        role: "assistant",
+        provider: "google",
+        api: "google-gemini",
+        model: "gemini-2.5-flash",
+        stopReason: "tool-use",
+        content: [{ type: "tool-call", id: "gemini_call_0_shot", name: "shot", arguments: {} }],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "gemini_call_0_shot",
+            toolName: "shot",
+            content: [
+              { type: "text", text: "taken" },
+              { type: "image", mediaType: "image/jpeg", data: "/9j/" },
+            ],
+            isError: false,
+          },
+        ],
+      },
+    ];
+    await run({}, { ...hello, context: { messages } });
+    const contents = contentsOf(0);
+    expect(contents[0]?.parts[1]).toEqual({ inlineData: { mimeType: "image/png", data: "iVBOR" } });
+    expect(contents[2]?.parts).toEqual([
+      { functionResponse: { name: "shot", response: { output: "taken" } } },
+      { inlineData: { mimeType: "image/jpeg", data: "/9j/" } },
+    ]);
+  });
+
+  it("round-trips its own answer: what it streamed is what it sends back", async () => {
+    await start();
+    server.enqueue({
+      type: "tool-calls",
+      thinking: "plan",
+      text: "Calling.",
+      calls: [{ name: "ls", arguments: {} }],
+    });
+    const { message } = await run();
+    const messages: Message[] = [
+      ...hello.context.messages,
+      message,
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId:
+              message.content.at(-1)?.type === "tool-call"
+                ? (message.content.at(-1) as { id: string }).id
+                : "",
+            toolName: "ls",
+            content: [{ type: "text", text: "a b" }],
+            isError: false,
+          },
+        ],
+      },
+    ];
+    await run({}, { ...hello, context: { messages } });
+    const model = contentsOf(1)[1];
+    expect(model?.parts).toEqual([
+      { text: "Calling." },
+      { functionCall: { name: "ls", args: {} }, thoughtSignature: expect.stringMatching(/^sig_/) },
+    ]);
+    expect(contentsOf(1)[2]?.parts).toEqual([
+      { functionResponse: { name: "ls", response: { output: "a b" } } },
+    ]);
+  });
+});
+
+describe("GeminiStreamReader", () => {
+  const meta = { provider: "google", model: "gemini-2.5-pro" };
+  const chunk = (value: Record<string, unknown>): GenerateContentResponse =>
+    value as unknown as GenerateContentResponse;
+  const ending = (finishReason: string) =>
+    chunk({ candidates: [{ content: { role: "model", parts: [{ text: "x" }] }, finishReason }] });
+
+  it.each([
+    ["MAX_TOKENS", "length"],
+    ["SAFETY", "content-filter"],
+    ["RECITATION", "content-filter"],
+    ["PROHIBITED_CONTENT", "content-filter"],
+    ["STOP", "stop"],
+  ])("maps finishReason %s to stop reason %s", (finishReason, stopReason) => {
+    const reader = new GeminiStreamReader(meta, undefined);
+    reader.handle(ending(finishReason));
+    expect(reader.result()?.stopReason).toBe(stopReason);
+  });
+
+  it("ends a blocked prompt as content-filter with no content", () => {
+    const reader = new GeminiStreamReader(meta, undefined);
+    reader.handle(
+      chunk({ promptFeedback: { blockReason: "SAFETY" }, usageMetadata: { promptTokenCount: 12 } }),
+    );
+    expect(reader.result()).toMatchObject({
+      content: [],
+      stopReason: "content-filter",
+      usage: { promptTokens: 12, outputTokens: 0 },
+    });
+  });
+
+  it("adds the tool-use prompt to the prompt size", () => {
+    const reader = new GeminiStreamReader(meta, undefined);
+    reader.handle(
+      chunk({
+        candidates: [{ content: { role: "model", parts: [{ text: "x" }] }, finishReason: "STOP" }],
+        usageMetadata: {
+          promptTokenCount: 100,
+          toolUsePromptTokenCount: 7,
+          candidatesTokenCount: 3,
+          thoughtsTokenCount: 5,
+        },
+      }),
+    );
+    expect(reader.result()?.usage).toEqual({
+      promptTokens: 107,
+      outputTokens: 8,
+      resentOutputTokens: 3,
+      reasoningTokens: 5,
+    });
+  });
+
+  it("has no result until a chunk with a finishReason arrives", () => {
+    const reader = new GeminiStreamReader(meta, undefined);
+    reader.handle(chunk({ candidates: [{ content: { role: "model", parts: [{ text: "x" }] } }] }));
+    expect(reader.result()).toBeUndefined();
+  });
+});
+
+describe("fake Gemini server", () => {
+  it("answers :generateContent with one JSON response", async () => {
+    await start();
+    server.enqueue({ type: "text", text: "whole", thinking: "why", usage: { input: 3, output: 1 } });
+    const response = await fetch(`${server.url}/v1beta/models/gemini-2.5-pro:generateContent`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+    });
+    expect(await response.json()).toMatchObject({
+      candidates: [
+        {
+          content: {
+            role: "model",
+            parts: [
+              { text: "why", thought: true },
+              { text: "whole", thoughtSignature: expect.any(String) },
+            ],
+          },
+          finishReason: "STOP",
+        },
+      ],
+      usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1 },
+    });
+  });
+});
