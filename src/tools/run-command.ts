@@ -1,4 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 import { HeadTailBuffer } from "./head-tail-buffer.js";
 
 /** How a command ended. */
@@ -29,7 +30,7 @@ const DRAIN_AFTER_EXIT_MS = 250;
 
 /**
  * Runs `command` with /bin/bash -c in its own process group, so a timeout or abort can kill the
- * whole tree (`kill(-pid)`), not just the shell.
+ * whole tree (`kill(-pid)`), not just the shell. Rejects only if bash cannot be started.
  */
 export function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
@@ -39,66 +40,85 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
-    const output = new HeadTailBuffer(options.maxOutputChars);
-    const state: RunState = { timedOut: false, aborted: false };
-    for (const stream of [child.stdout, child.stderr]) {
-      stream.setEncoding("utf8");
-      stream.on("data", (chunk: string) => output.append(chunk));
-    }
-    const stop = (reason: "timedOut" | "aborted") => {
-      if (state.timedOut || state.aborted) return;
-      state[reason] = true;
-      state.escalation = killTree(child);
-    };
-    const timer = setTimeout(() => stop("timedOut"), options.timeoutMs);
-    const onAbort = () => stop("aborted");
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    let drainTimer: NodeJS.Timeout | undefined;
-    let settled = false;
-    const finish = (pipesClosed: boolean) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(drainTimer);
-      if (pipesClosed) clearTimeout(state.escalation);
-      options.signal?.removeEventListener("abort", onAbort);
-      child.stdout.destroy();
-      child.stderr.destroy();
-      const [exitCode, signal] = state.exit ?? [null, null];
-      resolve({
-        output: output.toString(),
-        exitCode,
-        signal,
-        timedOut: state.timedOut,
-        aborted: state.aborted,
-      });
-    };
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      reject(error);
-    });
-    child.on("exit", (code, signal) => {
-      state.exit = [code, signal];
-      drainTimer = setTimeout(() => finish(false), DRAIN_AFTER_EXIT_MS);
-    });
-    child.on("close", () => finish(true));
-    if (options.signal?.aborted) onAbort();
+    new CommandRun(child, options, resolve, reject).start();
   });
 }
 
-interface RunState {
-  timedOut: boolean;
-  aborted: boolean;
-  exit?: [number | null, NodeJS.Signals | null];
-  escalation?: NodeJS.Timeout | undefined;
+/** The bookkeeping of one running command: output, timers, and how it ended. */
+class CommandRun {
+  private readonly output: HeadTailBuffer;
+  private timedOut = false;
+  private aborted = false;
+  private settled = false;
+  private exit: [number | null, NodeJS.Signals | null] = [null, null];
+  private readonly timers: {
+    timeout?: NodeJS.Timeout;
+    drain?: NodeJS.Timeout;
+    escalation?: NodeJS.Timeout | undefined;
+  } = {};
+  private readonly onAbort = () => this.stop("aborted");
+
+  constructor(
+    private readonly child: ChildProcessByStdio<null, Readable, Readable>,
+    private readonly options: RunCommandOptions,
+    private readonly resolve: (result: CommandResult) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    this.output = new HeadTailBuffer(options.maxOutputChars);
+  }
+
+  start(): void {
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => this.output.append(chunk));
+    }
+    this.child.on("error", (error) => this.fail(error));
+    this.child.on("exit", (code, signal) => {
+      this.exit = [code, signal];
+      this.timers.drain = setTimeout(() => this.finish(false), DRAIN_AFTER_EXIT_MS);
+    });
+    this.child.on("close", () => this.finish(true));
+    this.timers.timeout = setTimeout(() => this.stop("timedOut"), this.options.timeoutMs);
+    if (this.options.signal?.aborted) this.stop("aborted");
+    else this.options.signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  private stop(reason: "timedOut" | "aborted"): void {
+    if (this.timedOut || this.aborted || this.settled) return;
+    this[reason] = true;
+    this.timers.escalation = killTree(this.child);
+  }
+
+  /**
+   * Settles once. When the pipes closed, every process holding them is gone and the SIGKILL
+   * escalation can be dropped; after a drain timeout it stays armed for survivors.
+   */
+  private finish(pipesClosed: boolean): void {
+    if (this.settled) return;
+    this.release(pipesClosed);
+    const [exitCode, signal] = this.exit;
+    const { timedOut, aborted } = this;
+    this.resolve({ output: this.output.toString(), exitCode, signal, timedOut, aborted });
+  }
+
+  private fail(error: Error): void {
+    if (this.settled) return;
+    this.release(true);
+    this.reject(error);
+  }
+
+  private release(clearEscalation: boolean): void {
+    this.settled = true;
+    clearTimeout(this.timers.timeout);
+    clearTimeout(this.timers.drain);
+    if (clearEscalation) clearTimeout(this.timers.escalation);
+    this.options.signal?.removeEventListener("abort", this.onAbort);
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+  }
 }
 
-/**
- * SIGTERM to the process group, then SIGKILL after a grace period. Returns the escalation timer,
- * which is cleared once the pipes close; if the shell exits first but a child ignoring SIGTERM
- * survives, the timer still fires.
- */
+/** SIGTERM to the process group now, SIGKILL after a grace period; returns the SIGKILL timer. */
 function killTree(child: ChildProcess): NodeJS.Timeout | undefined {
   const pid = child.pid;
   if (pid === undefined) return undefined;

@@ -99,6 +99,17 @@ describe("bash tool", () => {
     expect(await waitUntilDead(childPid)).toBe(true);
   });
 
+  it("escalates to SIGKILL when the command ignores SIGTERM", async () => {
+    const pidFile = path.join(dir(), "stubborn.pid");
+    const command = `trap '' TERM; sleep 60 & echo $! > ${pidFile}; wait`;
+    const running = bash.execute({ command, timeout_ms: 300 }, { cwd: dir() });
+    const childPid = await readPid(pidFile);
+    strays.push(childPid);
+    const output = await running;
+    expect(textOf(output)).toContain("timed out");
+    expect(await waitUntilDead(childPid)).toBe(true);
+  });
+
   it("stops and kills the command when the signal aborts", async () => {
     const pidFile = path.join(dir(), "child.pid");
     const controller = new AbortController();
