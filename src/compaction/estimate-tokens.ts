@@ -34,7 +34,8 @@ const TOOL_BLOCK_OVERHEAD_TOKENS = 8;
 export function estimateTokens(text: string): number {
   let total = 0;
   let letterRun = 0;
-  let previous = 0;
+  // -1: start of text, where a leading space costs a quarter as after a newline.
+  let previous = -1;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (isAsciiLetter(code)) {
@@ -61,7 +62,7 @@ export function estimateTokens(text: string): number {
 
 function nonLetterCost(code: number, previous: number): number {
   if (code === 0x20 || code === 0x09 || code === 0x0d) {
-    return isBlank(previous) || previous === 0 ? 0.25 : 0;
+    return isBlank(previous) || previous === -1 ? 0.25 : 0;
   }
   if (code >= 0x30 && code <= 0x39) return previous === 0x20 ? 2 : 1;
   if (code < 0x80) return 1;
