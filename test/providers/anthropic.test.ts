@@ -704,6 +704,28 @@ describe("Anthropic adapter: request bodies", () => {
     expect(body.messages[1]?.content[0]?.id).toBe("call_1_fc_2");
     expect(body.messages[2]?.content[0]?.tool_use_id).toBe("call_1_fc_2");
   });
+  it("sends the configured key, a placeholder for a keyless endpoint (never ANTHROPIC_API_KEY), and extra headers", async () => {
+    const saved = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = "sk-ant-from-the-environment";
+    try {
+      await client().stream(request([user("hi")]));
+      const keyless = createAnthropicClient({
+        provider: "proxy",
+        model: "m",
+        baseURL: server.url,
+        headers: { "x-panto-test": "1" },
+      });
+      await keyless.stream(request([user("hi")]));
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved;
+    }
+    expect(server.requests.map((recorded) => recorded.headers.authorization)).toEqual([
+      "Bearer test-key",
+      "Bearer no-key",
+    ]);
+    expect(server.requests[1]?.headers["x-panto-test"]).toBe("1");
+  });
 });
 
 describe("fake Anthropic server", () => {

@@ -717,13 +717,21 @@ describe("OpenAI chat adapter: request bodies", () => {
     expect(body.messages[3]?.content).toBe("q2\n\nq3");
   });
 
-  it("sends a placeholder key to a keyless endpoint and passes extra headers", async () => {
-    await createOpenAIChatClient({
-      provider: "ollama",
-      model: "m",
-      baseURL: server.url,
-      headers: { "x-panto-test": "1" },
-    }).stream(request([user("hi")]));
+  it("sends a placeholder key to a keyless endpoint, never OPENAI_API_KEY, and passes extra headers", async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "sk-from-the-environment";
+    try {
+      const keyless = createOpenAIChatClient({
+        provider: "ollama",
+        model: "m",
+        baseURL: server.url,
+        headers: { "x-panto-test": "1" },
+      });
+      await keyless.stream(request([user("hi")]));
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
     expect(server.requests[0]?.headers.authorization).toBe("Bearer no-key");
     expect(server.requests[0]?.headers["x-panto-test"]).toBe("1");
   });

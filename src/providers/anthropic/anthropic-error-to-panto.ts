@@ -1,4 +1,4 @@
-import { AnthropicError, APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import { PantoError } from "../../core/index.js";
 import { abortedError, networkError, providerErrorFromResponse } from "../provider-error.js";
 import { type ErrorBodyCapture, httpErrorBody, isNetworkFailure } from "../shared/index.js";
@@ -34,9 +34,6 @@ export function anthropicErrorToPanto(
     });
   }
   if (isNetworkFailure(error)) return networkError(provider, error, "stream failed");
-  if (error instanceof AnthropicError && /api key|credential|auth/i.test(error.message)) {
-    return new PantoError("auth", `${provider}: ${error.message}`, { provider, cause: error });
-  }
   const message = error instanceof Error ? error.message : String(error);
   return new PantoError("other", `${provider}: ${message}`, { provider, cause: error });
 }

@@ -6,6 +6,9 @@ import { anthropicErrorToPanto } from "./anthropic-error-to-panto.js";
 import { readAnthropicStream } from "./read-anthropic-stream.js";
 import { renderAnthropicRequest } from "./render-anthropic-request.js";
 
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
+const KEYLESS_PLACEHOLDER = "no-key";
+
 /** Generous: the idle watchdog, not this, is what catches a stalled stream. */
 const SDK_TIMEOUT_MS = 60 * 60 * 1000;
 
@@ -16,11 +19,13 @@ const SDK_TIMEOUT_MS = 60 * 60 * 1000;
 export function createAnthropicClient(options: AdapterOptions): ModelClient {
   const capture = captureErrorBodies(options.fetch);
   let sdk: Anthropic | undefined;
-  // Built on first use so that a missing key surfaces as a rejected stream, not a throwing factory.
+  // Built on first use so that an SDK complaint surfaces as a rejected stream, not a throwing factory.
   const getSdk = (): Anthropic =>
     (sdk ??= new Anthropic({
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      // Credentials and endpoints come from the options alone (the config layer reads the
+      // environment); undefined means a keyless endpoint, which the SDK would otherwise refuse.
+      apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
+      baseURL: options.baseURL ?? DEFAULT_BASE_URL,
       ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
       fetch: capture.fetch,
       maxRetries: 0,

@@ -13,6 +13,9 @@ import {
 import { openAIChatErrorToPanto, rejectsStreamOptions } from "./openai-chat-error-to-panto.js";
 import { renderOpenAIChatRequest } from "./render-openai-chat-request.js";
 
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+const KEYLESS_PLACEHOLDER = "no-key";
+
 /** Generous: the idle watchdog, not this, is what catches a stalled stream. */
 const SDK_TIMEOUT_MS = 60 * 60 * 1000;
 
@@ -26,17 +29,14 @@ export function createOpenAIChatClient(options: AdapterOptions): ModelClient {
   let sdk: OpenAI | undefined;
   // Remembered per client: a server that rejected stream_options once will again.
   let includeUsage = true;
-  // Built on first use so that a missing key surfaces as a rejected stream, not a throwing factory.
+  // Built on first use so that an SDK complaint surfaces as a rejected stream, not a throwing factory.
   const getSdk = (): OpenAI =>
     (sdk ??= new OpenAI({
-      // Keyless local servers need no key, but the SDK insists on one; never fall back to
-      // OPENAI_API_KEY for a custom endpoint, which would send the OpenAI key elsewhere.
-      ...(options.apiKey !== undefined
-        ? { apiKey: options.apiKey }
-        : options.baseURL !== undefined
-          ? { apiKey: "no-key" }
-          : {}),
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      // Credentials and endpoints come from the options alone (the config layer reads the
+      // environment; the SDK must not fall back to OPENAI_API_KEY and send it to another
+      // endpoint); undefined means a keyless server, which the SDK would otherwise refuse.
+      apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
+      baseURL: options.baseURL ?? DEFAULT_BASE_URL,
       ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
       fetch: capture.fetch,
       maxRetries: 0,

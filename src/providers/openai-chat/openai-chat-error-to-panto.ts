@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, APIUserAbortError, OpenAIError } from "openai";
+import { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import { PantoError } from "../../core/index.js";
 import { abortedError, networkError, providerErrorFromResponse } from "../provider-error.js";
 import { type ErrorBodyCapture, httpErrorBody, isNetworkFailure } from "../shared/index.js";
@@ -38,8 +38,7 @@ export function openAIChatErrorToPanto(
   }
   if (isNetworkFailure(error)) return networkError(provider, error, "stream failed");
   const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof OpenAIError && /credential|api key/i.test(message) ? "auth" : "other";
-  return new PantoError(code, `${provider}: ${message}`, { provider, cause: error });
+  return new PantoError("other", `${provider}: ${message}`, { provider, cause: error });
 }
 
 /** Whether a rejected request was a server refusing `stream_options` (some compatible servers do). */
