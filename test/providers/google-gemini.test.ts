@@ -624,6 +624,34 @@ describe("Gemini adapter: request bodies", () => {
   });
 });
 
+describe("Gemini adapter: prompt caching", () => {
+  it("sends the same bytes for the same context twice, so Gemini's implicit cache can hit", async () => {
+    await start();
+    const messages: Message[] = [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      {
+        role: "assistant",
+        provider: "google",
+        api: "google-gemini",
+        model: "gemini-2.5-flash",
+        stopReason: "stop",
+        content: [
+          { type: "thinking", text: "", signature: "abc" },
+          { type: "text", text: "done" },
+        ],
+      },
+      { role: "user", content: [{ type: "text", text: "again" }] },
+    ];
+    const request = {
+      ...hello,
+      context: { compaction: { type: "compaction" as const, summary: "S" }, messages },
+    };
+    await run({}, request);
+    await run({}, request);
+    expect(JSON.stringify(server.requests[0]?.body)).toBe(JSON.stringify(server.requests[1]?.body));
+  });
+});
+
 describe("GeminiStreamReader", () => {
   const meta = { provider: "google", model: "gemini-2.5-pro" };
   const chunk = (value: Record<string, unknown>): GenerateContentResponse =>

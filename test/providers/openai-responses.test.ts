@@ -618,3 +618,30 @@ describe("ResponsesStreamReader", () => {
     expect(reader.result()).toBeUndefined();
   });
 });
+
+describe("fake OpenAI Responses server", () => {
+  it("answers a request that does not ask to stream with one response object", async () => {
+    await start();
+    server.enqueue({
+      type: "tool-calls",
+      text: "Calling.",
+      calls: [{ id: "call_1", name: "ls", arguments: {} }],
+      usage: { input: 7, output: 2 },
+    });
+    const response = await fetch(`${server.url}/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "gpt-4.1", input: "hi" }),
+    });
+    expect(await response.json()).toMatchObject({
+      object: "response",
+      status: "completed",
+      model: "gpt-4.1",
+      output: [
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Calling." }] },
+        { type: "function_call", call_id: "call_1", name: "ls", arguments: "{}" },
+      ],
+      usage: { input_tokens: 7, output_tokens: 2 },
+    });
+  });
+});
