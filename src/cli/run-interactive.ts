@@ -69,6 +69,8 @@ class Repl {
   #busy: AbortController | undefined;
   #pendingApproval: ((answer: string) => void) | undefined;
   #lines: string[] = [];
+  /** Prompts typed while a request was running, sent in order afterwards. */
+  #queue: string[] = [];
   #pasteTimer: NodeJS.Timeout | undefined;
   #lastIdleInterrupt = 0;
   #settle: (code: number) => void = () => {};
@@ -164,10 +166,6 @@ class Repl {
       this.#pendingApproval(line);
       return;
     }
-    if (this.#busy !== undefined) {
-      this.#renderer.line(this.#style.dim("(busy: wait for the answer, or Ctrl-C to cancel it)"));
-      return;
-    }
     if (line.endsWith("\\")) {
       this.#lines.push(line.slice(0, -1));
       this.#rl?.setPrompt(CONTINUATION_PROMPT);
@@ -180,7 +178,14 @@ class Repl {
       this.#pasteTimer = undefined;
       const text = this.#lines.join("\n");
       this.#lines = [];
-      void this.#submit(text);
+      if (this.#busy === undefined) void this.#submit(text);
+      else if (text.trim() !== "") {
+        // Typed ahead while a request runs: it goes next, as its own prompt.
+        this.#queue.push(text);
+        this.#renderer.line(
+          this.#style.dim("(queued: runs when the current request finishes; Ctrl-C cancels both)"),
+        );
+      }
     }, PASTE_WINDOW_MS);
   }
 
@@ -208,7 +213,13 @@ class Repl {
       this.#renderer.reset();
     }
     if (this.#closing) return this.#settle(EXIT_OK);
-    rl.prompt();
+    const next = this.#queue.shift();
+    if (next === undefined) rl.prompt();
+    else {
+      rl.setPrompt(PROMPT);
+      this.#renderer.line(`${PROMPT}${next}`);
+      void this.#submit(next);
+    }
   }
 
   /** Runs a prompt or slash command; returns true when the user asked to leave. */
@@ -245,6 +256,7 @@ class Repl {
       return;
     }
     if (this.#busy !== undefined) {
+      this.#queue = [];
       this.#busy.abort();
       return;
     }

@@ -1,0 +1,214 @@
+import { existsSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { stripVTControlCharacters } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CliOptions } from "../../src/cli/cli-options.js";
+import { runInteractive } from "../../src/cli/run-interactive.js";
+import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import { makeSandbox, type Sandbox } from "./panto-process.js";
+
+const MODEL = "anthropic/claude-sonnet-4-5";
+let server: FakeServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A terminal simulated with streams: type into it, read what it shows (escape codes removed). */
+class FakeTerminal {
+  readonly stdin = Object.assign(new PassThrough(), { isTTY: true });
+  readonly stdout = Object.assign(new PassThrough(), { isTTY: false });
+  readonly stderr = Object.assign(new PassThrough(), { isTTY: false });
+  #screen = "";
+
+  constructor() {
+    const collect = (chunk: Buffer): void => {
+      this.#screen += chunk.toString("utf8");
+    };
+    this.stdout.on("data", collect);
+    this.stderr.on("data", collect);
+  }
+
+  get screen(): string {
+    return stripVTControlCharacters(this.#screen);
+  }
+
+  /** Waits for `text` and then for the prompt that follows it (the request has finished). */
+  async waitForAnswer(text: string, from = 0): Promise<number> {
+    return this.waitFor("> ", await this.waitFor(text, from));
+  }
+
+  type(text: string): void {
+    this.stdin.write(text);
+  }
+
+  /** Waits until the screen shows `text` (after `from` characters), returning where it ends. */
+  async waitFor(text: string, from = 0): Promise<number> {
+    for (let waited = 0; waited < 20_000; waited += 10) {
+      const at = this.screen.indexOf(text, from);
+      if (at >= 0) return at + text.length;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${this.screen}`);
+  }
+}
+
+async function start(
+  box: Sandbox,
+  options: Partial<CliOptions> = {},
+): Promise<{ terminal: FakeTerminal; exit: Promise<number> }> {
+  server = await startFakeAnthropicServer();
+  const terminal = new FakeTerminal();
+  const exit = runInteractive(
+    { print: false, json: false, continue: false, allowTools: false, model: MODEL, ...options },
+    {
+      cwd: box.project,
+      env: { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url },
+      version: "0.0.0-test",
+      stdin: terminal.stdin,
+      stdout: terminal.stdout,
+      stderr: terminal.stderr,
+    },
+  );
+  await terminal.waitFor("/help for commands");
+  return { terminal, exit };
+}
+
+function lastUserText(): string {
+  const body = server?.requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> };
+  const user = body.messages.filter((message) => message.role === "user").at(-1);
+  const content = user?.content;
+  if (typeof content === "string") return content;
+  return (content as Array<{ type: string; text?: string }>)
+    .filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("");
+}
+
+describe("interactive mode", { timeout: 60_000 }, () => {
+  it("shows a banner, streams answers, runs slash commands, saves history 0600, and exits 0 on Ctrl-D", async () => {
+    const box = await makeSandbox();
+    const { terminal, exit } = await start(box);
+    expect(terminal.screen).toContain(`model ${MODEL}`);
+    server?.enqueue({ type: "text", text: "Streamed answer one." });
+    terminal.type("question one\r");
+    let seen = await terminal.waitForAnswer("Streamed answer one.");
+    terminal.type("/session\r");
+    seen = await terminal.waitFor("Session: ", seen);
+    await terminal.waitFor("2 entries since the latest compaction", seen);
+    terminal.type("\u0004");
+    expect(await exit).toBe(0);
+    const historyPath = join(box.home, "history");
+    expect(await readFile(historyPath, "utf8")).toBe("question one\n/session\n");
+    expect((await stat(historyPath)).mode & 0o777).toBe(0o600);
+  });
+
+  it("joins a line ending in a backslash with the next, and a multi-line paste into one prompt", async () => {
+    const box = await makeSandbox();
+    const { terminal, exit } = await start(box);
+    server?.enqueue({ type: "text", text: "first done" }, { type: "text", text: "second done" });
+    terminal.type("line one \\\r");
+    await terminal.waitFor("… ");
+    terminal.type("line two\r");
+    const seen = await terminal.waitForAnswer("first done");
+    expect(lastUserText()).toBe("line one \nline two");
+    terminal.type("pasted a\rpasted b\r");
+    await terminal.waitForAnswer("second done", seen);
+    expect(lastUserText()).toBe("pasted a\npasted b");
+    expect(server?.requests).toHaveLength(2);
+    terminal.type("/exit\r");
+    expect(await exit).toBe(0);
+  });
+
+  it("asks before a write: y runs it once, a allows the tool for the rest of the session, n denies", async () => {
+    const box = await makeSandbox();
+    const { terminal, exit } = await start(box);
+    const write = (path: string) => ({
+      type: "tool-calls" as const,
+      calls: [{ name: "write", arguments: { path, content: "x" } }],
+    });
+    server?.enqueue(write("once.txt"), { type: "text", text: "wrote once" });
+    terminal.type("write once\r");
+    let seen = await terminal.waitFor("Allow write once.txt?");
+    terminal.type("y\r");
+    seen = await terminal.waitForAnswer("wrote once", seen);
+    expect(existsSync(join(box.project, "once.txt"))).toBe(true);
+
+    server?.enqueue(write("denied.txt"), { type: "text", text: "was denied" });
+    terminal.type("write denied\r");
+    seen = await terminal.waitFor("Allow write denied.txt?", seen);
+    terminal.type("n\r");
+    seen = await terminal.waitForAnswer("was denied", seen);
+    expect(existsSync(join(box.project, "denied.txt"))).toBe(false);
+
+    server?.enqueue(write("always.txt"), { type: "text", text: "always on" });
+    terminal.type("write always\r");
+    seen = await terminal.waitFor("Allow write always.txt?", seen);
+    terminal.type("a\r");
+    seen = await terminal.waitForAnswer("always on", seen);
+    server?.enqueue(write("again.txt"), { type: "text", text: "no question asked" });
+    terminal.type("write again\r");
+    seen = await terminal.waitForAnswer("no question asked", seen);
+    expect(terminal.screen.slice(seen - 200)).not.toContain("Allow write again.txt?");
+    expect(existsSync(join(box.project, "again.txt"))).toBe(true);
+    terminal.type("\u0004");
+    expect(await exit).toBe(0);
+    // Answers to permission questions are not kept as input history.
+    expect(await readFile(join(box.home, "history"), "utf8")).toBe(
+      "write once\nwrite denied\nwrite always\nwrite again\n",
+    );
+  });
+
+  it("Ctrl-C cancels a running request and keeps the session usable; twice at an empty prompt exits 130", async () => {
+    const box = await makeSandbox();
+    const { terminal, exit } = await start(box);
+    server?.enqueue({ type: "hang" });
+    terminal.type("this will hang\r");
+    while (server?.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    terminal.type("\u0003");
+    let seen = await terminal.waitForAnswer("cancelled");
+    server?.enqueue({ type: "text", text: "back to normal" });
+    terminal.type("next question\r");
+    seen = await terminal.waitForAnswer("back to normal", seen);
+    // The cancelled turn is left out of the context the next request carries.
+    expect(JSON.stringify(server?.requests.at(-1)?.body)).not.toContain("this will hang");
+    terminal.type("\u0003");
+    await terminal.waitFor("Ctrl-C again to exit", seen);
+    terminal.type("\u0003");
+    expect(await exit).toBe(130);
+  });
+
+  it("queues a prompt typed while a request runs and sends it afterwards", async () => {
+    const box = await makeSandbox();
+    const { terminal, exit } = await start(box, { allowTools: true });
+    // A tool that takes a moment keeps the first request busy while the second prompt is typed.
+    server?.enqueue(
+      { type: "tool-calls", calls: [{ name: "bash", arguments: { command: "sleep 1" } }] },
+      { type: "text", text: "answer A" },
+      { type: "text", text: "answer B" },
+    );
+    terminal.type("prompt A\r");
+    const seen = await terminal.waitFor("● bash sleep 1");
+    terminal.type("prompt B\r");
+    await terminal.waitFor("(queued", seen);
+    await terminal.waitForAnswer("answer B", await terminal.waitFor("answer A", seen));
+    expect(server?.requests).toHaveLength(3);
+    expect(lastUserText()).toBe("prompt B");
+    terminal.type("/exit\r");
+    expect(await exit).toBe(0);
+  });
+
+  it("completes slash commands with Tab", async () => {
+    const box = await makeSandbox();
+    const { terminal, exit } = await start(box);
+    terminal.type("/cle\t");
+    terminal.type("\r");
+    await terminal.waitFor("Started a new session:");
+    terminal.type("/exit\r");
+    expect(await exit).toBe(0);
+  });
+});
