@@ -652,6 +652,29 @@ describe("Gemini adapter: prompt caching", () => {
   });
 });
 
+describe("Gemini adapter: credentials", () => {
+  it("never sends a key from the environment: a keyless endpoint gets a placeholder", async () => {
+    await start();
+    const saved = process.env.GEMINI_API_KEY;
+    process.env.GEMINI_API_KEY = "AIza-from-the-environment";
+    try {
+      await createGeminiClient({ provider: "proxy", model: "gemini-2.5-flash", baseURL: server.url }).stream(
+        hello,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.GEMINI_API_KEY;
+      else process.env.GEMINI_API_KEY = saved;
+    }
+    expect(server.requests[0]?.headers["x-goog-api-key"]).toBe("no-key");
+  });
+
+  it("sends extra headers with every request", async () => {
+    await start();
+    await run({ headers: { "x-team": "panto" } });
+    expect(server.requests[0]?.headers["x-team"]).toBe("panto");
+  });
+});
+
 describe("GeminiStreamReader", () => {
   const meta = { provider: "google", model: "gemini-2.5-pro" };
   const chunk = (value: Record<string, unknown>): GenerateContentResponse =>

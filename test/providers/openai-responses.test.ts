@@ -619,6 +619,27 @@ describe("ResponsesStreamReader", () => {
   });
 });
 
+describe("OpenAI Responses adapter: credentials", () => {
+  it("never sends a key from the environment: a keyless endpoint gets a placeholder", async () => {
+    await start();
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "sk-from-the-environment";
+    try {
+      await createOpenAIResponsesClient({ provider: "local", model: "m", baseURL: server.url }).stream(hello);
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer no-key");
+  });
+
+  it("sends the configured key and extra headers", async () => {
+    await start();
+    await run({ apiKey: "sk-test", headers: { "x-team": "panto" } });
+    expect(server.requests[0]?.headers).toMatchObject({ authorization: "Bearer sk-test", "x-team": "panto" });
+  });
+});
+
 describe("fake OpenAI Responses server", () => {
   it("answers a request that does not ask to stream with one response object", async () => {
     await start();

@@ -77,14 +77,19 @@ async function streamOnce(
   }
 }
 
+const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
+const KEYLESS_PLACEHOLDER = "no-key";
+
 function geminiSdk(options: AdapterOptions, fetch: typeof globalThis.fetch): GoogleGenAI {
   return new GoogleGenAI({
     // Explicit, so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot redirect requests.
     vertexai: false,
-    // A keyless proxy still gets a key parameter; a missing real key fails the way the API says.
-    apiKey: options.apiKey ?? "no-key",
+    // Credentials and endpoints come from the options alone (the config layer reads the
+    // environment; the SDK must not fall back to GEMINI_API_KEY or GOOGLE_GEMINI_BASE_URL);
+    // undefined means a keyless proxy, and a missing real key fails the way the API says.
+    apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
     httpOptions: {
-      ...(options.baseURL === undefined ? {} : { baseUrl: options.baseURL }),
+      baseUrl: options.baseURL ?? DEFAULT_BASE_URL,
       ...(options.headers === undefined ? {} : { headers: options.headers }),
       fetch,
     },

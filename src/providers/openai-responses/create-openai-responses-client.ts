@@ -7,6 +7,9 @@ import { mapResponsesError } from "./map-responses-error.js";
 import { renderResponsesRequest } from "./render-responses-request.js";
 import { ResponsesStreamReader } from "./responses-stream-reader.js";
 
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+const KEYLESS_PLACEHOLDER = "no-key";
+
 /** Generous: the SDK's deadline only guards the wait for headers; the idle watchdog does the real work. */
 const SDK_TIMEOUT_MS = 60 * 60 * 1000;
 
@@ -17,12 +20,14 @@ const SDK_TIMEOUT_MS = 60 * 60 * 1000;
 export function createOpenAIResponsesClient(options: AdapterOptions): ModelClient {
   const capture = captureErrorBodies(options.fetch);
   let sdk: OpenAI | undefined;
-  // Built on first use so that a missing key surfaces as a rejected stream, not a throwing factory.
+  // Built on first use so that an SDK complaint surfaces as a rejected stream, not a throwing factory.
   const getSdk = (): OpenAI =>
     (sdk ??= new OpenAI({
-      // A keyless OpenAI-compatible server still needs something in the Authorization header.
-      apiKey: options.apiKey ?? (options.baseURL === undefined ? undefined : "no-key"),
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      // Credentials and endpoints come from the options alone (the config layer reads the
+      // environment; the SDK must not fall back to OPENAI_API_KEY or OPENAI_BASE_URL); undefined
+      // means a keyless endpoint, which the SDK would otherwise refuse.
+      apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
+      baseURL: options.baseURL ?? DEFAULT_BASE_URL,
       ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
       fetch: capture.fetch,
       maxRetries: 0,

@@ -1,4 +1,4 @@
-import { APIError, OpenAIError } from "openai";
+import { APIError } from "openai";
 import { PantoError } from "../../core/index.js";
 import { networkError, providerErrorFromResponse } from "../provider-error.js";
 import type { ErrorBodyCapture } from "../shared/capture-error-bodies.js";
@@ -32,6 +32,5 @@ export function mapResponsesError(error: unknown, provider: string, capture: Err
   }
   if (error instanceof APIError || isNetworkFailure(error)) return networkError(provider, error);
   const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof OpenAIError && /credentials|api key/i.test(message) ? "auth" : "other";
-  return new PantoError(code, `${provider}: ${message}`, { provider, cause: error });
+  return new PantoError("other", `${provider}: ${message}`, { provider, cause: error });
 }
