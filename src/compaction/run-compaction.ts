@@ -48,10 +48,7 @@ export type CompactionOutcome =
  */
 export async function runCompaction(input: RunCompactionInput): Promise<CompactionOutcome> {
   const sized = sizeTurns(groupTurns(input.context.messages));
-  const plan = planRetention(sized, {
-    budgetTokens: input.budgetTokens,
-    lastTurnInFlight: input.lastTurnInFlight,
-  });
+  const plan = planWithinRejectedContext(sized, input);
   if (plan.summarise.length === 0)
     return { type: "nothing-to-summarise", reason: nothingReason(input, plan) };
   const request = buildCompactionRequest({
@@ -75,6 +72,23 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
     kept: keptMessages(plan),
     plan,
   };
+}
+
+/**
+ * The retention plan. On overflow the provider has just rejected the whole context, so when every
+ * older turn fits the configured budget (a budget larger than this model's window), the budget is
+ * halved until at least one older turn is summarised: keeping all of them would only overflow again.
+ */
+function planWithinRejectedContext(sized: readonly SizedTurn[], input: RunCompactionInput): RetentionPlan {
+  const options = { budgetTokens: input.budgetTokens, lastTurnInFlight: input.lastTurnInFlight };
+  let plan = planRetention(sized, options);
+  if (input.trigger !== "overflow") return plan;
+  let budgetTokens = Math.min(input.budgetTokens, plan.keptTokens);
+  while (plan.summarise.length === 0 && plan.keep.length > 0) {
+    budgetTokens = Math.floor(budgetTokens / 2);
+    plan = planRetention(sized, { ...options, budgetTokens });
+  }
+  return plan;
 }
 
 function nothingReason(input: RunCompactionInput, plan: RetentionPlan): string {

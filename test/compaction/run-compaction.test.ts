@@ -7,7 +7,7 @@ import {
   runCompaction,
   type SummariseFn,
 } from "../../src/compaction/index.js";
-import { type EffectiveContext, PantoError } from "../../src/core/index.js";
+import { type EffectiveContext, type Message, PantoError } from "../../src/core/index.js";
 import { assistant, call, results, user } from "./builders.js";
 
 /** Four turns; the last one is the turn in flight in overflow tests. */
@@ -244,5 +244,61 @@ describe("runCompaction retention and result", () => {
     const { summarise } = fakeSummarise(["S"]);
     const outcome = await runCompaction(input({ summarise }));
     expect(outcome.type === "compacted" && "instructions" in outcome.record).toBe(false);
+  });
+});
+
+describe("overflow with a budget larger than the model's window", () => {
+  it("summarises the older turns instead of giving up when everything fits the configured budget", async () => {
+    const { groupTurns, runCompaction } = await import("../../src/compaction/index.js");
+    const messages: Message[] = [];
+    for (const word of ["one", "two", "three", "four"]) {
+      messages.push({
+        role: "user",
+        content: [{ type: "text", text: `prompt ${word} ${"x ".repeat(200)}` }],
+      });
+      messages.push({
+        role: "assistant",
+        content: [{ type: "text", text: `answer ${word}` }],
+        provider: "p",
+        api: "openai-chat",
+        model: "m",
+        stopReason: "stop",
+      });
+    }
+    messages.push({ role: "user", content: [{ type: "text", text: "in flight" }] });
+    const requests: string[] = [];
+    const outcome = await runCompaction({
+      context: { messages },
+      trigger: "overflow",
+      lastTurnInFlight: true,
+      budgetTokens: 1_000_000,
+      systemPrompt: "SYSTEM",
+      activeModel: "p/m",
+      summarise: async (_model, request) => {
+        requests.push(request.userPrompt);
+        return { text: "SUMMARY" };
+      },
+    });
+    expect(outcome.type).toBe("compacted");
+    if (outcome.type !== "compacted") return;
+    expect(requests).toHaveLength(1);
+    expect(outcome.plan.summarise.length).toBeGreaterThan(0);
+    expect(outcome.kept.at(-1)).toEqual(messages.at(-1));
+    expect(outcome.plan.summarise.length + outcome.plan.keep.length + 1).toBe(groupTurns(messages).length);
+  });
+
+  it("still keeps everything on a manual /compact when it all fits", async () => {
+    const { runCompaction } = await import("../../src/compaction/index.js");
+    const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "hello" }] }];
+    const outcome = await runCompaction({
+      context: { messages },
+      trigger: "manual",
+      lastTurnInFlight: false,
+      budgetTokens: 1_000_000,
+      systemPrompt: "SYSTEM",
+      activeModel: "p/m",
+      summarise: async () => ({ text: "never" }),
+    });
+    expect(outcome.type).toBe("nothing-to-summarise");
   });
 });
