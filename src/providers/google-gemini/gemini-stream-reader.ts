@@ -35,7 +35,6 @@ export class GeminiStreamReader {
   private usage: GenerateContentResponseUsageMetadata | undefined;
   private finishReason: string | undefined;
   private blocked = false;
-  private modelVersion: string | undefined;
   private calls = 0;
 
   constructor(
@@ -45,7 +44,6 @@ export class GeminiStreamReader {
 
   handle(chunk: GenerateContentResponse): void {
     if (chunk.usageMetadata !== undefined) this.usage = chunk.usageMetadata;
-    if (chunk.modelVersion !== undefined) this.modelVersion = chunk.modelVersion;
     if (chunk.promptFeedback?.blockReason !== undefined) this.blocked = true;
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) this.part(part);
@@ -62,7 +60,8 @@ export class GeminiStreamReader {
       content,
       provider: this.meta.provider,
       api: "google-gemini",
-      model: this.modelVersion ?? this.meta.model,
+      // The configured name, not the reported version: sizing compares models across messages.
+      model: this.meta.model,
       ...(usage === undefined ? {} : { usage }),
       stopReason: this.stopReason(content),
     };

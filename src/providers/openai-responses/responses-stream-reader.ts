@@ -86,7 +86,8 @@ export class ResponsesStreamReader {
       content,
       provider: this.meta.provider,
       api: "openai-responses",
-      model: this.final.model ?? this.meta.model,
+      // The configured name, not the dated snapshot: sizing compares models across messages.
+      model: this.meta.model,
       ...(usage === undefined ? {} : { usage }),
       stopReason: this.stopReason(content),
     };
