@@ -112,4 +112,36 @@ describe("compaction through the CLI (built CLI against a fake Anthropic server)
     expect(result.stdout).toContain("Nothing to compact");
     expect(server.requests).toHaveLength(1);
   });
+
+  it("reports a failed /compact as compaction_failed and an error, exit 1, leaving the session as it was", async () => {
+    const box = await makeSandbox();
+    const failing = (request: RecordedRequest): FakeReply =>
+      requestText(request).includes("<transcript>")
+        ? {
+            type: "error",
+            status: 500,
+            body: JSON.stringify({ type: "error", error: { type: "api_error", message: "boom" } }),
+          }
+        : responder(request);
+    server = await startFakeAnthropicServer({ responder: failing });
+    await mkdir(join(box.project, ".panto"));
+    await writeFile(
+      join(box.project, ".panto", "config.json"),
+      JSON.stringify({ model: MODEL, keep_verbatim_tokens: 0 }),
+    );
+    const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
+    expect((await runPanto(["-p", "question number 1"], { cwd: box.project, env })).code).toBe(0);
+    const result = await runPanto(["-c", "--json", "-p", "/compact"], { cwd: box.project, env });
+    expect(result.code).toBe(1);
+    const events = jsonLines(result.stdout);
+    expect(events.find((event) => event.type === "compaction_failed")).toMatchObject({
+      trigger: "manual",
+      code: "server",
+      attempts: [{ model: MODEL, code: "server" }],
+    });
+    expect(events.find((event) => event.type === "error")).toMatchObject({ code: "server" });
+    expect(events.at(-1)).toEqual({ type: "done", exit_code: 1 });
+    const context = await runPanto(["-c", "-p", "/context"], { cwd: box.project, env });
+    expect(context.stdout).toContain("no compaction block, 1 turn");
+  });
 });

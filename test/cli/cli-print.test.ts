@@ -55,6 +55,14 @@ describe("print mode (built CLI against a fake Anthropic server)", { timeout: 90
     expect(userTexts(server.requests[0]?.body)).toContain("explain the stdin path");
   });
 
+  it("runs in print mode when stdin is piped and -p is not given", async () => {
+    const { box, server, env } = await setup();
+    server.enqueue({ type: "text", text: "piped answer" });
+    const result = await runPanto(["-m", MODEL], { cwd: box.project, env, input: "piped question" });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("piped answer\n");
+  });
+
   it("creates exactly the --session file, and -c continues the latest session", async () => {
     const { box, server, env } = await setup();
     server.enqueue({ type: "text", text: "noted" }, { type: "text", text: "it was 7" });
@@ -194,6 +202,22 @@ describe("JSON mode", { timeout: 90_000 }, () => {
       usage: { prompt_tokens: 1700, output_tokens: 12, cache_read_tokens: 800 },
     });
     expect(events[5]).toEqual({ type: "done", exit_code: 0, text: "It says swordfish." });
+  });
+
+  it("reports a transient provider failure that was retried as a retry event", async () => {
+    const { box, server, env } = await setup();
+    const overloaded = JSON.stringify({
+      type: "error",
+      error: { type: "overloaded_error", message: "Overloaded" },
+    });
+    server.enqueue({ type: "error", status: 529, body: overloaded }, { type: "text", text: "made it" });
+    const result = await runPanto(["-m", MODEL, "--json", "-p", "hi"], { cwd: box.project, env });
+    expect(result.code).toBe(0);
+    const events = jsonLines(result.stdout);
+    const retry = events.find((event) => event.type === "retry");
+    expect(retry).toMatchObject({ attempt: 1 });
+    expect(typeof retry?.delay_ms).toBe("number");
+    expect(events.at(-1)).toEqual({ type: "done", exit_code: 0, text: "made it" });
   });
 
   it("denies write without --allow-tools (the model is told) and allows it with the flag", async () => {

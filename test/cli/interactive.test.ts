@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
@@ -199,6 +199,28 @@ describe("interactive mode", { timeout: 60_000 }, () => {
     expect(server?.requests).toHaveLength(3);
     expect(lastUserText()).toBe("prompt B");
     terminal.type("/exit\r");
+    expect(await exit).toBe(0);
+  });
+
+  it("Ctrl-C during /compact cancels it and leaves the session as it was; /model reports a missing key", async () => {
+    const box = await makeSandbox();
+    await mkdir(join(box.project, ".panto"));
+    await writeFile(join(box.project, ".panto", "config.json"), JSON.stringify({ keep_verbatim_tokens: 0 }));
+    const { terminal, exit } = await start(box);
+    server?.enqueue({ type: "text", text: "first answer" }, { type: "hang" });
+    terminal.type("first question\r");
+    let seen = await terminal.waitForAnswer("first answer");
+    terminal.type("/compact\r");
+    while (server?.requests.length !== 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    terminal.type("\u0003");
+    seen = await terminal.waitForAnswer("compaction cancelled; the session is unchanged", seen);
+    terminal.type("/context\r");
+    seen = await terminal.waitForAnswer("no compaction block, 1 turn", seen);
+    terminal.type("/model openai/gpt-5\r");
+    seen = await terminal.waitForAnswer("OPENAI_API_KEY", seen);
+    terminal.type("/model\r");
+    await terminal.waitForAnswer(`Model: ${MODEL}`, seen);
+    terminal.type("\u0004");
     expect(await exit).toBe(0);
   });
 
