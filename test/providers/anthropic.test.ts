@@ -421,6 +421,22 @@ describe("Anthropic adapter: faults and retries", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it.each([
+    [
+      "a gateway's error",
+      '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}',
+    ],
+    [
+      "an unstreamed message",
+      '{"type":"message","role":"assistant","content":[],"stop_reason":"model_context_window_exceeded"}',
+    ],
+  ])("recognises an overflow in %s sent as 200 JSON instead of a stream", async (_name, body) => {
+    server.enqueue({ type: "error", status: 200, body });
+    const error = await rejection(client().stream(request([user("hi")])));
+    expect(error.code).toBe("context_overflow");
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("fails with a network error once drops outlast the retries", async () => {
     server.enqueue({ type: "drop" }, { type: "drop" });
     const error = await rejection(

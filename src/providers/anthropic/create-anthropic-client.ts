@@ -1,6 +1,9 @@
 import { Anthropic } from "@anthropic-ai/sdk";
+import { Stream } from "@anthropic-ai/sdk/core/streaming";
+import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
+import { providerErrorFromResponse } from "../provider-error.js";
 import { captureErrorBodies, runWithRetry } from "../shared/index.js";
 import { anthropicErrorToPanto } from "./anthropic-error-to-panto.js";
 import { readAnthropicStream } from "./read-anthropic-stream.js";
@@ -43,7 +46,12 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
     });
     return runWithRetry(options, streamOptions, {
       attempt: async (watchdog) => {
-        const events = await getSdk().messages.create(params, { signal: watchdog.signal });
+        const response = await getSdk().messages.create(params, { signal: watchdog.signal }).asResponse();
+        if (response.headers.get("content-type")?.includes("json")) {
+          // Not a stream: a gateway's error (or a completion it refused to stream) in a 200.
+          throw providerErrorFromResponse({ body: await response.text(), provider: options.provider });
+        }
+        const events = Stream.fromSSEResponse<RawMessageStreamEvent>(response, new AbortController());
         return readAnthropicStream(events, {
           provider: options.provider,
           model: options.model,
