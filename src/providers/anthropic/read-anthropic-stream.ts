@@ -22,6 +22,7 @@ type PartialBlock =
   | { type: "redacted"; data: string }
   | { type: "tool"; id: string; name: string; json: string; call?: ToolCallBlock };
 
+/** What the reader needs besides the events: who answered, the attempt's watchdog, the event sink. */
 export interface AnthropicStreamContext {
   provider: string;
   model: string;

@@ -20,6 +20,7 @@ export interface ChatChunk {
   usage?: RawOpenAIChatUsage | null;
 }
 
+/** One fragment of a streamed tool call; `index` says which parallel call it extends. */
 export interface ChatToolCallDelta {
   index?: number;
   id?: string | null;

@@ -5,6 +5,7 @@ import type {
 import type { ModelRequest, ToolDefinition } from "../../core/index.js";
 import { renderOpenAIChatMessages } from "./render-openai-chat-messages.js";
 
+/** Who the request is for and what the client has learned about the server. */
 export interface OpenAIChatTarget {
   provider: string;
   model: string;

@@ -9,6 +9,7 @@ export interface ErrorBodyCapture {
   bodyFor(headers: Headers | undefined): string | undefined;
 }
 
+/** Wraps `baseFetch` (default: the global fetch) so failed responses' bodies can be looked up later. */
 export function captureErrorBodies(baseFetch: typeof fetch = globalThis.fetch): ErrorBodyCapture {
   const bodies = new WeakMap<Headers, string>();
   const capturingFetch: typeof fetch = async (input, init) => {

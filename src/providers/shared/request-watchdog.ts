@@ -23,6 +23,7 @@ export interface RequestWatchdog {
   dispose(): void;
 }
 
+/** Starts the watchdog for one attempt; the idle timer runs from now, before any response arrives. */
 export function startRequestWatchdog(
   callerSignal: AbortSignal | undefined,
   idleTimeoutMs: number,
