@@ -53,7 +53,7 @@ export async function runDemo(io: DemoIo): Promise<number> {
     contextWindow,
     responder: createDemoResponder(DEMO_STEPS),
   });
-  const { createModelClient } = await import("../providers/create-model-client.js");
+  const { createModelClient } = await import("../providers/index.js");
   const session = await openSession(newSessionPath(pantoHome, projectDir), { cwd: projectDir });
   try {
     const renderer = new TerminalRenderer(io.stdout, io.stdout, style);
