@@ -217,12 +217,9 @@ export function sendBody(
   res.end(body);
 }
 
-/** Sends a JSON value as a complete response (status 200 unless given). */
-export function sendJson(res: ServerResponse, value: unknown): void;
-export function sendJson(res: ServerResponse, status: number, value: unknown): void;
-export function sendJson(res: ServerResponse, ...args: [unknown] | [number, unknown]): void {
-  const [status, value] = args.length === 2 ? args : [200, args[0]];
-  sendBody(res, status, JSON.stringify(value));
+/** Sends a JSON value as a 200 response. */
+export function sendJson(res: ServerResponse, value: unknown): void {
+  sendBody(res, 200, JSON.stringify(value));
 }
 
 /** Writes the headers of a server-sent event stream. */
@@ -235,13 +232,10 @@ export function startSse(res: ServerResponse): void {
 }
 
 /** Writes one server-sent event: an optional `event:` line and the data as JSON (or verbatim if a string). */
-export function writeSseEvent(res: ServerResponse, data: unknown, event?: string): void {
+export function writeSse(res: ServerResponse, data: unknown, event?: string): void {
   const payload = typeof data === "string" ? data : JSON.stringify(data);
   res.write(`${event === undefined ? "" : `event: ${event}\n`}data: ${payload}\n\n`);
 }
-
-/** Short name for `writeSseEvent`. */
-export const writeSse = writeSseEvent;
 
 /** Splits text into small pieces so clients see several deltas, as real streams send them. */
 export function chunkText(text: string, size = 12): string[] {
