@@ -1,9 +1,8 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
-import type { Tool } from "../tools/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from "./exit-status.js";
-import { parseSlashCommand } from "./slash-command-table.js";
+import { findSlashCommand, parseSlashCommand } from "./slash-command-table.js";
 import { runSlashCommand, type SlashResult, slashHelpText } from "./slash-commands.js";
 import { asUsageError, type RunContext, startRun } from "./start-run.js";
 
@@ -51,7 +50,7 @@ async function runOnceInner(
   let prompt: string;
   try {
     prompt = await readPrompt(options, io.stdin);
-    if (parseSlashCommand(prompt)?.name === "help") return finish(reporter, EXIT_OK, slashHelpText());
+    if (isHelpCommand(prompt)) return finish(reporter, EXIT_OK, slashHelpText());
     run = await startRun({
       options,
       cwd: io.cwd,
@@ -59,7 +58,11 @@ async function runOnceInner(
       hooks: {
         onEvent: (event) => reporter.event(event),
         onWarning: (message) => reporter.warning(message),
-        approve: (call, tool) => approveInPrintMode(options, call, tool, reporter),
+        approve: async (call) => {
+          if (options.allowTools) return "allow";
+          reporter.denied(call);
+          return "deny";
+        },
       },
     });
   } catch (error) {
@@ -107,15 +110,10 @@ function reportSlashResult(reporter: OnceReporter, result: SlashResult): number 
   return result.exitCode;
 }
 
-async function approveInPrintMode(
-  options: CliOptions,
-  call: ToolCallBlock,
-  _tool: Tool,
-  reporter: OnceReporter,
-): Promise<"allow" | "deny"> {
-  if (options.allowTools) return "allow";
-  reporter.denied(call);
-  return "deny";
+/** /help needs no model, key or session, so it answers before any setup. */
+function isHelpCommand(prompt: string): boolean {
+  const command = parseSlashCommand(prompt);
+  return command !== undefined && findSlashCommand(command.name)?.name === "help";
 }
 
 /** The -p value, else all of stdin when it is not a terminal. */
