@@ -128,7 +128,7 @@ async function clientFactory(
   env: NodeJS.ProcessEnv,
   onWarning: (message: string) => void,
 ): Promise<(modelId: string) => ModelClient> {
-  const { createModelClient } = await import("../providers/index.js");
+  const { createModelClient } = await import("../providers/create-model-client.js");
   const clients = new Map<string, ModelClient>();
   return (modelId) => {
     const existing = clients.get(modelId);

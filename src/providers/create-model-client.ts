@@ -1,9 +1,6 @@
 import type { ModelClient } from "../core/index.js";
 import type { AdapterOptions } from "./adapter-options.js";
-import { createAnthropicClient } from "./anthropic/index.js";
-import { createGeminiClient } from "./google-gemini/index.js";
-import { createOpenAIChatClient } from "./openai-chat/index.js";
-import { createOpenAIResponsesClient } from "./openai-responses/index.js";
+import { lazyModelClient } from "./lazy-model-client.js";
 import { type ModelSpec, type ProvidersConfig, resolveModelSpec } from "./resolve-model-spec.js";
 import { withChatFallback } from "./with-chat-fallback.js";
 import type { RetryOptions } from "./with-retry.js";
@@ -35,8 +32,8 @@ export function createModelClient(id: string, options: CreateModelClientOptions 
   const adapterOptions = toAdapterOptions(spec, options);
   if (spec.api === "openai-responses" && spec.chatFallback === true) {
     return withChatFallback(
-      createOpenAIResponsesClient(adapterOptions),
-      () => createOpenAIChatClient(adapterOptions),
+      createAdapter("openai-responses", adapterOptions),
+      () => createAdapter("openai-chat", adapterOptions),
       options.onWarning,
     );
   }
@@ -44,15 +41,20 @@ export function createModelClient(id: string, options: CreateModelClientOptions 
 }
 
 function createAdapter(api: ModelSpec["api"], options: AdapterOptions): ModelClient {
+  return lazyModelClient(options, () => loadAdapter(api, options));
+}
+
+/** Imports only the adapter (and SDK) this model needs. */
+async function loadAdapter(api: ModelSpec["api"], options: AdapterOptions): Promise<ModelClient> {
   switch (api) {
     case "anthropic-messages":
-      return createAnthropicClient(options);
+      return (await import("./anthropic/index.js")).createAnthropicClient(options);
     case "openai-chat":
-      return createOpenAIChatClient(options);
+      return (await import("./openai-chat/index.js")).createOpenAIChatClient(options);
     case "openai-responses":
-      return createOpenAIResponsesClient(options);
+      return (await import("./openai-responses/index.js")).createOpenAIResponsesClient(options);
     case "google-gemini":
-      return createGeminiClient(options);
+      return (await import("./google-gemini/index.js")).createGeminiClient(options);
   }
 }
 
