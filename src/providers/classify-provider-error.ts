@@ -19,8 +19,8 @@ import { readErrorBody } from "./read-error-body.js";
 
 /** One failed provider request as seen on the wire: HTTP status when there was one, and the raw body. */
 export interface ProviderFailure {
-  /** Omit for errors that arrived inside a 200 stream or whose status is unknown. */
-  status?: number;
+  /** Omit (or null, as in the fixture file) for errors that arrived inside a 200 stream or whose status is unknown. */
+  status?: number | null;
   /** Verbatim body or error message, in whatever shape the provider (or a gateway) sent it. */
   body: string;
   /** A hint only (e.g. "anthropic", "openrouter"); classification never depends on it. */
@@ -46,9 +46,13 @@ const verdict = (code: ErrorCode, retryable: boolean): ErrorClassification => ({
  * connections are.
  */
 export function classifyProviderError(failure: ProviderFailure): ErrorClassification {
-  const facts = readErrorBody(failure.body);
+  // Callers from plain JavaScript sometimes hand over a parsed body; classify its text all the same.
+  const body = typeof failure.body === "string" ? failure.body : JSON.stringify(failure.body ?? "");
+  const facts = readErrorBody(body);
   if (facts.finishReasons !== undefined) return classifyFinishReasons(facts.finishReasons);
-  const evidence: Evidence = { status: failure.status ?? facts.status, text: facts.text };
+  const status =
+    typeof failure.status === "number" && Number.isFinite(failure.status) ? failure.status : undefined;
+  const evidence: Evidence = { status: status ?? facts.status, text: facts.text };
   for (const rule of RULES) {
     const result = rule(evidence);
     if (result !== undefined) return result;

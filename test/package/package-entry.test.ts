@@ -1,0 +1,67 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+const TRACE_IMPORTS = fileURLToPath(new URL("../cli/fixtures/trace-imports.mjs", import.meta.url));
+
+/** Runs an ES module snippet in a fresh node process inside the package, so `import "panto"` resolves to the build. */
+function runModule(source: string): string {
+  return execFileSync(process.execPath, ["--input-type=module", "-e", source], {
+    cwd: root,
+    encoding: "utf8",
+  });
+}
+
+describe("the package entry", () => {
+  it("exports classifyProviderError by package name, taking a status (or null) and a body", () => {
+    const output = runModule(`
+      import { classifyProviderError } from "panto";
+      const results = [
+        classifyProviderError({ status: 400, body: '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 219898 tokens > 200000 maximum"}}' }),
+        classifyProviderError({ status: null, body: "This model's maximum prompt length is 131072 but the request contains 136973 tokens." }),
+        classifyProviderError({ body: "Too many tokens, please wait before trying again.", provider: "bedrock" }),
+        classifyProviderError({ status: 529, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' }),
+      ];
+      console.log(JSON.stringify(results));
+    `);
+    expect(JSON.parse(output)).toEqual([
+      { code: "context_overflow", retryable: false },
+      { code: "context_overflow", retryable: false },
+      { code: "rate_limit", retryable: true },
+      { code: "overloaded", retryable: true },
+    ]);
+  });
+
+  it("loads no vendor SDK when imported", () => {
+    const result = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        TRACE_IMPORTS,
+        "--input-type=module",
+        "-e",
+        'await import("panto"); console.log("loaded")',
+      ],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(result.stdout.trim()).toBe("loaded");
+    const imports = result.stderr.split("\n").filter((line) => line.startsWith("IMPORT "));
+    // The tracer works: the package's own modules show up.
+    expect(imports.some((line) => line.includes("/dist/index.js"))).toBe(true);
+    expect(
+      imports.filter((line) => /@anthropic-ai|node_modules\/openai\/|@google\/genai/.test(line)),
+    ).toEqual([]);
+  });
+
+  it("exposes the fake provider servers at panto/simulator", () => {
+    const output = runModule(`
+      import * as simulator from "panto/simulator";
+      console.log(Object.keys(simulator).filter((k) => k.startsWith("startFake")).sort().join(","));
+    `);
+    expect(output.trim()).toBe(
+      "startFakeAnthropicServer,startFakeGeminiServer,startFakeOpenAIChatServer,startFakeOpenAIResponsesServer",
+    );
+  });
+});
