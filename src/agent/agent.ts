@@ -122,6 +122,8 @@ export class Agent {
       const results = await runToolCalls(calls, this.#options, signal);
       const toolMessage: ToolResultMessage = { role: "tool", content: results };
       await this.#options.session.appendMessage(toolMessage);
+      // Reported only once written, so a result a script has seen survives a crash.
+      for (const result of results) this.#options.onEvent({ type: "tool-result", result });
       if (signal?.aborted) throw new PantoError("aborted", "interrupted while tools were running");
     }
     throw new PantoError("other", `stopped after ${MAX_TOOL_ROUNDS} tool rounds in one prompt`);

@@ -5,19 +5,15 @@ import type { AgentOptions } from "./agent.js";
 /**
  * Runs one assistant message's tool calls in order, asking permission for write and exec tools.
  * Every call gets exactly one result, even when denied, unknown or interrupted, so the protocol
- * pairing holds whatever happens.
+ * pairing holds whatever happens. The caller persists the results before reporting them.
  */
 export async function runToolCalls(
   calls: readonly ToolCallBlock[],
-  options: Pick<AgentOptions, "tools" | "approve" | "onEvent" | "cwd">,
+  options: Pick<AgentOptions, "tools" | "approve" | "cwd">,
   signal: AbortSignal | undefined,
 ): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
-  for (const call of calls) {
-    const result = await runOne(call, options, signal);
-    options.onEvent({ type: "tool-result", result });
-    results.push(result);
-  }
+  for (const call of calls) results.push(await runOne(call, options, signal));
   return results;
 }
 
