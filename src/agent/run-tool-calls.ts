@@ -1,5 +1,5 @@
 import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
-import { runTool, type Tool } from "../tools/index.js";
+import { runTool } from "../tools/index.js";
 import type { AgentOptions } from "./agent.js";
 
 /**
