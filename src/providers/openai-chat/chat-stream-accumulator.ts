@@ -42,17 +42,29 @@ export class ChatStreamAccumulator {
   private text = "";
   private thinking = "";
   private readonly calls = new Map<number, PartialToolCall>();
+  /** The index of the call the last fragment extended: where an index-less fragment belongs. */
+  private lastCallIndex: number | undefined;
   private finishReason: string | null | undefined;
   private rawUsage: RawOpenAIChatUsage | null | undefined;
+  private doneSeen = false;
 
   constructor(
     private readonly target: { provider: string; model: string },
     private readonly onEvent: ((event: StreamEvent) => void) | undefined,
   ) {}
 
-  /** Whether a finish_reason arrived: a stream without one was cut off. */
+  /**
+   * Whether the answer is complete: a finish_reason arrived, or (minimal servers send none) the
+   * stream said [DONE] after some output. Anything else was cut off.
+   */
   get finished(): boolean {
-    return this.finishReason !== undefined && this.finishReason !== null;
+    if (this.finishReason !== undefined && this.finishReason !== null) return true;
+    return this.doneSeen && (this.text !== "" || this.thinking !== "" || this.calls.size > 0);
+  }
+
+  /** The stream's `data: [DONE]` terminator arrived. */
+  markDone(): void {
+    this.doneSeen = true;
   }
 
   apply(chunk: ChatChunk): void {
@@ -104,7 +116,8 @@ export class ChatStreamAccumulator {
   }
 
   private applyToolCall(delta: ChatToolCallDelta): void {
-    const index = delta.index ?? this.calls.size;
+    const index = this.callIndexOf(delta);
+    this.lastCallIndex = index;
     let call = this.calls.get(index);
     if (call === undefined) {
       call = { id: "", name: "", json: "", started: false };
@@ -119,6 +132,25 @@ export class ChatStreamAccumulator {
       call.started = true;
       this.onEvent?.({ type: "tool-call-start", id: call.id, name: call.name });
     }
+  }
+
+  /**
+   * Which call a fragment extends. Some servers send no `index`: then a fragment with a new id, or
+   * a name while the open call already has one, starts the next call; any other extends the open one.
+   */
+  private callIndexOf(delta: ChatToolCallDelta): number {
+    if (typeof delta.index === "number") return delta.index;
+    const last = this.lastCallIndex;
+    const open = last === undefined ? undefined : this.calls.get(last);
+    if (last === undefined || open === undefined) return this.nextCallIndex();
+    const id = delta.id ?? "";
+    const name = delta.function?.name ?? "";
+    const startsNew = id !== "" ? id !== open.id : name !== "" && open.name !== "";
+    return startsNew ? this.nextCallIndex() : last;
+  }
+
+  private nextCallIndex(): number {
+    return this.calls.size === 0 ? 0 : Math.max(...this.calls.keys()) + 1;
   }
 
   private endToolCall(call: PartialToolCall): ToolCallBlock {

@@ -1,9 +1,14 @@
 import { OpenAI } from "openai";
-import { Stream } from "openai/core/streaming";
 import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { networkError, providerErrorFromResponse } from "../provider-error.js";
-import { captureErrorBodies, type RequestWatchdog, runWithRetry } from "../shared/index.js";
+import {
+  captureErrorBodies,
+  type RequestWatchdog,
+  readSseEvents,
+  runWithRetry,
+  sniffResponseBody,
+} from "../shared/index.js";
 import {
   type ChatChunk,
   type ChatCompletionBody,
@@ -88,23 +93,42 @@ async function sendAndRead(
 ): Promise<AssistantMessage> {
   const response = await sdk.chat.completions.create(params, { signal: watchdog.signal }).asResponse();
   watchdog.touch();
-  const contentType = response.headers.get("content-type") ?? "";
-  if (contentType.includes("json")) {
+  if (response.body === null) throw networkError(provider, new Error("no response body"), "empty response");
+  const sniffed = await sniffResponseBody(response.body);
+  if (sniffed.type === "json") {
     // A server that ignored stream: true, or a gateway error wrapped in a 200.
-    const text = await response.text();
-    const body = JSON.parse(text) as ChatCompletionBody & { error?: unknown };
+    const body = JSON.parse(sniffed.text) as ChatCompletionBody & { error?: unknown };
     if (body.error !== undefined && body.error !== null)
-      throw providerErrorFromResponse({ body: text, provider });
+      throw providerErrorFromResponse({ body: sniffed.text, provider });
     accumulator.apply(completionAsChunk(body));
     return accumulator.finish();
   }
-  for await (const chunk of Stream.fromSSEResponse<ChatChunk>(response, new AbortController())) {
+  for await (const event of readSseEvents(sniffed.body)) {
     watchdog.touch();
-    accumulator.apply(chunk);
+    // Stop at the terminator: some servers keep the connection open after it.
+    if (event.data.trim() === "[DONE]") {
+      accumulator.markDone();
+      break;
+    }
+    const chunk = parseChatChunk(event.data, provider);
+    if (chunk !== undefined) accumulator.apply(chunk);
   }
   if (!accumulator.finished) {
     if (watchdog.signal.aborted) throw new Error("stream aborted");
     throw networkError(provider, new Error("the stream ended without a finish_reason"), "truncated stream");
   }
   return accumulator.finish();
+}
+
+/**
+ * One event's chunk; undefined for an empty keep-alive. A chunk carrying `error` is the server
+ * failing inside a 200 stream (OpenRouter, vLLM): classified from the payload verbatim. Data that
+ * is not JSON throws a SyntaxError, which reads as a cut-off stream.
+ */
+function parseChatChunk(data: string, provider: string): ChatChunk | undefined {
+  if (data.trim() === "") return undefined;
+  const chunk = JSON.parse(data) as ChatChunk & { error?: unknown };
+  if (chunk.error !== undefined && chunk.error !== null)
+    throw providerErrorFromResponse({ body: data, provider });
+  return chunk;
 }

@@ -3,6 +3,7 @@ export { renderCompactionText } from "./compaction-text.js";
 export { isNetworkFailure } from "./is-network-failure.js";
 export { MISSING_RESULT_TEXT, pairToolResults } from "./pair-tool-results.js";
 export { parseToolArguments } from "./parse-tool-arguments.js";
+export { readSseEvents, type SseEvent } from "./read-sse-events.js";
 export {
   DEFAULT_IDLE_TIMEOUT_MS,
   type RequestWatchdog,
@@ -10,3 +11,4 @@ export {
   startRequestWatchdog,
 } from "./request-watchdog.js";
 export { type RetryableRequest, runWithRetry } from "./run-with-retry.js";
+export { type SniffedBody, sniffResponseBody } from "./sniff-response-body.js";

@@ -1,0 +1,64 @@
+/** A 200 body as it turned out to be: one JSON document, or an event stream to read on. */
+export type SniffedBody =
+  | { type: "json"; text: string }
+  | { type: "stream"; body: ReadableStream<Uint8Array> };
+
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const JSON_START = new Set([0x7b, 0x5b]); // { [
+
+/**
+ * Tells a JSON answer from an event stream by its first non-blank byte rather than by its
+ * content-type, which servers get wrong both ways: one that ignores `stream: true` may label its
+ * JSON text/plain, and an SSE body never starts with `{` or `[`. A JSON body is read whole; a stream
+ * is handed back unconsumed (the bytes read to decide are put back in front).
+ */
+export async function sniffResponseBody(body: ReadableStream<Uint8Array>): Promise<SniffedBody> {
+  const reader = body.getReader();
+  const seen: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    // Nothing but blanks: an empty stream, which its reader will call cut off.
+    if (done) return { type: "stream", body: replay(seen, reader) };
+    seen.push(value);
+    const first = value.find((byte) => !WHITESPACE.has(byte));
+    if (first === undefined) continue;
+    if (JSON_START.has(first)) return { type: "json", text: await readRest(reader, seen) };
+    return { type: "stream", body: replay(seen, reader) };
+  }
+}
+
+async function readRest(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  seen: Uint8Array[],
+): Promise<string> {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return decode(seen);
+    seen.push(value);
+  }
+}
+
+function decode(chunks: Uint8Array[]): string {
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The bytes already read, then the rest of the body; cancelling it cancels the original. */
+function replay(
+  seen: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): ReadableStream<Uint8Array> {
+  const pending = [...seen];
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = pending.shift();
+      if (next !== undefined) {
+        controller.enqueue(next);
+        return;
+      }
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
