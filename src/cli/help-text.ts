@@ -54,7 +54,8 @@ JSON events (--json; one object per line, always ending with "done"):
   tool_call {id, name, arguments}    tool_result {tool_call_id, name, is_error, text}
   compaction_started {trigger, model}
   compaction {trigger, model, fallback, turns_summarised, turns_kept, tokens_summarised,
-    tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, instructions?}
+    tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, instructions?,
+    chunks? (summary requests chained when the prefix was too large for one)}
   compaction_failed {trigger, code, message, attempts}   compaction_skipped {trigger, reason}
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message}
   error {code, message, hint?}   (code: a provider error code, or usage/config/session/auth)

@@ -89,6 +89,7 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     size_sources: record.sizeSources,
     summary: record.summary,
     ...(record.instructions === undefined ? {} : { instructions: record.instructions }),
+    ...(record.chunks === undefined ? {} : { chunks: record.chunks }),
   };
 }
 

@@ -9,6 +9,7 @@ import {
   type CompactionAttemptFailure,
   type CompactionEvent,
   type SummariseFn,
+  type SummaryResult,
   summariseWithFallback,
 } from "./summarise-with-fallback.js";
 
@@ -51,20 +52,7 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
   const plan = planWithinRejectedContext(sized, input);
   if (plan.summarise.length === 0)
     return { type: "nothing-to-summarise", reason: nothingReason(input, plan) };
-  const request = buildCompactionRequest({
-    systemPrompt: input.systemPrompt,
-    transcript: serializeTranscript(plan.summarise.flatMap((turn) => turn.messages)),
-    ...optional("instructions", input.instructions),
-    ...optional("previousSummary", input.context.compaction?.summary),
-  });
-  const result = await summariseWithFallback({
-    request,
-    activeModel: input.activeModel,
-    summarise: input.summarise,
-    ...optional("compactionModel", input.compactionModel),
-    ...optional("signal", input.signal),
-    ...optional("onEvent", input.onEvent),
-  });
+  const result = await summariseTurns(plan.summarise, input.context.compaction?.summary, input);
   if (!result.ok) return { type: "failed", error: result.error, attempts: result.attempts };
   return {
     type: "compacted",
@@ -79,6 +67,59 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
  * older turn fits the configured budget (a budget larger than this model's window), the budget is
  * halved until at least one older turn is summarised: keeping all of them would only overflow again.
  */
+/**
+ * Summarises `turns` in one request; when even the active model rejects that request as too large,
+ * splits the turns in two at a turn boundary and summarises the older half, then the newer half
+ * with the older half's summary as its `<previous-summary>`, so compaction is never stuck on its own
+ * size. A single turn is never split (v1), so one turn too large to summarise stays a failure.
+ */
+async function summariseTurns(
+  turns: readonly SizedTurn[],
+  previousSummary: string | undefined,
+  input: RunCompactionInput,
+): Promise<ChunkedSummary> {
+  const request = buildCompactionRequest({
+    systemPrompt: input.systemPrompt,
+    transcript: serializeTranscript(turns.flatMap((turn) => turn.messages)),
+    ...optional("instructions", input.instructions),
+    ...optional("previousSummary", previousSummary),
+  });
+  const result = await summariseWithFallback({
+    request,
+    activeModel: input.activeModel,
+    summarise: input.summarise,
+    ...optional("compactionModel", input.compactionModel),
+    ...optional("signal", input.signal),
+    ...optional("onEvent", input.onEvent),
+  });
+  if (result.ok) return { ...result, requests: 1 };
+  if (turns.length < 2 || result.attempts.at(-1)?.error.code !== "context_overflow") return result;
+  const [older, newer] = splitAtHalfTokens(turns);
+  const first = await summariseTurns(older, previousSummary, input);
+  if (!first.ok) return first;
+  const second = await summariseTurns(newer, first.summary, input);
+  if (!second.ok) return second;
+  return {
+    ...second,
+    fellBack: first.fellBack || second.fellBack,
+    requests: first.requests + second.requests,
+  };
+}
+
+type ChunkedSummary = (SummaryResult & { ok: true; requests: number }) | (SummaryResult & { ok: false });
+
+/** Two non-empty runs of whole turns, the first holding about half the tokens. */
+function splitAtHalfTokens(turns: readonly SizedTurn[]): [SizedTurn[], SizedTurn[]] {
+  const total = turns.reduce((sum, turn) => sum + turn.tokens, 0);
+  let running = 0;
+  let cut = 1;
+  for (; cut < turns.length - 1; cut++) {
+    running += (turns[cut - 1] as SizedTurn).tokens;
+    if (running >= total / 2) break;
+  }
+  return [turns.slice(0, cut), turns.slice(cut)];
+}
+
 function planWithinRejectedContext(sized: readonly SizedTurn[], input: RunCompactionInput): RetentionPlan {
   const options = { budgetTokens: input.budgetTokens, lastTurnInFlight: input.lastTurnInFlight };
   let plan = planRetention(sized, options);
@@ -101,7 +142,7 @@ function buildRecord(
   input: RunCompactionInput,
   plan: RetentionPlan,
   sized: readonly SizedTurn[],
-  result: { summary: string; model: string; fellBack: boolean },
+  result: { summary: string; model: string; fellBack: boolean; requests: number },
 ): CompactionRecord {
   const instructions = input.instructions?.trim() ?? "";
   return {
@@ -115,6 +156,7 @@ function buildRecord(
     tokensSummarised: plan.summarisedTokens,
     tokensKept: plan.keptTokens,
     summaryTokens: estimateTokens(result.summary),
+    ...(result.requests > 1 ? { chunks: result.requests } : {}),
     sizeSources: {
       usage: sized.filter((turn) => turn.source === "usage").length,
       estimate: sized.filter((turn) => turn.source === "estimate").length,

@@ -19,6 +19,11 @@ export interface CompactionRecord {
   tokensKept: number;
   /** Estimated size of the summary itself. */
   summaryTokens: number;
+  /**
+   * How many chained summary requests wrote the summary, when the prefix was too large to summarise
+   * in one (each chunk's summary was the next one's previous summary). Absent for a single request.
+   */
+  chunks?: number;
   /** How many of the sized turns took their size from provider usage, and how many from the local estimate. */
   sizeSources: { usage: number; estimate: number };
 }

@@ -244,7 +244,7 @@ describe("several compactions in a row", () => {
           const summarise: SummariseFn = async (_model, request) => {
             requests.push(request.userPrompt);
             attempt++;
-            if (attempt <= step.failures) throw new PantoError("context_overflow", "too long");
+            if (attempt <= step.failures) throw new PantoError("server", "unavailable");
             return { text: summary };
           };
           const outcome: CompactionOutcome = await runCompaction({

@@ -302,3 +302,91 @@ describe("overflow with a budget larger than the model's window", () => {
     expect(outcome.type).toBe("nothing-to-summarise");
   });
 });
+
+describe("a summary request too large even for the active model", () => {
+  const conversation = (turns: number): Message[] =>
+    Array.from({ length: turns }, (_, index): Message[] => [
+      { role: "user", content: [{ type: "text", text: `prompt-${index}` }] },
+      {
+        role: "assistant",
+        content: [{ type: "text", text: `answer-${index}` }],
+        provider: "p",
+        api: "openai-chat",
+        model: "m",
+        stopReason: "stop",
+      },
+    ]).flat();
+  /** The prompt ids inside a request's transcript (not its previous summary). */
+  const transcriptIds = (prompt: string): string =>
+    (prompt.split("<transcript>")[1]?.match(/prompt-\d+/g) ?? []).join(",");
+  /** A model whose window holds the transcript of at most two turns. */
+  const smallWindow = (requests: string[]) => async (_model: string, request: { userPrompt: string }) => {
+    requests.push(request.userPrompt);
+    const turns = request.userPrompt.split("[User]:").length - 1;
+    if (turns > 2) throw new PantoError("context_overflow", `prompt is too long: ${turns} turns > 2 maximum`);
+    return { text: `S[${transcriptIds(request.userPrompt)}]` };
+  };
+
+  it("summarises turn-aligned chunks in order, each chunk's summary passed to the next as <previous-summary>", async () => {
+    const requests: string[] = [];
+    const outcome = await runCompaction({
+      context: { compaction: { type: "compaction", summary: "OLDEST" }, messages: conversation(7) },
+      trigger: "overflow",
+      lastTurnInFlight: true,
+      budgetTokens: 0,
+      systemPrompt: "SYSTEM",
+      activeModel: "p/m",
+      summarise: smallWindow(requests),
+    });
+    expect(outcome.type).toBe("compacted");
+    if (outcome.type !== "compacted") return;
+    const accepted = requests.filter((prompt) => prompt.split("[User]:").length - 1 <= 2);
+    const order = accepted.map(transcriptIds).join(",");
+    expect(order).toBe("prompt-0,prompt-1,prompt-2,prompt-3,prompt-4,prompt-5");
+    expect(accepted[0]).toContain("<previous-summary>\nOLDEST\n</previous-summary>");
+    for (let i = 1; i < accepted.length; i++) {
+      expect(accepted[i]!.split("<previous-summary>")).toHaveLength(2);
+      expect(accepted[i]).toContain(
+        `<previous-summary>\nS[${transcriptIds(accepted[i - 1]!)}]\n</previous-summary>`,
+      );
+    }
+    expect(outcome.record.summary).toBe(`S[${transcriptIds(accepted.at(-1)!)}]`);
+    expect(outcome.record.chunks).toBe(accepted.length);
+    expect(outcome.record.turnsSummarised).toBe(6);
+    expect(outcome.kept).toEqual(conversation(7).slice(-2));
+  });
+
+  it("fails when a single turn is too large to summarise, without splitting it", async () => {
+    const outcome = await runCompaction({
+      context: { messages: conversation(2) },
+      trigger: "overflow",
+      lastTurnInFlight: true,
+      budgetTokens: 0,
+      systemPrompt: "SYSTEM",
+      activeModel: "p/m",
+      summarise: async () => {
+        throw new PantoError("context_overflow", "too long");
+      },
+    });
+    expect(outcome.type).toBe("failed");
+    if (outcome.type === "failed") expect(outcome.error.code).toBe("context_overflow");
+  });
+
+  it("does not chunk when the failure is not an overflow", async () => {
+    let calls = 0;
+    const outcome = await runCompaction({
+      context: { messages: conversation(5) },
+      trigger: "manual",
+      lastTurnInFlight: false,
+      budgetTokens: 0,
+      systemPrompt: "SYSTEM",
+      activeModel: "p/m",
+      summarise: async () => {
+        calls++;
+        throw new PantoError("server", "500");
+      },
+    });
+    expect(outcome.type).toBe("failed");
+    expect(calls).toBe(1);
+  });
+});
