@@ -115,11 +115,22 @@ class FileSession implements Session {
     kept: readonly Message[],
   ): Promise<{ compaction: CompactionEntry; copies: MessageEntry[] }> {
     return this.enqueue(async () => {
-      const compaction: CompactionEntry = { type: "compaction", ...this.stamp(), ...structuredClone(record) };
+      const compaction: CompactionEntry = {
+        type: "compaction",
+        ...this.stamp(),
+        ...structuredClone(record),
+        keptMessages: kept.length,
+      };
       const copies = kept.map(
-        (message): MessageEntry => ({ type: "message", ...this.stamp(), message: structuredClone(message) }),
+        (message): MessageEntry => ({
+          type: "message",
+          ...this.stamp(),
+          message: structuredClone(message),
+          keptBy: compaction.id,
+        }),
       );
-      // One write: the block and its kept copies land together or (after a crash) as a torn tail.
+      // One write: the block and its kept copies land together or (after a crash) as a torn tail,
+      // which replay recognises by the count and the keptBy tags, and ignores.
       await this.write([compaction, ...copies]);
       this.entries = [];
       this.remember([compaction, ...copies]);

@@ -30,8 +30,21 @@ function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
 }
 
+function isCount(value: unknown): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
 function checkCompaction(value: JsonObject): string | undefined {
   if (typeof value.summary !== "string") return "compaction entry without a summary";
+  if (value.keptMessages !== undefined && !isCount(value.keptMessages))
+    return "compaction entry whose keptMessages is not a count";
+  return undefined;
+}
+
+function checkMessage(value: JsonObject): string | undefined {
+  if (!isMessage(value.message)) return "message entry without a valid message";
+  if (value.keptBy !== undefined && typeof value.keptBy !== "string")
+    return "message entry whose keptBy is not an entry id";
   return undefined;
 }
 
@@ -44,7 +57,7 @@ function checkTurnFailed(value: JsonObject): string | undefined {
 function checkKnownEntry(value: JsonObject): string | undefined {
   switch (value.type) {
     case "message":
-      return isMessage(value.message) ? undefined : "message entry without a valid message";
+      return checkMessage(value);
     case "compaction":
       return checkCompaction(value);
     case "turn-failed":

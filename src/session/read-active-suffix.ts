@@ -1,4 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
+import { KeptCopyCounter } from "./kept-copy-counter.js";
 import { parseSessionLine } from "./parse-session-line.js";
 import {
   BACKWARD_CHUNK_BYTES,
@@ -81,7 +82,8 @@ function formatNotes(path: string, notes: PendingNote[], totalLines: number | un
 
 /**
  * Resumes a session file: reads the header, then reads backward from the end to the latest
- * compaction entry (or the header), parsing only those lines. The cost grows with the active
+ * complete compaction entry (or the header), parsing only those lines. A compaction whose kept
+ * copies did not all land is read past, so replay can start from the state before it. The cost grows with the active
  * suffix, not with the file's whole history (DESIGN "Session file").
  */
 export async function readActiveSuffix(
@@ -95,6 +97,7 @@ export async function readActiveSuffix(
   const notes: PendingNote[] = [];
   let linesRead = 0;
   let reachedHeader = end === size;
+  const copies = new KeptCopyCounter();
   for await (const line of readLinesBackward(file, end, size, chunkBytes)) {
     const fromEnd = linesRead++;
     reachedHeader = line.offset === end;
@@ -103,7 +106,8 @@ export async function readActiveSuffix(
     if (note !== undefined) notes.push({ fromEnd, offset: line.offset, ...note });
     if (entry === undefined) continue;
     found.push(entry);
-    if (entry.type === "compaction") break;
+    if (entry.type === "compaction" && copies.isComplete(entry)) break;
+    copies.see(entry);
   }
   return {
     header,

@@ -1,4 +1,9 @@
 import type { EffectiveContext } from "../core/index.js";
+import {
+  incompleteCompactionProblem,
+  KeptCopyCounter,
+  latestCompleteCompaction,
+} from "./kept-copy-counter.js";
 import { repairToolPairing } from "./repair-tool-pairing.js";
 import type { CompactionEntry, MessageEntry, SessionEntry } from "./session-entries.js";
 
@@ -15,10 +20,32 @@ export interface SurvivingEntries {
   problems: string[];
 }
 
-/** Entries from the latest compaction entry on (all of them when there is none). */
+/**
+ * Entries from the latest complete compaction entry on (all of them when there is none). A
+ * compaction whose kept copies did not all land is not a starting point: replay reads on past it.
+ */
 export function activeSuffix(entries: readonly SessionEntry[]): readonly SessionEntry[] {
-  const latest = entries.findLastIndex((entry) => entry.type === "compaction");
+  const latest = latestCompleteCompaction(entries);
   return latest === -1 ? entries : entries.slice(latest);
+}
+
+/**
+ * Reports the compactions inside the active suffix: all were cut off, since the suffix starts at
+ * the latest complete one. Their copies duplicate messages before them, so `replays` drops them.
+ */
+function reportIncompleteCompactions(active: readonly SessionEntry[], problems: string[]): void {
+  const counter = new KeptCopyCounter();
+  for (let index = active.length - 1; index > 0; index--) {
+    const entry = active[index] as SessionEntry;
+    if (entry.type === "compaction")
+      problems.unshift(incompleteCompactionProblem(entry, counter.copiesOf(entry)));
+    counter.see(entry);
+  }
+}
+
+/** Whether a message entry replays: not in a failed turn, and not a copy of a cut-off compaction. */
+function replays(entry: MessageEntry, removed: boolean, activeCompaction: string | undefined): boolean {
+  return !removed && (entry.keptBy === undefined || entry.keptBy === activeCompaction);
 }
 
 /**
@@ -48,12 +75,15 @@ function failedTurnMask(active: readonly SessionEntry[], problems: string[]): bo
 export function survivingEntries(entries: readonly SessionEntry[]): SurvivingEntries {
   const active = activeSuffix(entries);
   const problems: string[] = [];
+  reportIncompleteCompactions(active, problems);
   const removed = failedTurnMask(active, problems);
-  const messages = active.filter(
-    (entry, index): entry is MessageEntry => entry.type === "message" && removed[index] !== true,
-  );
   const first = active[0];
-  return first?.type === "compaction" ? { compaction: first, messages, problems } : { messages, problems };
+  const compaction = first?.type === "compaction" ? first : undefined;
+  const messages = active.filter(
+    (entry, index): entry is MessageEntry =>
+      entry.type === "message" && replays(entry, removed[index] === true, compaction?.id),
+  );
+  return compaction === undefined ? { messages, problems } : { compaction, messages, problems };
 }
 
 /**

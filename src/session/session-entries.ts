@@ -27,11 +27,22 @@ export interface EntryBase {
 export interface MessageEntry extends EntryBase {
   type: "message";
   message: Message;
+  /**
+   * Set on the kept copies written with a compaction: the id of that compaction entry. Lets replay
+   * count the copies that landed, and tell them apart from messages appended later.
+   */
+  keptBy?: string;
 }
 
 /** A compaction: replay starts here; everything before it contributes nothing to the effective context. */
 export interface CompactionEntry extends EntryBase, CompactionRecord {
   type: "compaction";
+  /**
+   * How many kept copies (message entries with `keptBy` naming this entry) were written right after
+   * it. Fewer in the file means the write was cut off: replay ignores the compaction. Absent in
+   * files from before this field existed; such a compaction counts as complete.
+   */
+  keptMessages?: number;
 }
 
 /** The turn starting at entry `firstEntryId` failed for good: replay drops it (entries firstEntryId..this one). */

@@ -23,7 +23,10 @@ export interface Session {
   readonly header: SessionHeader;
   /** The effective context now: latest compaction block + messages after it, failed turns removed, pairing repaired. A fresh copy each call. */
   effectiveContext(): EffectiveContext;
-  /** Entries in the active suffix (from the latest compaction entry on), in file order, as read/appended. */
+  /**
+   * Entries in the active suffix (from the latest complete compaction entry on; a compaction whose
+   * kept copies were cut off by a crash does not count), in file order, as read/appended.
+   */
   activeEntries(): readonly SessionEntry[];
   appendMessage(message: Message): Promise<MessageEntry>;
   /** Appends the compaction entry, then one message entry per kept message (copies), in order. Returns them. */

@@ -20,7 +20,8 @@ import {
 
 type Op =
   | { kind: "turn"; text: string; calls: number }
-  | { kind: "compaction"; keepTurns: number }
+  /** `landed`: how many of the kept copies reached the file (a crash cut the write), when fewer than all. */
+  | { kind: "compaction"; keepTurns: number; landed?: number }
   | { kind: "fail"; target: number }
   | { kind: "unknown" };
 
@@ -30,6 +31,14 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant("turn" as const), text: fc.string(), calls: fc.nat(2) }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("compaction" as const), keepTurns: fc.nat(3) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("compaction" as const),
+      keepTurns: fc.integer({ min: 1, max: 3 }),
+      landed: fc.nat(6),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant("fail" as const), target: fc.integer({ min: -1, max: 400 }) }),
@@ -49,7 +58,8 @@ function buildLines(ops: readonly Op[], danglingCall: boolean): unknown[] {
     return value;
   };
   const ts = "2025-06-01T09:00:00.000Z";
-  const push = (message: Message) => lines.push({ type: "message", id: id(), ts, message });
+  const push = (message: Message, keptBy?: string) =>
+    lines.push({ type: "message", id: id(), ts, message, ...(keptBy === undefined ? {} : { keptBy }) });
   for (const op of ops) {
     if (op.kind === "turn") {
       const callIds = Array.from({ length: op.calls }, (_, index) => `call_${next}_${index}`);
@@ -64,10 +74,21 @@ function buildLines(ops: readonly Op[], danglingCall: boolean): unknown[] {
         );
       turn.push(assistant(`re: ${op.text}`));
       turns.push(turn);
-      turn.forEach(push);
+      for (const message of turn) push(message);
     } else if (op.kind === "compaction") {
-      lines.push({ type: "compaction", id: id(), ts, ...record(`summary ${next}`) });
-      for (const message of turns.slice(turns.length - op.keepTurns).flat()) push(message);
+      const kept = turns.slice(turns.length - op.keepTurns).flat();
+      const landed = Math.min(op.landed ?? kept.length, kept.length);
+      // A cut before the compaction line ended leaves no entry at all.
+      if (landed === kept.length && op.landed !== undefined) continue;
+      const compactionId = id();
+      lines.push({
+        type: "compaction",
+        id: compactionId,
+        ts,
+        ...record(`summary ${next}`),
+        keptMessages: kept.length,
+      });
+      for (const message of kept.slice(0, landed)) push(message, compactionId);
     } else if (op.kind === "fail") {
       const firstEntryId =
         op.target === -1 || ids.length === 0 ? "nowhere0" : (ids[op.target % ids.length] as string);
@@ -90,7 +111,10 @@ function buildLines(ops: readonly Op[], danglingCall: boolean): unknown[] {
   return lines;
 }
 
-/** The reference: read every line forward, keep everything since the last compaction, drop failed ranges. */
+/**
+ * The reference: read every line forward, keep everything since the last compaction whose copies
+ * all follow it somewhere, drop failed ranges and the copies of cut-off compactions.
+ */
 function naiveForwardReplay(text: string): { context: EffectiveContext; active: SessionEntry[] } {
   const entries = text
     .split("\n")
@@ -98,8 +122,16 @@ function naiveForwardReplay(text: string): { context: EffectiveContext; active: 
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as SessionEntry)
     .filter((entry) => ["message", "compaction", "turn-failed"].includes(entry.type));
+  const complete = (compaction: SessionEntry, position: number) =>
+    compaction.type === "compaction" &&
+    entries.slice(position).filter((entry) => entry.type === "message" && entry.keptBy === compaction.id)
+      .length >= (compaction.keptMessages ?? 0);
   let active: SessionEntry[] = [];
-  for (const entry of entries) active = entry.type === "compaction" ? [entry] : [...active, entry];
+  entries.forEach((entry, position) => {
+    active = complete(entry, position) ? [entry] : [...active, entry];
+  });
+  const first = active[0];
+  const activeId = first?.type === "compaction" ? first.id : undefined;
   const failedAt = (position: number) =>
     active.some((failure, end) => {
       if (failure.type !== "turn-failed" || end < position) return false;
@@ -107,9 +139,12 @@ function naiveForwardReplay(text: string): { context: EffectiveContext; active: 
       return start !== -1 && start <= position;
     });
   const messages = active.flatMap((entry, position) =>
-    entry.type === "message" && !failedAt(position) ? [entry.message] : [],
+    entry.type === "message" &&
+    !failedAt(position) &&
+    (entry.keptBy === undefined || entry.keptBy === activeId)
+      ? [entry.message]
+      : [],
   );
-  const first = active[0];
   const repaired = repairToolPairing(messages).messages;
   const context: EffectiveContext =
     first?.type === "compaction"
@@ -127,7 +162,7 @@ afterAll(async () => {
 });
 
 describe("replay (property)", () => {
-  it("resuming backward from the file equals a naive forward replay, for any mix of turns, compactions and failures", async () => {
+  it("resuming backward from the file equals a naive forward replay, for any mix of turns, compactions (some cut off) and failures", async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(

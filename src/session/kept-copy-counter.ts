@@ -1,0 +1,45 @@
+import type { CompactionEntry, SessionEntry } from "./session-entries.js";
+
+/**
+ * Counts kept copies per compaction id while entries are visited from the end of the file
+ * backward, so a compaction's completeness is known the moment it is reached.
+ */
+export class KeptCopyCounter {
+  readonly #counts = new Map<string, number>();
+
+  /** Counts `entry` if it is a kept copy; call for every entry after the compaction in question. */
+  see(entry: SessionEntry): void {
+    if (entry.type !== "message" || entry.keptBy === undefined) return;
+    this.#counts.set(entry.keptBy, (this.#counts.get(entry.keptBy) ?? 0) + 1);
+  }
+
+  /** Copies of this compaction seen so far. */
+  copiesOf(compaction: CompactionEntry): number {
+    return this.#counts.get(compaction.id) ?? 0;
+  }
+
+  /**
+   * Whether every copy the compaction announced was seen. The entry and its copies are written in
+   * one write call, but a crash (SIGKILL during a large write, power loss) can still cut that write
+   * short; such a compaction would replay with turns missing, so it does not count.
+   */
+  isComplete(compaction: CompactionEntry): boolean {
+    return compaction.keptMessages === undefined || this.copiesOf(compaction) >= compaction.keptMessages;
+  }
+}
+
+/** Index of the latest compaction entry whose kept copies all follow it, or -1 when there is none. */
+export function latestCompleteCompaction(entries: readonly SessionEntry[]): number {
+  const counter = new KeptCopyCounter();
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index] as SessionEntry;
+    if (entry.type === "compaction" && counter.isComplete(entry)) return index;
+    counter.see(entry);
+  }
+  return -1;
+}
+
+/** The warning for a compaction replay ignores because its write was cut off. */
+export function incompleteCompactionProblem(compaction: CompactionEntry, copies: number): string {
+  return `compaction entry ${compaction.id} announces ${compaction.keptMessages} kept messages but only ${copies} follow it (its write was cut off, probably by a crash); it is ignored and the context is replayed as it was before it`;
+}
