@@ -1,13 +1,18 @@
 import { Anthropic } from "@anthropic-ai/sdk";
-import { Stream } from "@anthropic-ai/sdk/core/streaming";
-import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import { providerErrorFromResponse } from "../provider-error.js";
-import { captureErrorBodies, runWithRetry } from "../shared/index.js";
+import { networkError, providerErrorFromResponse } from "../provider-error.js";
+import {
+  captureErrorBodies,
+  type RequestWatchdog,
+  runWithRetry,
+  sniffResponseBody,
+} from "../shared/index.js";
 import { anthropicErrorToPanto } from "./anthropic-error-to-panto.js";
+import { anthropicSseEvents } from "./anthropic-sse-events.js";
 import { readAnthropicStream } from "./read-anthropic-stream.js";
 import { renderAnthropicRequest } from "./render-anthropic-request.js";
+import { isWholeMessage, wholeMessageEvents } from "./whole-message-events.js";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 const KEYLESS_PLACEHOLDER = "no-key";
@@ -47,12 +52,8 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
     return runWithRetry(options, streamOptions, {
       attempt: async (watchdog) => {
         const response = await getSdk().messages.create(params, { signal: watchdog.signal }).asResponse();
-        if (response.headers.get("content-type")?.includes("json")) {
-          // Not a stream: a gateway's error (or a completion it refused to stream) in a 200.
-          throw providerErrorFromResponse({ body: await response.text(), provider: options.provider });
-        }
-        const events = Stream.fromSSEResponse<RawMessageStreamEvent>(response, new AbortController());
-        return readAnthropicStream(events, {
+        watchdog.touch();
+        return readResponse(response, {
           provider: options.provider,
           model: options.model,
           watchdog,
@@ -69,4 +70,22 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
     model: options.model,
     stream,
   };
+}
+
+/**
+ * Reads one 200 answer: the event stream, or a JSON body from a server that ignored `stream: true`
+ * (a whole message, read like the stream it stands for) or from a gateway (an error, classified).
+ */
+async function readResponse(
+  response: Response,
+  context: { provider: string; model: string; watchdog: RequestWatchdog; onEvent: StreamOptions["onEvent"] },
+): Promise<AssistantMessage> {
+  const { provider } = context;
+  if (response.body === null) throw networkError(provider, new Error("no response body"), "empty response");
+  const sniffed = await sniffResponseBody(response.body);
+  if (sniffed.type === "stream")
+    return readAnthropicStream(anthropicSseEvents(sniffed.body, provider), context);
+  const body: unknown = JSON.parse(sniffed.text);
+  if (isWholeMessage(body)) return readAnthropicStream(wholeMessageEvents(body), context);
+  throw providerErrorFromResponse({ body: sniffed.text, provider });
 }

@@ -20,7 +20,15 @@ type PartialBlock =
   | { type: "text"; text: string }
   | { type: "thinking"; text: string; signature: string }
   | { type: "redacted"; data: string }
-  | { type: "tool"; id: string; name: string; json: string; call?: ToolCallBlock };
+  | {
+      type: "tool";
+      id: string;
+      name: string;
+      json: string;
+      /** The input content_block_start carried: `{}` from Anthropic, the whole input from some proxies. */
+      initial: Record<string, unknown>;
+      call?: ToolCallBlock;
+    };
 
 /** What the reader needs besides the events: who answered, the attempt's watchdog, the event sink. */
 export interface AnthropicStreamContext {
@@ -32,8 +40,9 @@ export interface AnthropicStreamContext {
 
 /**
  * Consumes one Messages event stream into the final assistant message, emitting deltas on the way.
- * A stream that ends without message_stop was cut off (a network failure, retried); a
- * `model_context_window_exceeded` stop is an overflow, not an answer.
+ * Reading stops at message_stop (some servers keep the connection open after it); a stream that
+ * ends without one was cut off (a network failure, retried); a `model_context_window_exceeded`
+ * stop is an overflow, not an answer. Unknown event and delta types are ignored.
  */
 export async function readAnthropicStream(
   events: AsyncIterable<RawMessageStreamEvent>,
@@ -53,7 +62,7 @@ export async function readAnthropicStream(
         startBlock(blocks, event, context);
         break;
       case "content_block_delta":
-        applyDelta(blocks.get(event.index), event.delta, context);
+        applyDelta(blocks.get(event.index) ?? implicitBlock(blocks, event), event.delta, context);
         break;
       case "content_block_stop":
         finishBlock(blocks.get(event.index), context);
@@ -66,6 +75,7 @@ export async function readAnthropicStream(
         stopped = true;
         break;
     }
+    if (stopped) break;
   }
   if (!stopped) {
     if (context.watchdog.signal.aborted) throw new Error("stream aborted");
@@ -116,13 +126,38 @@ function startBlock(
       blocks.set(event.index, { type: "redacted", data: block.data });
       break;
     case "tool_use":
-      blocks.set(event.index, { type: "tool", id: block.id, name: block.name, json: "" });
+      blocks.set(event.index, {
+        type: "tool",
+        id: block.id,
+        name: block.name,
+        json: "",
+        initial: isRecord(block.input) ? block.input : {},
+      });
       context.onEvent?.({ type: "tool-call-start", id: block.id, name: block.name });
       break;
     default:
       // Server tools and their results are not requested by panto.
       break;
   }
+}
+
+/**
+ * A block some minimal servers never announce with content_block_start: text and thinking deltas
+ * still make sense on their own; a tool call's fragments without its id and name do not.
+ */
+function implicitBlock(
+  blocks: Map<number, PartialBlock>,
+  event: Extract<RawMessageStreamEvent, { type: "content_block_delta" }>,
+): PartialBlock | undefined {
+  const type = event.delta.type;
+  const block: PartialBlock | undefined =
+    type === "text_delta"
+      ? { type: "text", text: "" }
+      : type === "thinking_delta" || type === "signature_delta"
+        ? { type: "thinking", text: "", signature: "" }
+        : undefined;
+  if (block !== undefined) blocks.set(event.index, block);
+  return block;
 }
 
 function applyDelta(
@@ -149,9 +184,13 @@ function finishBlock(block: PartialBlock | undefined, context: AnthropicStreamCo
     type: "tool-call",
     id: block.id,
     name: block.name,
-    arguments: parseToolArguments(block.json),
+    arguments: block.json.trim() === "" ? block.initial : parseToolArguments(block.json),
   };
   context.onEvent?.({ type: "tool-call-end", call: block.call });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function finalContent(blocks: Map<number, PartialBlock>): AssistantMessage["content"] {
