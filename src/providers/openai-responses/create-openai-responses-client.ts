@@ -2,10 +2,17 @@ import OpenAI from "openai";
 import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { networkError } from "../provider-error.js";
-import { captureErrorBodies, type RequestWatchdog, runWithRetry } from "../shared/index.js";
+import {
+  captureErrorBodies,
+  type RequestWatchdog,
+  runWithRetry,
+  sniffResponseBody,
+} from "../shared/index.js";
 import { mapResponsesError } from "./map-responses-error.js";
 import { renderResponsesRequest } from "./render-responses-request.js";
+import { responsesSseEvents } from "./responses-sse-events.js";
 import { ResponsesStreamReader } from "./responses-stream-reader.js";
+import { wholeResponseEvent } from "./whole-response-event.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 const KEYLESS_PLACEHOLDER = "no-key";
@@ -65,18 +72,25 @@ async function streamOnce(
   options: AdapterOptions,
   streamOptions: StreamOptions | undefined,
 ): Promise<AssistantMessage> {
-  const events = await sdk.responses.create(body, { signal: watchdog.signal });
-  const reader = new ResponsesStreamReader(
-    { provider: options.provider, model: options.model },
-    streamOptions?.onEvent,
-  );
-  for await (const event of events) {
-    watchdog.touch();
-    reader.handle(event);
+  const { provider } = options;
+  const response = await sdk.responses.create(body, { signal: watchdog.signal }).asResponse();
+  watchdog.touch();
+  const reader = new ResponsesStreamReader({ provider, model: options.model }, streamOptions?.onEvent);
+  if (response.body === null) throw networkError(provider, "no response body", "empty response");
+  const sniffed = await sniffResponseBody(response.body);
+  if (sniffed.type === "json") {
+    // A server that ignored stream: true: the whole response, or a gateway's error.
+    reader.handle(wholeResponseEvent(sniffed.text, provider));
+  } else {
+    for await (const event of responsesSseEvents(sniffed.body, provider)) {
+      watchdog.touch();
+      reader.handle(event);
+      // Stop at the terminal event: some servers keep the connection open after it.
+      if (reader.finished) break;
+    }
   }
   const message = reader.result();
   if (message !== undefined) return message;
-  // Also reached when the watchdog aborts: the SDK ends its iteration quietly on abort, and the
-  // retry runner then reports the abort or idle timeout instead of this.
-  throw networkError(options.provider, "stream ended before response.completed", "truncated stream");
+  if (watchdog.signal.aborted) throw new Error("stream aborted");
+  throw networkError(provider, "stream ended before response.completed", "truncated stream");
 }

@@ -58,6 +58,9 @@ export class ResponsesStreamReader {
       case "response.output_item.done":
         this.itemDone(event.output_index, event.item);
         return;
+      case "response.output_text.done":
+        this.textDone(event.output_index, event.text);
+        return;
       case "response.completed":
       case "response.incomplete":
         this.final = event.response;
@@ -72,9 +75,15 @@ export class ResponsesStreamReader {
     }
   }
 
+  /** Whether a terminal event (response.completed or .incomplete) arrived. */
+  get finished(): boolean {
+    return this.terminal !== undefined;
+  }
+
   /** The finished message, or undefined when the stream ended before a terminal event. */
   result(): AssistantMessage | undefined {
     if (this.terminal === undefined || this.final === undefined) return undefined;
+    this.adoptFinalOutput(this.final);
     for (const slot of this.slots.values()) if (slot.kind === "call") this.endCall(slot);
     const content = [...this.slots.entries()]
       .sort(([a], [b]) => a - b)
@@ -117,6 +126,14 @@ export class ResponsesStreamReader {
     this.onEvent?.({ type: "text-delta", text: delta });
   }
 
+  /** The whole text of a part, for servers that send it here without any deltas before. */
+  private textDone(index: number, text: string | undefined): void {
+    const slot = this.slots.get(index);
+    if (typeof text !== "string" || text === "" || (slot !== undefined && slot.kind !== "text")) return;
+    if (slot !== undefined && slot.block.text !== "") return;
+    this.textDelta(index, text);
+  }
+
   private thinkingDelta(index: number, delta: string, partIndex: number): void {
     const slot = this.slots.get(index) ?? {
       kind: "thinking",
@@ -147,7 +164,7 @@ export class ResponsesStreamReader {
       call.rawArguments = item.arguments ?? call.rawArguments;
       this.endCall(call);
     } else if (item.type === "reasoning") {
-      const summary = item.summary.map((part) => part.text).join("\n\n");
+      const summary = (item.summary ?? []).map((part) => part.text).join("\n\n");
       const block: ThinkingBlock = {
         type: "thinking",
         text: summary !== "" ? summary : slot?.kind === "thinking" ? slot.block.text : "",
@@ -156,10 +173,27 @@ export class ResponsesStreamReader {
       };
       this.slots.set(index, { kind: "thinking", block, summaryIndex: 0 });
     } else if (item.type === "message") {
-      const text = item.content
+      const text = (item.content ?? [])
         .map((part) => (part.type === "output_text" ? part.text : part.refusal))
         .join("");
       this.slots.set(index, { kind: "text", block: { type: "text", text } });
+    }
+  }
+
+  /**
+   * A server that streamed no output (only the terminal event, or one JSON response) has it all in
+   * the final response: read its items as if each had just finished, and show their text.
+   */
+  private adoptFinalOutput(final: ResponsesResponse): void {
+    if ([...this.slots.values()].some((slot) => isWorthKeeping(slot.block))) return;
+    for (const [index, item] of (final.output ?? []).entries()) {
+      this.itemDone(index, item);
+      const slot = this.slots.get(index);
+      if (slot?.kind === "text" && slot.block.text !== "") {
+        this.onEvent?.({ type: "text-delta", text: slot.block.text });
+      } else if (slot?.kind === "thinking" && slot.block.text !== "") {
+        this.onEvent?.({ type: "thinking-delta", text: slot.block.text });
+      }
     }
   }
 

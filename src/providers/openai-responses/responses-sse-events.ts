@@ -1,0 +1,27 @@
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
+import { providerErrorFromResponse } from "../provider-error.js";
+import { readSseEvents } from "../shared/index.js";
+
+/**
+ * The Responses events of a 200 stream, each read from its JSON `type` (an `event:` line is
+ * optional). A payload with no `type` that carries `error`, or comes as `event: error`, is a
+ * gateway failing inside the stream: classified from the payload verbatim. Keep-alives and an
+ * OpenAI-style `[DONE]` are skipped.
+ */
+export async function* responsesSseEvents(
+  body: ReadableStream<Uint8Array>,
+  provider: string,
+): AsyncGenerator<ResponseStreamEvent> {
+  for await (const event of readSseEvents(body)) {
+    const data = event.data.trim();
+    if (data === "" || data === "[DONE]") continue;
+    const payload = JSON.parse(data) as { type?: unknown; error?: unknown };
+    if (typeof payload.type === "string") {
+      yield payload as ResponseStreamEvent;
+    } else if (event.event === "error" || (payload.error !== undefined && payload.error !== null)) {
+      throw providerErrorFromResponse({ body: data, provider });
+    } else if (event.event !== undefined) {
+      yield { ...payload, type: event.event } as ResponseStreamEvent;
+    }
+  }
+}
