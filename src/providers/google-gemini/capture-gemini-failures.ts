@@ -1,3 +1,5 @@
+import { normalizeGeminiStream } from "./normalize-gemini-stream.js";
+
 /** The raw answer of a failed HTTP request: what the classifier and retry-after need. */
 export interface HttpFailure {
   status: number;
@@ -19,7 +21,8 @@ export interface GeminiFailureCapture {
  * retry-after, and a JSON-typed body that is not JSON becomes a bare SyntaxError), and any error
  * payload inside the stream, which the SDK only raises when it carries a numeric code: a gateway
  * that nests the error, wraps it in an array or sends it as plain text would otherwise look like
- * a cut-off stream.
+ * a cut-off stream. A successful body is also normalised into the SSE shape the SDK can parse
+ * (see `normalizeGeminiStream`), whatever variant the server sent.
  */
 export function captureGeminiFailures(baseFetch: typeof fetch = globalThis.fetch): GeminiFailureCapture {
   let httpFailure: HttpFailure | undefined;
@@ -34,37 +37,17 @@ export function captureGeminiFailures(baseFetch: typeof fetch = globalThis.fetch
       };
       return response;
     }
-    if (response.body === null || !isEventStream(response)) return response;
-    const sniffed = response.body.pipeThrough(sniffErrorEvents((payload) => (streamError = payload)));
-    return new Response(sniffed, {
+    if (response.body === null) return response;
+    const normalized = normalizeGeminiStream(response.body, (payload) => {
+      if (isErrorPayload(payload)) streamError = payload;
+    });
+    return new Response(normalized, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
     });
   };
   return { fetch: capturingFetch, httpFailure: () => httpFailure, streamError: () => streamError };
-}
-
-function isEventStream(response: Response): boolean {
-  return response.headers.get("content-type")?.includes("text/event-stream") ?? false;
-}
-
-/** Passes the bytes through untouched, reporting each complete `data:` payload that is an error. */
-function sniffErrorEvents(onError: (payload: string) => void): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  return new TransformStream({
-    transform(bytes, controller) {
-      controller.enqueue(bytes);
-      buffer += decoder.decode(bytes, { stream: true });
-      const events = buffer.split(/\r?\n\r?\n/);
-      buffer = events.pop() ?? "";
-      for (const event of events) {
-        const payload = /^data:\s?([\s\S]*)$/m.exec(event.trim())?.[1];
-        if (payload !== undefined && isErrorPayload(payload)) onError(payload);
-      }
-    },
-  });
 }
 
 /** An object with an `error` (possibly inside an array), or text that is no chunk at all. */

@@ -11,4 +11,4 @@ export {
   startRequestWatchdog,
 } from "./request-watchdog.js";
 export { type RetryableRequest, runWithRetry } from "./run-with-retry.js";
-export { type SniffedBody, sniffResponseBody } from "./sniff-response-body.js";
+export { type PeekedBody, peekBody, type SniffedBody, sniffResponseBody } from "./sniff-response-body.js";

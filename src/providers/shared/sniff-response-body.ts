@@ -3,6 +3,13 @@ export type SniffedBody =
   | { type: "json"; text: string }
   | { type: "stream"; body: ReadableStream<Uint8Array> };
 
+/** A body after its first non-blank byte was looked at: what it showed, and the whole body still unread. */
+export interface PeekedBody {
+  /** Whether the first non-blank byte is `{` or `[` (an SSE body never starts so). */
+  startsAsJson: boolean;
+  body: ReadableStream<Uint8Array>;
+}
+
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const JSON_START = new Set([0x7b, 0x5b]); // { [
 
@@ -10,36 +17,25 @@ const JSON_START = new Set([0x7b, 0x5b]); // { [
  * Tells a JSON answer from an event stream by its first non-blank byte rather than by its
  * content-type, which servers get wrong both ways: one that ignores `stream: true` may label its
  * JSON text/plain, and an SSE body never starts with `{` or `[`. A JSON body is read whole; a stream
- * is handed back unconsumed (the bytes read to decide are put back in front).
+ * is handed back unconsumed. An empty body counts as an (empty, so cut-off) stream.
  */
 export async function sniffResponseBody(body: ReadableStream<Uint8Array>): Promise<SniffedBody> {
+  const peeked = await peekBody(body);
+  if (!peeked.startsAsJson) return { type: "stream", body: peeked.body };
+  return { type: "json", text: await new Response(peeked.body).text() };
+}
+
+/** Reads up to the first non-blank byte and hands back the body with those bytes put back in front. */
+export async function peekBody(body: ReadableStream<Uint8Array>): Promise<PeekedBody> {
   const reader = body.getReader();
   const seen: Uint8Array[] = [];
   for (;;) {
     const { done, value } = await reader.read();
-    // Nothing but blanks: an empty stream, which its reader will call cut off.
-    if (done) return { type: "stream", body: replay(seen, reader) };
+    if (done) return { startsAsJson: false, body: replay(seen, reader) };
     seen.push(value);
     const first = value.find((byte) => !WHITESPACE.has(byte));
-    if (first === undefined) continue;
-    if (JSON_START.has(first)) return { type: "json", text: await readRest(reader, seen) };
-    return { type: "stream", body: replay(seen, reader) };
+    if (first !== undefined) return { startsAsJson: JSON_START.has(first), body: replay(seen, reader) };
   }
-}
-
-async function readRest(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  seen: Uint8Array[],
-): Promise<string> {
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return decode(seen);
-    seen.push(value);
-  }
-}
-
-function decode(chunks: Uint8Array[]): string {
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** The bytes already read, then the rest of the body; cancelling it cancels the original. */
