@@ -65,9 +65,15 @@ async function streamOnce(
     );
     streaming = true;
     const reader = new GeminiStreamReader({ provider, model: options.model }, streamOptions?.onEvent);
-    for await (const chunk of chunks) {
-      watchdog.touch();
-      reader.handle(chunk);
+    try {
+      for await (const chunk of chunks) {
+        watchdog.touch();
+        reader.handle(chunk);
+      }
+    } catch (error) {
+      // Gemini has no terminal event: a server that sent its finishReason and then held the
+      // connection open until the idle timeout still gave a whole answer.
+      if (!watchdog.timedOut || reader.result() === undefined) throw error;
     }
     const message = reader.result();
     if (message !== undefined) return message;

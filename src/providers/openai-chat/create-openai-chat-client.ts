@@ -103,15 +103,21 @@ async function sendAndRead(
     accumulator.apply(completionAsChunk(body));
     return accumulator.finish();
   }
-  for await (const event of readSseEvents(sniffed.body)) {
-    watchdog.touch();
-    // Stop at the terminator: some servers keep the connection open after it.
-    if (event.data.trim() === "[DONE]") {
-      accumulator.markDone();
-      break;
+  try {
+    for await (const event of readSseEvents(sniffed.body)) {
+      watchdog.touch();
+      // Stop at the terminator: some servers keep the connection open after it.
+      if (event.data.trim() === "[DONE]") {
+        accumulator.markDone();
+        break;
+      }
+      const chunk = parseChatChunk(event.data, provider);
+      if (chunk !== undefined) accumulator.apply(chunk);
     }
-    const chunk = parseChatChunk(event.data, provider);
-    if (chunk !== undefined) accumulator.apply(chunk);
+  } catch (error) {
+    // A server that sent its finish_reason but neither [DONE] nor the end of the response: once
+    // it has been idle for the timeout, the answer it gave is still whole.
+    if (!(watchdog.timedOut && accumulator.finished)) throw error;
   }
   if (!accumulator.finished) {
     if (watchdog.signal.aborted) throw new Error("stream aborted");
