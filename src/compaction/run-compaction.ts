@@ -63,11 +63,6 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
 }
 
 /**
- * The retention plan. On overflow the provider has just rejected the whole context, so when every
- * older turn fits the configured budget (a budget larger than this model's window), the budget is
- * halved until at least one older turn is summarised: keeping all of them would only overflow again.
- */
-/**
  * Summarises `turns` in one request; when even the active model rejects that request as too large,
  * splits the turns in two at a turn boundary and summarises the older half, then the newer half
  * with the older half's summary as its `<previous-summary>`, so compaction is never stuck on its own
@@ -120,16 +115,16 @@ function splitAtHalfTokens(turns: readonly SizedTurn[]): [SizedTurn[], SizedTurn
   return [turns.slice(0, cut), turns.slice(cut)];
 }
 
+/**
+ * The retention plan. On overflow the provider has just rejected the whole context; when every older
+ * turn fits the configured budget (a budget larger than this model's window), keeping them would only
+ * overflow again, so, conservatively (spec rule 8), only the turn in flight is kept verbatim.
+ */
 function planWithinRejectedContext(sized: readonly SizedTurn[], input: RunCompactionInput): RetentionPlan {
   const options = { budgetTokens: input.budgetTokens, lastTurnInFlight: input.lastTurnInFlight };
-  let plan = planRetention(sized, options);
-  if (input.trigger !== "overflow") return plan;
-  let budgetTokens = Math.min(input.budgetTokens, plan.keptTokens);
-  while (plan.summarise.length === 0 && plan.keep.length > 0) {
-    budgetTokens = Math.floor(budgetTokens / 2);
-    plan = planRetention(sized, { ...options, budgetTokens });
-  }
-  return plan;
+  const plan = planRetention(sized, options);
+  if (input.trigger !== "overflow" || plan.summarise.length > 0 || plan.keep.length === 0) return plan;
+  return planRetention(sized, { ...options, budgetTokens: 0 });
 }
 
 function nothingReason(input: RunCompactionInput, plan: RetentionPlan): string {

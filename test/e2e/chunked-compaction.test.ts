@@ -1,0 +1,68 @@
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import {
+  estimateRequestTokens,
+  type FakeServer,
+  type RecordedRequest,
+} from "../../src/simulator/fake-provider-types.js";
+import { cliEnv, jsonEvents, runCli, tempProject } from "./run-cli.js";
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+const isCompactionRequest = (request: RecordedRequest): boolean =>
+  JSON.stringify(request.body).includes("<transcript>");
+
+describe("a session moved to a model whose window cannot take even the summary request", {
+  timeout: 120_000,
+}, () => {
+  it("compacts in chained chunks instead of getting stuck, then the retry succeeds", async () => {
+    const { home, project } = await tempProject();
+    const session = join(project, "s.jsonl");
+    // History written against a roomy model...
+    const roomy = await startFakeAnthropicServer();
+    servers.push(roomy);
+    const roomyEnv = cliEnv(home, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: roomy.url });
+    for (let turn = 0; turn < 6; turn++) {
+      roomy.enqueue({ type: "text", text: `answer-${turn}` });
+      const prompt = `prompt-${turn} ${"context ".repeat(400)}`;
+      const seeded = await runCli(["-m", "anthropic/roomy", "--session", session, "-p", prompt], {
+        cwd: project,
+        env: roomyEnv,
+      });
+      expect(seeded.code, seeded.stderr).toBe(0);
+    }
+    // ...continued on one whose window is smaller than the summary request for all six turns.
+    const small = await startFakeAnthropicServer({ contextWindow: 3000 });
+    servers.push(small);
+    const result = await runCli(
+      ["-m", "anthropic/small", "--session", session, "--json", "-p", "next step?"],
+      {
+        cwd: project,
+        env: cliEnv(home, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: small.url }),
+      },
+    );
+    expect(result.code, `${result.stderr}\n${result.stdout}`).toBe(0);
+
+    const events = jsonEvents(result.stdout);
+    const compaction = events.find((event) => event.type === "compaction");
+    expect(compaction).toMatchObject({ trigger: "overflow", turns_summarised: 6 });
+    expect(compaction?.chunks).toBeGreaterThan(1);
+    // The fake server rejects by the same estimate, so the accepted requests are the ones within it.
+    const accepted = small.requests
+      .filter(isCompactionRequest)
+      .filter((request) => estimateRequestTokens(JSON.stringify(request.body)) <= 3000);
+    expect(accepted).toHaveLength(compaction?.chunks as number);
+    for (const [index, request] of accepted.entries()) {
+      const messages = JSON.stringify((request.body as { messages: unknown }).messages);
+      expect(messages.split("<previous-summary>").length - 1).toBe(index === 0 ? 0 : 1);
+    }
+    const retry = JSON.stringify(small.requests.at(-1)?.body);
+    expect(retry).toContain("next step?");
+    expect(retry).not.toContain("prompt-0");
+    expect(events.at(-1)).toMatchObject({ type: "done", exit_code: 0 });
+  });
+});
