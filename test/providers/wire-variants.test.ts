@@ -414,6 +414,57 @@ describe("OpenAI chat wire variants", () => {
     expect(new Set(calls.map((call) => call.id)).size).toBe(2);
   });
 
+  it("reads Mistral-style content parts: thinking parts as thinking, text parts as text", async () => {
+    const server = await startWireServer(
+      replyWith(
+        sse(
+          [
+            chatChunk({
+              role: "assistant",
+              content: [{ type: "thinking", thinking: [{ type: "text", text: "Let me see." }] }],
+            }),
+            chatChunk({ content: [{ type: "text", text: "Answer" }] }),
+            chatChunk({ content: "." }, "stop"),
+          ],
+          { done: true },
+        ),
+      ),
+    );
+    const { message, events } = await run(chat(server));
+    expect(message.content).toEqual([
+      { type: "thinking", text: "Let me see." },
+      { type: "text", text: "Answer." },
+    ]);
+    expect(textsOf(events)).toBe("Answer.");
+  });
+
+  it("accepts tool-call arguments sent as an object instead of JSON text", async () => {
+    const server = await startWireServer(
+      replyWith(
+        sse(
+          [
+            chatChunk(
+              {
+                tool_calls: [
+                  {
+                    index: 0,
+                    id: "c1",
+                    type: "function",
+                    function: { name: "ls", arguments: { dir: "src" } },
+                  },
+                ],
+              },
+              "tool_calls",
+            ),
+          ],
+          { done: true },
+        ),
+      ),
+    );
+    const { message } = await run(chat(server));
+    expect(message.content).toEqual([{ type: "tool-call", id: "c1", name: "ls", arguments: { dir: "src" } }]);
+  });
+
   it("ends a stream that sends [DONE] but never a finish_reason as a normal stop", async () => {
     const server = await startWireServer(
       replyWith(

@@ -3,12 +3,14 @@ import { type AssistantMessage, PantoError, type StreamEvent, type ToolCallBlock
 import { parseToolArguments } from "../shared/index.js";
 import { mapOpenAIChatFinishReason } from "./map-openai-chat-finish-reason.js";
 import { normalizeOpenAIChatUsage, type RawOpenAIChatUsage } from "./normalize-openai-chat-usage.js";
+import { type ChatContentPart, splitChatContent } from "./split-chat-content.js";
 
 /** One streamed chunk as OpenAI and the compatible servers send it (their extra fields included). */
 export interface ChatChunk {
   choices?: Array<{
     delta?: {
-      content?: string | null;
+      /** A string, or Mistral-style parts (text and thinking). */
+      content?: string | ChatContentPart[] | null;
       /** DeepSeek, vLLM, llama.cpp and others stream reasoning here... */
       reasoning_content?: string | null;
       /** ...and OpenRouter, Ollama and newer vLLM here. */
@@ -24,7 +26,8 @@ export interface ChatChunk {
 export interface ChatToolCallDelta {
   index?: number;
   id?: string | null;
-  function?: { name?: string | null; arguments?: string | null } | null;
+  /** `arguments` is JSON text; a few servers send the parsed object instead. */
+  function?: { name?: string | null; arguments?: string | Record<string, unknown> | null } | null;
 }
 
 interface PartialToolCall {
@@ -71,18 +74,25 @@ export class ChatStreamAccumulator {
     if (chunk.usage !== undefined && chunk.usage !== null) this.rawUsage = chunk.usage;
     for (const choice of chunk.choices ?? []) {
       const delta = choice.delta;
-      if (typeof delta?.content === "string" && delta.content !== "") {
-        this.text += delta.content;
-        this.onEvent?.({ type: "text-delta", text: delta.content });
-      }
+      const content = splitChatContent(delta?.content);
       const reasoning = delta?.reasoning_content ?? delta?.reasoning;
-      if (typeof reasoning === "string" && reasoning !== "") {
-        this.thinking += reasoning;
-        this.onEvent?.({ type: "thinking-delta", text: reasoning });
-      }
+      this.addThinking(content.thinking + (typeof reasoning === "string" ? reasoning : ""));
+      this.addText(content.text);
       for (const call of delta?.tool_calls ?? []) this.applyToolCall(call);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
+  }
+
+  private addText(text: string): void {
+    if (text === "") return;
+    this.text += text;
+    this.onEvent?.({ type: "text-delta", text });
+  }
+
+  private addThinking(text: string): void {
+    if (text === "") return;
+    this.thinking += text;
+    this.onEvent?.({ type: "thinking-delta", text });
   }
 
   /** The final message; throws the overflow a `model_context_window_exceeded` finish stands for. */
@@ -125,7 +135,8 @@ export class ChatStreamAccumulator {
     }
     if (delta.id) call.id = delta.id;
     if (delta.function?.name && call.name === "") call.name = delta.function.name;
-    call.json += delta.function?.arguments ?? "";
+    const fragment = delta.function?.arguments;
+    call.json += typeof fragment === "string" ? fragment : fragment ? JSON.stringify(fragment) : "";
     if (!call.started && call.name !== "") {
       // A few local servers send no call ids; results still need one to refer to.
       if (call.id === "") call.id = `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
@@ -169,10 +180,13 @@ export class ChatStreamAccumulator {
 export interface ChatCompletionBody {
   choices?: Array<{
     message?: {
-      content?: string | null;
+      content?: string | ChatContentPart[] | null;
       reasoning_content?: string | null;
       reasoning?: string | null;
-      tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: string } }> | null;
+      tool_calls?: Array<{
+        id?: string;
+        function?: { name?: string; arguments?: string | Record<string, unknown> };
+      }> | null;
     } | null;
     finish_reason?: string | null;
   }> | null;
