@@ -6,8 +6,10 @@ import { PantoError } from "../../src/core/index.js";
 import type { AdapterOptions } from "../../src/providers/adapter-options.js";
 import { createAnthropicClient } from "../../src/providers/anthropic/index.js";
 import { createGeminiClient } from "../../src/providers/google-gemini/index.js";
+import { jsonArrayElements } from "../../src/providers/google-gemini/json-array-elements.js";
 import { createOpenAIChatClient } from "../../src/providers/openai-chat/index.js";
 import { createOpenAIResponsesClient } from "../../src/providers/openai-responses/index.js";
+import { readSseEvents, type SseEvent } from "../../src/providers/shared/index.js";
 
 /*
  * Legitimate wire behaviours that differ from our own fake servers: what another fake written from
@@ -1262,5 +1264,70 @@ describe("Gemini wire variants", () => {
     const server = await startWireServer(replyWith(sse([geminiChunk([{ text: "cut" }])])));
     const error = await rejection(gemini(server).stream(hello));
     expect(error.code).toBe("network");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The parsers under the adapters
+// ---------------------------------------------------------------------------------------------
+
+/** A body that arrives in exactly these pieces. */
+function bodyOf(pieces: string[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const piece of pieces) controller.enqueue(encoder.encode(piece));
+      controller.close();
+    },
+  });
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const collected: T[] = [];
+  for await (const item of items) collected.push(item);
+  return collected;
+}
+
+describe("readSseEvents", () => {
+  it("reads CR-only line endings and a CRLF split across two reads as one line break", async () => {
+    const events = await collect(readSseEvents(bodyOf(["data: a\r", "\n\r", "\ndata: b\r\rdata: c\r\r"])));
+    expect(events.map((event) => event.data)).toEqual(["a", "b", "c"]);
+  });
+
+  it("joins multi-line data, keeps the event name for its own event only, and skips data-less events", async () => {
+    const events = await collect(
+      readSseEvents(
+        bodyOf(["event: ping\n\n", 'event: delta\ndata: {\ndata:  "x": 1}\n\n', "data: plain\n\n"]),
+      ),
+    );
+    expect(events).toEqual<SseEvent[]>([{ event: "delta", data: '{\n "x": 1}' }, { data: "plain" }]);
+  });
+
+  it("ignores a byte-order mark, comments and unknown fields, and dispatches an unterminated last event", async () => {
+    const events = await collect(
+      readSseEvents(bodyOf(["\uFEFF: hi\nid: 7\nretry: 10\ndata: one\n\ndata: two"])),
+    );
+    expect(events.map((event) => event.data)).toEqual(["one", "two"]);
+  });
+});
+
+describe("jsonArrayElements", () => {
+  const tricky = [
+    { text: 'braces } ] { [ and "quotes" and \\ backslashes' },
+    { nested: { list: [1, [2, { a: "]" }]] } },
+  ];
+
+  it("yields each element whole, whatever its strings hold, however the bytes are split", async () => {
+    const text = `[\n${tricky.map((element) => JSON.stringify(element, null, 2)).join("\r\n,\r\n")}\n]`;
+    const pieces = [...text].map((char) => char);
+    const elements = await collect(jsonArrayElements(bodyOf(pieces)));
+    expect(elements.map((element) => JSON.parse(element) as unknown)).toEqual(tricky);
+  });
+
+  it("yields a root object as the one element, and drops an element cut off by the end", async () => {
+    expect(await collect(jsonArrayElements(bodyOf([JSON.stringify(tricky[0])])))).toHaveLength(1);
+    const cut = `[${JSON.stringify(tricky[0])},{"candidates":[{"content"`;
+    const elements = await collect(jsonArrayElements(bodyOf([cut])));
+    expect(elements.map((element) => JSON.parse(element) as unknown)).toEqual([tricky[0]]);
   });
 });
