@@ -83,18 +83,37 @@ export function formatToolCall(call: ToolCallBlock): string {
   return `${call.name} ${shorten(detail, 100)}`;
 }
 
-/** The first line of a tool result, with its size, e.g. "error: no such file: src/x.ts". */
+/**
+ * The first line of a tool result, with its size, e.g. "error: no such file: src/x.ts". A failed
+ * result also shows its last line, where a command says how it ended ("Exit code: 1", "Command
+ * aborted and killed"): "(no output)" alone would hide why it failed.
+ */
 export function formatToolResult(result: ToolResultBlock): string {
   const text = result.content
     .map((block) => (block.type === "text" ? block.text : `[image ${block.mediaType}]`))
     .join("\n");
   const lines = text.split("\n");
-  const first = shorten(lines.find((line) => line.trim() !== "") ?? "", 100);
+  const filled = lines.filter((line) => line.trim() !== "");
+  const first = shorten(filled[0] ?? "", 100);
+  const last = filled.length > 1 && result.isError ? ` … ${shorten(filled.at(-1) ?? "", 60)}` : "";
   const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
-  return `${result.isError ? "error: " : ""}${first}${more}`;
+  return `${result.isError ? "error: " : ""}${first}${last}${more}`;
+}
+
+/**
+ * Replaces control characters (escape sequences, carriage returns, ...) with visible `\u001b`-style
+ * text, so text from a model or a file cannot move the cursor or restyle the terminal. Newlines and
+ * tabs stay.
+ */
+export function visible(text: string): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 export function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = visible(text).replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }

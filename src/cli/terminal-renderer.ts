@@ -1,34 +1,38 @@
 import type { AgentEvent } from "../agent/index.js";
-import {
-  formatCompactionLine,
-  formatTokens,
-  formatToolCall,
-  formatToolResult,
-  type Style,
-} from "./render.js";
+import { ProgressSpinner } from "./progress-spinner.js";
+import { formatCompactionLine, formatToolCall, formatToolResult, type Style, visible } from "./render.js";
+import { WordWrapper, wrapLines } from "./word-wrapper.js";
 
-type Output = NodeJS.WritableStream & { isTTY?: boolean };
-
-const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
 /**
- * Renders agent events in the interactive terminal: answers stream to stdout as they arrive, tool
- * calls and notices get a line each, and a compaction shows a spinner with a character count on
- * stderr while its summary streams.
+ * Renders agent events in the interactive terminal: answers stream to stdout as they arrive,
+ * word-wrapped to the terminal's width; tool calls and notices get a line each; a compaction shows
+ * a spinner with a character count on stderr while its summary streams.
  */
 export class TerminalRenderer {
   readonly #out: Output;
-  readonly #err: Output;
   readonly #style: Style;
-  /** Whether the last thing written to stdout ended a line. */
-  #atLineStart = true;
+  readonly #spinner: ProgressSpinner;
+  readonly #answer: WordWrapper;
   #thinking = false;
-  #spinner: { timer: NodeJS.Timeout; label: string; started: number; characters: number } | undefined;
+  /**
+   * Warnings raised while a compaction runs (an attempt that failed), held until its outcome says
+   * whether they matter: a fallback or a success shows them, a cancel or a manual /compact (which
+   * prints its own account) drops them. Undefined when no compaction is running.
+   */
+  #held: string[] | undefined;
 
   constructor(out: Output, err: Output, style: Style) {
     this.#out = out;
-    this.#err = err;
     this.#style = style;
+    this.#spinner = new ProgressSpinner(err);
+    this.#answer = new WordWrapper(() => this.columns);
+  }
+
+  /** The terminal's width, or undefined when stdout is not a terminal (nothing is wrapped then). */
+  get columns(): number | undefined {
+    return this.#out.isTTY === true ? this.#out.columns : undefined;
   }
 
   render(event: AgentEvent): void {
@@ -36,25 +40,80 @@ export class TerminalRenderer {
       case "text-delta":
       case "thinking-delta":
         this.#stream(event.text, event.type === "thinking-delta");
-        break;
+        return;
       case "assistant-message":
         this.#thinking = false;
         this.endLine();
-        break;
+        return;
       case "compaction-started":
-        this.#startSpinner(
-          `${event.trigger === "overflow" ? "context overflow: " : ""}compacting with ${event.model}`,
-        );
-        break;
+        this.#compactionStarted(event.trigger, event.model);
+        return;
       case "compaction-progress":
-        if (this.#spinner !== undefined) this.#spinner.characters = event.characters;
-        break;
+        this.#spinner.progress(event.characters);
+        return;
+      case "warning":
+        if (this.#held === undefined) this.warning(event.message);
+        else this.#held.push(event.message);
+        return;
+      case "compaction":
+      case "compaction-failed":
+      case "compaction-skipped":
+        this.#compactionEnded(event);
+        return;
       default: {
-        if (event.type.startsWith("compaction")) this.#stopSpinner();
         const line = this.#noticeFor(event);
         if (line !== undefined) this.line(line);
       }
     }
+  }
+
+  #compactionStarted(trigger: "overflow" | "manual", model: string): void {
+    if (this.#held !== undefined) this.#showHeld();
+    else if (trigger === "overflow")
+      this.line(
+        this.#style.yellow(
+          "context overflow: the request is too large for the model; compacting older turns, then retrying once",
+        ),
+      );
+    this.#held = [];
+    this.endLine();
+    this.#spinner.start(`compacting with ${model}`);
+  }
+
+  #compactionEnded(event: Extract<AgentEvent, { type: `compaction${string}` }>): void {
+    this.#spinner.stop();
+    const style = this.#style;
+    switch (event.type) {
+      case "compaction":
+        this.#showHeld();
+        // A manual /compact prints its own fuller report afterwards.
+        if (event.record.trigger === "overflow")
+          this.line(
+            style.green(
+              `✓ context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}`,
+            ),
+          );
+        break;
+      case "compaction-failed":
+        // A cancel is reported once by whoever was cancelled; /compact lists every attempt itself.
+        if (event.code === "aborted" || event.trigger === "manual") this.#held = undefined;
+        else {
+          this.#showHeld();
+          this.line(style.red(`✗ compaction failed (${event.code}): ${event.message}`));
+        }
+        break;
+      case "compaction-skipped":
+        if (event.trigger === "overflow")
+          this.line(style.yellow(`context overflow: compaction cannot help: ${event.reason}`));
+        break;
+    }
+    this.#held = undefined;
+  }
+
+  #showHeld(): void {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    for (const message of held) this.warning(message);
   }
 
   /** The one-line notice for an event that is not streamed text, if it deserves one. */
@@ -71,23 +130,8 @@ export class TerminalRenderer {
         return style.dim(
           `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`,
         );
-      case "compaction":
-        // A manual /compact prints its own fuller report afterwards.
-        return event.record.trigger === "overflow"
-          ? style.green(
-              `✓ context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}`,
-            )
-          : undefined;
-      case "compaction-failed":
-        return style.red(`✗ compaction failed (${event.code}): ${event.message}`);
-      case "compaction-skipped":
-        return event.trigger === "overflow"
-          ? style.yellow(`context overflow: compaction cannot help: ${event.reason}`)
-          : undefined;
       case "overflow-retry":
         return style.dim("↻ retrying the request once against the compacted context");
-      case "warning":
-        return style.yellow(`warning: ${event.message}`);
       default:
         return undefined;
     }
@@ -97,23 +141,29 @@ export class TerminalRenderer {
     this.line(this.#style.yellow(`warning: ${message}`));
   }
 
-  /** Writes a whole line to stdout, starting a fresh line first if an answer was mid-line. */
+  /**
+   * Writes a whole line (or several) to stdout, word-wrapped, starting a fresh line first if an
+   * answer was mid-line and clearing the spinner's row if one is showing.
+   */
   line(text: string): void {
     this.endLine();
-    this.#out.write(`${text}\n`);
+    this.#spinner.clearRow();
+    this.#out.write(`${wrapLines(text, this.columns)}\n`);
   }
 
   /** Ends a partly written line so the next output starts at column 0. */
   endLine(): void {
-    if (!this.#atLineStart) this.#out.write("\n");
-    this.#atLineStart = true;
+    const rest = this.#answer.flush();
+    if (rest !== "") this.#out.write(this.#thinking ? this.#style.dim(rest) : rest);
+    if (!this.#answer.atLineStart) this.#out.write(this.#answer.push("\n"));
   }
 
-  /** Stops any spinner (e.g. when a request is cancelled). */
+  /** Stops any spinner (e.g. when a request is cancelled) and ends the line. */
   reset(): void {
-    this.#stopSpinner();
-    this.#thinking = false;
+    this.#spinner.stop();
+    this.#held = undefined;
     this.endLine();
+    this.#thinking = false;
   }
 
   #stream(text: string, thinking: boolean): void {
@@ -122,41 +172,8 @@ export class TerminalRenderer {
       this.endLine();
       this.#thinking = thinking;
     }
-    this.#out.write(thinking ? this.#style.dim(text) : text);
-    this.#atLineStart = text.endsWith("\n");
-  }
-
-  #startSpinner(label: string): void {
-    this.#stopSpinner();
-    this.endLine();
-    if (this.#err.isTTY !== true) {
-      this.#err.write(`${label}…\n`);
-      return;
-    }
-    const spinner = {
-      label,
-      started: Date.now(),
-      characters: 0,
-      timer: setInterval(() => this.#drawSpinner(), 100),
-    };
-    this.#spinner = spinner;
-    this.#drawSpinner();
-  }
-
-  #drawSpinner(): void {
-    const spinner = this.#spinner;
-    if (spinner === undefined) return;
-    const elapsed = Math.floor((Date.now() - spinner.started) / 1000);
-    const frame = SPINNER[Math.floor((Date.now() - spinner.started) / 100) % SPINNER.length] ?? "";
-    const received =
-      spinner.characters === 0 ? "" : ` · ${formatTokens(spinner.characters)} characters of summary`;
-    this.#err.write(`\r\u001b[2K${frame} ${spinner.label}…${received} · ${elapsed}s (Ctrl-C cancels)`);
-  }
-
-  #stopSpinner(): void {
-    if (this.#spinner === undefined) return;
-    clearInterval(this.#spinner.timer);
-    this.#spinner = undefined;
-    this.#err.write("\r\u001b[2K");
+    // Model text is shown, never obeyed: escape sequences in it are made visible.
+    const out = this.#answer.push(visible(text.replace(/\r\n/g, "\n")));
+    if (out !== "") this.#out.write(thinking ? this.#style.dim(out) : out);
   }
 }
