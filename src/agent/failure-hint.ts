@@ -5,7 +5,7 @@ export function failureHint(error: PantoError, sessionPath: string): string | un
   const kept = `Your message is kept in ${sessionPath}; the conversation continues from before it.`;
   switch (error.code) {
     case "context_overflow":
-      return `The request is still too large for the model after compacting once. Ask for smaller steps or outputs, run /compact with instructions, or switch to a model with a larger context window (/model). ${kept}`;
+      return `The request does not fit the model's context window, and compacting older turns could not make it fit. Ask for smaller steps or outputs, run /compact with instructions, or switch to a model with a larger context window (/model). ${kept}`;
     case "rate_limit":
       return `The provider is rate-limiting or out of quota; wait a little and try again. ${kept}`;
     case "overloaded":
