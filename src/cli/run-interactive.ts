@@ -2,10 +2,13 @@ import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import type { ToolCallBlock } from "../core/index.js";
 import type { Tool } from "../tools/index.js";
+import { ApprovalPrompt, takeLine } from "./approval-prompt.js";
 import type { CliOptions } from "./cli-options.js";
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "./history.js";
-import { colourEnabled, createStyle, formatToolCall, plural, type Style } from "./render.js";
+import { MutableOutput } from "./mutable-output.js";
+import { fromHistoryLine, PromptHistory } from "./prompt-history.js";
+import { colourEnabled, createStyle, plural, type Style, shorten } from "./render.js";
 import { completeSlashCommand, parseSlashCommand } from "./slash-command-table.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { asUsageError, type RunContext, startRun } from "./start-run.js";
@@ -63,11 +66,12 @@ class Repl {
   readonly #style: Style;
   readonly #renderer: TerminalRenderer;
   readonly #allowAll: boolean;
-  readonly #alwaysAllowed = new Set<string>();
+  readonly #approval: ApprovalPrompt;
+  readonly #output: MutableOutput;
   #rl: Interface | undefined;
   #run: RunContext | undefined;
+  #history: PromptHistory | undefined;
   #busy: AbortController | undefined;
-  #pendingApproval: ((answer: string) => void) | undefined;
   #lines: string[] = [];
   /** Prompts typed while a request was running, sent in order afterwards. */
   #queue: string[] = [];
@@ -81,28 +85,29 @@ class Repl {
     this.#style = style;
     this.#renderer = renderer;
     this.#allowAll = allowAll;
+    this.#approval = new ApprovalPrompt(renderer, style);
+    this.#output = new MutableOutput(io.stdout);
   }
 
   async start(run: RunContext): Promise<number> {
     this.#run = run;
     const historyPath = join(run.pantoHome, "history");
-    const history = createHistoryWriter(historyPath, (message) => this.#renderer.warning(message));
+    const writer = createHistoryWriter(historyPath, (message) => this.#renderer.warning(message));
+    const history = new PromptHistory(await loadHistory(historyPath), (entries) => writer.save(entries));
+    this.#history = history;
     const rl = createInterface({
       input: this.#io.stdin,
-      output: this.#io.stdout,
+      output: this.#output,
       terminal: this.#io.stdin.isTTY === true,
-      history: await loadHistory(historyPath),
-      historySize: HISTORY_SIZE,
-      removeHistoryDuplicates: true,
+      history: history.entries,
+      // One above PromptHistory's cap, so readline never drops an entry of its own accord.
+      historySize: HISTORY_SIZE + 1,
+      removeHistoryDuplicates: false,
       completer: completeSlashCommand,
       prompt: PROMPT,
     });
     this.#rl = rl;
-    rl.on("history", (lines) => {
-      // Answers to permission questions are not input worth recalling.
-      if (this.#pendingApproval !== undefined) lines.shift();
-      else history.save(lines);
-    });
+    rl.on("history", (lines) => history.undoReadlineEntry(lines));
     rl.on("line", (line) => this.#onLine(line));
     rl.on("SIGINT", () => this.#onInterrupt());
     rl.on("close", () => this.#onClose());
@@ -116,32 +121,19 @@ class Repl {
     });
     this.#closing = true;
     rl.close();
-    await history.flush();
+    await writer.flush();
     return code;
   }
 
   /** Asks before write, edit and bash: y = this once, a = always for this tool this session, n = no. */
-  approve(call: ToolCallBlock, tool: Tool): Promise<"allow" | "deny"> {
-    const name = tool.definition.name;
-    if (this.#allowAll || this.#alwaysAllowed.has(name)) return Promise.resolve("allow");
+  async approve(call: ToolCallBlock, tool: Tool): Promise<"allow" | "deny"> {
+    if (this.#allowAll || this.#approval.allowedAlways(tool.definition.name)) return "allow";
     const rl = this.#rl;
-    if (rl === undefined || this.#busy?.signal.aborted === true) return Promise.resolve("deny");
+    if (rl === undefined || this.#busy?.signal.aborted === true || this.#closing) return "deny";
     this.#renderer.endLine();
-    return new Promise((resolve) => {
-      this.#pendingApproval = (answer) => {
-        this.#pendingApproval = undefined;
-        rl.setPrompt(PROMPT);
-        const choice = answer.trim().toLowerCase();
-        if (choice === "a" || choice === "always") this.#alwaysAllowed.add(name);
-        const allowed = ["y", "yes", "a", "always"].includes(choice);
-        this.#renderer.line(this.#style.dim(allowed ? "  allowed" : "  denied"));
-        resolve(allowed ? "allow" : "deny");
-      };
-      rl.setPrompt(
-        `${this.#style.yellow(`Allow ${formatToolCall(call)}?`)} [y]es once, [a]lways for ${name} this session, [n]o: `,
-      );
-      rl.prompt();
-    });
+    const allowed = await this.#approval.ask(rl, this.#output, call, tool);
+    rl.setPrompt(PROMPT);
+    return allowed ? "allow" : "deny";
   }
 
   #printBanner(run: RunContext): void {
@@ -149,9 +141,7 @@ class Repl {
     const state = run.resumed
       ? `resumed: ${context.compaction === undefined ? "" : "a compaction block + "}${plural(context.messages.length, "message")} in context`
       : "new";
-    const write = (text: string): void => {
-      this.#io.stdout.write(`${text}\n`);
-    };
+    const write = (text: string): void => this.#renderer.line(text);
     write(`${this.#style.bold(`panto ${this.#io.version}`)} · model ${this.#style.cyan(run.agent.model)}`);
     write(this.#style.dim(`session ${run.session.path} (${state})`));
     write(
@@ -162,31 +152,44 @@ class Repl {
   }
 
   #onLine(line: string): void {
-    if (this.#pendingApproval !== undefined) {
-      this.#pendingApproval(line);
+    const rl = this.#rl;
+    if (rl === undefined) return;
+    if (this.#approval.waiting) {
+      this.#approval.answer(rl, line);
       return;
     }
-    if (line.endsWith("\\")) {
-      this.#lines.push(line.slice(0, -1));
-      this.#rl?.setPrompt(CONTINUATION_PROMPT);
-      this.#rl?.prompt();
+    // A multi-line prompt recalled from history comes back as one line with markers for its breaks.
+    const text = fromHistoryLine(line);
+    if (text.endsWith("\\")) {
+      this.#lines.push(text.slice(0, -1));
+      rl.setPrompt(CONTINUATION_PROMPT);
+      rl.prompt();
       return;
     }
-    this.#lines.push(line);
+    this.#lines.push(text);
     if (this.#pasteTimer !== undefined) clearTimeout(this.#pasteTimer);
-    this.#pasteTimer = setTimeout(() => {
-      this.#pasteTimer = undefined;
-      const text = this.#lines.join("\n");
-      this.#lines = [];
-      if (this.#busy === undefined) void this.#submit(text);
-      else if (text.trim() !== "") {
-        // Typed ahead while a request runs: it goes next, as its own prompt.
-        this.#queue.push(text);
-        this.#renderer.line(
-          this.#style.dim("(queued: runs when the current request finishes; Ctrl-C cancels both)"),
-        );
-      }
-    }, PASTE_WINDOW_MS);
+    this.#pasteTimer = setTimeout(() => this.#onPrompt(), PASTE_WINDOW_MS);
+  }
+
+  /** A whole prompt is typed (its continued and pasted lines joined): send it, or queue it. */
+  #onPrompt(): void {
+    this.#pasteTimer = undefined;
+    const text = this.#lines.join("\n");
+    this.#lines = [];
+    this.#history?.add(text);
+    if (this.#busy === undefined) {
+      void this.#submit(text);
+      return;
+    }
+    if (text.trim() === "") return;
+    // Typed ahead while a request runs: it goes next, as its own prompt. It was not echoed, so say what it was.
+    this.#queue.push(text);
+    this.#rl?.setPrompt(PROMPT);
+    this.#renderer.line(
+      this.#style.dim(
+        `(queued "${shorten(text, 40)}": runs when this request finishes; Ctrl-C cancels both)`,
+      ),
+    );
   }
 
   async #submit(text: string): Promise<void> {
@@ -200,6 +203,7 @@ class Repl {
     }
     const controller = new AbortController();
     this.#busy = controller;
+    this.#output.muted = true;
     try {
       const exit = await this.#execute(run, text, controller.signal);
       if (exit) return this.#settle(EXIT_OK);
@@ -210,11 +214,13 @@ class Repl {
       );
     } finally {
       this.#busy = undefined;
+      this.#output.muted = false;
       this.#renderer.reset();
     }
     if (this.#closing) return this.#settle(EXIT_OK);
     const next = this.#queue.shift();
-    if (next === undefined) rl.prompt();
+    // Keep the cursor where it was in anything typed ahead, which this shows for the first time.
+    if (next === undefined) rl.prompt(true);
     else {
       rl.setPrompt(PROMPT);
       this.#renderer.line(`${PROMPT}${next}`);
@@ -249,9 +255,8 @@ class Repl {
   #onInterrupt(): void {
     const rl = this.#rl;
     if (rl === undefined) return;
-    if (this.#pendingApproval !== undefined) {
-      this.#io.stdout.write("\n");
-      this.#pendingApproval("n");
+    if (this.#approval.waiting) {
+      this.#approval.cancel();
       this.#busy?.abort();
       return;
     }
@@ -262,8 +267,7 @@ class Repl {
     }
     if (rl.line !== "" || this.#lines.length > 0) {
       this.#lines = [];
-      rl.write(null, { ctrl: true, name: "e" });
-      rl.write(null, { ctrl: true, name: "u" });
+      takeLine(rl);
       rl.setPrompt(PROMPT);
       this.#io.stdout.write("\n");
       rl.prompt();
@@ -271,6 +275,7 @@ class Repl {
     }
     const now = Date.now();
     if (now - this.#lastIdleInterrupt < DOUBLE_INTERRUPT_MS) {
+      this.#leavePromptLine();
       this.#settle(EXIT_INTERRUPTED);
       return;
     }
@@ -283,8 +288,17 @@ class Repl {
   #onClose(): void {
     if (this.#closing) return;
     this.#closing = true;
-    this.#pendingApproval?.("n");
-    if (this.#busy === undefined) this.#settle(EXIT_OK);
-    else this.#busy.abort();
+    this.#approval.cancel();
+    if (this.#busy !== undefined) {
+      this.#busy.abort();
+      return;
+    }
+    this.#leavePromptLine();
+    this.#settle(EXIT_OK);
+  }
+
+  /** Ends the prompt's line on the way out, so the shell's prompt does not land after "> ". */
+  #leavePromptLine(): void {
+    if (this.#io.stdin.isTTY === true) this.#io.stdout.write("\n");
   }
 }
