@@ -31,9 +31,14 @@ export function readErrorBody(body: string): ErrorBodyFacts {
   return status === undefined ? { text } : { text, status };
 }
 
-/** Lowercases and flattens punctuation that only gets in the way of matching words. */
+/**
+ * Lowercases and flattens punctuation that only gets in the way of matching words. Identifiers in
+ * camelCase or PascalCase are split into their words first, so an exception type such as
+ * `ServiceUnavailableException` or `ContextWindowExceededError` reads like the sentence it names.
+ */
 export function normaliseErrorText(raw: string): string {
   return raw
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
     .toLowerCase()
     .replace(/\\+[nrt]/g, " ")
     .replace(/\\+/g, "")
@@ -103,14 +108,16 @@ function collectFinishReasons(value: unknown, depth = 0): string[] {
 }
 
 /**
- * A status the body states in its own fields (`"code": 429`, `raw_status_code`, `httpStatusCode`), or
- * as the SDK's prefix ("400 status code (no body)", "400: ..."). Only 400-599 count: providers also
- * use "code" for their own numbers (Mistral "3051", GLM "1261").
+ * A status the body states in its own fields (`"code": 429`, `raw_status_code`, `httpStatusCode`), as
+ * the SDK's prefix ("400 status code (no body)", "400: ..."), or in the title of a proxy's HTML error
+ * page ("<title>504 Gateway Time-out</title>", "api.example.com | 524: A timeout occurred"). Only
+ * 400-599 count: providers also use "code" for their own numbers (Mistral "3051", GLM "1261").
  */
 function statusStatedInBody(text: string): number | undefined {
   const field =
     /\b(?:code|status|status code|raw status code|statuscode|httpstatuscode)\s*:\s*([45]\d\d)\b/.exec(text);
   const prefix = /^(?:error:?\s*)?([45]\d\d)\b(?!\s*(?:tokens|bytes|ms|s\b))/.exec(text);
-  const found = field?.[1] ?? prefix?.[1];
+  const title = /<(?:title|h1)>[^<]*?\b([45]\d\d)\b/.exec(text);
+  const found = field?.[1] ?? prefix?.[1] ?? title?.[1];
   return found === undefined ? undefined : Number(found);
 }
