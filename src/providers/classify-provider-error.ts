@@ -14,6 +14,7 @@ import {
   QUOTA_REFILLS_PATTERNS,
   RATE_LIMIT_PATTERNS,
   SERVER_PATTERNS,
+  UNAVAILABLE_EXCEPTION_PATTERNS,
 } from "./error-patterns.js";
 import { readErrorBody } from "./read-error-body.js";
 
@@ -80,6 +81,7 @@ const RULES: readonly Rule[] = [
       ? verdict("invalid_request", false)
       : undefined,
   ({ text }) => (matchesAny(OVERFLOW_PATTERNS, text) ? verdict("context_overflow", false) : undefined),
+  ({ text }) => (matchesAny(UNAVAILABLE_EXCEPTION_PATTERNS, text) ? verdict("overloaded", true) : undefined),
   // After overflow: gateways wrap real overflows in words like "Server Unavailable Error".
   ({ status, text }) =>
     isServerOrUnknown(status) && matchesAny(OVERLOADED_PATTERNS, text)

@@ -1,7 +1,8 @@
 /**
  * The vocabulary the classifier recognises, as concepts rather than memorised messages. All patterns
- * run on text normalised by `normaliseErrorText`: lowercase, and quotes, backticks, underscores and
- * hyphens already turned into spaces (so `max_tokens` reads "max tokens").
+ * run on text normalised by `normaliseErrorText`: camelCase split into words, lowercase, and quotes,
+ * backticks, underscores and hyphens already turned into spaces (so `max_tokens` and `maxTokens` both
+ * read "max tokens").
  */
 
 /** Any one of these means "the context window was exceeded". */
@@ -14,8 +15,12 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /\b(?:prompt|input|inputs|messages?|conversation)\b[^.]{0,30}?\b(?:is|are) too long\b/,
   // "Prompt contains N tokens ... too large for model with N maximum context length"
   /\btoo large for (?:the |this )?model\b/,
-  // "maximum context length is", "max context length", "maximum prompt length is", "maximum input length"
-  /\bmax(?:imum)? (?:prompt|input|context|sequence|model) (?:length|len|size|tokens)\b/,
+  // "maximum context length is", "max context length", "maximum prompt length is", "maximum input length",
+  // "the max input characters is 20000"; and the other word order, "model max length exceeded"
+  /\bmax(?:imum)? (?:prompt|input|context|sequence|model) (?:length|len|size|tokens|characters|chars)\b/,
+  /\b(?:model|context|sequence)(?: s)? max(?:imum)? (?:length|len|size)\b/,
+  // "the max length of the current question is 2000", "maximum length of the input"
+  /\bmax(?:imum)? (?:length|size) of (?:the |your |current )*(?:question|prompt|input|messages?|conversation|context)\b(?! (?:image|images|file|files|media|audio|video)\b)/,
   // context length / window / size / limit named next to a violation, either order
   /\bcontext (?:length|window|size|limit)s?\b.{0,80}?\b(?:exceed|exceeded|exceeds|overflow|is only|of only|too small|not enough)/,
   /\b(?:exceed|exceeded|exceeds|exceeding|longer than|greater than|larger than|more than|beyond|over|overflows?)\b.{0,60}?\bcontext (?:length|window|size|limit)/,
@@ -29,6 +34,11 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /\bexceed(?:s|ed)? (?:the |this |your )?(?:model(?: s)? )?(?:max(?:imum)? )?(?:number of |allowed )?(?:input |prompt )?tokens?\b/,
   /\bexceed(?:s|ed)? (?:the |this )?(?:model(?: s)? )?(?:max(?:imum)? )?(?:input |prompt |context )?token (?:limit|count|budget)\b/,
   /\btoo many (?:input|prompt|context) tokens\b/,
+  // "exceed max message tokens": a maximum counted in tokens that is not the output's
+  /\bexceed(?:s|ed)? (?:the )?(?:model(?: s)? )?max(?:imum)? (?:(?!new |output |completion |response )\w+ ){0,2}tokens\b/,
+  // A size cap counted in tokens is the window, not a byte limit: "Request body too large for gpt-4o
+  // model. Max size: 8000 tokens."
+  /\btoo (?:large|long)\b.{0,60}?\b(?:max(?:imum)?|limit)\b[^.\d]{0,20}\d[\d,]* tokens\b/,
   // "size limit exceeded by 11371 tokens"; "input token count is N but model only supports up to M"
   /\bexceed(?:s|ed)? by \d[\d,]* tokens?\b/,
   /\b(?:input|prompt) token count\b.{0,60}?\bonly supports\b/,
@@ -58,10 +68,12 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
  * request fails the same way however short the conversation is, so compaction cannot help.
  */
 export const OUTPUT_LIMIT_PATTERNS: readonly RegExp[] = [
-  /\bmax(?:imum)? (?:new |output |completion )?tokens?\b[^.]{0,40}?(?:is too (?:large|big|high)|too large|exceeds?|must be (?:less|lower|smaller|at most|<)|should be|cannot exceed|>\s*\d|out of range|invalid|非法|参数)/,
+  /\bmax(?:imum)? (?:new |output |completion )?tokens?\b[^.]{0,40}?(?:is too (?:large|big|high)|too large|exceeds?|must be (?:less|lower|smaller|at most|<)|should be|cannot exceed|>\s*\d|out of range|invalid|not valid|above (?:the )?max|非法|参数)/,
   /\bmaxoutputtokens\b[^.]{0,40}?(?:too large|exceeds?|must be|should be|>|invalid)/,
   /\bmaximum allowed number of output tokens\b/,
   /\boutput tokens?\b[^.]{0,30}(?:exceeds?|too large|must be less)/,
+  // "Claude's response exceeded the 32000 output token maximum": the answer, not the prompt, ran long
+  /\b(?:response|output|completion|answer)\b[^.]{0,20}\bexceed(?:s|ed)?\b[^.]{0,30}\boutput tokens?\b/,
 ];
 
 /**
@@ -112,10 +124,21 @@ export const OVERLOADED_PATTERNS: readonly RegExp[] = [
   /\bover capacity\b/,
   /\b(?:at|no) capacity\b/,
   /\bloading model\b/,
-  /\bmodel is (?:currently )?loading\b/,
+  // "Model meta-llama/Llama-2-13b-chat is currently loading", "Model is not ready to serve inference requests"
+  /\bmodel\b.{0,80}?\b(?:is|are) (?:currently |still )?(?:loading|warming up)\b/,
+  /\bmodel (?:is )?not ready\b/,
   /\btemporarily unavailable\b/,
   /\b(?:experiencing )?high demand\b/,
   /\bservice unavailable\b|\bunavailable error\b/,
+];
+
+/**
+ * Exception types that name a transient failure of the service itself. A wrapper sometimes reports
+ * them under a 4xx (LiteLLM turns Bedrock's stream exception into "status_code: 400"); the type wins.
+ */
+export const UNAVAILABLE_EXCEPTION_PATTERNS: readonly RegExp[] = [
+  /\bservice ?unavailable ?exception\b/,
+  /\bmodel ?not ?ready ?exception\b/,
 ];
 
 export const AUTH_PATTERNS: readonly RegExp[] = [
@@ -125,6 +148,7 @@ export const AUTH_PATTERNS: readonly RegExp[] = [
   /\bunauthori[sz]ed\b|\bunauthenticated\b/,
   /\bpermission (?:denied|error)\b|\bpermission denied\b/,
   /\bforbidden\b/,
+  /\baccess denied\b/,
   /\binvalid (?:bearer |access |auth )?token\b/,
 ];
 
@@ -133,7 +157,8 @@ export const PAYLOAD_SIZE_PATTERNS: readonly RegExp[] = [
   /\brequest entity too large\b/,
   /\b(?:payload|body|request|file|image|media|upload) (?:is )?too large\b/,
   /\bexceeds? the maximum (?:request |payload |body |file )?size\b/,
-  /\b(?:payload|body|request|file|image|media) (?:size )?exceeds?\b.{0,30}\b(?:size|bytes|mb|kb|gb)\b/,
+  /\b(?:payload|body|request|file|image|media) (?:size )?exceed(?:s|ed)?\b.{0,30}\b(?:size|bytes|mb|kb|gb|limit)\b/,
+  /\bmax(?:imum)? bytes\b/,
   /\bsize limit\b/,
   /\b\d[\d,]* bytes\b/,
   /\bimage dimensions?\b/,
@@ -155,6 +180,7 @@ export const NETWORK_PATTERNS: readonly RegExp[] = [
   /\bconnection (?:reset|closed|refused|error|lost|terminated)\b/,
   /\bstream (?:disconnected|closed|ended|terminated)\b/,
   /\bnetwork error\b|\bfetch failed\b|\bpremature close\b/,
+  /\bupstream connect error\b|\breset before headers\b|\bother side closed\b/,
 ];
 
 /** Provider-side failures reported without a status (stream error events, SDK messages). */
@@ -165,6 +191,7 @@ export const SERVER_PATTERNS: readonly RegExp[] = [
   /\bbad gateway\b|\bgateway timeout\b/,
   /\bstatus : internal\b/,
   /\bsomething went wrong\b|\ban (?:unexpected )?error occurred while processing\b/,
+  /\b(?:had|encountered|experienced) an? (?:unexpected |internal )?error\b/,
 ];
 
 /** Request problems reported without a status. */
