@@ -17,12 +17,12 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /\btoo large for (?:the |this )?model\b/,
   // "maximum context length is", "max context length", "maximum prompt length is", "maximum input length",
   // "the max input characters is 20000"; and the other word order, "model max length exceeded"
-  /\bmax(?:imum)? (?:prompt|input|context|sequence|model) (?:length|len|size|tokens|characters|chars)\b/,
+  /\bmax(?:imum)? (?:allowed |supported )?(?:prompt|input|context|sequence|model) (?:length|len|size|tokens|characters|chars)\b/,
   /\b(?:model|context|sequence)(?: s)? max(?:imum)? (?:length|len|size)\b/,
   // "the max length of the current question is 2000", "maximum length of the input"
   /\bmax(?:imum)? (?:length|size) of (?:the |your |current )*(?:question|prompt|input|messages?|conversation|context)\b(?! (?:image|images|file|files|media|audio|video)\b)/,
   // context length / window / size / limit named next to a violation, either order
-  /\bcontext (?:length|window|size|limit)s?\b.{0,80}?\b(?:exceed|exceeded|exceeds|overflow|is only|of only|too small|not enough)/,
+  /\bcontext (?:length|window|size|limit)s?\b.{0,80}?\b(?:exceed|exceeded|exceeds|overflow|is only|of only|too small|not enough|full|exhausted)/,
   /\b(?:exceed|exceeded|exceeds|exceeding|longer than|greater than|larger than|more than|beyond|over|overflows?)\b.{0,60}?\bcontext (?:length|window|size|limit)/,
   // "context_length_exceeded", "model_context_window_exceeded", "exceed_context_size_error"
   /\bcontext (?:length|window|size) exceeded\b/,
@@ -34,6 +34,10 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /\bexceed(?:s|ed)? (?:the |this |your )?(?:model(?: s)? )?(?:max(?:imum)? )?(?:number of |allowed )?(?:input |prompt )?tokens?\b/,
   /\bexceed(?:s|ed)? (?:the |this )?(?:model(?: s)? )?(?:max(?:imum)? )?(?:input |prompt |context )?token (?:limit|count|budget)\b/,
   /\btoo many (?:input|prompt|context) tokens\b/,
+  // "context token limit exceeded" (a bare "token limit reached" may be a monthly allowance)
+  /\b(?:input|prompt|context|model) token limit (?:exceeded|reached)\b/,
+  // "prompt has 5000 tokens, but the configured context size is 4096 tokens"
+  /\b(?:prompt|input|request|messages?) (?:has|contains|is) \d[\d,]* tokens\b.{0,60}?\b(?:but|however|exceed|exceeds|limit|max(?:imum)?|context)\b/,
   // "exceed max message tokens": a maximum counted in tokens that is not the output's
   /\bexceed(?:s|ed)? (?:the )?(?:model(?: s)? )?max(?:imum)? (?:(?!new |output |completion |response )\w+ ){0,2}tokens\b/,
   // A size cap counted in tokens is the window, not a byte limit: "Request body too large for gpt-4o
@@ -61,6 +65,7 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /\breduce (?:the |your )?(?:prompt|input|conversation|context)\b(?! (?:image|images|file|files|media|audio|video|size)\b)/,
   // Chinese: context / input / prompt "exceeds" or "too long"
   /(?:上下文|输入|提示词|prompt|input).{0,12}(?:超过|超出|过长|太长)/,
+  /(?:超过|超出)了?(?:模型)?的?最大(?:上下文|长度|输入|token)/,
 ];
 
 /**
