@@ -7,8 +7,13 @@ import { anthropicProtocolProblems } from "./anthropic-protocol-problems.js";
 import { type KilledRun, type KillMoment, runAndKill } from "./kill-cli.js";
 import { cliEnv, runCli, tempProject } from "./run-cli.js";
 
-/** Fixed, so a failure replays exactly the same scenarios and kill moments. */
-const SEED = 0x5eed_c0de;
+/**
+ * Fixed, so a failure replays exactly the same kill moments. Chosen so that, whatever the timing,
+ * some runs die only after acknowledging a tool result, an overflow compaction (also one in the
+ * middle of a tool turn) and a /compact, and others die during start-up.
+ */
+const SEED = 0x5eed_c14a;
+/** Runs to kill; a run that finishes before its moment comes (a short text answer) counts too. */
 const KILLED_RUNS = 16;
 const MODEL = "anthropic/claude-active";
 /** About a hundred tokens of prompt per turn, so compaction keeps a few recent turns and summarises the rest. */
@@ -147,7 +152,7 @@ afterAll(async () => {
 });
 
 describe("crash and resume", () => {
-  it(`keeps every acknowledged message and a valid context through ${KILLED_RUNS} SIGKILLs at seeded random moments`, async () => {
+  it(`keeps every acknowledged message and a valid context when ${KILLED_RUNS} runs are SIGKILLed at seeded random moments`, async () => {
     let script: FakeReply[] = [];
     let onHang: () => void = () => {};
     const server = await startFakeAnthropicServer({
@@ -216,7 +221,8 @@ describe("crash and resume", () => {
       // (a) and (d): the next run opens the session (a killed holder's lock does not block) and exits 0.
       script = [];
       const requestsBefore = server.requests.length;
-      const next = await runCli(args(`check-${run}`, false), { cwd: project, env });
+      // As big as the others, so every /compact and overflow finds turns older than the budget keeps.
+      const next = await runCli(args(`check-${run} ${FILLER}`, false), { cwd: project, env });
       expect(next.code, `${where}: ${next.stderr}`).toBe(0);
       expect(await exists(`${session}.lock`)).toBe(false);
 
@@ -245,6 +251,6 @@ describe("crash and resume", () => {
     }
     expect(tally.killed).toBeGreaterThanOrEqual(KILLED_RUNS / 2);
     expect(tally.toolResults).toBeGreaterThan(0);
-    expect(tally.compactions).toBeGreaterThan(0);
-  }, 120_000);
+    expect(tally.compactions).toBeGreaterThanOrEqual(3);
+  }, 300_000);
 });
