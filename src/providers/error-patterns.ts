@@ -128,6 +128,8 @@ export const OVERLOADED_PATTERNS: readonly RegExp[] = [
   /\boverloaded\b/,
   /\bover capacity\b/,
   /\b(?:at|no) capacity\b/,
+  // "Service tier capacity exceeded for this model", "MODEL_CAPACITY_EXHAUSTED": the provider's capacity, not the caller's
+  /\bcapacity (?:exceeded|exhausted)\b/,
   /\bloading model\b/,
   // "Model meta-llama/Llama-2-13b-chat is currently loading", "Model is not ready to serve inference requests"
   /\bmodel\b.{0,80}?\b(?:is|are) (?:currently |still )?(?:loading|warming up)\b/,
