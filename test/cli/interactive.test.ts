@@ -1,16 +1,13 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
-import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CliOptions } from "../../src/cli/cli-options.js";
-import { runInteractive } from "../../src/cli/run-interactive.js";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import type { FakeTerminal } from "./fake-terminal.js";
+import { lastUserText as lastUserTextOf, MODEL, startInteractive } from "./interactive-harness.js";
 import { makeSandbox, type Sandbox } from "./panto-process.js";
 
-const MODEL = "anthropic/claude-sonnet-4-5";
 let server: FakeServer | undefined;
 
 afterEach(async () => {
@@ -18,76 +15,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A terminal simulated with streams: type into it, read what it shows (escape codes removed). */
-class FakeTerminal {
-  readonly stdin = Object.assign(new PassThrough(), { isTTY: true });
-  readonly stdout = Object.assign(new PassThrough(), { isTTY: false });
-  readonly stderr = Object.assign(new PassThrough(), { isTTY: false });
-  #screen = "";
-
-  constructor() {
-    const collect = (chunk: Buffer): void => {
-      this.#screen += chunk.toString("utf8");
-    };
-    this.stdout.on("data", collect);
-    this.stderr.on("data", collect);
-  }
-
-  get screen(): string {
-    return stripVTControlCharacters(this.#screen);
-  }
-
-  /** Waits for `text` and then for the prompt that follows it (the request has finished). */
-  async waitForAnswer(text: string, from = 0): Promise<number> {
-    return this.waitFor("> ", await this.waitFor(text, from));
-  }
-
-  type(text: string): void {
-    this.stdin.write(text);
-  }
-
-  /** Waits until the screen shows `text` (after `from` characters), returning where it ends. */
-  async waitFor(text: string, from = 0): Promise<number> {
-    for (let waited = 0; waited < 20_000; waited += 10) {
-      const at = this.screen.indexOf(text, from);
-      if (at >= 0) return at + text.length;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${this.screen}`);
-  }
-}
-
 async function start(
   box: Sandbox,
   options: Partial<CliOptions> = {},
 ): Promise<{ terminal: FakeTerminal; exit: Promise<number> }> {
-  server = await startFakeAnthropicServer();
-  const terminal = new FakeTerminal();
-  const exit = runInteractive(
-    { print: false, json: false, continue: false, allowTools: false, model: MODEL, ...options },
-    {
-      cwd: box.project,
-      env: { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url },
-      version: "0.0.0-test",
-      stdin: terminal.stdin,
-      stdout: terminal.stdout,
-      stderr: terminal.stderr,
-    },
-  );
-  await terminal.waitFor("/help for commands");
-  return { terminal, exit };
+  const run = await startInteractive(box, options);
+  server = run.server;
+  return run;
 }
 
-function lastUserText(): string {
-  const body = server?.requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> };
-  const user = body.messages.filter((message) => message.role === "user").at(-1);
-  const content = user?.content;
-  if (typeof content === "string") return content;
-  return (content as Array<{ type: string; text?: string }>)
-    .filter((block) => block.type === "text")
-    .map((block) => block.text)
-    .join("");
-}
+const lastUserText = (): string => lastUserTextOf(server);
 
 describe("interactive mode", { timeout: 60_000 }, () => {
   it("shows a banner, streams answers, runs slash commands, saves history 0600, and exits 0 on Ctrl-D", async () => {
@@ -217,7 +154,10 @@ describe("interactive mode", { timeout: 60_000 }, () => {
     terminal.type("/compact\r");
     while (server?.requests.length !== 2) await new Promise((resolve) => setTimeout(resolve, 10));
     terminal.type("\u0003");
+    const cancelledAt = seen;
     seen = await terminal.waitForAnswer("compaction cancelled; the session is unchanged", seen);
+    // A cancel is reported once, not also as a failed attempt and a failed compaction.
+    expect(terminal.screen.slice(cancelledAt, seen)).not.toMatch(/warning|✗/);
     terminal.type("/context\r");
     seen = await terminal.waitForAnswer("no compaction block, 1 turn", seen);
     terminal.type("/model openai/gpt-5\r");
