@@ -292,6 +292,35 @@ describe("OpenAI chat wire variants", () => {
     expect(message.usage).toBeUndefined();
   });
 
+  it("reads a whole chat.completion sent as the one event of a stream", async () => {
+    const completion = {
+      object: "chat.completion",
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: "Both.",
+            tool_calls: [
+              { id: "c1", type: "function", function: { name: "read", arguments: '{"path":"a"}' } },
+              { id: "c2", type: "function", function: { name: "read", arguments: '{"path":"b"}' } },
+            ],
+          },
+          finish_reason: "tool_calls",
+        },
+      ],
+      usage: { prompt_tokens: 4, completion_tokens: 2 },
+    };
+    const server = await startWireServer(replyWith(sse([completion], { done: true })));
+    const { message } = await run(chat(server));
+    expect(message.content).toEqual([
+      { type: "text", text: "Both." },
+      { type: "tool-call", id: "c1", name: "read", arguments: { path: "a" } },
+      { type: "tool-call", id: "c2", name: "read", arguments: { path: "b" } },
+    ]);
+    expect(message.usage).toEqual({ promptTokens: 4, outputTokens: 2, resentOutputTokens: 2 });
+  });
+
   it("skips chunks with `choices: []` before the first delta (Azure's prompt filter results)", async () => {
     const server = await startWireServer(
       replyWith(
@@ -981,6 +1010,49 @@ describe("OpenAI Responses wire variants", () => {
     const { message, events } = await run(responses(server));
     expect(message.content).toEqual([{ type: "text", text: "whole text" }]);
     expect(textsOf(events)).toBe("whole text");
+  });
+
+  it("takes a call's arguments from function_call_arguments.done, or from the final output, when no deltas came", async () => {
+    const added = (index: number, callId: string) => ({
+      type: "response.output_item.added",
+      output_index: index,
+      item: { ...functionCallItem(callId, "read", ""), status: "in_progress" },
+    });
+    const server = await startWireServer(
+      replyWith(
+        sse([
+          added(0, "c1"),
+          {
+            type: "response.function_call_arguments.done",
+            item_id: "fc_c1",
+            output_index: 0,
+            arguments: '{"path":"a"}',
+          },
+          added(1, "c2"),
+          {
+            type: "response.completed",
+            response: responseObject([
+              functionCallItem("c1", "read", '{"path":"a"}'),
+              functionCallItem("c2", "read", '{"path":"b"}'),
+            ]),
+          },
+        ]),
+      ),
+    );
+    const { message } = await run(responses(server));
+    expect(message.content).toEqual([
+      { type: "tool-call", id: "c1", name: "read", arguments: { path: "a" } },
+      { type: "tool-call", id: "c2", name: "read", arguments: { path: "b" } },
+    ]);
+  });
+
+  it("reads message parts typed `text` (not `output_text`) in the final output", async () => {
+    const item = { ...messageItem(""), content: [{ type: "text", text: "loosely typed" }] };
+    const server = await startWireServer(
+      replyWith(sse([{ type: "response.completed", response: responseObject([item]) }])),
+    );
+    const { message } = await run(responses(server));
+    expect(message.content).toEqual([{ type: "text", text: "loosely typed" }]);
   });
 
   it("ignores event types it does not know", async () => {

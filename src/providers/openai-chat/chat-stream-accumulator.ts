@@ -8,18 +8,23 @@ import { type ChatContentPart, splitChatContent } from "./split-chat-content.js"
 /** One streamed chunk as OpenAI and the compatible servers send it (their extra fields included). */
 export interface ChatChunk {
   choices?: Array<{
-    delta?: {
-      /** A string, or Mistral-style parts (text and thinking). */
-      content?: string | ChatContentPart[] | null;
-      /** DeepSeek, vLLM, llama.cpp and others stream reasoning here... */
-      reasoning_content?: string | null;
-      /** ...and OpenRouter, Ollama and newer vLLM here. */
-      reasoning?: string | null;
-      tool_calls?: ChatToolCallDelta[] | null;
-    } | null;
+    delta?: ChatDelta | null;
+    /** A whole message sent as the one chunk of a stream (a few servers and proxies). */
+    message?: ChatDelta | null;
     finish_reason?: string | null;
   }> | null;
   usage?: RawOpenAIChatUsage | null;
+}
+
+/** What one chunk adds to the message. */
+export interface ChatDelta {
+  /** A string, or Mistral-style parts (text and thinking). */
+  content?: string | ChatContentPart[] | null;
+  /** DeepSeek, vLLM, llama.cpp and others stream reasoning here... */
+  reasoning_content?: string | null;
+  /** ...and OpenRouter, Ollama and newer vLLM here. */
+  reasoning?: string | null;
+  tool_calls?: ChatToolCallDelta[] | null;
 }
 
 /** One fragment of a streamed tool call; `index` says which parallel call it extends. */
@@ -73,7 +78,7 @@ export class ChatStreamAccumulator {
   apply(chunk: ChatChunk): void {
     if (chunk.usage !== undefined && chunk.usage !== null) this.rawUsage = chunk.usage;
     for (const choice of chunk.choices ?? []) {
-      const delta = choice.delta;
+      const delta = choice.delta ?? choice.message;
       const content = splitChatContent(delta?.content);
       const reasoning = delta?.reasoning_content ?? delta?.reasoning;
       this.addThinking(content.thinking + (typeof reasoning === "string" ? reasoning : ""));

@@ -55,6 +55,9 @@ export class ResponsesStreamReader {
       case "response.function_call_arguments.delta":
         this.argumentsDelta(event.output_index, event.delta);
         return;
+      case "response.function_call_arguments.done":
+        this.argumentsDone(event.output_index, event.arguments);
+        return;
       case "response.output_item.done":
         this.itemDone(event.output_index, event.item);
         return;
@@ -154,6 +157,13 @@ export class ResponsesStreamReader {
     if (slot?.kind === "call") slot.rawArguments += delta;
   }
 
+  /** The whole arguments: authoritative, and all there is from servers that stream no deltas. */
+  private argumentsDone(index: number, rawArguments: string | undefined): void {
+    const slot = this.slots.get(index);
+    if (slot?.kind === "call" && !slot.ended && typeof rawArguments === "string")
+      slot.rawArguments = rawArguments;
+  }
+
   /** The finished item is authoritative: it carries the full arguments and the encrypted reasoning. */
   private itemDone(index: number, item: ResponseOutputItem): void {
     const slot = this.slots.get(index);
@@ -173,9 +183,7 @@ export class ResponsesStreamReader {
       };
       this.slots.set(index, { kind: "thinking", block, summaryIndex: 0 });
     } else if (item.type === "message") {
-      const text = (item.content ?? [])
-        .map((part) => (part.type === "output_text" ? part.text : part.refusal))
-        .join("");
+      const text = (item.content ?? []).map(partText).join("");
       this.slots.set(index, { kind: "text", block: { type: "text", text } });
     }
   }
@@ -185,16 +193,28 @@ export class ResponsesStreamReader {
    * the final response: read its items as if each had just finished, and show their text.
    */
   private adoptFinalOutput(final: ResponsesResponse): void {
-    if ([...this.slots.values()].some((slot) => isWorthKeeping(slot.block))) return;
+    const streamed = [...this.slots.values()].some((slot) => isWorthKeeping(slot.block));
     for (const [index, item] of (final.output ?? []).entries()) {
-      this.itemDone(index, item);
-      const slot = this.slots.get(index);
-      if (slot?.kind === "text" && slot.block.text !== "") {
-        this.onEvent?.({ type: "text-delta", text: slot.block.text });
-      } else if (slot?.kind === "thinking" && slot.block.text !== "") {
-        this.onEvent?.({ type: "thinking-delta", text: slot.block.text });
-      }
+      if (streamed) this.completeCall(index, item);
+      else this.adoptItem(index, item);
     }
+  }
+
+  private adoptItem(index: number, item: ResponseOutputItem): void {
+    this.itemDone(index, item);
+    const slot = this.slots.get(index);
+    if (slot?.kind === "text" && slot.block.text !== "") {
+      this.onEvent?.({ type: "text-delta", text: slot.block.text });
+    } else if (slot?.kind === "thinking" && slot.block.text !== "") {
+      this.onEvent?.({ type: "thinking-delta", text: slot.block.text });
+    }
+  }
+
+  /** A call announced by output_item.added whose arguments never streamed: the final item has them. */
+  private completeCall(index: number, item: ResponseOutputItem): void {
+    const slot = this.slots.get(index);
+    if (item.type !== "function_call" || slot?.kind !== "call" || slot.ended) return;
+    if (slot.block.id === item.call_id && slot.rawArguments === "") slot.rawArguments = item.arguments ?? "";
   }
 
   private endCall(slot: Extract<Slot, { kind: "call" }>): void {
@@ -222,6 +242,12 @@ export class ResponsesStreamReader {
   private streamError(payload: unknown): PantoError {
     return providerErrorFromResponse({ body: JSON.stringify(payload), provider: this.meta.provider });
   }
+}
+
+/** A message part's text: `output_text` (or the `text` some compatible servers write), or a refusal. */
+function partText(part: { type: string; text?: string; refusal?: string }): string {
+  if (typeof part.text === "string") return part.text;
+  return typeof part.refusal === "string" ? part.refusal : "";
 }
 
 /** Empty text and reasoning that can be neither shown nor echoed carry nothing worth keeping. */
