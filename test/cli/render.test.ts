@@ -5,6 +5,7 @@ import {
   formatCompactionLine,
   formatCompactionReport,
   formatTokens,
+  formatToolResult,
 } from "../../src/cli/render.js";
 import type { CompactionRecord } from "../../src/core/index.js";
 
@@ -59,5 +60,25 @@ describe("colour", () => {
   it("adds no escape codes when off", () => {
     expect(createStyle(false).red("x")).toBe("x");
     expect(createStyle(true).red("x")).toBe("\u001b[31mx\u001b[39m");
+  });
+});
+
+describe("formatToolResult", () => {
+  const result = (text: string, isError: boolean) => ({
+    type: "tool-result" as const,
+    toolCallId: "c1",
+    toolName: "bash",
+    content: [{ type: "text" as const, text }],
+    isError,
+  });
+
+  it("shows a failed result's last line too, where a command says how it ended", () => {
+    expect(formatToolResult(result("(no output)\n\nCommand aborted and killed", true))).toBe(
+      "error: (no output) … Command aborted and killed (+2 lines)",
+    );
+  });
+
+  it("shows only the first line of a successful result", () => {
+    expect(formatToolResult(result("hi\nthere\n\nExit code: 0", false))).toBe("hi (+3 lines)");
   });
 });

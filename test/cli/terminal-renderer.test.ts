@@ -1,0 +1,126 @@
+import { PassThrough } from "node:stream";
+import { stripVTControlCharacters } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { createStyle } from "../../src/cli/render.js";
+import { TerminalRenderer } from "../../src/cli/terminal-renderer.js";
+import type { CompactionRecord } from "../../src/core/index.js";
+
+/** A stream that records what is written to it, posing as a terminal of the given width. */
+function screen(columns?: number): PassThrough & { isTTY: boolean; columns?: number; text(): string } {
+  let written = "";
+  const stream = Object.assign(new PassThrough(), {
+    isTTY: columns !== undefined,
+    ...(columns === undefined ? {} : { columns }),
+    text: () => written,
+  });
+  stream.on("data", (chunk: Buffer) => {
+    written += chunk.toString("utf8");
+  });
+  return stream;
+}
+
+const record: CompactionRecord = {
+  summary: "s",
+  trigger: "overflow",
+  model: "anthropic/claude-test",
+  fellBack: false,
+  turnsSummarised: 3,
+  turnsKept: 1,
+  tokensSummarised: 900,
+  tokensKept: 100,
+  summaryTokens: 50,
+  sizeSources: { usage: 3, estimate: 1 },
+};
+
+const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+let renderer: TerminalRenderer | undefined;
+
+afterEach(() => {
+  renderer?.reset();
+  renderer = undefined;
+});
+
+describe("TerminalRenderer", () => {
+  it("keeps the compaction spinner within one row of a narrow terminal", async () => {
+    const out = screen(30);
+    const err = screen(30);
+    renderer = new TerminalRenderer(out, err, createStyle(false));
+    renderer.render({ type: "compaction-started", trigger: "manual", model: "anthropic/claude-sonnet-4-5" });
+    renderer.render({ type: "compaction-progress", characters: 12_345 });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const rows = stripVTControlCharacters(err.text())
+      .split("\r")
+      .filter((row) => row !== "");
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.every((row) => row.length < 30)).toBe(true);
+    expect(rows.at(-1)).toContain("12k chars");
+  });
+
+  it("clears the spinner's row before writing a line, so the line does not trail the spinner", async () => {
+    const out = screen(120);
+    const err = screen(120);
+    renderer = new TerminalRenderer(out, err, createStyle(false));
+    renderer.render({ type: "compaction-started", trigger: "manual", model: "m/x" });
+    const before = err.text().length;
+    renderer.warning("something happened");
+    await flush();
+    expect(err.text().slice(before)).toBe("\r\u001b[2K");
+  });
+
+  it("says why an overflow compaction starts, and then what it did", async () => {
+    const out = screen();
+    renderer = new TerminalRenderer(out, screen(), createStyle(false));
+    renderer.render({ type: "compaction-started", trigger: "overflow", model: "m/x" });
+    renderer.render({ type: "compaction", record, tokensBefore: 1000, tokensAfter: 200 });
+    renderer.render({ type: "overflow-retry" });
+    await flush();
+    expect(out.text()).toBe(
+      [
+        "context overflow: the request is too large for the model; compacting older turns, then retrying once",
+        "✓ context overflow: compacted 3 turns into a summary (kept 1 turn, 1.0k -> 200 tokens, model anthropic/claude-test, fell back: no)",
+        "↻ retrying the request once against the compacted context",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("shows a failed compaction attempt when a fallback follows, and nothing when the user cancelled", async () => {
+    const out = screen();
+    renderer = new TerminalRenderer(out, screen(), createStyle(false));
+    renderer.render({ type: "compaction-started", trigger: "manual", model: "m/small" });
+    renderer.render({ type: "warning", message: "compaction with m/small failed: unknown model" });
+    renderer.render({ type: "compaction-started", trigger: "manual", model: "m/big" });
+    await flush();
+    expect(out.text()).toBe("warning: compaction with m/small failed: unknown model\n");
+    renderer.render({ type: "warning", message: "compaction with m/big failed: request aborted" });
+    renderer.render({
+      type: "compaction-failed",
+      trigger: "manual",
+      code: "aborted",
+      message: "request aborted",
+      attempts: [],
+    });
+    await flush();
+    expect(out.text()).toBe("warning: compaction with m/small failed: unknown model\n");
+  });
+
+  it("word-wraps a streamed answer between words and ends its line before a notice", async () => {
+    const out = screen(20);
+    renderer = new TerminalRenderer(out, screen(20), createStyle(false));
+    for (const piece of ["The quick br", "own fox jumps ov", "er the lazy dog"])
+      renderer.render({ type: "text-delta", text: piece });
+    renderer.render({ type: "overflow-retry" });
+    await flush();
+    expect(out.text()).toBe(
+      "The quick brown fox\njumps over the lazy\ndog\n↻ retrying the\nrequest once against\nthe compacted\ncontext\n",
+    );
+  });
+
+  it("makes escape sequences in the model's text visible instead of obeying them", async () => {
+    const out = screen();
+    renderer = new TerminalRenderer(out, screen(), createStyle(false));
+    renderer.render({ type: "text-delta", text: "hi \u001b[2J there\r\n" });
+    await flush();
+    expect(out.text()).toBe("hi \\u001b[2J there\n");
+  });
+});
