@@ -321,6 +321,18 @@ describe("OpenAI chat wire variants", () => {
     expect(message.usage).toEqual({ promptTokens: 4, outputTokens: 2, resentOutputTokens: 2 });
   });
 
+  it("reads an event stream mislabelled application/json, and JSON behind a byte-order mark", async () => {
+    const stream = sse([chatChunk({ content: "mislabelled" }), chatChunk({}, "stop")], { done: true });
+    const server = await startWireServer(replyWith(stream, { contentType: "application/json" }));
+    expect((await run(chat(server))).message.content).toEqual([{ type: "text", text: "mislabelled" }]);
+    await server.close();
+    const completion = { choices: [{ message: { content: "bom" }, finish_reason: "stop" }] };
+    const bom = await startWireServer(
+      replyWith(`\uFEFF${JSON.stringify(completion)}`, { contentType: "application/json" }),
+    );
+    expect((await run(chat(bom))).message.content).toEqual([{ type: "text", text: "bom" }]);
+  });
+
   it("skips chunks with `choices: []` before the first delta (Azure's prompt filter results)", async () => {
     const server = await startWireServer(
       replyWith(
@@ -749,6 +761,27 @@ describe("Anthropic wire variants", () => {
     );
     const error = await rejection(anthropic(server).stream(hello));
     expect(error.code).toBe("overloaded");
+  });
+
+  it("reads an event stream mislabelled application/json as the stream it is", async () => {
+    const server = await startWireServer(
+      replyWith(
+        sse(
+          [
+            messageStart(),
+            ...textBlock(0, "labelled"),
+            messageDelta("end_turn", { output_tokens: 1 }),
+            messageStop,
+          ],
+          {
+            eventLines: true,
+          },
+        ),
+        { contentType: "application/json" },
+      ),
+    );
+    const { message } = await run(anthropic(server));
+    expect(message.content).toEqual([{ type: "text", text: "labelled" }]);
   });
 
   it("keeps the initial text of a content_block_start", async () => {

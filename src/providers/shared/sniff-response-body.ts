@@ -10,7 +10,8 @@ export interface PeekedBody {
   body: ReadableStream<Uint8Array>;
 }
 
-const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** Blanks, and the bytes of a UTF-8 byte-order mark, which some Windows-hosted servers send first. */
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d, 0xef, 0xbb, 0xbf]);
 const JSON_START = new Set([0x7b, 0x5b]); // { [
 
 /**
