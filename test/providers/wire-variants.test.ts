@@ -74,15 +74,25 @@ async function startWireServer(respond: Respond): Promise<WireServer> {
   return open;
 }
 
-/** Answers every request with this body in one write, then ends (unless `keepOpen`). */
+/**
+ * Answers every request with this body, then ends (unless `keepOpen`). In one piece it goes out
+ * with a content-length, as most servers send a JSON answer; in several, chunked.
+ */
 function replyWith(
   body: string,
   options: { contentType?: string; keepOpen?: boolean; pieces?: number } = {},
 ): Respond {
   return (res) => {
-    res.writeHead(200, { "content-type": options.contentType ?? "text/event-stream" });
     const bytes = Buffer.from(body, "utf8");
-    const size = Math.ceil(bytes.length / (options.pieces ?? 1));
+    const pieces = options.pieces ?? 1;
+    const contentType = options.contentType ?? "text/event-stream";
+    if (pieces === 1 && options.keepOpen !== true) {
+      res.writeHead(200, { "content-type": contentType, "content-length": String(bytes.length) });
+      res.end(bytes);
+      return;
+    }
+    res.writeHead(200, { "content-type": contentType });
+    const size = Math.ceil(bytes.length / pieces);
     for (let start = 0; start < bytes.length; start += size) res.write(bytes.subarray(start, start + size));
     if (options.keepOpen !== true) res.end();
   };
