@@ -105,7 +105,7 @@ function describeSession(run: RunContext): string {
   return [
     `Session: ${run.session.path}`,
     `  id:       ${header.id} (created ${header.created})`,
-    `  entries:  ${plural(run.session.activeEntries().length, "entry", "entries")} since the latest compaction`,
+    `  entries:  ${plural(run.session.activeEntries().length, "entry", "entries")}${context.compaction === undefined ? " (no compaction yet)" : " since the latest compaction"}`,
     `  context:  ${context.compaction === undefined ? "no compaction block" : "a compaction block"} + ${plural(context.messages.length, "message")}, ~${formatTokens(run.agent.contextTokens())} tokens with the system prompt`,
     `  model:    ${run.agent.model}`,
   ].join("\n");
