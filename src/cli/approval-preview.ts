@@ -1,13 +1,13 @@
 import type { ToolCallBlock } from "../core/index.js";
-import { plural, visible } from "./render.js";
+import { formatToolCall, plural, visible } from "./render.js";
 
 /** Lines of file content shown before a write or edit is allowed; the rest is counted, not shown. */
 const PREVIEW_LINES = 12;
 
 /**
  * What a permission question shows about the call it asks about, one string per line. A user must
- * see everything they allow: a bash command is shown whole (a 100-character summary could hide
- * `; curl … | sh` at its end), a write shows the start of the content, an edit the text it
+ * see everything they allow: a bash command is shown whole unless the tool-call line already shows
+ * all of it (a 100-character summary could hide `; curl … | sh` at its end), a write shows the start of the content, an edit the text it
  * replaces and the text it puts in. Control characters are made visible so the model's text
  * cannot move the cursor or recolour the question.
  */
@@ -15,8 +15,10 @@ export function describeApproval(call: ToolCallBlock): string[] {
   const args = call.arguments;
   switch (call.name) {
     case "bash":
-      if (typeof args.command === "string") return prefixed(args.command, "  $ ", "    ");
-      break;
+      if (typeof args.command !== "string") break;
+      // The "● bash …" line above already shows a short one-line command exactly.
+      if (formatToolCall(call) === `bash ${args.command}`) return [];
+      return prefixed(args.command, "  $ ", "    ");
     case "write":
       if (typeof args.path === "string" && typeof args.content === "string")
         return [

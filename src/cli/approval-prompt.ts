@@ -45,7 +45,8 @@ export class ApprovalPrompt {
     output.muted = false;
     const toolName = tool.definition.name;
     const question = this.#style.yellow(approvalQuestion(toolName, this.#renderer.columns));
-    this.#renderer.line(this.#style.bold(describeApproval(call).join("\n")));
+    const preview = describeApproval(call);
+    if (preview.length > 0) this.#renderer.line(this.#style.bold(preview.join("\n")));
     return new Promise((resolve) => {
       this.#pending = {
         toolName,

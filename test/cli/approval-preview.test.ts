@@ -39,6 +39,11 @@ describe("describeApproval", () => {
     ).toEqual(["  edit a.ts (every occurrence):", "  - const a = 1;", "  + const a = 2;"]);
   });
 
+  it("adds nothing for a short one-line command the tool-call line already shows whole", () => {
+    expect(describeApproval(call("bash", { command: "npm test" }))).toEqual([]);
+    expect(describeApproval(call("bash", { command: "a  b" }))).toEqual(["  $ a  b"]);
+  });
+
   it("makes control characters visible so arguments cannot rewrite the question on screen", () => {
     const [line] = describeApproval(call("bash", { command: "ls\r\u001b[2Krm -rf ~" }));
     expect(line).toBe("  $ ls\\u000d\\u001b[2Krm -rf ~");
