@@ -50,6 +50,8 @@ export class Agent {
   readonly #options: AgentOptions;
   #modelId: string;
   #client: ModelClient;
+  /** Whether the prompt running now has written tool results (work the model must not forget). */
+  #turnRanTools = false;
   /** Serialises compactions: a manual /compact never races overflow recovery. */
   #compactionLock: Promise<unknown> = Promise.resolve();
 
@@ -78,16 +80,22 @@ export class Agent {
     return estimateTokens(this.#options.systemPrompt) + contextSize(this.effectiveContext());
   }
 
-  /** Runs one user prompt to completion. Provider failures come back as `{ ok: false }`, never thrown. */
+  /**
+   * Runs one user prompt to completion. Provider failures come back as `{ ok: false }`, never thrown.
+   * A turn that fails for good leaves the context as it was before it, except an interrupted turn
+   * whose tools already ran: the model must keep seeing what it changed.
+   */
   async prompt(text: string, options: { signal?: AbortSignal } = {}): Promise<PromptResult> {
     const { session } = this.#options;
     await session.appendMessage({ role: "user", content: [{ type: "text", text }] });
+    this.#turnRanTools = false;
     try {
       const finalText = await this.#runTurn(options.signal);
       return { ok: true, text: finalText };
     } catch (thrown) {
       const error = toPantoError(thrown, options.signal);
-      await session.markLastTurnFailed(error.code, error.message);
+      if (!(error.code === "aborted" && this.#turnRanTools))
+        await session.markLastTurnFailed(error.code, error.message);
       const hint = failureHint(error, session.path);
       return hint === undefined ? { ok: false, error } : { ok: false, error, hint };
     }
@@ -122,6 +130,7 @@ export class Agent {
       const results = await runToolCalls(calls, this.#options, signal);
       const toolMessage: ToolResultMessage = { role: "tool", content: results };
       await this.#options.session.appendMessage(toolMessage);
+      this.#turnRanTools = true;
       // Reported only once written, so a result a script has seen survives a crash.
       for (const result of results) this.#options.onEvent({ type: "tool-result", result });
       if (signal?.aborted) throw new PantoError("aborted", "interrupted while tools were running");

@@ -230,3 +230,40 @@ describe("Agent compaction model selection", () => {
     expect(calls).toHaveLength(3);
   });
 });
+
+describe("Agent interruption", () => {
+  it("keeps an interrupted turn whose tools already ran, so the model still sees what it changed", async () => {
+    const controller = new AbortController();
+    const file = join(dir, "made.txt");
+    const { agent, calls } = makeAgent([
+      {
+        reply: "creating",
+        calls: [{ type: "tool-call", id: "w1", name: "write", arguments: { path: file, content: "x" } }],
+      },
+      () => {
+        controller.abort();
+        return { fail: new PantoError("aborted", "request aborted") };
+      },
+      { reply: "next answer" },
+    ]);
+    const interrupted = await agent.prompt("make a file", { signal: controller.signal });
+    expect(!interrupted.ok && interrupted.error.code).toBe("aborted");
+    await agent.prompt("and now?");
+    const roles = calls[2]!.request.context.messages.map((m) => m.role);
+    expect(roles).toEqual(["user", "assistant", "tool", "user"]);
+  });
+
+  it("drops an interrupted prompt that got no answer", async () => {
+    const controller = new AbortController();
+    const { agent, calls } = makeAgent([
+      () => {
+        controller.abort();
+        return { fail: new PantoError("aborted", "request aborted") };
+      },
+      { reply: "fine" },
+    ]);
+    await agent.prompt("oops, wrong prompt", { signal: controller.signal });
+    await agent.prompt("the right prompt");
+    expect(texts(calls[1]!.request.context.messages)).toEqual(["the right prompt"]);
+  });
+});
