@@ -1,5 +1,6 @@
 import { PantoError } from "../core/index.js";
 import { classifyProviderError } from "./classify-provider-error.js";
+import { readableErrorMessage } from "./readable-error-message.js";
 
 /** Parses retry-after (seconds or HTTP date) and retry-after-ms headers into milliseconds. */
 export function parseRetryAfter(
@@ -32,7 +33,7 @@ export function providerErrorFromResponse(input: {
   );
   const retryAfterMs = parseRetryAfter(input.headers);
   const statusText = input.status === undefined ? "" : `${input.status} `;
-  const body = input.body.trim() === "" ? "(no body)" : input.body.trim();
+  const body = readableErrorMessage(input.body);
   return new PantoError(classification.code, `${input.provider}: ${statusText}${body}`, {
     retryable: classification.retryable,
     provider: input.provider,

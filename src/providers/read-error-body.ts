@@ -48,7 +48,7 @@ export function normaliseErrorText(raw: string): string {
 }
 
 /** Parses JSON found anywhere in the text (after a "400 " or "data: " prefix, say); undefined if none. */
-function parseJsonLoosely(body: string): unknown {
+export function parseJsonLoosely(body: string): unknown {
   for (const candidate of jsonCandidates(body)) {
     try {
       return JSON.parse(candidate);
