@@ -6,6 +6,7 @@ import {
   captureErrorBodies,
   type RequestWatchdog,
   runWithRetry,
+  sdkClientOptions,
   sniffResponseBody,
 } from "../shared/index.js";
 import { anthropicErrorToPanto } from "./anthropic-error-to-panto.js";
@@ -15,10 +16,6 @@ import { renderAnthropicRequest } from "./render-anthropic-request.js";
 import { isWholeMessage, wholeMessageEvents } from "./whole-message-events.js";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
-const KEYLESS_PLACEHOLDER = "no-key";
-
-/** Generous: the idle watchdog, not this, is what catches a stalled stream. */
-const SDK_TIMEOUT_MS = 60 * 60 * 1000;
 
 /**
  * A ModelClient for the Anthropic Messages API (and Anthropic-compatible endpoints). The base URL
@@ -29,16 +26,7 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
   let sdk: Anthropic | undefined;
   // Built on first use so that an SDK complaint surfaces as a rejected stream, not a throwing factory.
   const getSdk = (): Anthropic =>
-    (sdk ??= new Anthropic({
-      // Credentials and endpoints come from the options alone (the config layer reads the
-      // environment); undefined means a keyless endpoint, which the SDK would otherwise refuse.
-      apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
-      baseURL: options.baseURL ?? DEFAULT_BASE_URL,
-      ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
-      fetch: capture.fetch,
-      maxRetries: 0,
-      timeout: SDK_TIMEOUT_MS,
-    }));
+    (sdk ??= new Anthropic(sdkClientOptions(options, DEFAULT_BASE_URL, capture.fetch)));
 
   const stream = (
     request: Omit<ModelRequest, "model">,

@@ -7,7 +7,7 @@ import {
   type StreamOptions,
 } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import { type RequestWatchdog, runWithRetry } from "../shared/index.js";
+import { KEYLESS_PLACEHOLDER, type RequestWatchdog, runWithRetry } from "../shared/index.js";
 import { captureGeminiFailures } from "./capture-gemini-failures.js";
 import { GeminiStreamReader } from "./gemini-stream-reader.js";
 import { mapGeminiError, unfinishedStreamError } from "./map-gemini-error.js";
@@ -84,7 +84,6 @@ async function streamOnce(
 }
 
 const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
-const KEYLESS_PLACEHOLDER = "no-key";
 
 function geminiSdk(options: AdapterOptions, fetch: typeof globalThis.fetch): GoogleGenAI {
   return new GoogleGenAI({

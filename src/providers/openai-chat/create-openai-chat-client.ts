@@ -7,6 +7,7 @@ import {
   type RequestWatchdog,
   readSseEvents,
   runWithRetry,
+  sdkClientOptions,
   sniffResponseBody,
 } from "../shared/index.js";
 import {
@@ -19,10 +20,6 @@ import { openAIChatErrorToPanto, rejectsStreamOptions } from "./openai-chat-erro
 import { renderOpenAIChatRequest } from "./render-openai-chat-request.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
-const KEYLESS_PLACEHOLDER = "no-key";
-
-/** Generous: the idle watchdog, not this, is what catches a stalled stream. */
-const SDK_TIMEOUT_MS = 60 * 60 * 1000;
 
 /**
  * A ModelClient for OpenAI Chat Completions and every OpenAI-compatible server (Ollama, llama.cpp,
@@ -36,17 +33,7 @@ export function createOpenAIChatClient(options: AdapterOptions): ModelClient {
   let includeUsage = true;
   // Built on first use so that an SDK complaint surfaces as a rejected stream, not a throwing factory.
   const getSdk = (): OpenAI =>
-    (sdk ??= new OpenAI({
-      // Credentials and endpoints come from the options alone (the config layer reads the
-      // environment; the SDK must not fall back to OPENAI_API_KEY and send it to another
-      // endpoint); undefined means a keyless server, which the SDK would otherwise refuse.
-      apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
-      baseURL: options.baseURL ?? DEFAULT_BASE_URL,
-      ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
-      fetch: capture.fetch,
-      maxRetries: 0,
-      timeout: SDK_TIMEOUT_MS,
-    }));
+    (sdk ??= new OpenAI(sdkClientOptions(options, DEFAULT_BASE_URL, capture.fetch)));
 
   const stream = (
     request: Omit<ModelRequest, "model">,

@@ -6,6 +6,7 @@ import {
   captureErrorBodies,
   type RequestWatchdog,
   runWithRetry,
+  sdkClientOptions,
   sniffResponseBody,
 } from "../shared/index.js";
 import { mapResponsesError } from "./map-responses-error.js";
@@ -15,10 +16,6 @@ import { ResponsesStreamReader } from "./responses-stream-reader.js";
 import { wholeResponseEvent } from "./whole-response-event.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
-const KEYLESS_PLACEHOLDER = "no-key";
-
-/** Generous: the SDK's deadline only guards the wait for headers; the idle watchdog does the real work. */
-const SDK_TIMEOUT_MS = 60 * 60 * 1000;
 
 /**
  * A ModelClient for the OpenAI Responses API (`POST {baseURL}/responses`, streamed, stateless).
@@ -29,17 +26,7 @@ export function createOpenAIResponsesClient(options: AdapterOptions): ModelClien
   let sdk: OpenAI | undefined;
   // Built on first use so that an SDK complaint surfaces as a rejected stream, not a throwing factory.
   const getSdk = (): OpenAI =>
-    (sdk ??= new OpenAI({
-      // Credentials and endpoints come from the options alone (the config layer reads the
-      // environment; the SDK must not fall back to OPENAI_API_KEY or OPENAI_BASE_URL); undefined
-      // means a keyless endpoint, which the SDK would otherwise refuse.
-      apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
-      baseURL: options.baseURL ?? DEFAULT_BASE_URL,
-      ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
-      fetch: capture.fetch,
-      maxRetries: 0,
-      timeout: SDK_TIMEOUT_MS,
-    }));
+    (sdk ??= new OpenAI(sdkClientOptions(options, DEFAULT_BASE_URL, capture.fetch)));
 
   const stream = (
     request: Omit<ModelRequest, "model">,

@@ -11,4 +11,5 @@ export {
   startRequestWatchdog,
 } from "./request-watchdog.js";
 export { type RetryableRequest, runWithRetry } from "./run-with-retry.js";
+export { KEYLESS_PLACEHOLDER, sdkClientOptions } from "./sdk-client-options.js";
 export { type PeekedBody, peekBody, type SniffedBody, sniffResponseBody } from "./sniff-response-body.js";
