@@ -2,22 +2,15 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { FakeServer, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
+import { type FixtureEntry, readFixture, SHARED_FIXTURE } from "../support/provider-error-fixtures.js";
 import { PROVIDER_FAMILIES } from "./provider-families.js";
-import {
-  cliEnv,
-  type FixtureError,
-  fixtureErrors,
-  jsonEvents,
-  runCli,
-  sessionLines,
-  tempProject,
-} from "./run-cli.js";
+import { cliEnv, jsonEvents, runCli, sessionLines, tempProject } from "./run-cli.js";
 
-let fixtures: FixtureError[];
+let fixtures: FixtureEntry[];
 const servers: FakeServer[] = [];
 
-beforeAll(async () => {
-  fixtures = await fixtureErrors();
+beforeAll(() => {
+  fixtures = readFixture(SHARED_FIXTURE);
 });
 
 afterEach(async () => {

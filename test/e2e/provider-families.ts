@@ -3,7 +3,7 @@ import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js
 import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
 import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
 import type { FakeReply, FakeServer } from "../../src/simulator/fake-provider-types.js";
-import type { FixtureError } from "./run-cli.js";
+import type { FixtureEntry } from "../support/provider-error-fixtures.js";
 
 /** How the CLI reaches one provider family's fake server: model id, environment, project config. */
 export interface ProviderFamily {
@@ -13,20 +13,20 @@ export interface ProviderFamily {
   env: (server: FakeServer) => Record<string, string>;
   config: (server: FakeServer) => Record<string, unknown>;
   /** The fixture entry whose real overflow body this family is tested with, and how it arrives. */
-  overflow: (fixtures: FixtureError[]) => FakeReply;
+  overflow: (fixtures: FixtureEntry[]) => FakeReply;
 }
 
 function pick(
-  fixtures: FixtureError[],
+  fixtures: FixtureEntry[],
   api: string,
-  test: (e: FixtureError) => boolean = () => true,
-): FixtureError {
+  test: (e: FixtureEntry) => boolean = () => true,
+): FixtureEntry {
   const entry = fixtures.find((e) => e.api === api && e.is_overflow && e.scored !== false && test(e));
   if (entry === undefined) throw new Error(`no scored overflow fixture for ${api}`);
   return entry;
 }
 
-function asHttpError(entry: FixtureError): FakeReply {
+function asHttpError(entry: FixtureEntry): FakeReply {
   return { type: "error", status: entry.status ?? 400, body: entry.body };
 }
 

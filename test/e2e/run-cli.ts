@@ -76,23 +76,3 @@ export async function sessionLines(path: string): Promise<Array<Record<string, u
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
-
-/** Real error bodies from the shared fixture file. */
-export interface FixtureError {
-  provider: string;
-  api: string;
-  status: number | null;
-  body: string;
-  is_overflow: boolean;
-  scored?: boolean;
-  note: string;
-}
-
-export async function fixtureErrors(): Promise<FixtureError[]> {
-  const path = fileURLToPath(new URL("../../../shared/fixtures/provider-errors.jsonl", import.meta.url));
-  const text = await readFile(path, "utf8");
-  return text
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as FixtureError);
-}

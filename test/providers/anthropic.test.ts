@@ -1,93 +1,33 @@
-import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type {
-  AssistantMessage,
-  EffectiveContext,
-  Message,
-  ModelRequest,
-  StreamEvent,
-  UserMessage,
-} from "../../src/core/index.js";
-import { PantoError } from "../../src/core/index.js";
-import type { AdapterOptions } from "../../src/providers/adapter-options.js";
+import { describe, expect, it } from "vitest";
+import type { EffectiveContext, StreamEvent } from "../../src/core/index.js";
 import { createAnthropicClient } from "../../src/providers/anthropic/index.js";
 import { MISSING_RESULT_TEXT } from "../../src/providers/shared/index.js";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import { startFakeHttpServer, startSse, writeSse } from "../../src/simulator/fake-http.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import {
+  type AdapterRequest,
+  adapterHarness,
+  assistantOf,
+  rejection,
+  request,
+  user,
+} from "../support/adapter-harness.js";
+import { adapterFixtures, fixtureReply } from "../support/provider-error-fixtures.js";
 
-interface FixtureEntry {
-  provider: string;
-  api: string;
-  status: number | null;
-  body: string;
-  is_overflow: boolean;
-  scored?: boolean;
-}
+const FIXTURES = adapterFixtures((entry) => entry.api === "anthropic-messages");
 
-function readFixture(url: URL): FixtureEntry[] {
-  return readFileSync(url, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as FixtureEntry);
-}
-
-const FIXTURES = [
-  ...readFixture(new URL("../../../shared/fixtures/provider-errors.jsonl", import.meta.url)),
-  ...readFixture(new URL("./fixtures/more-provider-errors.jsonl", import.meta.url)),
-].filter((entry) => entry.api === "anthropic-messages");
-
-let server: FakeServer;
-beforeEach(async () => {
-  server = await startFakeAnthropicServer();
+const harness = adapterHarness({
+  startServer: startFakeAnthropicServer,
+  createClient: createAnthropicClient,
+  provider: "anthropic",
+  model: "claude-sonnet-4-5",
+  maxRetries: 2,
+  startBeforeEach: true,
 });
-afterEach(async () => {
-  await server.close();
-});
+const { server, start, client } = harness;
 
-function client(extra: Partial<AdapterOptions> = {}) {
-  return createAnthropicClient({
-    provider: "anthropic",
-    model: "claude-sonnet-4-5",
-    apiKey: "test-key",
-    baseURL: server.url,
-    retry: { baseDelayMs: 1, maxRetries: 2 },
-    ...extra,
-  });
-}
-
-const user = (text: string): UserMessage => ({ role: "user", content: [{ type: "text", text }] });
-
-function request(
-  messages: Message[],
-  extra: Partial<Omit<ModelRequest, "model">> = {},
-): Omit<ModelRequest, "model"> {
-  return { systemPrompt: "You are panto.", context: { messages }, tools: [], ...extra };
-}
-
-function assistant(
-  content: AssistantMessage["content"],
-  extra: Partial<AssistantMessage> = {},
-): AssistantMessage {
-  return {
-    role: "assistant",
-    content,
-    provider: "anthropic",
-    api: "anthropic-messages",
-    model: "m",
-    stopReason: "stop",
-    ...extra,
-  };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<PantoError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(PantoError);
-  return error as PantoError;
-}
+const assistant = assistantOf({ provider: "anthropic", api: "anthropic-messages" });
 
 type Body = {
   system?: Array<Record<string, unknown>>;
@@ -96,15 +36,10 @@ type Body = {
   max_tokens: number;
   stream: boolean;
 };
-const sentBody = (index = 0): Body => server.requests[index]?.body as Body;
 
 /** Sends the given message context and returns the request body the server received. */
-async function bodyFor(
-  context: EffectiveContext,
-  extra: Partial<Omit<ModelRequest, "model">> = {},
-): Promise<Body> {
-  await client().stream({ systemPrompt: "You are panto.", context, tools: [], ...extra });
-  return sentBody(server.requests.length - 1);
+async function bodyFor(context: EffectiveContext, extra: Partial<AdapterRequest> = {}): Promise<Body> {
+  return (await harness.bodyFor(context, extra)) as Body;
 }
 
 /** A raw Anthropic SSE server that plays fixed events, for stop reasons and payloads the scripted fake does not produce. */
@@ -330,11 +265,7 @@ describe("Anthropic adapter: errors from the fixture file", () => {
         [`${entry.provider} ${entry.status ?? "in-stream"}: ${entry.body.slice(0, 60)}`, entry] as const,
     ),
   )("classifies %s", async (_name, entry) => {
-    server.enqueue(
-      entry.status === null
-        ? { type: "stream-error", body: entry.body }
-        : { type: "error", status: entry.status, body: entry.body },
-    );
+    server.enqueue(fixtureReply(entry));
     const error = await rejection(client({ retry: { maxRetries: 0 } }).stream(request([user("hi")])));
     if (entry.scored !== false) expect(error.code === "context_overflow").toBe(entry.is_overflow);
     if (entry.status !== null) expect(error.status).toBe(entry.status);
@@ -344,8 +275,7 @@ describe("Anthropic adapter: errors from the fixture file", () => {
 
 describe("Anthropic adapter: faults and retries", () => {
   it("answers an oversized request with the real overflow error, classified and never retried", async () => {
-    await server.close();
-    server = await startFakeAnthropicServer({ contextWindow: 50 });
+    await start({ contextWindow: 50 });
     const error = await rejection(
       client({ retry: { maxRetries: 3, baseDelayMs: 1 } }).stream(request([user("x".repeat(400))])),
     );
@@ -465,8 +395,7 @@ describe("Anthropic adapter: faults and retries", () => {
 
   it("reports a caller abort as aborted and does not retry it", async () => {
     const controller = new AbortController();
-    await server.close();
-    server = await startFakeAnthropicServer({
+    await start({
       responder: () => {
         controller.abort();
         return { type: "hang" };

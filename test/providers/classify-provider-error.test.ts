@@ -1,40 +1,17 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES, type ErrorClassification } from "../../src/core/index.js";
 import { classifyProviderError } from "../../src/providers/classify-provider-error.js";
+import {
+  classify,
+  type FixtureEntry,
+  HELD_OUT_FIXTURE,
+  label,
+  readFixture,
+  SHARED_FIXTURE,
+} from "../support/provider-error-fixtures.js";
 
-interface FixtureEntry {
-  provider: string;
-  api: string;
-  status: number | null;
-  body: string;
-  is_overflow: boolean;
-  note: string;
-  source: string;
-  scored?: boolean;
-  /** Held-out set only: the full code expected, where the body makes it unambiguous. */
-  expected_code?: string;
-}
-
-function readFixture(url: URL): FixtureEntry[] {
-  return readFileSync(url, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as FixtureEntry);
-}
-
-function classify(entry: FixtureEntry): ErrorClassification {
-  return classifyProviderError(
-    entry.status === null ? { body: entry.body } : { status: entry.status, body: entry.body },
-  );
-}
-
-const label = (entry: FixtureEntry, index: number): string =>
-  `#${index + 1} ${entry.provider} (${entry.status ?? "no status"}): ${entry.note.slice(0, 70)}`;
-
-// CI clones the repo next to `shared/`, so the shared fixture sits one level above the repo root.
-const shared = readFixture(new URL("../../../shared/fixtures/provider-errors.jsonl", import.meta.url));
-const heldOut = readFixture(new URL("./fixtures/more-provider-errors.jsonl", import.meta.url));
+const shared = readFixture(SHARED_FIXTURE);
+const heldOut = readFixture(HELD_OUT_FIXTURE);
 
 function describeOverflowVerdicts(name: string, entries: FixtureEntry[]): void {
   describe(`overflow verdicts on the ${name}`, () => {

@@ -1,44 +1,14 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, type ErrorClassification } from "../../src/core/index.js";
+import { ERROR_CODES } from "../../src/core/index.js";
 import { classifyProviderError } from "../../src/providers/classify-provider-error.js";
+import { classify, label, readFixture, THIRD_FIXTURE } from "../support/provider-error-fixtures.js";
 
 /**
  * A third set of real error bodies, gathered after the classifier was written and never used to
  * tune it directly: providers and gateways the first two sets did not cover (Bedrock Titan, SGLang,
  * SambaNova, Fireworks, ERNIE, TensorRT-LLM, GitHub Models, Cloudflare and nginx pages...), plus traps.
  */
-interface FixtureEntry {
-  provider: string;
-  api: string;
-  status: number | null;
-  body: string;
-  is_overflow: boolean;
-  note: string;
-  source: string;
-  scored: boolean;
-  /** The full code expected, where the body makes it unambiguous. */
-  expected_code?: string;
-  /** Set where the code is open (server or network, say) but whether to retry is not. */
-  expected_retryable?: boolean;
-}
-
-const entries: FixtureEntry[] = readFileSync(
-  new URL("./fixtures/third-provider-errors.jsonl", import.meta.url),
-  "utf8",
-)
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as FixtureEntry);
-
-function classify(entry: FixtureEntry): ErrorClassification {
-  return classifyProviderError(
-    entry.status === null ? { body: entry.body } : { status: entry.status, body: entry.body },
-  );
-}
-
-const label = (entry: FixtureEntry, index: number): string =>
-  `#${index + 1} ${entry.provider} (${entry.status ?? "no status"}): ${entry.note.slice(0, 70)}`;
+const entries = readFixture(THIRD_FIXTURE);
 
 describe("the third fixture itself", () => {
   it("holds at least 30 scored bodies, overflows and traps both", () => {

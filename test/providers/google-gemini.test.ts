@@ -1,15 +1,6 @@
-import { readFileSync } from "node:fs";
 import type { GenerateContentResponse } from "@google/genai";
-import { afterEach, describe, expect, it } from "vitest";
-import type {
-  AssistantMessage,
-  EffectiveContext,
-  Message,
-  ModelRequest,
-  PantoError,
-  StreamEvent,
-} from "../../src/core/index.js";
-import type { AdapterOptions } from "../../src/providers/adapter-options.js";
+import { describe, expect, it } from "vitest";
+import type { EffectiveContext, Message } from "../../src/core/index.js";
 import { GeminiStreamReader } from "../../src/providers/google-gemini/gemini-stream-reader.js";
 import {
   createGeminiClient,
@@ -17,81 +8,19 @@ import {
   isThinkingModel,
 } from "../../src/providers/google-gemini/index.js";
 import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
-import type { FakeServer, FakeServerOptions } from "../../src/simulator/fake-provider-types.js";
+import { adapterHarness, failure, hello } from "../support/adapter-harness.js";
+import { adapterFixtures, fixtureReply, servedAs } from "../support/provider-error-fixtures.js";
 
-interface FixtureEntry {
-  provider: string;
-  api: string;
-  status: number | null;
-  body: string;
-  is_overflow: boolean;
-  note: string;
-  scored?: boolean;
-  /** Held-out entries only: the full code, where the body makes it unambiguous. */
-  expected_code?: string;
-}
+const FIXTURES = adapterFixtures((entry) => entry.api === "gemini" || entry.api === "vertex-gemini");
 
-function readFixture(url: URL): FixtureEntry[] {
-  return readFileSync(url, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as FixtureEntry);
-}
-
-// CI clones the repo next to `shared/`, so the shared fixture sits one level above the repo root.
-const FIXTURES = [
-  ...readFixture(new URL("../../../shared/fixtures/provider-errors.jsonl", import.meta.url)),
-  ...readFixture(new URL("./fixtures/more-provider-errors.jsonl", import.meta.url)),
-].filter((entry) => entry.api === "gemini" || entry.api === "vertex-gemini");
-
-let server: FakeServer;
-afterEach(async () => {
-  await server?.close();
+const { server, start, run } = adapterHarness({
+  startServer: startFakeGeminiServer,
+  createClient: createGeminiClient,
+  provider: "google",
+  model: "gemini-2.5-flash",
+  maxRetries: 3,
+  startBeforeEach: false,
 });
-
-async function start(options?: FakeServerOptions): Promise<FakeServer> {
-  server = await startFakeGeminiServer(options);
-  return server;
-}
-
-function client(overrides: Partial<AdapterOptions> = {}) {
-  return createGeminiClient({
-    provider: "google",
-    model: "gemini-2.5-flash",
-    apiKey: "test-key",
-    baseURL: server.url,
-    retry: { baseDelayMs: 1, maxRetries: 3 },
-    ...overrides,
-  });
-}
-
-const hello: Omit<ModelRequest, "model"> = {
-  systemPrompt: "You are terse.",
-  context: { messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] },
-  tools: [],
-};
-
-async function run(
-  overrides: Partial<AdapterOptions> = {},
-  request: Omit<ModelRequest, "model"> = hello,
-  signal?: AbortSignal,
-): Promise<{ message: AssistantMessage; events: StreamEvent[] }> {
-  const events: StreamEvent[] = [];
-  const message = await client(overrides).stream(request, {
-    onEvent: (event) => events.push(event),
-    ...(signal === undefined ? {} : { signal }),
-  });
-  return { message, events };
-}
-
-async function failure(promise: Promise<unknown>): Promise<PantoError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeDefined();
-  return error as PantoError;
-}
 
 type WireContent = { role: string; parts: Array<Record<string, unknown>> };
 
@@ -186,14 +115,9 @@ describe("Gemini adapter: usage", () => {
 
 describe("Gemini adapter: fixture errors served for real", () => {
   for (const entry of FIXTURES) {
-    const how = entry.status === null ? "inside a 200 stream" : `as HTTP ${entry.status}`;
-    it(`classifies ${entry.provider} ${how}: ${entry.note.slice(0, 60)}`, async () => {
+    it(`classifies ${entry.provider} ${servedAs(entry)}: ${entry.note.slice(0, 60)}`, async () => {
       await start();
-      server.enqueue(
-        entry.status === null
-          ? { type: "stream-error", body: entry.body }
-          : { type: "error", status: entry.status, body: entry.body },
-      );
+      server.enqueue(fixtureReply(entry));
       const error = await failure(run({ retry: { maxRetries: 0 } }));
       expect(error.name).toBe("PantoError");
       if (entry.scored !== false) expect(error.code === "context_overflow").toBe(entry.is_overflow);

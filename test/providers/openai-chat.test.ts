@@ -1,36 +1,19 @@
-import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type {
-  AssistantMessage,
-  EffectiveContext,
-  Message,
-  ModelRequest,
-  StreamEvent,
-  UserMessage,
-} from "../../src/core/index.js";
-import { PantoError } from "../../src/core/index.js";
-import type { AdapterOptions } from "../../src/providers/adapter-options.js";
+import { describe, expect, it } from "vitest";
+import type { EffectiveContext, StreamEvent } from "../../src/core/index.js";
 import { createOpenAIChatClient } from "../../src/providers/openai-chat/index.js";
 import { MISSING_RESULT_TEXT } from "../../src/providers/shared/index.js";
 import { sendBody, startFakeHttpServer, startSse, writeSse } from "../../src/simulator/fake-http.js";
 import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
-
-interface FixtureEntry {
-  provider: string;
-  api: string;
-  status: number | null;
-  body: string;
-  is_overflow: boolean;
-  scored?: boolean;
-}
-
-function readFixture(url: URL): FixtureEntry[] {
-  return readFileSync(url, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as FixtureEntry);
-}
+import {
+  type AdapterRequest,
+  adapterHarness,
+  assistantOf,
+  rejection,
+  request,
+  user,
+} from "../support/adapter-harness.js";
+import { adapterFixtures } from "../support/provider-error-fixtures.js";
 
 /** The wire formats this adapter serves: OpenAI itself and every OpenAI-compatible server. */
 const CHAT_APIS = new Set([
@@ -40,64 +23,21 @@ const CHAT_APIS = new Set([
   "ollama-embed",
   "ollama-cloud",
 ]);
-const FIXTURES = [
-  ...readFixture(new URL("../../../shared/fixtures/provider-errors.jsonl", import.meta.url)),
-  ...readFixture(new URL("./fixtures/more-provider-errors.jsonl", import.meta.url)),
-].filter((entry) => CHAT_APIS.has(entry.api));
+const FIXTURES = adapterFixtures((entry) => CHAT_APIS.has(entry.api));
 const HTTP_FIXTURES = FIXTURES.filter((entry) => entry.status !== 200);
 const IN_STREAM_FIXTURES = FIXTURES.filter((entry) => entry.status === null);
 
-let server: FakeServer;
-beforeEach(async () => {
-  server = await startFakeOpenAIChatServer();
+const harness = adapterHarness({
+  startServer: startFakeOpenAIChatServer,
+  createClient: createOpenAIChatClient,
+  provider: "local",
+  model: "qwen3-coder",
+  maxRetries: 2,
+  startBeforeEach: true,
 });
-afterEach(async () => {
-  await server.close();
-});
+const { server, start, client } = harness;
 
-function client(extra: Partial<AdapterOptions> = {}) {
-  return createOpenAIChatClient({
-    provider: "local",
-    model: "qwen3-coder",
-    apiKey: "test-key",
-    baseURL: server.url,
-    retry: { baseDelayMs: 1, maxRetries: 2 },
-    ...extra,
-  });
-}
-
-const user = (text: string): UserMessage => ({ role: "user", content: [{ type: "text", text }] });
-
-function request(
-  messages: Message[],
-  extra: Partial<Omit<ModelRequest, "model">> = {},
-): Omit<ModelRequest, "model"> {
-  return { systemPrompt: "You are panto.", context: { messages }, tools: [], ...extra };
-}
-
-function assistant(
-  content: AssistantMessage["content"],
-  extra: Partial<AssistantMessage> = {},
-): AssistantMessage {
-  return {
-    role: "assistant",
-    content,
-    provider: "local",
-    api: "openai-chat",
-    model: "m",
-    stopReason: "stop",
-    ...extra,
-  };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<PantoError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(PantoError);
-  return error as PantoError;
-}
+const assistant = assistantOf({ provider: "local", api: "openai-chat" });
 
 interface ChatBody {
   model: string;
@@ -110,12 +50,8 @@ interface ChatBody {
 }
 const sentBody = (index: number): ChatBody => server.requests[index]?.body as ChatBody;
 
-async function bodyFor(
-  context: EffectiveContext,
-  extra: Partial<Omit<ModelRequest, "model">> = {},
-): Promise<ChatBody> {
-  await client().stream({ systemPrompt: "You are panto.", context, tools: [], ...extra });
-  return sentBody(server.requests.length - 1);
+async function bodyFor(context: EffectiveContext, extra: Partial<AdapterRequest> = {}): Promise<ChatBody> {
+  return (await harness.bodyFor(context, extra)) as ChatBody;
 }
 
 /** A raw chat SSE server that plays fixed chunks, for shapes the scripted fake does not produce. */
@@ -412,8 +348,7 @@ describe("OpenAI chat adapter: errors from the fixture file", () => {
 
 describe("OpenAI chat adapter: faults and retries", () => {
   it("answers an oversized request with OpenAI's real overflow error, classified and never retried", async () => {
-    await server.close();
-    server = await startFakeOpenAIChatServer({ contextWindow: 50 });
+    await start({ contextWindow: 50 });
     const error = await rejection(
       client({ retry: { maxRetries: 3, baseDelayMs: 1 } }).stream(request([user("x".repeat(400))])),
     );
@@ -498,8 +433,7 @@ describe("OpenAI chat adapter: faults and retries", () => {
 
   it("reports a caller abort as aborted and does not retry it", async () => {
     const controller = new AbortController();
-    await server.close();
-    server = await startFakeOpenAIChatServer({
+    await start({
       responder: () => {
         controller.abort();
         return { type: "hang" };
