@@ -8,6 +8,7 @@ import {
   runWithRetry,
   sdkClientOptions,
   sniffResponseBody,
+  splitApiVersion,
 } from "../shared/index.js";
 import { anthropicErrorToPanto } from "./anthropic-error-to-panto.js";
 import { anthropicSseEvents } from "./anthropic-sse-events.js";
@@ -26,7 +27,7 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
   let sdk: Anthropic | undefined;
   // Built on first use so that an SDK complaint surfaces as a rejected stream, not a throwing factory.
   const getSdk = (): Anthropic =>
-    (sdk ??= new Anthropic(sdkClientOptions(options, DEFAULT_BASE_URL, capture.fetch)));
+    (sdk ??= new Anthropic(sdkClientOptions(withoutVersion(options), DEFAULT_BASE_URL, capture.fetch)));
 
   const stream = (
     request: Omit<ModelRequest, "model">,
@@ -58,6 +59,12 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
     model: options.model,
     stream,
   };
+}
+
+/** The SDK appends /v1/messages, so a base URL written with /v1 (as some proxies document it) loses it. */
+function withoutVersion(options: AdapterOptions): AdapterOptions {
+  if (options.baseURL === undefined) return options;
+  return { ...options, baseURL: splitApiVersion(options.baseURL, ["v1"]).base };
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   type StreamOptions,
 } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import { KEYLESS_PLACEHOLDER, type RequestWatchdog, runWithRetry } from "../shared/index.js";
+import { KEYLESS_PLACEHOLDER, type RequestWatchdog, runWithRetry, splitApiVersion } from "../shared/index.js";
 import { captureGeminiFailures } from "./capture-gemini-failures.js";
 import { GeminiStreamReader } from "./gemini-stream-reader.js";
 import { mapGeminiError, unfinishedStreamError } from "./map-gemini-error.js";
@@ -86,6 +86,8 @@ async function streamOnce(
 const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 
 function geminiSdk(options: AdapterOptions, fetch: typeof globalThis.fetch): GoogleGenAI {
+  // The SDK appends the API version itself; a base URL that already ends in one keeps it as the version.
+  const { base, version } = splitApiVersion(options.baseURL ?? DEFAULT_BASE_URL, ["v1beta", "v1alpha", "v1"]);
   return new GoogleGenAI({
     // Explicit, so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot redirect requests.
     vertexai: false,
@@ -94,7 +96,8 @@ function geminiSdk(options: AdapterOptions, fetch: typeof globalThis.fetch): Goo
     // undefined means a keyless proxy, and a missing real key fails the way the API says.
     apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
     httpOptions: {
-      baseUrl: options.baseURL ?? DEFAULT_BASE_URL,
+      baseUrl: base,
+      ...(version === undefined ? {} : { apiVersion: version }),
       ...(options.headers === undefined ? {} : { headers: options.headers }),
       fetch,
     },

@@ -13,3 +13,4 @@ export {
 export { type RetryableRequest, runWithRetry } from "./run-with-retry.js";
 export { KEYLESS_PLACEHOLDER, sdkClientOptions } from "./sdk-client-options.js";
 export { type PeekedBody, peekBody, type SniffedBody, sniffResponseBody } from "./sniff-response-body.js";
+export { splitApiVersion } from "./split-api-version.js";
