@@ -63,13 +63,14 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
         "let write, edit and bash run without asking (print and JSON modes deny them otherwise)",
       ),
     )
+    .argument("[prompt...]", "the prompt for -p or --json, when not given as the -p value")
     .addHelpText("after", helpAppendix())
     .showSuggestionAfterError(true)
     .showHelpAfterError("(panto --help lists the options)")
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
-    .action((raw: RawOptions) => {
-      const options = toCliOptions(raw);
+    .action((words: string[], raw: RawOptions) => {
+      const options = toCliOptions(raw, words);
       if (typeof options === "string") program.error(`error: ${options}`, { exitCode: EXIT_USAGE });
       else onParsed({ command: "run", options });
     });
@@ -92,7 +93,12 @@ interface RawOptions {
 }
 
 /** Validates flag combinations; returns the problem as a string. */
-function toCliOptions(raw: RawOptions): CliOptions | string {
+function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOptions | string {
+  const positional = words.length === 0 ? undefined : words.join(" ");
+  if (positional !== undefined && raw.print === undefined && raw.json !== true)
+    return `to run one prompt, use panto -p "${positional}" (panto alone starts an interactive session)`;
+  if (positional !== undefined && typeof raw.print === "string")
+    return "give the prompt once: as the -p value or after the options, not both";
   if (raw.session !== undefined && raw.continue === true)
     return "--session and --continue cannot be used together (choose one session)";
   if (raw.model?.trim() === "") return "--model needs a value written provider/model";
@@ -103,6 +109,7 @@ function toCliOptions(raw: RawOptions): CliOptions | string {
     allowTools: raw.allowTools === true,
   };
   if (typeof raw.print === "string") options.prompt = raw.print;
+  else if (positional !== undefined) options.prompt = positional;
   if (raw.model !== undefined) options.model = raw.model.trim();
   if (raw.session !== undefined) options.session = raw.session;
   return options;

@@ -36,6 +36,16 @@ function readVersion(): string {
   }
 }
 
+/** `panto --help | head` closes the pipe early: that is the reader's choice, not a crash. */
+function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
+exitQuietlyOnClosedPipe(process.stdout);
+exitQuietlyOnClosedPipe(process.stderr);
 const exitCode = await main();
 process.exitCode = exitCode;
 // Keep-alive sockets or timers left by a provider SDK must not hold the process open.

@@ -65,8 +65,26 @@ describe("parseCliArgs", () => {
     expect(stderr).toContain("--session and --continue");
   });
 
-  it("exits 2 on a stray positional argument", () => {
-    expect(parse(["what", "is", "this"]).parsed).toEqual({ command: "exit", code: 2 });
+  it("exits 2 on a positional prompt without -p or --json, telling how to run one prompt", () => {
+    const { parsed, stderr } = parse(["what", "is", "this"]);
+    expect(parsed).toEqual({ command: "exit", code: 2 });
+    expect(stderr).toContain('panto -p "what is this"');
+  });
+
+  it("takes the prompt after the options when -p has no value or with --json", () => {
+    const afterJson = parse(["-p", "--json", "what", "is", "this"]).parsed;
+    expect(afterJson).toMatchObject({
+      command: "run",
+      options: { print: true, json: true, prompt: "what is this" },
+    });
+    const jsonOnly = parse(["--json", "hello"]).parsed;
+    expect(jsonOnly).toMatchObject({ command: "run", options: { json: true, prompt: "hello" } });
+  });
+
+  it("exits 2 when the prompt is given both as the -p value and after the options", () => {
+    const { parsed, stderr } = parse(["-p", "one", "two"]);
+    expect(parsed).toEqual({ command: "exit", code: 2 });
+    expect(stderr).toContain("give the prompt once");
   });
 
   it("prints help on stdout and exits 0, documenting flags, commands, config, env and exit statuses", () => {
