@@ -1,3 +1,3 @@
 export { createOpenAIResponsesClient } from "./create-openai-responses-client.js";
 export { renderResponsesInput } from "./render-responses-input.js";
-export { isReasoningModel, renderResponsesRequest } from "./render-responses-request.js";
+export { renderResponsesRequest } from "./render-responses-request.js";
