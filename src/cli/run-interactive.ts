@@ -9,19 +9,11 @@ import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "./history.js";
 import { MutableOutput } from "./mutable-output.js";
 import { fromHistoryLine, PromptHistory } from "./prompt-history.js";
 import { colourEnabled, createStyle, plural, type Style, shorten } from "./render.js";
+import type { CliIo } from "./run-cli.js";
 import { completeSlashCommand, parseSlashCommand } from "./slash-command-table.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { asUsageError, type RunContext, startRun } from "./start-run.js";
 import { TerminalRenderer } from "./terminal-renderer.js";
-
-export interface InteractiveIo {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  version: string;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-}
 
 /** Lines that arrive closer together than this are one paste and are sent as one prompt. */
 const PASTE_WINDOW_MS = 25;
@@ -31,7 +23,7 @@ const PROMPT = "> ";
 const CONTINUATION_PROMPT = "… ";
 
 /** The interactive session: a readline prompt over the agent. Resolves with the exit status. */
-export async function runInteractive(options: CliOptions, io: InteractiveIo): Promise<number> {
+export async function runInteractive(options: CliOptions, io: CliIo): Promise<number> {
   const style = createStyle(colourEnabled(io.stdout, io.env));
   const renderer = new TerminalRenderer(io.stdout, io.stderr, style);
   const repl = new Repl(io, style, renderer, options.allowTools);
@@ -62,7 +54,7 @@ export async function runInteractive(options: CliOptions, io: InteractiveIo): Pr
 
 /** The read-eval-print loop's state: one request at a time, approvals, multi-line input, Ctrl-C. */
 class Repl {
-  readonly #io: InteractiveIo;
+  readonly #io: CliIo;
   readonly #style: Style;
   readonly #renderer: TerminalRenderer;
   readonly #allowAll: boolean;
@@ -80,7 +72,7 @@ class Repl {
   #settle: (code: number) => void = () => {};
   #closing = false;
 
-  constructor(io: InteractiveIo, style: Style, renderer: TerminalRenderer, allowAll: boolean) {
+  constructor(io: CliIo, style: Style, renderer: TerminalRenderer, allowAll: boolean) {
     this.#io = io;
     this.#style = style;
     this.#renderer = renderer;
