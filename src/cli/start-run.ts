@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { Agent, type AgentEvent, buildSystemPrompt } from "../agent/index.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
 import {
@@ -7,7 +7,9 @@ import {
   DEFAULT_KEEP_VERBATIM_TOKENS,
   type LoadedConfig,
   loadConfig,
+  projectConfigPath,
   readCompactionPromptLayers,
+  userConfigPath,
 } from "../config/index.js";
 import { isPantoError, type ModelClient, type ToolCallBlock } from "../core/index.js";
 import {
@@ -193,7 +195,7 @@ function noModelMessage(loaded: LoadedConfig): string {
     "no model configured.",
     "Pass one with --model PROVIDER/MODEL (e.g. -m anthropic/claude-sonnet-4-5, -m openai/gpt-5,",
     '-m google/gemini-2.5-pro, -m ollama/qwen2.5-coder:7b), or set "model" in',
-    `${join(loaded.pantoHome, "config.json")} or ${join(loaded.projectRoot, ".panto", "config.json")}.`,
+    `${userConfigPath(loaded.pantoHome)} or ${projectConfigPath(loaded.projectRoot)}.`,
     "To see panto work without a key or network, run: panto demo",
   ].join("\n");
 }
