@@ -1,7 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import { PantoError } from "../../core/index.js";
 import { abortedError, networkError, providerErrorFromResponse } from "../provider-error.js";
-import { type ErrorBodyCapture, httpErrorBody, isNetworkFailure } from "../shared/index.js";
+import { type ErrorBodyCapture, isNetworkFailure, sdkHttpErrorToPanto } from "../shared/index.js";
 
 /**
  * Classifies anything one Anthropic attempt threw: HTTP errors with their raw body and headers
@@ -20,18 +20,7 @@ export function anthropicErrorToPanto(
       // An `event: error` inside a 200 stream: the SDK hands over the parsed payload.
       return providerErrorFromResponse({ body: JSON.stringify(error.error ?? error.message), provider });
     }
-    const body = httpErrorBody({
-      captured: capture.bodyFor(error.headers),
-      parsed: error.error,
-      message: error.message,
-      status: error.status,
-    });
-    return providerErrorFromResponse({
-      status: error.status,
-      body,
-      provider,
-      ...(error.headers === undefined ? {} : { headers: error.headers }),
-    });
+    return sdkHttpErrorToPanto(error, error.error, provider, capture);
   }
   if (isNetworkFailure(error)) return networkError(provider, error, "stream failed");
   const message = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import { PantoError } from "../../core/index.js";
 import { abortedError, networkError, providerErrorFromResponse } from "../provider-error.js";
-import { type ErrorBodyCapture, httpErrorBody, isNetworkFailure } from "../shared/index.js";
+import { type ErrorBodyCapture, isNetworkFailure, sdkHttpErrorToPanto } from "../shared/index.js";
 
 /**
  * Classifies anything one Chat Completions attempt threw: HTTP errors with their raw body (the
@@ -23,18 +23,12 @@ export function openAIChatErrorToPanto(
         provider,
       });
     }
-    const body = httpErrorBody({
-      captured: capture.bodyFor(error.headers),
-      parsed: error.error === undefined ? undefined : { error: error.error },
-      message: error.message,
-      status: error.status,
-    });
-    return providerErrorFromResponse({
-      status: error.status,
-      body,
+    return sdkHttpErrorToPanto(
+      error,
+      error.error === undefined ? undefined : { error: error.error },
       provider,
-      ...(error.headers === undefined ? {} : { headers: error.headers }),
-    });
+      capture,
+    );
   }
   if (isNetworkFailure(error)) return networkError(provider, error, "stream failed");
   const message = error instanceof Error ? error.message : String(error);

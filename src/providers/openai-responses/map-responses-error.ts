@@ -1,9 +1,7 @@
 import { APIError } from "openai";
 import { PantoError } from "../../core/index.js";
 import { networkError, providerErrorFromResponse } from "../provider-error.js";
-import type { ErrorBodyCapture } from "../shared/capture-error-bodies.js";
-import { httpErrorBody } from "../shared/capture-error-bodies.js";
-import { isNetworkFailure } from "../shared/is-network-failure.js";
+import { type ErrorBodyCapture, isNetworkFailure, sdkHttpErrorToPanto } from "../shared/index.js";
 
 /**
  * Classifies whatever one Responses request attempt threw. HTTP errors keep their raw body (from
@@ -14,18 +12,12 @@ import { isNetworkFailure } from "../shared/is-network-failure.js";
 export function mapResponsesError(error: unknown, provider: string, capture: ErrorBodyCapture): PantoError {
   if (error instanceof PantoError) return error;
   if (error instanceof APIError && typeof error.status === "number") {
-    const body = httpErrorBody({
-      captured: capture.bodyFor(error.headers),
-      parsed: error.error === undefined ? undefined : { error: error.error },
-      message: error.message,
-      status: error.status,
-    });
-    return providerErrorFromResponse({
-      status: error.status,
-      body,
+    return sdkHttpErrorToPanto(
+      error,
+      error.error === undefined ? undefined : { error: error.error },
       provider,
-      ...(error.headers === undefined ? {} : { headers: error.headers }),
-    });
+      capture,
+    );
   }
   if (error instanceof APIError && error.error !== undefined) {
     return providerErrorFromResponse({ body: JSON.stringify(error.error), provider });

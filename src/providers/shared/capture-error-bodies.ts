@@ -1,3 +1,6 @@
+import type { PantoError } from "../../core/index.js";
+import { providerErrorFromResponse } from "../provider-error.js";
+
 /**
  * A fetch wrapper that keeps the raw text of every failed HTTP response, keyed by the response's
  * Headers object. The SDKs parse error bodies and keep only part of them (the OpenAI SDK drops all
@@ -23,11 +26,42 @@ export function captureErrorBodies(baseFetch: typeof fetch = globalThis.fetch): 
   };
 }
 
+/** An SDK's error for a failed HTTP response, in the fields the Anthropic and OpenAI SDKs share. */
+export interface SdkHttpError {
+  status: number;
+  headers: Headers | undefined;
+  message: string;
+}
+
+/**
+ * Classifies an SDK's HTTP error from the best available body (see `httpErrorBody`) and its headers
+ * (retry-after). `parsed` is the SDK's parsed error object, shaped as the provider sent it.
+ */
+export function sdkHttpErrorToPanto(
+  error: SdkHttpError,
+  parsed: unknown,
+  provider: string,
+  capture: ErrorBodyCapture,
+): PantoError {
+  const body = httpErrorBody({
+    captured: capture.bodyFor(error.headers),
+    parsed,
+    message: error.message,
+    status: error.status,
+  });
+  return providerErrorFromResponse({
+    status: error.status,
+    body,
+    provider,
+    ...(error.headers === undefined ? {} : { headers: error.headers }),
+  });
+}
+
 /**
  * The best available rendering of an HTTP error body: the captured raw text, else the SDK's parsed
  * error object, else the SDK message without its "<status> " prefix.
  */
-export function httpErrorBody(input: {
+function httpErrorBody(input: {
   captured: string | undefined;
   parsed: unknown;
   message: string;

@@ -1,4 +1,8 @@
-export { captureErrorBodies, type ErrorBodyCapture, httpErrorBody } from "./capture-error-bodies.js";
+export {
+  captureErrorBodies,
+  type ErrorBodyCapture,
+  sdkHttpErrorToPanto,
+} from "./capture-error-bodies.js";
 export { renderCompactionText } from "./compaction-text.js";
 export { isNetworkFailure } from "./is-network-failure.js";
 export { MISSING_RESULT_TEXT, pairToolResults } from "./pair-tool-results.js";
