@@ -1,6 +1,6 @@
 import {
   type CompactionOutcome,
-  estimateMessageTokens,
+  estimateContextTokens,
   estimateTokens,
   runCompaction,
   type SummariseFn,
@@ -77,7 +77,7 @@ export class Agent {
 
   /** Estimated size in tokens of the system prompt plus the effective context. */
   contextTokens(): number {
-    return estimateTokens(this.#options.systemPrompt) + contextSize(this.effectiveContext());
+    return estimateTokens(this.#options.systemPrompt) + estimateContextTokens(this.effectiveContext());
   }
 
   /**
@@ -192,7 +192,7 @@ export class Agent {
   ): Promise<CompactionOutcome> {
     const { session, onEvent } = this.#options;
     const context = session.effectiveContext();
-    const tokensBefore = contextSize(context);
+    const tokensBefore = estimateContextTokens(context);
     const outcome = await runCompaction({
       context,
       trigger,
@@ -218,7 +218,7 @@ export class Agent {
     });
     if (outcome.type === "compacted") {
       await session.appendCompaction(outcome.record, outcome.kept);
-      const tokensAfter = contextSize(session.effectiveContext());
+      const tokensAfter = estimateContextTokens(session.effectiveContext());
       onEvent({ type: "compaction", record: outcome.record, tokensBefore, tokensAfter });
     } else if (outcome.type === "nothing-to-summarise") {
       onEvent({ type: "compaction-skipped", trigger, reason: outcome.reason });
@@ -283,11 +283,6 @@ export function assistantText(message: AssistantMessage): string {
     .filter((block) => block.type === "text")
     .map((block) => block.text)
     .join("");
-}
-
-export function contextSize(context: EffectiveContext): number {
-  const summary = context.compaction === undefined ? 0 : estimateTokens(context.compaction.summary);
-  return context.messages.reduce((total, message) => total + estimateMessageTokens(message), summary);
 }
 
 function toPantoError(thrown: unknown, signal: AbortSignal | undefined): PantoError {

@@ -1,5 +1,5 @@
 export type { AgentOptions, PromptResult } from "./agent.js";
-export { Agent, assistantText, contextSize } from "./agent.js";
+export { Agent, assistantText } from "./agent.js";
 export type { AgentEvent } from "./agent-events.js";
 export { buildSystemPrompt } from "./build-system-prompt.js";
 export { failureHint } from "./failure-hint.js";

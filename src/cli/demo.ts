@@ -1,8 +1,12 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Agent, type AgentEvent, buildSystemPrompt, contextSize } from "../agent/index.js";
-import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
+import { Agent, type AgentEvent, buildSystemPrompt } from "../agent/index.js";
+import {
+  BASE_COMPACTION_PROMPT_PATH,
+  estimateContextTokens,
+  resolveCompactionPrompt,
+} from "../compaction/index.js";
 import { readCompactionPromptLayers } from "../config/index.js";
 import { newSessionPath, openSession } from "../session/index.js";
 import { startFakeAnthropicServer } from "../simulator/fake-anthropic-server.js";
@@ -87,14 +91,14 @@ export async function runDemo(io: DemoIo): Promise<number> {
       out();
     }
     out(style.bold(`> /compact ${DEMO_COMPACT_INSTRUCTIONS}`));
-    const before = contextSize(agent.effectiveContext());
+    const before = estimateContextTokens(agent.effectiveContext());
     const outcome = await agent.compact(DEMO_COMPACT_INSTRUCTIONS);
     renderer.reset();
     if (outcome.type !== "compacted") {
       out(style.red(`demo failed: manual compaction ${outcome.type}`));
       return EXIT_FAILURE;
     }
-    out(formatCompactionReport(outcome.record, before, contextSize(agent.effectiveContext())));
+    out(formatCompactionReport(outcome.record, before, estimateContextTokens(agent.effectiveContext())));
     out();
     out(style.bold("What the next request would carry after the system prompt:"));
     out(describeContext(agent.effectiveContext()));

@@ -1,4 +1,4 @@
-import { contextSize } from "../agent/index.js";
+import { estimateContextTokens } from "../compaction/index.js";
 import { isPantoError } from "../core/index.js";
 import { describeContext } from "./describe-context.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
@@ -65,14 +65,16 @@ async function runCompact(
   args: string,
   signal: AbortSignal | undefined,
 ): Promise<SlashResult> {
-  const before = contextSize(run.agent.effectiveContext());
+  const before = estimateContextTokens(run.agent.effectiveContext());
   const outcome = await run.agent.compact(
     args === "" ? undefined : args,
     signal === undefined ? {} : { signal },
   );
   switch (outcome.type) {
     case "compacted":
-      return ok(formatCompactionReport(outcome.record, before, contextSize(run.agent.effectiveContext())));
+      return ok(
+        formatCompactionReport(outcome.record, before, estimateContextTokens(run.agent.effectiveContext())),
+      );
     case "nothing-to-summarise":
       return ok(`Nothing to compact: ${outcome.reason}. No model was called.`);
     case "failed": {

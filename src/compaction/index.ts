@@ -1,6 +1,7 @@
 export * from "./apply-compaction.js";
 export * from "./base-compaction-prompt-path.js";
 export * from "./build-compaction-request.js";
+export * from "./estimate-context-tokens.js";
 export * from "./estimate-tokens.js";
 export * from "./group-turns.js";
 export * from "./plan-retention.js";
