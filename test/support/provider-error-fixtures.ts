@@ -20,8 +20,12 @@ export interface FixtureEntry {
   expected_retryable?: boolean;
 }
 
-// CI clones the repo next to `shared/`, so the shared fixture sits one level above the repo root.
-export const SHARED_FIXTURE = new URL("../../../shared/fixtures/provider-errors.jsonl", import.meta.url);
+/**
+ * The repository's copy of the team's shared fixture of real provider error bodies (refreshed from
+ * `shared/fixtures/provider-errors.jsonl` by `npm run refresh-fixtures`), so a plain clone's tests
+ * read nothing outside the repository.
+ */
+export const SHARED_FIXTURE = new URL("../providers/fixtures/provider-errors.jsonl", import.meta.url);
 /** The held-out set: bodies gathered to check the classifier, not to tune it. */
 export const HELD_OUT_FIXTURE = new URL("../providers/fixtures/more-provider-errors.jsonl", import.meta.url);
 /**
