@@ -17,7 +17,8 @@ export interface CliOptions {
 
 export type ParsedArgs =
   | { command: "run"; options: CliOptions }
-  | { command: "demo" }
+  /** `panto demo`; `keep` leaves its temporary folder in place and says where. */
+  | { command: "demo"; keep: boolean }
   /** Help, version or a usage error was already written; exit with this status. */
   | { command: "exit"; code: number };
 
@@ -77,9 +78,12 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
   program
     .command("demo")
     .description("offline simulation: overflow, compaction, retry and /compact against a simulated provider")
+    .addOption(
+      new Option("--keep", "keep the demo's temporary folder (session file included) and print where"),
+    )
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
-    .action(() => onParsed({ command: "demo" }));
+    .action((raw: { keep?: true }) => onParsed({ command: "demo", keep: raw.keep === true }));
   return program;
 }
 

@@ -8,7 +8,8 @@ Modes:
   panto -p "PROMPT"             one prompt; only the final answer goes to stdout
   echo "PROMPT" | panto -p      the prompt comes from stdin when -p has no value
   panto --json -p "PROMPT"      one JSON event per line on stdout (implies print mode)
-  panto demo                    offline simulation of an overflow, a compaction and a retry
+  panto demo [--keep]           offline simulation of an overflow, a compaction and a retry;
+                                its temporary folder is removed at the end (--keep keeps it)
 
 Slash commands (interactive, and also as the -p prompt, e.g. panto -c -p "/compact"):
 ${formatSlashCommandList()}

@@ -50,7 +50,8 @@ describe("parseCliArgs", () => {
   });
 
   it("recognises the demo command", () => {
-    expect(parse(["demo"]).parsed).toEqual({ command: "demo" });
+    expect(parse(["demo"]).parsed).toEqual({ command: "demo", keep: false });
+    expect(parse(["demo", "--keep"]).parsed).toEqual({ command: "demo", keep: true });
   });
 
   it("exits 2 with a message on an unknown flag", () => {
