@@ -156,6 +156,13 @@ async function chooseSessionPath(
   onWarning: (message: string) => void,
 ): Promise<string> {
   if (options.session !== undefined) return resolve(cwd, options.session);
+  if (typeof options.resume === "string")
+    return await (await import("./resolve-resume.js")).resolveResumePath(
+      options.resume,
+      cwd,
+      pantoHome,
+      projectRoot,
+    );
   if (options.continue) {
     const latest = await findLatestSession(pantoHome, projectRoot);
     if (latest !== undefined) return latest;
