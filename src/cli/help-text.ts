@@ -38,6 +38,13 @@ Configuration (JSON; the project file wins per key):
     max_output_tokens     cap on each answer's length
     providers             OpenAI-compatible or other endpoints by name:
                           { "NAME": { "base_url": "...", "api": "openai-chat", "api_key_env": "VAR" } }
+    mcp_servers           MCP servers by name, merged with the project's .mcp.json
+                          ({"mcpServers": {...}}; config wins per name):
+                          { "NAME": { "command": "...", "args": [...], "env": {...} } }   stdio
+                          { "NAME": { "url": "https://...", "headers": {...} } }         HTTP
+                          \${VAR} is expanded. Tools appear as mcp__<server>__<tool>; they ask
+                          like bash unless the server marks them read-only. /mcp shows them.
+                          A server that fails to start or dies is a warning; panto goes on.
   Sessions are stored in $PANTO_HOME/sessions/<project>/; input history in $PANTO_HOME/history.
 
 Compaction prompt (COMPACTION.md, the system prompt of a compaction; last one found wins):

@@ -135,6 +135,9 @@ describe("parseCliArgs", () => {
       "--resume",
       "--max-turns",
       "max_turns",
+      "/mcp",
+      "mcp_servers",
+      ".mcp.json",
     ]) {
       expect(stdout).toContain(text);
     }
