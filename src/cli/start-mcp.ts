@@ -42,12 +42,16 @@ export function describeMcp(statuses: readonly McpServerStatus[] | undefined): s
   for (const server of statuses) {
     const state =
       server.state === "connected" ? `connected, ${plural(server.tools.length, "tool")}` : server.state;
-    lines.push(`${server.name}  ${state}  (${server.target}; from ${server.source})`);
+    lines.push(`${server.name}: ${state}`, `  ${server.target}`, `  from ${server.source}`);
     if (server.error !== undefined) lines.push(`  ${server.error}`);
+    if (server.tools.length > 0) lines.push(`  tools, called by the model as mcp__${server.name}__<tool>:`);
+    const width = Math.max(0, ...server.tools.map((tool) => tool.name.length));
     for (const tool of server.tools) {
-      const permission = tool.readOnly ? "read-only, runs freely" : "needs permission";
-      const summary = tool.description.split("\n")[0]?.slice(0, 80) ?? "";
-      lines.push(`  mcp__${server.name}__${tool.name}  ${permission}${summary === "" ? "" : `  ${summary}`}`);
+      const permission = tool.readOnly ? "read-only " : "asks first";
+      const summary = tool.description.split("\n")[0] ?? "";
+      lines.push(
+        `    ${tool.name.padEnd(width)}  ${permission}  ${summary.length > 60 ? `${summary.slice(0, 59)}…` : summary}`,
+      );
     }
   }
   return lines.join("\n");

@@ -99,10 +99,13 @@ describe("MCP servers (built CLI, the reference server-everything over stdio)", 
     });
     const result = await runPanto(["-m", MODEL, "-p", "/mcp"], { cwd: box.project, env });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^everything {2}connected, \d+ tools {2}\(stdio: /m);
-    expect(result.stdout).toContain("mcp__everything__echo  read-only, runs freely");
-    expect(result.stdout).toContain("mcp__everything__toggle-simulated-logging  needs permission");
-    expect(result.stdout).toMatch(/^broken {2}failed/m);
+    expect(result.stdout).toMatch(
+      /^everything: connected, \d+ tools\n {2}stdio: .*server-everything.* stdio\n/m,
+    );
+    expect(result.stdout).toContain("tools, called by the model as mcp__everything__<tool>:");
+    expect(result.stdout).toMatch(/^ {4}echo +read-only {3}Echoes back the input/m);
+    expect(result.stdout).toMatch(/^ {4}toggle-simulated-logging +asks first {2}Toggles simulated/m);
+    expect(result.stdout).toMatch(/^broken: failed\n/m);
   });
 
   it("warns about a server that exits at once, naming it with its stderr, and goes on without it", async () => {
