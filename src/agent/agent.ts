@@ -37,7 +37,19 @@ export interface AgentOptions {
   cwd: string;
 }
 
-export type PromptResult = { ok: true; text: string } | { ok: false; error: PantoError; hint?: string };
+/**
+ * `stopped: "max-requests"`: the prompt's `maxRequests` model answers were used up while the model
+ * still wanted tools; `text` is the last answer's text, and the turn stays in the context.
+ */
+export type PromptResult =
+  | { ok: true; text: string; stopped?: "max-requests" }
+  | { ok: false; error: PantoError; hint?: string };
+
+export interface PromptOptions {
+  signal?: AbortSignal;
+  /** Model requests this prompt may make (an overflow's retry of the same request not counted). */
+  maxRequests?: number;
+}
 
 /** Tool rounds one prompt may run before the agent stops and reports it (a runaway loop guard). */
 const MAX_TOOL_ROUNDS = 200;
@@ -85,13 +97,12 @@ export class Agent {
    * A turn that fails for good leaves the context as it was before it, except an interrupted turn
    * whose tools already ran: the model must keep seeing what it changed.
    */
-  async prompt(text: string, options: { signal?: AbortSignal } = {}): Promise<PromptResult> {
+  async prompt(text: string, options: PromptOptions = {}): Promise<PromptResult> {
     const { session } = this.#options;
     await session.appendMessage({ role: "user", content: [{ type: "text", text }] });
     this.#turnRanTools = false;
     try {
-      const finalText = await this.#runTurn(options.signal);
-      return { ok: true, text: finalText };
+      return { ok: true, ...(await this.#runTurn(options.signal, options.maxRequests)) };
     } catch (thrown) {
       const error = toPantoError(thrown, options.signal);
       if (!(error.code === "aborted" && this.#turnRanTools))
@@ -106,9 +117,14 @@ export class Agent {
     return this.#compactExclusively("manual", instructions, options.signal);
   }
 
-  async #runTurn(signal: AbortSignal | undefined): Promise<string> {
+  async #runTurn(
+    signal: AbortSignal | undefined,
+    maxRequests = Number.POSITIVE_INFINITY,
+  ): Promise<{ text: string; stopped?: "max-requests" }> {
     let retriedAfterCompaction = false;
+    let lastText = "";
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      if (round >= maxRequests) return { text: lastText, stopped: "max-requests" };
       let message: AssistantMessage;
       try {
         message = await this.#send(signal);
@@ -126,7 +142,8 @@ export class Agent {
       await this.#options.session.appendMessage(message);
       this.#options.onEvent({ type: "assistant-message", message });
       const calls = message.content.filter((block): block is ToolCallBlock => block.type === "tool-call");
-      if (calls.length === 0) return assistantText(message);
+      lastText = assistantText(message);
+      if (calls.length === 0) return { text: lastText };
       const results = await runToolCalls(calls, this.#options, signal);
       const toolMessage: ToolResultMessage = { role: "tool", content: results };
       await this.#options.session.appendMessage(toolMessage);
