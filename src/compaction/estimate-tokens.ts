@@ -32,59 +32,91 @@ const TOOL_BLOCK_OVERHEAD_TOKENS = 8;
  * Measured against published tokeniser counts in `test/compaction/token-samples.ts`.
  */
 export function estimateTokens(text: string): number {
-  let total = 0;
-  let letterRun = 0;
-  // -1: start of text, where a leading space costs a quarter as after a newline.
-  let previous = -1;
-  for (let index = 0; index < text.length; index++) {
+  // A table-driven automaton: each character's class and the state (what came before it) give its
+  // cost in quarter tokens and the next state, with no data-dependent branch for ASCII text. This
+  // runs over every character of a session when a compaction is prepared.
+  let quarters = 0;
+  let state = START;
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
     const code = text.charCodeAt(index);
-    if (isAsciiLetter(code)) {
-      if (letterRun > 0 && isUpper(code) && isLower(previous)) {
-        total += Math.ceil(letterRun / 3);
-        letterRun = 0;
-      }
-      letterRun++;
-      previous = code;
-      continue;
-    }
-    if (letterRun > 0) {
-      total += Math.ceil(letterRun / 3);
-      letterRun = 0;
-    }
-    total += nonLetterCost(code, previous);
-    // A low surrogate follows its high surrogate and was charged with it.
-    if (code >= 0xd800 && code <= 0xdbff) index++;
-    previous = code;
+    let kind: number;
+    if (code < 0x80) kind = ASCII_CLASS[code] as number;
+    else if (code < 0x800) kind = ONE_TOKEN;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      kind = THREE_TOKENS;
+      // A low surrogate follows its high surrogate and was charged with it.
+      index++;
+    } else kind = TWO_TOKENS;
+    const at = state * CLASS_COUNT + kind;
+    quarters += QUARTER_COST[at] as number;
+    state = NEXT_STATE[at] as number;
   }
-  if (letterRun > 0) total += Math.ceil(letterRun / 3);
-  return Math.ceil(total);
+  return Math.ceil(quarters / 4);
 }
 
-function nonLetterCost(code: number, previous: number): number {
-  if (code === 0x20 || code === 0x09 || code === 0x0d) {
-    return isBlank(previous) || previous === -1 ? 0.25 : 0;
+// Character classes.
+const LOWER = 0;
+const UPPER = 1;
+const SPACE = 2;
+/** Tab and carriage return: blank, but not the space that keeps a digit apart. */
+const TAB_OR_CR = 3;
+const NEWLINE = 4;
+const DIGIT = 5;
+/** Other ASCII (punctuation, control) and two-byte UTF-8. */
+const ONE_TOKEN = 6;
+const TWO_TOKENS = 7;
+const THREE_TOKENS = 8;
+const CLASS_COUNT = 9;
+
+// States: what the previous character was. Inside a run of letters, the run's length modulo 3
+// (a letter whose position in its run is 1 modulo 3 starts a new token).
+const START = 0;
+const AFTER_SPACE = 1;
+/** After a tab, carriage return or newline. */
+const AFTER_BLANK = 2;
+const AFTER_OTHER = 3;
+/** Index = run length modulo 3. */
+const IN_LOWER_RUN = [4, 5, 6] as const;
+const IN_UPPER_RUN = [7, 8, 9] as const;
+const STATE_COUNT = 10;
+
+const ASCII_CLASS = new Uint8Array(0x80).fill(ONE_TOKEN);
+const QUARTER_COST = new Uint8Array(STATE_COUNT * CLASS_COUNT);
+const NEXT_STATE = new Uint8Array(STATE_COUNT * CLASS_COUNT);
+buildTables();
+
+function buildTables(): void {
+  for (let code = 0x61; code <= 0x7a; code++) ASCII_CLASS[code] = LOWER;
+  for (let code = 0x41; code <= 0x5a; code++) ASCII_CLASS[code] = UPPER;
+  for (let code = 0x30; code <= 0x39; code++) ASCII_CLASS[code] = DIGIT;
+  ASCII_CLASS[0x20] = SPACE;
+  ASCII_CLASS[0x09] = TAB_OR_CR;
+  ASCII_CLASS[0x0d] = TAB_OR_CR;
+  ASCII_CLASS[0x0a] = NEWLINE;
+  for (let state = 0; state < STATE_COUNT; state++) {
+    const set = (kind: number, quarters: number, next: number) => {
+      QUARTER_COST[state * CLASS_COUNT + kind] = quarters;
+      NEXT_STATE[state * CLASS_COUNT + kind] = next;
+    };
+    const lowerRun = IN_LOWER_RUN.indexOf(state as 4 | 5 | 6);
+    const upperRun = IN_UPPER_RUN.indexOf(state as 7 | 8 | 9);
+    const run = Math.max(lowerRun, upperRun);
+    // A letter continues the run (an upper-case letter after a lower-case one starts a new one).
+    const continued = (run + 1) % 3;
+    if (run >= 0) set(LOWER, continued === 1 ? 4 : 0, IN_LOWER_RUN[continued] as number);
+    else set(LOWER, 4, IN_LOWER_RUN[1]);
+    if (upperRun >= 0) set(UPPER, continued === 1 ? 4 : 0, IN_UPPER_RUN[continued] as number);
+    else set(UPPER, 4, IN_UPPER_RUN[1]);
+    const afterBlank = state === START || state === AFTER_SPACE || state === AFTER_BLANK;
+    set(SPACE, afterBlank ? 1 : 0, AFTER_SPACE);
+    set(TAB_OR_CR, afterBlank ? 1 : 0, AFTER_BLANK);
+    set(NEWLINE, 4, AFTER_BLANK);
+    set(DIGIT, state === AFTER_SPACE ? 8 : 4, AFTER_OTHER);
+    set(ONE_TOKEN, 4, AFTER_OTHER);
+    set(TWO_TOKENS, 8, AFTER_OTHER);
+    set(THREE_TOKENS, 12, AFTER_OTHER);
   }
-  if (code >= 0x30 && code <= 0x39) return previous === 0x20 ? 2 : 1;
-  if (code < 0x80) return 1;
-  if (code < 0x800) return 1;
-  if (code >= 0xd800 && code <= 0xdbff) return 3;
-  return 2;
-}
-
-function isAsciiLetter(code: number): boolean {
-  return isUpper(code) || isLower(code);
-}
-
-function isUpper(code: number): boolean {
-  return code >= 0x41 && code <= 0x5a;
-}
-
-function isLower(code: number): boolean {
-  return code >= 0x61 && code <= 0x7a;
-}
-
-function isBlank(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
 }
 
 /**

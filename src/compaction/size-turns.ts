@@ -20,20 +20,24 @@ const IMPLAUSIBLY_SMALL_RATIO = 5;
  * usage; otherwise it is "estimate" (its usage-sized parts still count at their exact size).
  */
 export function sizeTurns(turns: readonly Turn[]): SizedTurn[] {
-  const sizes = sizeMessages(turns.flatMap((turn) => turn.messages));
+  const messages: Message[] = [];
+  for (const turn of turns) for (const message of turn.messages) messages.push(message);
+  const sizes = measureMessages(messages);
+  const sized: SizedTurn[] = new Array(turns.length);
   let offset = 0;
-  return turns.map((turn) => {
+  for (let turnIndex = 0; turnIndex < turns.length; turnIndex++) {
+    const turn = turns[turnIndex] as Turn;
     let tokens = 0;
     let source: SizeSource = "usage";
-    for (let index = 0; index < turn.messages.length; index++) {
-      const size = sizes[offset + index];
-      if (size === undefined) continue;
-      tokens += size.tokens;
-      if (size.source === "estimate") source = "estimate";
+    const end = offset + turn.messages.length;
+    for (let index = offset; index < end; index++) {
+      tokens += sizes.tokens[index] as number;
+      if (sizes.fromUsage[index] === 0) source = "estimate";
     }
-    offset += turn.messages.length;
-    return { ...turn, tokens, source };
-  });
+    offset = end;
+    sized[turnIndex] = { start: turn.start, end: turn.end, messages: turn.messages, tokens, source };
+  }
+  return sized;
 }
 
 /**
@@ -44,14 +48,31 @@ export function sizeTurns(turns: readonly Turn[]): SizedTurn[] {
  * turn boundary) takes the local estimate, which errs large (spec rule 8).
  */
 export function sizeMessages(messages: readonly Message[]): MessageSize[] {
-  const breakdowns = messages.map(estimateMessageBreakdown);
-  const estimates = breakdowns.map((estimate) => estimate.tokens);
+  const sizes = measureMessages(messages);
+  return messages.map((_, index) => ({
+    tokens: sizes.tokens[index] as number,
+    source: sizes.fromUsage[index] === 1 ? "usage" : "estimate",
+  }));
+}
+
+/** Every message's size (index-aligned) and whether it came from usage (1) or the estimate (0). */
+interface MessageSizes {
+  tokens: Float64Array;
+  fromUsage: Uint8Array;
+}
+
+/** {@link sizeMessages} into flat arrays: one pass of estimates, one of usage, few allocations. */
+function measureMessages(messages: readonly Message[]): MessageSizes {
+  const estimates = new Float64Array(messages.length);
   // Images vary most between providers and thinking is not re-sent in later requests, so neither
   // may make usage look implausibly small.
-  const floors = breakdowns.map(
-    (estimate) => estimate.tokens - estimate.imageTokens - estimate.thinkingTokens,
-  );
-  const sizes: MessageSize[] = estimates.map((tokens) => ({ tokens, source: "estimate" }));
+  const floors = new Float64Array(messages.length);
+  for (let index = 0; index < messages.length; index++) {
+    const estimate = estimateMessageBreakdown(messages[index] as Message);
+    estimates[index] = estimate.tokens;
+    floors[index] = estimate.tokens - estimate.imageTokens - estimate.thinkingTokens;
+  }
+  const sizes: MessageSizes = { tokens: estimates.slice(), fromUsage: new Uint8Array(messages.length) };
   let previous: number | undefined;
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index];
@@ -61,11 +82,16 @@ export function sizeMessages(messages: readonly Message[]): MessageSize[] {
       continue;
     }
     const resent = message.usage.resentOutputTokens;
-    if (isPlausible(resent, floors[index] ?? 0)) sizes[index] = { tokens: resent, source: "usage" };
+    if (isPlausible(resent, floors[index] ?? 0)) setSize(sizes, index, resent);
     if (previous !== undefined) attributeGap(messages, { estimates, floors, sizes }, previous, index);
     previous = index;
   }
   return sizes;
+}
+
+function setSize(sizes: MessageSizes, index: number, tokens: number): void {
+  sizes.tokens[index] = tokens;
+  sizes.fromUsage[index] = 1;
 }
 
 type AssistantWithUsage = AssistantMessage & { usage: Usage };
@@ -80,9 +106,9 @@ function hasUsableUsage(message: AssistantMessage): message is AssistantWithUsag
 }
 
 interface SizingState {
-  estimates: readonly number[];
-  floors: readonly number[];
-  sizes: MessageSize[];
+  estimates: Float64Array;
+  floors: Float64Array;
+  sizes: MessageSizes;
 }
 
 /** Splits the material added between assistant messages `from` and `to` over the messages between them. */
@@ -100,7 +126,7 @@ function attributeGap(messages: readonly Message[], state: SizingState, from: nu
     const share =
       index === to - 1 ? delta - assigned : Math.round((delta * (state.estimates[index] ?? 0)) / gapEstimate);
     assigned += share;
-    state.sizes[index] = { tokens: Math.max(0, share), source: "usage" };
+    setSize(state.sizes, index, Math.max(0, share));
   }
 }
 
@@ -112,7 +138,7 @@ function isPlausible(tokens: number, floor: number): boolean {
   return tokens > 0 && tokens * IMPLAUSIBLY_SMALL_RATIO >= floor;
 }
 
-function sum(values: readonly number[], from: number, to: number): number {
+function sum(values: Float64Array, from: number, to: number): number {
   let total = 0;
   for (let index = from; index < to; index++) total += values[index] ?? 0;
   return total;
