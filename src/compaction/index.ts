@@ -5,6 +5,7 @@ export * from "./estimate-context-tokens.js";
 export * from "./estimate-tokens.js";
 export * from "./group-turns.js";
 export * from "./plan-retention.js";
+export { defuseEnvelopeTags, quoteTranscriptText, unquoteTranscriptText } from "./quote-transcript-text.js";
 export * from "./resolve-compaction-prompt.js";
 export * from "./run-compaction.js";
 export * from "./serialize-transcript.js";

@@ -5,7 +5,7 @@
  *
  * Two rules, both reversible ({@link unquoteTranscriptText} undoes {@link quoteTranscriptText}):
  * - A line whose first non-blank text is a bracketed word label and a colon (`[User]:`,
- *   `[Tool result]:`, `[system]:`, any case, blanks allowed inside the brackets), possibly after
+ *   `[Tool result]:`, `[system]:`: letters and blanks, any case), possibly after
  *   backslashes, gets one more backslash before the bracket: `[User]: hi` -> `\[User]: hi`. Real
  *   markers never start with a backslash.
  * - An envelope tag (`<transcript>`, `</transcript>`, `<previous-summary>`, `</previous-summary>`,
@@ -33,10 +33,14 @@ export function defuseEnvelopeTags(text: string): string {
   return hasTagName(text) ? text.replace(RAW_TAG, "&lt;$1") : text;
 }
 
-/** One line's leading blanks (no line break) and, after any backslashes, a `[label]:` marker. */
-const MARKER_LINE = /^([^\S\r\n\u2028\u2029]*)(\\*\[[^\S\r\n\u2028\u2029]*[A-Za-z][A-Za-z \t]*\]:)/gm;
-const QUOTED_MARKER_LINE =
-  /^([^\S\r\n\u2028\u2029]*)\\(\\*\[[^\S\r\n\u2028\u2029]*[A-Za-z][A-Za-z \t]*\]:)/gm;
+/** A blank that does not end a line. */
+const BLANK = "[^\\S\\r\\n\\u2028\\u2029]";
+/** A bracketed word label and a colon: `[User]:`, `[ tool result ]:`. */
+const LABEL = `\\[${BLANK}*[A-Za-z](?:[A-Za-z]|${BLANK})*\\]:`;
+/** One line's leading blanks and, after any backslashes, a marker. */
+const MARKER_LINE = new RegExp(`^(${BLANK}*)(\\\\*${LABEL})`, "gm");
+/** The same with the one backslash quoting added. */
+const QUOTED_MARKER_LINE = new RegExp(`^(${BLANK}*)\\\\(\\\\*${LABEL})`, "gm");
 
 /** An envelope tag, raw or already entity-escaped: group 1 the opening, group 2 the rest. */
 const TAG = /(<|&(?:amp;)*lt;)(\/?(?:transcript|previous-summary)>)/gi;
