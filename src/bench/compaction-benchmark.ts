@@ -1,34 +1,52 @@
-import { groupTurns, planRetention, serializeTranscript, sizeTurns } from "../compaction/index.js";
+import {
+  buildCompactionRequest,
+  groupTurns,
+  planRetention,
+  serializeTranscript,
+  sizeTurns,
+} from "../compaction/index.js";
 import type { AssistantMessage, Message } from "../core/index.js";
+import { type TimingStats, timingStats } from "./timing-stats.js";
 
-export interface CompactionPrepareBenchmarkResult {
+export interface CompactionPrepareBenchmarkResult extends TimingStats {
   turns: number;
-  medianMs: number;
 }
 
 /**
  * Times what a compaction does before its model call (group turns, size them, plan retention,
- * serialise the summarised prefix) over a synthetic session of `turns` turns, each a user prompt,
- * a tool call with usage, its result and a final answer with usage. Median of `runs` runs.
+ * serialise the summarised prefix, build the request) over a synthetic session of `turns` turns,
+ * each a user prompt, a tool call with usage, its result and a final answer with usage. The
+ * messages go through JSON once first, as they do when a session is read back from its file. One
+ * untimed warm-up run, then `runs` timed ones.
  */
 export function runCompactionPrepareBenchmark(options: {
   turns: number;
   runs: number;
 }): CompactionPrepareBenchmarkResult {
-  const messages = buildSyntheticSession(options.turns);
+  const messages = JSON.parse(JSON.stringify(buildSyntheticSession(options.turns))) as Message[];
+  prepareCompaction(messages);
   const timings: number[] = [];
   for (let run = 0; run < Math.max(1, options.runs); run++) {
+    (globalThis as { gc?: () => void }).gc?.();
     const started = performance.now();
     prepareCompaction(messages);
     timings.push(performance.now() - started);
   }
-  return { turns: options.turns, medianMs: median(timings) };
+  return { turns: options.turns, ...timingStats(timings) };
 }
 
 function prepareCompaction(messages: readonly Message[]): number {
   const sized = sizeTurns(groupTurns(messages));
   const plan = planRetention(sized, { budgetTokens: 20_000, lastTurnInFlight: true });
-  return serializeTranscript(plan.summarise.flatMap((turn) => turn.messages)).length;
+  const summarised: Message[] = [];
+  for (const turn of plan.summarise) summarised.push(...turn.messages);
+  const request = buildCompactionRequest({
+    systemPrompt: "Summarise.",
+    transcript: serializeTranscript(summarised),
+    previousSummary: "The earlier summary.",
+  });
+  // Reading a character flattens the request text, as writing the request body would.
+  return request.userPrompt.charCodeAt(request.userPrompt.length >> 1);
 }
 
 /** A session whose usage is coherent, so sizing takes the usage path as it does in real sessions. */
@@ -85,11 +103,4 @@ function assistant(
     usage: { promptTokens, outputTokens: output, resentOutputTokens: output },
     stopReason: content.some((block) => block.type === "tool-call") ? "tool-use" : "stop",
   };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length % 2 === 1) return sorted[middle] ?? 0;
-  return ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }

@@ -1,16 +1,23 @@
 /**
- * `npm run bench`: resume time and memory over growing session histories, and the time to prepare
- * a compaction over 10,000 turns. Not part of `npm test`; figures are medians.
+ * `npm run bench`: start-up time of the installed command beside node's own start, the time to
+ * prepare a compaction over 1,000 to 50,000 turns with its growth exponent, resume time and memory
+ * over growing session histories, and listing a project's sessions. Not part of `npm test`; figures are medians with the
+ * minimum and maximum, printed with the machine's load average.
+ *
+ * Flags: `--quick` leaves out the 1 GB resume; `--sizes=10,100` picks the resume sizes in MB.
  */
 import { mkdir, rm } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
 import { runResumeBenchmark } from "./resume-benchmark.js";
 import { reportSessionListBenchmark } from "./session-list-benchmark.js";
+import { runStartupBenchmark } from "./startup-benchmark.js";
+import { formatStats, growthExponent } from "./timing-stats.js";
 
 function parseSizes(argv: readonly string[]): number[] {
   const flag = argv.find((arg) => arg.startsWith("--sizes="));
-  if (flag === undefined) return [10, 100, 1000];
+  if (flag === undefined) return argv.includes("--quick") ? [10, 100] : [10, 100, 1000];
   return flag
     .slice("--sizes=".length)
     .split(",")
@@ -18,34 +25,70 @@ function parseSizes(argv: readonly string[]): number[] {
     .filter((size) => Number.isFinite(size) && size > 0);
 }
 
-async function main(): Promise<void> {
+function printLoad(when: string): void {
+  const [one, five, fifteen] = loadavg().map((value) => value.toFixed(2));
+  console.log(
+    `load average ${when}: ${one} ${five} ${fifteen} (${cpus().length} CPUs, node ${process.version})`,
+  );
+}
+
+async function startup(): Promise<void> {
+  console.log("\nStart-up: whole process, wall time, 11 runs each, taking turns");
+  for (const row of await runStartupBenchmark({ runs: 11 })) {
+    console.log(`${row.name.padEnd(36)}${formatStats(row.stats)}`);
+  }
+}
+
+function compactionPrepare(): void {
+  console.log("\nPrepare a compaction (group, size, plan retention, serialise, build the request)");
+  const points: Array<{ size: number; ms: number }> = [];
+  for (const [turns, runs] of [
+    [1_000, 15],
+    [10_000, 9],
+    [50_000, 5],
+  ] as const) {
+    const result = runCompactionPrepareBenchmark({ turns, runs });
+    points.push({ size: turns, ms: result.medianMs });
+    console.log(`${String(turns).padStart(6)} turns: ${formatStats(result)}`);
+  }
+  console.log(`growth exponent (log-log slope, 1 = linear): ${growthExponent(points).toFixed(2)}`);
+}
+
+/** Resume over growing histories, then listing sessions (both write their files under `.bench`). */
+async function resume(sizesMb: number[]): Promise<void> {
   const dir = join(process.cwd(), ".bench");
   await mkdir(dir, { recursive: true });
   try {
-    const sizesMb = parseSizes(process.argv.slice(2));
     console.log(
-      `Resume (open a session: read back to the latest compaction), ${sizesMb.join(" / ")} MB of history`,
+      `\nResume (open a session: read back to the latest compaction), ${sizesMb.join(" / ")} MB of history`,
     );
-    const resume = await runResumeBenchmark({ sizesMb, runs: 7, dir });
+    const rows = await runResumeBenchmark({ sizesMb, runs: 7, dir });
     console.log("size_mb\tmedian_ms\tpeak_rss_delta_mb");
-    for (const row of resume) {
+    for (const row of rows) {
       console.log(`${row.sizeMb}\t${row.medianMs.toFixed(2)}\t${row.peakRssDeltaMb.toFixed(1)}`);
     }
-    const first = resume[0];
-    const last = resume.at(-1);
+    const first = rows[0];
+    const last = rows.at(-1);
     if (first !== undefined && last !== undefined && first !== last) {
       console.log(
         `ratio ${last.sizeMb} MB / ${first.sizeMb} MB: time x${(last.medianMs / first.medianMs).toFixed(2)}, ` +
           `memory x${(last.peakRssDeltaMb / Math.max(first.peakRssDeltaMb, 0.1)).toFixed(2)}`,
       );
     }
-    console.log("\nPrepare a compaction (group turns, size, plan retention, serialise transcript)");
-    const prepare = runCompactionPrepareBenchmark({ turns: 10_000, runs: 9 });
-    console.log(`${prepare.turns} turns: median ${prepare.medianMs.toFixed(1)} ms`);
     await reportSessionListBenchmark(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  printLoad("before");
+  await startup();
+  compactionPrepare();
+  await resume(parseSizes(argv));
+  console.log("");
+  printLoad("after");
 }
 
 await main();

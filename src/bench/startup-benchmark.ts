@@ -1,0 +1,81 @@
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startFakeAnthropicServer } from "../simulator/index.js";
+import { type TimingStats, timingStats } from "./timing-stats.js";
+
+/** The installed command (package.json "bin") and the unbundled build it is made from. */
+const BIN = fileURLToPath(new URL("../bin/panto.cjs", import.meta.url));
+const UNBUNDLED = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+
+export interface StartupRow {
+  name: string;
+  stats: TimingStats;
+}
+
+/**
+ * Whole-process wall time of `node -e 0` (the floor), `panto --version`, `panto --help` and
+ * `panto -p hi` answered by a fake Anthropic server on 127.0.0.1, plus `-p` through the unbundled
+ * build for comparison. The commands take turns run by run, so a change in the machine's load
+ * touches them all alike; one untimed warm-up run each.
+ */
+export async function runStartupBenchmark(options: { runs: number }): Promise<StartupRow[]> {
+  const server = await startFakeAnthropicServer();
+  const root = await mkdtemp(join(tmpdir(), "panto-bench-start-"));
+  try {
+    const home = join(root, "home");
+    const project = join(root, "project");
+    await mkdir(home, { recursive: true });
+    await mkdir(join(project, ".git"), { recursive: true });
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: root,
+      PANTO_HOME: home,
+      NO_COLOR: "1",
+      ANTHROPIC_API_KEY: "bench-key",
+      ANTHROPIC_BASE_URL: server.url,
+    };
+    const print = ["-m", "anthropic/claude-sonnet-4-5", "-p", "hi"];
+    const commands: Array<{ name: string; args: string[] }> = [
+      { name: "node -e 0 (node's own start)", args: ["-e", "0"] },
+      { name: "panto --version", args: [BIN, "--version"] },
+      { name: "panto --help", args: [BIN, "--help"] },
+      { name: "panto -p hi (fake server)", args: [BIN, ...print] },
+      { name: "unbundled dist/cli/main.js -p hi", args: [UNBUNDLED, ...print] },
+    ];
+    const timings = commands.map(() => [] as number[]);
+    for (let run = -1; run < options.runs; run++) {
+      for (const [index, command] of commands.entries()) {
+        const ms = await timeProcess(command.args, { cwd: project, env });
+        if (run >= 0) timings[index]?.push(ms);
+      }
+    }
+    return commands.map((command, index) => ({
+      name: command.name,
+      stats: timingStats(timings[index] ?? []),
+    }));
+  } finally {
+    await server.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** Milliseconds from spawning `node ...args` to its exit; a failed run is an error. */
+function timeProcess(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { ...options, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const ms = performance.now() - started;
+      if (code === 0) resolve(ms);
+      else reject(new Error(`node ${args.join(" ")} exited with ${code}: ${stderr}`));
+    });
+  });
+}
