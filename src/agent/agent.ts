@@ -39,6 +39,13 @@ export interface AgentOptions {
 
 export type PromptResult = { ok: true; text: string } | { ok: false; error: PantoError; hint?: string };
 
+/** Said when the model ends its turn with neither text nor a tool call, so silence is not mistaken for an answer. */
+const EMPTY_ANSWER: AgentEvent = {
+  type: "warning",
+  code: "empty_answer",
+  message: "the model returned an empty answer (no text and no tool call)",
+};
+
 /** Tool rounds one prompt may run before the agent stops and reports it (a runaway loop guard). */
 const MAX_TOOL_ROUNDS = 200;
 
@@ -126,7 +133,10 @@ export class Agent {
       await this.#options.session.appendMessage(message);
       this.#options.onEvent({ type: "assistant-message", message });
       const calls = message.content.filter((block): block is ToolCallBlock => block.type === "tool-call");
-      if (calls.length === 0) return assistantText(message);
+      if (calls.length === 0) {
+        if (assistantText(message).trim() === "") this.#options.onEvent(EMPTY_ANSWER);
+        return assistantText(message);
+      }
       const results = await runToolCalls(calls, this.#options, signal);
       const toolMessage: ToolResultMessage = { role: "tool", content: results };
       await this.#options.session.appendMessage(toolMessage);

@@ -1,0 +1,97 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import { jsonLines, makeSandbox, runPanto, type Sandbox } from "./panto-process.js";
+
+const MODEL = "anthropic/claude-sonnet-4-5";
+let servers: FakeServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+async function setup(): Promise<{ box: Sandbox; server: FakeServer; env: NodeJS.ProcessEnv }> {
+  const box = await makeSandbox();
+  const server = await startFakeAnthropicServer();
+  servers.push(server);
+  return {
+    box,
+    server,
+    env: { ...box.env, ANTHROPIC_API_KEY: "test-key-123", ANTHROPIC_BASE_URL: server.url },
+  };
+}
+
+const FIFO_REFUSAL =
+  "pipe is a named pipe (FIFO), not a regular file; read only works on regular files (a pipe or device could block it forever)";
+
+describe("tools never hang (built CLI against a fake Anthropic server)", { timeout: 90_000 }, () => {
+  it("a scripted read of a FIFO ends in a tool error at once and the run finishes", async () => {
+    const { box, server, env } = await setup();
+    execFileSync("mkfifo", [join(box.project, "pipe")]);
+    server.enqueue(
+      { type: "tool-calls", calls: [{ id: "toolu_1", name: "read", arguments: { path: "pipe" } }] },
+      { type: "text", text: "That is a pipe." },
+    );
+    const result = await runPanto(["-m", MODEL, "--json", "-p", "read pipe"], { cwd: box.project, env });
+    expect(result.code).toBe(0);
+    const events = jsonLines(result.stdout);
+    expect(events.find((event) => event.type === "tool_result")).toEqual({
+      type: "tool_result",
+      tool_call_id: "toolu_1",
+      name: "read",
+      is_error: true,
+      text: FIFO_REFUSAL,
+    });
+    expect(events.at(-1)).toEqual({ type: "done", exit_code: 0, text: "That is a pipe." });
+    // The model was told.
+    expect(JSON.stringify(server.requests[1]?.body)).toContain("is a named pipe (FIFO)");
+  });
+
+  it("print mode shows the refused read of a device on stderr and still answers", async () => {
+    const { box, server, env } = await setup();
+    server.enqueue(
+      { type: "tool-calls", calls: [{ id: "toolu_1", name: "read", arguments: { path: "/dev/zero" } }] },
+      { type: "text", text: "done" },
+    );
+    const result = await runPanto(["-m", MODEL, "-p", "read /dev/zero"], { cwd: box.project, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("done\n");
+    expect(result.stderr).toContain("tool read: error: /dev/zero is a character device, not a regular file");
+  });
+});
+
+describe("an empty answer is reported, not silent", { timeout: 90_000 }, () => {
+  it("print mode writes a notice on stderr", async () => {
+    const { box, server, env } = await setup();
+    server.enqueue({ type: "text", text: "" });
+    const result = await runPanto(["-m", MODEL, "-p", "say nothing"], { cwd: box.project, env });
+    expect(result.code).toBe(0);
+    // The answer itself is empty: one blank line, as for any answer.
+    expect(result.stdout).toBe("\n");
+    expect(result.stderr).toContain("warning: the model returned an empty answer (no text and no tool call)");
+  });
+
+  it("JSON mode emits a warning event with code empty_answer before done", async () => {
+    const { box, server, env } = await setup();
+    server.enqueue({ type: "text", text: "", thinking: "hmm" });
+    const result = await runPanto(["-m", MODEL, "--json", "-p", "say nothing"], { cwd: box.project, env });
+    expect(result.code).toBe(0);
+    const types = jsonLines(result.stdout).map((event) => event.type);
+    expect(types.slice(-3)).toEqual(["assistant_message", "warning", "done"]);
+    expect(jsonLines(result.stdout).find((event) => event.type === "warning")).toEqual({
+      type: "warning",
+      code: "empty_answer",
+      message: "the model returned an empty answer (no text and no tool call)",
+    });
+  });
+
+  it("an answer with text gets no such warning", async () => {
+    const { box, server, env } = await setup();
+    server.enqueue({ type: "text", text: "hello" });
+    const result = await runPanto(["-m", MODEL, "--json", "-p", "hi"], { cwd: box.project, env });
+    expect(jsonLines(result.stdout).filter((event) => event.type === "warning")).toEqual([]);
+  });
+});
