@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
@@ -93,5 +94,81 @@ describe("an empty answer is reported, not silent", { timeout: 90_000 }, () => {
     server.enqueue({ type: "text", text: "hello" });
     const result = await runPanto(["-m", MODEL, "--json", "-p", "hi"], { cwd: box.project, env });
     expect(jsonLines(result.stdout).filter((event) => event.type === "warning")).toEqual([]);
+  });
+});
+
+function sessionLines(entries: unknown[]): string {
+  return entries.map((entry) => `${JSON.stringify(entry)}\n`).join("");
+}
+
+const HEADER = {
+  type: "session",
+  version: 1,
+  id: "5e551011-0000-4000-8000-000000000001",
+  created: "2025-06-01T09:00:00.000Z",
+  cwd: "/x",
+};
+const TS = "2025-06-01T09:00:00.000Z";
+
+function text(role: "user" | "assistant", value: string): Record<string, unknown> {
+  return role === "user"
+    ? { role, content: [{ type: "text", text: value }] }
+    : {
+        role,
+        content: [{ type: "text", text: value }],
+        provider: "anthropic",
+        api: "anthropic-messages",
+        model: "claude-sonnet-4-5",
+        stopReason: "stop",
+      };
+}
+
+describe("damaged or unusual session files (built CLI)", { timeout: 90_000 }, () => {
+  it("resumes a session file that starts with a UTF-8 byte order mark and leaves its bytes alone", async () => {
+    const { box, server, env } = await setup();
+    const file = join(box.root, "bom.jsonl");
+    const original = `\uFEFF${sessionLines([
+      HEADER,
+      { type: "message", id: "a0000001", ts: TS, message: text("user", "remember the word marmalade") },
+      { type: "message", id: "a0000002", ts: TS, message: text("assistant", "noted") },
+    ])}`;
+    await writeFile(file, original, { mode: 0o600 });
+    server.enqueue({ type: "text", text: "marmalade" });
+    const result = await runPanto(["-m", MODEL, "--session", file, "-p", "which word?"], {
+      cwd: box.project,
+      env,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("marmalade\n");
+    expect(result.stderr).not.toContain("warning");
+    expect(JSON.stringify(server.requests[0]?.body)).toContain("remember the word marmalade");
+    expect((await readFile(file, "utf8")).startsWith(original)).toBe(true);
+  });
+
+  it("warns about kept copies naming an unknown compaction, with file and line, and still sends them", async () => {
+    const { box, server, env } = await setup();
+    const file = join(box.root, "orphans.jsonl");
+    await writeFile(
+      file,
+      sessionLines([
+        HEADER,
+        { type: "message", id: "a0000001", ts: TS, message: text("user", "first question") },
+        {
+          type: "message",
+          id: "a0000002",
+          ts: TS,
+          message: text("assistant", "stray copy"),
+          keptBy: "nosuchid",
+        },
+      ]),
+      { mode: 0o600 },
+    );
+    server.enqueue({ type: "text", text: "ok" });
+    const result = await runPanto(["-m", MODEL, "--session", file, "-p", "go on"], { cwd: box.project, env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      `warning: ${file}: kept copy at line 3 names compaction nosuchid, which is not in the active part of the session`,
+    );
+    expect(JSON.stringify(server.requests[0]?.body)).toContain("stray copy");
   });
 });
