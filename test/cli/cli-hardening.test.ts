@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { link, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
@@ -170,5 +170,43 @@ describe("damaged or unusual session files (built CLI)", { timeout: 90_000 }, ()
       `warning: ${file}: kept copy at line 3 names compaction nosuchid, which is not in the active part of the session`,
     );
     expect(JSON.stringify(server.requests[0]?.body)).toContain("stray copy");
+  });
+});
+
+describe("one writer per session (built CLI)", { timeout: 90_000 }, () => {
+  it("refuses a second panto reaching the held session through a hard link or a symlink, naming the holder", async () => {
+    const { box, server, env } = await setup();
+    const file = join(box.root, "held.jsonl");
+    server.enqueue({ type: "hang" });
+    let holderPid: number | undefined;
+    let stopHolder = (): void => {};
+    const holder = runPanto(["-m", MODEL, "--session", file, "-p", "take your time"], {
+      cwd: box.project,
+      env,
+      onSpawn: (child) => {
+        holderPid = child.pid;
+        stopHolder = () => child.kill("SIGKILL");
+      },
+    });
+    // The holder has the lock once its request reached the server.
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await link(file, join(box.root, "hard.jsonl"));
+    await symlink(file, join(box.root, "soft.jsonl"));
+    for (const alias of ["hard.jsonl", "soft.jsonl"]) {
+      const second = await runPanto(["-m", MODEL, "--session", join(box.root, alias), "-p", "me too"], {
+        cwd: box.project,
+        env,
+      });
+      expect(second.code, alias).toBe(2);
+      expect(second.stderr, alias).toContain(`is in use by process ${holderPid}`);
+    }
+    stopHolder();
+    await holder;
+    // Only the holder's prompt is in the file.
+    const prompts = (await readFile(file, "utf8"))
+      .split("\n")
+      .filter((line) => line.includes('"role":"user"'));
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain("take your time");
   });
 });
