@@ -6,7 +6,8 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const source = resolve(process.argv[2] ?? resolve(root, "../shared/fixtures/provider-errors.jsonl"));
+// The team's shared folder sits beside the checkout; it is read here only, never by a test.
+const source = resolve(process.argv[2] ?? resolve(root, "..", "shared", "fixtures", "provider-errors.jsonl"));
 const target = resolve(root, "test/providers/fixtures/provider-errors.jsonl");
 if (!existsSync(source)) {
   console.error(`refresh-fixtures: no shared fixture at ${source}; pass its path as the first argument`);

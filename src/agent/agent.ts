@@ -37,7 +37,19 @@ export interface AgentOptions {
   cwd: string;
 }
 
-export type PromptResult = { ok: true; text: string } | { ok: false; error: PantoError; hint?: string };
+/**
+ * `stopped: "max-requests"`: the prompt's `maxRequests` model answers were used up while the model
+ * still wanted tools; `text` is the last answer's text, and the turn stays in the context.
+ */
+export type PromptResult =
+  | { ok: true; text: string; stopped?: "max-requests" }
+  | { ok: false; error: PantoError; hint?: string };
+
+export interface PromptOptions {
+  signal?: AbortSignal;
+  /** Model requests this prompt may make (an overflow's retry of the same request not counted). */
+  maxRequests?: number;
+}
 
 /** Said when the model ends its turn with neither text nor a tool call, so silence is not mistaken for an answer. */
 const EMPTY_ANSWER: AgentEvent = {
@@ -92,13 +104,12 @@ export class Agent {
    * A turn that fails for good leaves the context as it was before it, except an interrupted turn
    * whose tools already ran: the model must keep seeing what it changed.
    */
-  async prompt(text: string, options: { signal?: AbortSignal } = {}): Promise<PromptResult> {
+  async prompt(text: string, options: PromptOptions = {}): Promise<PromptResult> {
     const { session } = this.#options;
     await session.appendMessage({ role: "user", content: [{ type: "text", text }] });
     this.#turnRanTools = false;
     try {
-      const finalText = await this.#runTurn(options.signal);
-      return { ok: true, text: finalText };
+      return { ok: true, ...(await this.#runTurn(options.signal, options.maxRequests)) };
     } catch (thrown) {
       const error = toPantoError(thrown, options.signal);
       if (!(error.code === "aborted" && this.#turnRanTools))
@@ -113,9 +124,14 @@ export class Agent {
     return this.#compactExclusively("manual", instructions, options.signal);
   }
 
-  async #runTurn(signal: AbortSignal | undefined): Promise<string> {
+  async #runTurn(
+    signal: AbortSignal | undefined,
+    maxRequests = Number.POSITIVE_INFINITY,
+  ): Promise<{ text: string; stopped?: "max-requests" }> {
     let retriedAfterCompaction = false;
+    let lastText = "";
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      if (round >= maxRequests) return { text: lastText, stopped: "max-requests" };
       let message: AssistantMessage;
       try {
         message = await this.#send(signal);
@@ -133,9 +149,10 @@ export class Agent {
       await this.#options.session.appendMessage(message);
       this.#options.onEvent({ type: "assistant-message", message });
       const calls = message.content.filter((block): block is ToolCallBlock => block.type === "tool-call");
+      lastText = assistantText(message);
       if (calls.length === 0) {
-        if (assistantText(message).trim() === "") this.#options.onEvent(EMPTY_ANSWER);
-        return assistantText(message);
+        if (lastText.trim() === "") this.#options.onEvent(EMPTY_ANSWER);
+        return { text: lastText };
       }
       const results = await runToolCalls(calls, this.#options, signal);
       const toolMessage: ToolResultMessage = { role: "tool", content: results };

@@ -1,4 +1,4 @@
-export type { AgentOptions, PromptResult } from "./agent.js";
+export type { AgentOptions, PromptOptions, PromptResult } from "./agent.js";
 export { Agent, assistantText } from "./agent.js";
 export type { AgentEvent } from "./agent-events.js";
 export { buildSystemPrompt } from "./build-system-prompt.js";

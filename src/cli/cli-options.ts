@@ -12,12 +12,19 @@ export interface CliOptions {
   model?: string;
   session?: string;
   continue: boolean;
+  /** -r/--resume: an id prefix or path, or true to pick one. */
+  resume?: string | true;
+  /** --max-turns: model requests a print or JSON run may make. */
+  maxTurns?: number;
   allowTools: boolean;
 }
 
 export type ParsedArgs =
   | { command: "run"; options: CliOptions }
-  | { command: "demo" }
+  /** `panto demo`; `keep` leaves its temporary folder in place and says where. */
+  | { command: "demo"; keep: boolean }
+  /** `panto sessions [--json]`: list this project's sessions. */
+  | { command: "sessions"; json: boolean }
   /** Help, version or a usage error was already written; exit with this status. */
   | { command: "exit"; code: number };
 
@@ -58,6 +65,12 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .addOption(new Option("--session <path>", "use or create exactly this session file"))
     .addOption(new Option("-c, --continue", "continue the most recent session of this project"))
     .addOption(
+      new Option("-r, --resume [id]", "resume a session by id prefix or path; without an id, pick one"),
+    )
+    .addOption(
+      new Option("--max-turns <n>", "print and JSON modes: stop after N model requests (exit status 3)"),
+    )
+    .addOption(
       new Option(
         "--allow-tools",
         "let write, edit and bash run without asking (print and JSON modes deny them otherwise)",
@@ -69,6 +82,8 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .showHelpAfterError("(panto --help lists the options)")
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    // Options after a subcommand's name are its own: `panto sessions --json`.
+    .enablePositionalOptions()
     .action((words: string[], raw: RawOptions) => {
       const options = toCliOptions(raw, words);
       if (typeof options === "string") program.error(`error: ${options}`, { exitCode: EXIT_USAGE });
@@ -77,9 +92,19 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
   program
     .command("demo")
     .description("offline simulation: overflow, compaction, retry and /compact against a simulated provider")
+    .addOption(
+      new Option("--keep", "keep the demo's temporary folder (session file included) and print where"),
+    )
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
-    .action(() => onParsed({ command: "demo" }));
+    .action((raw: { keep?: true }) => onParsed({ command: "demo", keep: raw.keep === true }));
+  program
+    .command("sessions")
+    .description("list this project's sessions, newest first (panto -r ID resumes one)")
+    .addOption(new Option("--json", "print the list as one JSON array"))
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action((raw: { json?: true }) => onParsed({ command: "sessions", json: raw.json === true }));
   return program;
 }
 
@@ -89,6 +114,8 @@ interface RawOptions {
   model?: string;
   session?: string;
   continue?: true;
+  resume?: string | true;
+  maxTurns?: string;
   allowTools?: true;
 }
 
@@ -101,7 +128,12 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
     return "give the prompt once: as the -p value or after the options, not both";
   if (raw.session !== undefined && raw.continue === true)
     return "--session and --continue cannot be used together (choose one session)";
+  if (raw.resume !== undefined && (raw.session !== undefined || raw.continue === true))
+    return "--resume cannot be used with --session or --continue (choose one session)";
   if (raw.model?.trim() === "") return "--model needs a value written provider/model";
+  const maxTurns = raw.maxTurns === undefined ? undefined : Number(raw.maxTurns);
+  if (maxTurns !== undefined && !(Number.isSafeInteger(maxTurns) && maxTurns > 0))
+    return `--max-turns needs a whole number of model requests above 0 (got "${raw.maxTurns}")`;
   const options: CliOptions = {
     print: raw.print !== undefined || raw.json === true,
     json: raw.json === true,
@@ -112,5 +144,7 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
   else if (positional !== undefined) options.prompt = positional;
   if (raw.model !== undefined) options.model = raw.model.trim();
   if (raw.session !== undefined) options.session = raw.session;
+  if (raw.resume !== undefined) options.resume = raw.resume === true ? true : raw.resume.trim();
+  if (maxTurns !== undefined) options.maxTurns = maxTurns;
   return options;
 }

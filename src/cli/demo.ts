@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Agent, type AgentEvent, buildSystemPrompt } from "../agent/index.js";
@@ -28,13 +28,16 @@ const COMPACTION_MODEL = "sim/summariser";
 export interface DemoIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   env?: NodeJS.ProcessEnv;
+  /** Leave the temporary folder (project, PANTO_HOME and session file) in place. */
+  keep?: boolean;
 }
 
 /**
  * `panto demo`: a simulation that needs no key and no network. The real agent, compaction, session
  * store and Anthropic adapter talk to a simulated Anthropic API on 127.0.0.1 with a tiny context
  * window: a scripted session overflows, compacts and retries, then `/compact keep the bug list`
- * runs, and the resulting effective context is printed. The session file stays in a temp dir.
+ * runs, and the resulting effective context is printed. Its temporary folder is removed when it
+ * ends, however it ends, unless `keep` is set.
  */
 export async function runDemo(io: DemoIo): Promise<number> {
   const style = createStyle(colourEnabled(io.stdout, io.env ?? process.env));
@@ -42,6 +45,20 @@ export async function runDemo(io: DemoIo): Promise<number> {
     io.stdout.write(`${text}\n`);
   };
   const root = await mkdtemp(join(tmpdir(), "panto-demo-"));
+  try {
+    return await runDemoIn(root, io, style, out);
+  } finally {
+    if (io.keep === true) out(`The demo's files are kept in ${root} (delete it when done).`);
+    else await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function runDemoIn(
+  root: string,
+  io: DemoIo,
+  style: Style,
+  out: (text?: string) => void,
+): Promise<number> {
   const projectDir = join(root, "project");
   const pantoHome = join(root, "home");
   await writeProject(projectDir);
@@ -105,7 +122,7 @@ export async function runDemo(io: DemoIo): Promise<number> {
     out();
     out(
       `Simulation finished: ${server.requests.length} requests to the simulated provider. ` +
-        `The session file is ${session.path} (a temp dir; delete ${root} when done).`,
+        `The session file was ${session.path}.`,
     );
     return EXIT_OK;
   } finally {
@@ -146,7 +163,7 @@ function printIntro(
   out(
     `The real panto agent, compaction, session store and Anthropic adapter run against it; active model ${ACTIVE_MODEL}, compaction model ${COMPACTION_MODEL}.`,
   );
-  out(`Session file (temp dir): ${sessionPath}`);
+  out(`Session file (in a temporary folder removed at the end; panto demo --keep keeps it): ${sessionPath}`);
   out();
 }
 

@@ -4,6 +4,8 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 /** A usage or configuration error: bad flags, bad config, unknown provider, missing key, locked session. */
 export const EXIT_USAGE = 2;
+/** A print or JSON run stopped by --max-turns while the model still wanted to go on. */
+export const EXIT_MAX_TURNS = 3;
 /** Interrupted (SIGINT / Ctrl-C). */
 export const EXIT_INTERRUPTED = 130;
 

@@ -8,7 +8,16 @@ Modes:
   panto -p "PROMPT"             one prompt; only the final answer goes to stdout
   echo "PROMPT" | panto -p      the prompt comes from stdin when -p has no value
   panto --json -p "PROMPT"      one JSON event per line on stdout (implies print mode)
-  panto demo                    offline simulation of an overflow, a compaction and a retry
+  panto demo [--keep]           offline simulation of an overflow, a compaction and a retry;
+                                its temporary folder is removed at the end (--keep keeps it)
+  panto sessions [--json]       this project's sessions, newest first: short id, started, last
+                                written, turns, compactions, size, first prompt (counts marked
+                                ≥ are lower bounds read from the file's tail); --json prints one
+                                array of {id, short_id, path, created, modified, first_prompt,
+                                turns, compactions, counts_exact, size_bytes}
+  panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
+                                terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and
+                                elsewhere prints the list to stderr and exits 2
 
 Slash commands (interactive, and also as the -p prompt, e.g. panto -c -p "/compact"):
 ${formatSlashCommandList()}
@@ -31,6 +40,13 @@ Configuration (JSON; the project file wins per key):
     max_output_tokens     cap on each answer's length
     providers             OpenAI-compatible or other endpoints by name:
                           { "NAME": { "base_url": "...", "api": "openai-chat", "api_key_env": "VAR" } }
+    mcp_servers           MCP servers by name, merged with the project's .mcp.json
+                          ({"mcpServers": {...}}; config wins per name):
+                          { "NAME": { "command": "...", "args": [...], "env": {...} } }   stdio
+                          { "NAME": { "url": "https://...", "headers": {...} } }         HTTP
+                          \${VAR} is expanded. Tools appear as mcp__<server>__<tool>; they ask
+                          like bash unless the server marks them read-only. /mcp shows them.
+                          A server that fails to start or dies is a warning; panto goes on.
   Sessions are stored in $PANTO_HOME/sessions/<project>/; input history in $PANTO_HOME/history.
 
 Compaction prompt (COMPACTION.md, the system prompt of a compaction; last one found wins):
@@ -60,7 +76,8 @@ JSON events (--json; one object per line, always ending with "done"):
     chunks? (summary requests chained when the prefix was too large for one)}
   compaction_failed {trigger, code, message, attempts}   compaction_skipped {trigger, reason}
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
-  error {code, message, hint?}   (code: a provider error code, or usage/config/session/auth)
+  error {code, message, hint?}   (code: a provider error code, or usage/config/session/auth,
+    or max_turns when --max-turns stopped the run)
   done {exit_code, text?}
 
 Exit status:
@@ -68,14 +85,18 @@ Exit status:
   1    a model, provider or runtime failure (an overflow that survived its one retry included)
   2    a usage or configuration error (bad flag, bad config, unknown provider, missing API key,
        session in use by another process)
-  130  interrupted (Ctrl-C)
+  3    stopped by --max-turns N: N model requests made and the model still wanted tools
+       (the work so far stays in the session; panto -r ID continues it)
+  130  interrupted (Ctrl-C, or Esc in the -r picker)
 
 Examples:
   panto -m anthropic/claude-sonnet-4-5
   panto -p "explain src/index.ts" -m openai/gpt-5
   panto -c                                        continue this project's latest session
+  panto -r 3f2a                                   resume the session whose id starts with 3f2a
   panto -c -p "/compact keep the bug list"        compact it from a script
   panto --json --allow-tools -p "run the tests and fix what fails" > events.jsonl
+  panto --max-turns 10 --allow-tools -p "fix the lint errors"   at most 10 model requests
   panto --session ./work.jsonl -m google/gemini-2.5-pro
   panto -m ollama/qwen2.5-coder:7b                a local model through Ollama (ollama serve)
 `;

@@ -13,7 +13,16 @@ async function main(): Promise<number> {
     stderr: (text) => process.stderr.write(text),
   });
   if (parsed.command === "exit") return parsed.code;
-  if (parsed.command === "demo") return (await import("./demo.js")).runDemo({ stdout: process.stdout });
+  if (parsed.command === "demo")
+    return (await import("./demo.js")).runDemo({ stdout: process.stdout, keep: parsed.keep });
+  if (parsed.command === "sessions")
+    return (await import("./sessions-command.js")).runSessionsCommand({
+      json: parsed.json,
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
   const { runCli } = await import("./run-cli.js");
   return runCli(parsed.options, {
     cwd: process.cwd(),

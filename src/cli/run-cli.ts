@@ -1,5 +1,5 @@
 import type { CliOptions } from "./cli-options.js";
-import { EXIT_FAILURE } from "./exit-status.js";
+import { EXIT_FAILURE, EXIT_USAGE } from "./exit-status.js";
 
 export interface CliIo {
   cwd: string;
@@ -15,8 +15,15 @@ export interface CliIo {
  * given), or the interactive terminal. Modes are imported lazily so `--help` never loads them.
  * Resolves with the exit status; unexpected errors are reported and give status 1.
  */
-export async function runCli(options: CliOptions, io: CliIo): Promise<number> {
+export async function runCli(given: CliOptions, io: CliIo): Promise<number> {
   try {
+    const options =
+      given.resume === true ? await (await import("./resolve-resume.js")).pickResume(given, io) : given;
+    if (typeof options === "number") return options;
+    if (options.maxTurns !== undefined && !options.print && io.stdin.isTTY === true) {
+      io.stderr.write("panto: error: --max-turns applies to print and JSON runs (-p, --json)\n");
+      return EXIT_USAGE;
+    }
     if (options.json) return await (await import("./run-json.js")).runJson(options, io);
     if (options.print || io.stdin.isTTY !== true)
       return await (await import("./run-print.js")).runPrint({ ...options, print: true }, io);

@@ -1,7 +1,14 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { CliOptions } from "./cli-options.js";
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError } from "./exit-status.js";
+import {
+  EXIT_FAILURE,
+  EXIT_INTERRUPTED,
+  EXIT_MAX_TURNS,
+  EXIT_OK,
+  EXIT_USAGE,
+  UsageError,
+} from "./exit-status.js";
 import { findSlashCommand, parseSlashCommand } from "./slash-command-table.js";
 import { runSlashCommand, type SlashResult, slashHelpText } from "./slash-commands.js";
 import { asUsageError, type RunContext, startRun } from "./start-run.js";
@@ -82,7 +89,9 @@ async function runOnceInner(
     const command = parseSlashCommand(prompt);
     if (command !== undefined)
       return reportSlashResult(reporter, await runSlashCommand(run, command, signal));
-    const result = await run.agent.prompt(prompt, { signal });
+    const limit = options.maxTurns === undefined ? {} : { maxRequests: options.maxTurns };
+    const result = await run.agent.prompt(prompt, { signal, ...limit });
+    if (result.ok && result.stopped === "max-requests") return stoppedAtMaxTurns(reporter, run, options);
     if (result.ok) return finish(reporter, EXIT_OK, result.text);
     reporter.failure({
       code: result.error.code,
@@ -101,6 +110,18 @@ function finish(reporter: OnceReporter, exitCode: number, text: string): number 
   reporter.output(text);
   reporter.done(exitCode, text);
   return exitCode;
+}
+
+/** --max-turns ran out while the model still wanted tools: an `error` with code max_turns, exit 3. */
+function stoppedAtMaxTurns(reporter: OnceReporter, run: RunContext, options: CliOptions): number {
+  const requests = options.maxTurns === 1 ? "1 model request" : `${options.maxTurns} model requests`;
+  reporter.failure({
+    code: "max_turns",
+    message: `stopped after ${requests} (--max-turns ${options.maxTurns}); the model had not finished`,
+    hint: `The work so far is kept in the session; continue it with panto -r ${run.session.header.id.slice(0, 8)}.`,
+  });
+  reporter.done(EXIT_MAX_TURNS);
+  return EXIT_MAX_TURNS;
 }
 
 function reportSlashResult(reporter: OnceReporter, result: SlashResult): number {

@@ -28,6 +28,7 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
   },
   { name: "session", aliases: [], args: "", summary: "show the session file, id, entries and context size" },
   { name: "tools", aliases: [], args: "", summary: "list the tools and whether they need permission" },
+  { name: "mcp", aliases: [], args: "", summary: "list the MCP servers, their state and their tools" },
   {
     name: "clear",
     aliases: ["new"],

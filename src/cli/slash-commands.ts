@@ -4,6 +4,7 @@ import { describeContext } from "./describe-context.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { formatCompactionReport, formatTokens, plural } from "./render.js";
 import { findSlashCommand, formatSlashCommandList } from "./slash-command-table.js";
+import { describeMcp } from "./start-mcp.js";
 import type { RunContext } from "./start-run.js";
 
 /** What a slash command produced. Each mode renders it its own way (stdout, JSON, terminal). */
@@ -32,6 +33,7 @@ const HANDLERS: Record<string, Handler> = {
   model: runModel,
   session: async (run) => ok(describeSession(run)),
   tools: async (run) => ok(describeTools(run)),
+  mcp: async (run) => ok(describeMcp(run.mcp?.status())),
   clear: async (run) => {
     await run.startNewSession();
     return ok(`Started a new session: ${run.session.path}`);

@@ -12,6 +12,7 @@ import {
   userConfigPath,
 } from "../config/index.js";
 import { isPantoError, type ModelClient, type ToolCallBlock } from "../core/index.js";
+import type { McpServers } from "../mcp/index.js";
 import {
   findLatestSession,
   newSessionPath,
@@ -22,6 +23,7 @@ import {
 import { createDefaultTools, type Tool } from "../tools/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { UsageError } from "./exit-status.js";
+import { startMcp } from "./start-mcp.js";
 
 /** What every mode hands the agent: how to report events, ask permission and warn. */
 export interface RunHooks {
@@ -41,6 +43,8 @@ export interface RunContext {
   readonly pantoHome: string;
   readonly projectRoot: string;
   readonly allowTools: boolean;
+  /** The MCP servers, when any are configured (`/mcp`). */
+  readonly mcp: McpServers | undefined;
   /** Closes the current session and continues in a new, empty session file with the same model. */
   startNewSession(): Promise<void>;
   close(): Promise<void>;
@@ -94,6 +98,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   const path = await chooseSessionPath(options, cwd, pantoHome, projectRoot, hooks.onWarning);
   const resumed = await hasContent(path);
   let session = await setupStep(() => openSession(path, { cwd, onWarning: hooks.onWarning }));
+  const mcp = await startMcp(loaded, cwd, env, hooks.onWarning);
+  tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
   return {
     get agent() {
@@ -108,6 +114,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     pantoHome,
     projectRoot,
     allowTools: options.allowTools,
+    mcp,
     async startNewSession() {
       const next = await openSession(newSessionPath(pantoHome, projectRoot), {
         cwd,
@@ -117,7 +124,10 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       session = next;
       agent = makeAgent(next, agent.model);
     },
-    close: () => session.close(),
+    close: async () => {
+      await session.close();
+      await mcp?.close();
+    },
   };
 }
 
@@ -156,6 +166,13 @@ async function chooseSessionPath(
   onWarning: (message: string) => void,
 ): Promise<string> {
   if (options.session !== undefined) return resolve(cwd, options.session);
+  if (typeof options.resume === "string")
+    return await (await import("./resolve-resume.js")).resolveResumePath(
+      options.resume,
+      cwd,
+      pantoHome,
+      projectRoot,
+    );
   if (options.continue) {
     const latest = await findLatestSession(pantoHome, projectRoot);
     if (latest !== undefined) return latest;

@@ -14,6 +14,23 @@ export const providerSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
 });
 
+const stringMap = z.record(z.string(), z.string());
+
+/** An MCP server panto starts (stdio) or connects to (HTTP), as in `.mcp.json`'s `mcpServers`. */
+export const mcpServerSchema = z.union([
+  z.strictObject({
+    type: z.literal("stdio").optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: stringMap.optional(),
+  }),
+  z.strictObject({
+    type: z.enum(["http", "sse"]).optional(),
+    url: z.string().regex(/^https?:\/\/\S+$/),
+    headers: stringMap.optional(),
+  }),
+]);
+
 /** The shape of a config file. Strict, so a misspelt key is an error instead of a silent no-op. */
 export const configSchema = z.strictObject({
   /** Lets editors validate the file; ignored by panto. */
@@ -23,6 +40,7 @@ export const configSchema = z.strictObject({
   keep_verbatim_tokens: z.number().int().min(0).optional(),
   max_output_tokens: positiveInteger.optional(),
   providers: z.record(z.string().regex(/^[^/\s]+$/), providerSchema).optional(),
+  mcp_servers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerSchema).optional(),
 });
 
 /**
@@ -43,11 +61,19 @@ export const KEY_RULES: Record<string, string> = {
   "providers.*.api_key_env": "must be the name of an environment variable, e.g. OPENROUTER_API_KEY",
   "providers.*.headers": "must be an object of header names to string values",
   "providers.*.headers.*": "must be a string",
+  mcp_servers: "must be an object mapping server names to MCP server settings",
+  "mcp_servers.*":
+    'must be {"command": "...", "args": ["..."], "env": {...}} (stdio) or {"url": "https://...", "headers": {...}} (HTTP)',
 };
 
 /** Keys allowed directly under `path` (for "unknown key" messages); `$schema` goes unmentioned. */
 export function allowedKeys(path: readonly PropertyKey[]): string[] {
-  const shape = path.length === 0 ? configSchema.shape : path.length === 2 ? providerSchema.shape : {};
+  const shape =
+    path.length === 0
+      ? configSchema.shape
+      : path.length === 2 && path[0] === "providers"
+        ? providerSchema.shape
+        : {};
   return Object.keys(shape).filter((key) => key !== "$schema");
 }
 
@@ -55,6 +81,7 @@ export function allowedKeys(path: readonly PropertyKey[]): string[] {
 export function ruleKey(path: readonly PropertyKey[]): string {
   return path
     .map((segment, index) => {
+      if (path[0] === "mcp_servers") return index === 1 ? "*" : String(segment);
       if (path[0] !== "providers") return String(segment);
       return index === 1 || (index === 3 && path[2] === "headers") ? "*" : String(segment);
     })

@@ -5,6 +5,7 @@ export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js"
 export { mergeConfigs } from "./merge-configs.js";
 export {
   DEFAULT_KEEP_VERBATIM_TOKENS,
+  type McpServerConfig,
   type PantoConfig,
   PROVIDER_APIS,
   type ProviderConfig,

@@ -22,7 +22,14 @@ export interface PantoConfig {
   /** Positive integer. */
   max_output_tokens?: number;
   providers?: Record<string, ProviderConfig>;
+  /** MCP servers by name; merged per name with a project's `.mcp.json`. */
+  mcp_servers?: Record<string, McpServerConfig>;
 }
+
+/** A stdio MCP server (panto starts it) or an HTTP one (panto connects to it). */
+export type McpServerConfig =
+  | { type?: "stdio"; command: string; args?: string[]; env?: Record<string, string> }
+  | { type?: "http" | "sse"; url: string; headers?: Record<string, string> };
 
 /** The keep-verbatim budget used when no config sets one. */
 export const DEFAULT_KEEP_VERBATIM_TOKENS = 20000;

@@ -1,6 +1,18 @@
+export {
+  type ListSessionsOptions,
+  listSessions,
+  type SessionListing,
+  type SessionSummary,
+} from "./list-sessions.js";
 export { openSession } from "./open-session.js";
 export { MISSING_RESULT_TEXT } from "./repair-tool-pairing.js";
 export { type ReplayResult, replayEntries } from "./replay-entries.js";
+export {
+  resolveSessionRef,
+  type SessionRef,
+  type SessionRefMatch,
+  uniqueIdPrefixes,
+} from "./resolve-session-ref.js";
 export type { OpenSessionOptions, Session } from "./session.js";
 export type {
   CompactionEntry,
@@ -12,4 +24,5 @@ export type {
 } from "./session-entries.js";
 export { SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";
+export { SESSION_INDEX_FILE } from "./session-index.js";
 export { findLatestSession, newSessionPath, sessionDirectory } from "./session-paths.js";

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { newEntryId } from "./session-entries.js";
+import { SESSION_INDEX_FILE } from "./session-index.js";
 
 /** Readable part of a project's folder name; the hash after it keeps distinct projects apart. */
 const SLUG_MAX_CHARS = 80;
@@ -39,7 +40,9 @@ export async function findLatestSession(pantoHome: string, projectRoot: string):
     throw error;
   }
   let latest: { path: string; mtimeMs: number } | undefined;
-  for (const name of names.filter((candidate) => candidate.endsWith(".jsonl")).sort()) {
+  for (const name of names
+    .filter((candidate) => candidate.endsWith(".jsonl") && candidate !== SESSION_INDEX_FILE)
+    .sort()) {
     const path = join(directory, name);
     const info = await stat(path).catch(() => undefined);
     // Ties go to the later name, which is the later-created session.

@@ -50,7 +50,25 @@ describe("parseCliArgs", () => {
   });
 
   it("recognises the demo command", () => {
-    expect(parse(["demo"]).parsed).toEqual({ command: "demo" });
+    expect(parse(["demo"]).parsed).toEqual({ command: "demo", keep: false });
+    expect(parse(["demo", "--keep"]).parsed).toEqual({ command: "demo", keep: true });
+  });
+
+  it("recognises the sessions command and its own --json", () => {
+    expect(parse(["sessions"]).parsed).toEqual({ command: "sessions", json: false });
+    expect(parse(["sessions", "--json"]).parsed).toEqual({ command: "sessions", json: true });
+  });
+
+  it("takes -r with an id, or alone to pick, and refuses it with -c or --session", () => {
+    const withId = parse(["-r", " 3f2a ", "-p", "hi"]).parsed;
+    expect(withId.command === "run" && withId.options.resume).toBe("3f2a");
+    const alone = parse(["--resume"]).parsed;
+    expect(alone.command === "run" && alone.options.resume).toBe(true);
+    for (const other of [["-c"], ["--session", "a.jsonl"]]) {
+      const { parsed, stderr } = parse(["-r", "3f2a", ...other]);
+      expect(parsed).toEqual({ command: "exit", code: 2 });
+      expect(stderr).toContain("--resume cannot be used with --session or --continue");
+    }
   });
 
   it("exits 2 with a message on an unknown flag", () => {
@@ -113,6 +131,13 @@ describe("parseCliArgs", () => {
       "130",
       "ollama/",
       "panto demo",
+      "panto sessions",
+      "--resume",
+      "--max-turns",
+      "max_turns",
+      "/mcp",
+      "mcp_servers",
+      ".mcp.json",
     ]) {
       expect(stdout).toContain(text);
     }

@@ -38,7 +38,7 @@ describe("parseConfigText", () => {
   it("rejects an unknown key, naming the file and listing the allowed keys", () => {
     const error = errorOf('{"modle": "openai/gpt-5"}');
     expect(error.message).toBe(
-      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, providers)`,
+      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, providers, mcp_servers)`,
     );
     expect(error.file).toBe(FILE);
     expect(error.key).toBe("modle");
@@ -95,6 +95,18 @@ describe("parseConfigText", () => {
       `${FILE}: "providers.p.headers.x-id" must be a string (got 7)`,
     ]);
     expect(error.key).toBe("providers.p.api");
+  });
+
+  it("accepts stdio and HTTP MCP servers, and names a malformed one with the shape it must have", () => {
+    const servers = {
+      fs: { command: "npx", args: ["-y", "server"], env: { ROOT: "/tmp" } },
+      remote: { type: "http", url: "https://mcp.example/v1", headers: { authorization: "Bearer abc" } },
+    };
+    expect(parseConfigText(JSON.stringify({ mcp_servers: servers }), FILE)).toEqual({ mcp_servers: servers });
+    const error = errorOf(JSON.stringify({ mcp_servers: { broken: { cmd: "x" } } }));
+    expect(error.message).toBe(
+      `${FILE}: "mcp_servers.broken" must be {"command": "...", "args": ["..."], "env": {...}} (stdio) or {"url": "https://...", "headers": {...}} (HTTP) (got an object)`,
+    );
   });
 
   it("rejects a provider name containing a slash", () => {
