@@ -29,4 +29,5 @@ export type AgentEvent =
   | { type: "compaction-skipped"; trigger: "overflow" | "manual"; reason: string }
   /** The failed request is being sent once more, against the compacted context. */
   | { type: "overflow-retry" }
-  | { type: "warning"; message: string };
+  /** `code` marks warnings a script may act on: "empty_answer" (no text and no tool call). */
+  | { type: "warning"; message: string; code?: "empty_answer" };

@@ -51,6 +51,13 @@ export interface PromptOptions {
   maxRequests?: number;
 }
 
+/** Said when the model ends its turn with neither text nor a tool call, so silence is not mistaken for an answer. */
+const EMPTY_ANSWER: AgentEvent = {
+  type: "warning",
+  code: "empty_answer",
+  message: "the model returned an empty answer (no text and no tool call)",
+};
+
 /** Tool rounds one prompt may run before the agent stops and reports it (a runaway loop guard). */
 const MAX_TOOL_ROUNDS = 200;
 
@@ -143,7 +150,10 @@ export class Agent {
       this.#options.onEvent({ type: "assistant-message", message });
       const calls = message.content.filter((block): block is ToolCallBlock => block.type === "tool-call");
       lastText = assistantText(message);
-      if (calls.length === 0) return { text: lastText };
+      if (calls.length === 0) {
+        if (lastText.trim() === "") this.#options.onEvent(EMPTY_ANSWER);
+        return { text: lastText };
+      }
       const results = await runToolCalls(calls, this.#options, signal);
       const toolMessage: ToolResultMessage = { role: "tool", content: results };
       await this.#options.session.appendMessage(toolMessage);

@@ -26,6 +26,8 @@ Tools:
   read, ls, glob and grep always run. write, edit and bash change things: the interactive
   mode asks first (y = once, a = always for this session, n = no); print and JSON modes
   deny them unless --allow-tools is given (the model is told the user did not allow it).
+  Tools work on regular files only (a pipe, socket or device is refused at once), and a call
+  still running after 2 minutes (bash: its own timeout) is abandoned with an error result.
 
 Configuration (JSON; the project file wins per key):
   $PANTO_HOME/config.json       user settings (PANTO_HOME defaults to ~/.panto)
@@ -73,7 +75,7 @@ JSON events (--json; one object per line, always ending with "done"):
     tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, instructions?,
     chunks? (summary requests chained when the prefix was too large for one)}
   compaction_failed {trigger, code, message, attempts}   compaction_skipped {trigger, reason}
-  overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message}
+  overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
   error {code, message, hint?}   (code: a provider error code, or usage/config/session/auth,
     or max_turns when --max-turns stopped the run)
   done {exit_code, text?}

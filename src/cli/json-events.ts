@@ -44,7 +44,11 @@ export function toJsonEvent(event: AgentEvent): JsonEvent | undefined {
     case "overflow-retry":
       return { type: "overflow_retry" };
     case "warning":
-      return { type: "warning", message: event.message };
+      return {
+        type: "warning",
+        ...(event.code === undefined ? {} : { code: event.code }),
+        message: event.message,
+      };
   }
 }
 

@@ -21,7 +21,7 @@ import {
   type TurnFailedEntry,
 } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
-import { acquireSessionLock, type SessionLock } from "./session-lock.js";
+import { acquireSessionLock, type SessionLock, sameFile } from "./session-lock.js";
 
 /** What openSession learned from the file before handing it over. */
 interface LoadedFile {
@@ -222,6 +222,10 @@ async function openLocked(path: string, lock: SessionLock, options: OpenSessionO
     throw new SessionError(path, `cannot open session ${path}: ${(cause as Error).message}`, { cause });
   }
   try {
+    // The name may have been pointed at another file since the lock was taken: never write to that one.
+    if (!sameFile(await file.stat(), lock.identity)) {
+      throw new SessionError(path, `session ${path} was replaced while it was being opened; try again`);
+    }
     const loaded = await loadOrCreate(path, file, options.cwd);
     const warn = options.onWarning ?? defaultWarn;
     for (const warning of loaded.warnings) warn(warning);

@@ -64,6 +64,29 @@ function judgeLine(line: BackwardLine, isLast: boolean): LineVerdict {
   };
 }
 
+/** A kept copy met on the way: which compaction it names, and where it is. */
+interface KeptCopyAt {
+  keptBy: string;
+  fromEnd: number;
+  offset: number;
+}
+
+/**
+ * Notes for kept copies naming no compaction entry of the active suffix (a hand-edited or damaged
+ * file): replay treats them as ordinary messages, and the user is told where they are.
+ */
+function orphanCopyNotes(found: readonly SessionEntry[], keptCopies: readonly KeptCopyAt[]): PendingNote[] {
+  const compactions = new Set(found.filter((entry) => entry.type === "compaction").map((entry) => entry.id));
+  return keptCopies
+    .filter((copy) => !compactions.has(copy.keptBy))
+    .map((copy) => ({
+      fromEnd: copy.fromEnd,
+      offset: copy.offset,
+      subject: "kept copy",
+      detail: ` names compaction ${copy.keptBy}, which is not in the active part of the session (after the latest compaction); it is replayed as an ordinary message`,
+    }));
+}
+
 async function endsWithNewline(file: FileHandle, size: number): Promise<boolean> {
   if (size === 0) return true;
   const last = Buffer.alloc(1);
@@ -98,6 +121,7 @@ export async function readActiveSuffix(
   let linesRead = 0;
   let reachedHeader = end === size;
   const copies = new KeptCopyCounter();
+  const keptCopies: KeptCopyAt[] = [];
   for await (const line of readLinesBackward(file, end, size, chunkBytes)) {
     const fromEnd = linesRead++;
     reachedHeader = line.offset === end;
@@ -107,8 +131,12 @@ export async function readActiveSuffix(
     if (entry === undefined) continue;
     found.push(entry);
     if (entry.type === "compaction" && copies.isComplete(entry)) break;
+    if (entry.type === "message" && entry.keptBy !== undefined)
+      keptCopies.push({ keptBy: entry.keptBy, fromEnd, offset: line.offset });
     copies.see(entry);
   }
+  notes.push(...orphanCopyNotes(found, keptCopies));
+  notes.sort((a, b) => a.fromEnd - b.fromEnd);
   return {
     header,
     entries: found.reverse(),

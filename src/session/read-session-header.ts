@@ -51,7 +51,11 @@ export async function readSessionHeader(path: string, file: FileHandle, size: nu
   await readExactly(file, buffer, 0);
   const newline = buffer.indexOf(0x0a);
   if (newline === -1 && size > buffer.length) throw headerError(path, "line 1 is too long to be a header");
-  const text = buffer.subarray(0, newline === -1 ? buffer.length : newline).toString("utf8");
+  // An editor may have saved the file with a UTF-8 byte order mark: it is not part of the JSON.
+  const text = buffer
+    .subarray(0, newline === -1 ? buffer.length : newline)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
   let value: unknown;
   try {
     value = JSON.parse(text);

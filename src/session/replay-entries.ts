@@ -43,9 +43,22 @@ function reportIncompleteCompactions(active: readonly SessionEntry[], problems: 
   }
 }
 
-/** Whether a message entry replays: not in a failed turn, and not a copy of a cut-off compaction. */
-function replays(entry: MessageEntry, removed: boolean, activeCompaction: string | undefined): boolean {
-  return !removed && (entry.keptBy === undefined || entry.keptBy === activeCompaction);
+/**
+ * Whether a message entry replays: not in a failed turn, and not a copy of a cut-off compaction. A
+ * copy naming no compaction of the active suffix cannot be a duplicate of one: it replays as an
+ * ordinary message (the file reader warns about it).
+ */
+function replays(entry: MessageEntry, removed: boolean, compactions: CompactionIds): boolean {
+  if (removed) return false;
+  const { keptBy } = entry;
+  return keptBy === undefined || keptBy === compactions.active || !compactions.all.has(keptBy);
+}
+
+interface CompactionIds {
+  /** The compaction replay starts from, if any. */
+  active: string | undefined;
+  /** Every compaction entry in the active suffix (the cut-off ones after it included). */
+  all: ReadonlySet<string>;
 }
 
 /**
@@ -79,9 +92,13 @@ export function survivingEntries(entries: readonly SessionEntry[]): SurvivingEnt
   const removed = failedTurnMask(active, problems);
   const first = active[0];
   const compaction = first?.type === "compaction" ? first : undefined;
+  const compactions: CompactionIds = {
+    active: compaction?.id,
+    all: new Set(active.filter((entry) => entry.type === "compaction").map((entry) => entry.id)),
+  };
   const messages = active.filter(
     (entry, index): entry is MessageEntry =>
-      entry.type === "message" && replays(entry, removed[index] === true, compaction?.id),
+      entry.type === "message" && replays(entry, removed[index] === true, compactions),
   );
   return compaction === undefined ? { messages, problems } : { compaction, messages, problems };
 }

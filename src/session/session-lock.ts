@@ -1,176 +1,92 @@
-import { randomBytes } from "node:crypto";
-import { readFileSync, unlinkSync } from "node:fs";
-import { link, readFile, rename, unlink, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
-import { isProcessAlive, processStartTimeMs } from "./process-liveness.js";
+import { open, realpath, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { ensureIdentityLockDirectory } from "./identity-lock-directory.js";
+import { type HeldLockFile, takeLockFile } from "./lock-file.js";
 import { SessionError } from "./session-error.js";
 
-/** What a lock file holds. */
-export interface LockOwner {
-  pid: number;
-  hostname: string;
-  /** ISO time the lock was taken. */
-  started: string;
+/** What makes a file the same file whatever name reaches it (a symbolic link, a hard link, `..`). */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
 }
 
 /** An exclusive hold on one session file. */
 export interface SessionLock {
+  /** The lock beside the session file's real path: `<real path>.lock`. */
   readonly lockPath: string;
-  /** Removes the lock file if it is still ours; idempotent. */
+  /** The file the lock was taken for; the caller checks that the file it opens is this one. */
+  readonly identity: FileIdentity;
+  /** Removes the lock files if they are still ours; idempotent. */
   release(): Promise<void>;
 }
 
-/** A pid whose process started this long after the lock was taken is a reuse, not the holder. */
-const PID_REUSE_MARGIN_MS = 5_000;
-const TAKEOVER_ATTEMPTS = 5;
+export function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
 
-/** Locks this process holds, removed on exit even when close() was never called. */
-const heldLocks = new Map<string, string>();
-let exitHookInstalled = false;
-
-function releaseAllOnExit(): void {
-  for (const [lockPath, content] of heldLocks) {
+/** Opens the session file, creating it empty (0600) when missing, and returns its identity. */
+async function sessionFileIdentity(sessionPath: string): Promise<FileIdentity> {
+  try {
+    const file = await open(sessionPath, "a", 0o600);
     try {
-      if (readFileSync(lockPath, "utf8") === content) unlinkSync(lockPath);
-    } catch {
-      // Best effort: a lock left behind is taken over by the next run.
+      const { dev, ino } = await file.stat();
+      return { dev, ino };
+    } finally {
+      await file.close();
     }
+  } catch (cause) {
+    throw new SessionError(sessionPath, `cannot open session ${sessionPath}: ${(cause as Error).message}`, {
+      cause,
+    });
   }
 }
 
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
+async function takeIdentityLock(sessionPath: string, identity: FileIdentity): Promise<HeldLockFile> {
+  const directory = await ensureIdentityLockDirectory();
+  return await takeLockFile(sessionPath, join(directory, `${identity.dev}-${identity.ino}.lock`));
 }
 
-function uniqueSuffix(): string {
-  return `${process.pid}-${randomBytes(4).toString("hex")}`;
+/** Throws if the name no longer reaches the file that was locked (it was replaced meanwhile). */
+async function assertStillSameFile(sessionPath: string, identity: FileIdentity): Promise<void> {
+  const now = await stat(sessionPath).catch(() => undefined);
+  if (now === undefined || !sameFile(now, identity)) {
+    throw new SessionError(
+      sessionPath,
+      `session ${sessionPath} was replaced while it was being locked; try again`,
+    );
+  }
 }
 
 /**
- * Creates the lock file with its full content in one atomic step (write a private file, hard-link
- * it into place), so no other process ever sees it empty. Falls back to O_EXCL where hard links
- * are not supported. Returns false when a lock already exists.
- */
-async function tryCreateLock(lockPath: string, content: string): Promise<boolean> {
-  const draft = `${lockPath}.${uniqueSuffix()}.tmp`;
-  await writeFile(draft, content, { mode: 0o600 });
-  try {
-    await link(draft, lockPath);
-    return true;
-  } catch (error) {
-    if (errorCode(error) === "EEXIST") return false;
-    return await createExclusively(lockPath, content);
-  } finally {
-    await unlink(draft).catch(() => undefined);
-  }
-}
-
-async function createExclusively(lockPath: string, content: string): Promise<boolean> {
-  try {
-    await writeFile(lockPath, content, { flag: "wx", mode: 0o600 });
-    return true;
-  } catch (error) {
-    if (errorCode(error) === "EEXIST") return false;
-    throw error;
-  }
-}
-
-function parseOwner(raw: string): LockOwner | undefined {
-  try {
-    const value = JSON.parse(raw) as Partial<LockOwner>;
-    if (typeof value.pid !== "number" || typeof value.hostname !== "string") return undefined;
-    return { pid: value.pid, hostname: value.hostname, started: String(value.started ?? "") };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether the lock's owner may still be running. Unknown hosts count as running: we cannot check. */
-async function ownerMayBeAlive(owner: LockOwner): Promise<boolean> {
-  if (owner.hostname !== hostname()) return true;
-  if (!(await isProcessAlive(owner.pid))) return false;
-  const startedMs = Date.parse(owner.started);
-  const processStartMs = await processStartTimeMs(owner.pid);
-  if (Number.isNaN(startedMs) || processStartMs === undefined) return true;
-  return processStartMs <= startedMs + PID_REUSE_MARGIN_MS;
-}
-
-function inUseError(sessionPath: string, lockPath: string, owner: LockOwner): SessionError {
-  const host = owner.hostname === hostname() ? "" : ` on host ${owner.hostname}`;
-  return new SessionError(
-    sessionPath,
-    `session ${sessionPath} is in use by process ${owner.pid}${host} (lock file ${lockPath})`,
-  );
-}
-
-/**
- * Moves a stale lock out of the way. The rename is atomic, so of several processes doing this at
- * once only one moves any given file; if what it moved is no longer the stale lock it judged (a
- * fresh lock taken meanwhile), it puts it back.
- */
-async function removeStaleLock(lockPath: string, staleContent: string): Promise<void> {
-  const aside = `${lockPath}.stale-${uniqueSuffix()}`;
-  try {
-    await rename(lockPath, aside);
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return;
-    throw error;
-  }
-  const moved = await readFile(aside, "utf8").catch(() => "");
-  if (moved !== staleContent) await link(aside, lockPath).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
-}
-
-async function readLock(lockPath: string): Promise<string | undefined> {
-  try {
-    return await readFile(lockPath, "utf8");
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return undefined;
-    // Unreadable: treated like an empty lock (stale).
-    return "";
-  }
-}
-
-function holdLock(lockPath: string, content: string): SessionLock {
-  heldLocks.set(lockPath, content);
-  if (!exitHookInstalled) {
-    process.on("exit", releaseAllOnExit);
-    exitHookInstalled = true;
-  }
-  let released = false;
-  return {
-    lockPath,
-    async release() {
-      if (released) return;
-      released = true;
-      heldLocks.delete(lockPath);
-      if ((await readLock(lockPath)) === content) await unlink(lockPath).catch(() => undefined);
-    },
-  };
-}
-
-/**
- * Takes the exclusive lock `<sessionPath>.lock`, holding `{pid, hostname, started}`. A lock whose
- * process is alive on this host makes this throw a SessionError naming that pid; a lock left by a
- * killed process (dead pid, reused pid, empty or unreadable file) is taken over.
+ * Locks the session file itself, whatever name reaches it. Two lock files hold `{pid, hostname,
+ * started}`: `<real path>.lock` beside the file (so a symbolic link or a `..` path meets the same
+ * lock) and `<device>-<inode>.lock` in a private per-user folder (so a hard link, a second name of
+ * the same file, does too). The file is created first if missing, since a file's identity exists
+ * only once the file does. A lock whose process is alive on this host makes this throw a
+ * SessionError naming that pid; a lock left by a killed process is taken over.
  */
 export async function acquireSessionLock(sessionPath: string): Promise<SessionLock> {
-  const lockPath = `${sessionPath}.lock`;
-  const owner: LockOwner = { pid: process.pid, hostname: hostname(), started: new Date().toISOString() };
-  const content = JSON.stringify(owner);
-  for (let attempt = 0; attempt < TAKEOVER_ATTEMPTS; attempt++) {
-    if (await tryCreateLock(lockPath, content)) return holdLock(lockPath, content);
-    const existing = await readLock(lockPath);
-    if (existing === undefined) continue;
-    const existingOwner = parseOwner(existing);
-    // An empty or unparsable lock is a process killed while writing it (or a crash of the machine).
-    if (existingOwner !== undefined && (await ownerMayBeAlive(existingOwner))) {
-      throw inUseError(sessionPath, lockPath, existingOwner);
-    }
-    await removeStaleLock(lockPath, existing);
-  }
-  throw new SessionError(
+  const identity = await sessionFileIdentity(sessionPath);
+  const byPath = await takeLockFile(
     sessionPath,
-    `could not lock session ${sessionPath}: lock file ${lockPath} keeps changing (another panto starting at the same time?)`,
+    `${await realpath(sessionPath).catch(() => sessionPath)}.lock`,
   );
+  let byIdentity: HeldLockFile | undefined;
+  try {
+    byIdentity = await takeIdentityLock(sessionPath, identity);
+    await assertStillSameFile(sessionPath, identity);
+  } catch (error) {
+    await byIdentity?.release();
+    await byPath.release();
+    throw error;
+  }
+  const held = byIdentity;
+  return {
+    lockPath: byPath.lockPath,
+    identity,
+    async release() {
+      await held.release();
+      await byPath.release();
+    },
+  };
 }

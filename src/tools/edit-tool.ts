@@ -1,9 +1,9 @@
-import { readFile, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { countLines } from "./count-lines.js";
 import { defineTool } from "./define-tool.js";
 import { describeError } from "./describe-error.js";
 import { numberLine } from "./number-lines.js";
+import { readRegularFile, writeRegularFile } from "./regular-file.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
@@ -39,7 +39,8 @@ export function createEditTool(): Tool {
       if (args.old_string === args.new_string) {
         throw new ToolError("old_string and new_string are identical; nothing to change");
       }
-      const original = await readFile(absolute, "utf8").catch((error: unknown) => {
+      const original = await readRegularFile(absolute, shown, "edit").catch((error: unknown) => {
+        if (error instanceof ToolError) throw error;
         throw new ToolError(`Cannot edit ${describeError(error, shown)}`);
       });
       const edit = planEdit(original, args.old_string, args.new_string, shown);
@@ -51,7 +52,7 @@ export function createEditTool(): Tool {
         );
       }
       const updated = original.split(edit.oldString).join(edit.newString);
-      await writeFile(absolute, updated, "utf8");
+      await writeRegularFile(absolute, shown, "edit", updated);
       const noun = count === 1 ? "occurrence" : "occurrences";
       const snippet = snippetAround(updated, edit.positions[0] ?? 0, edit.newString);
       return textOutput(`Replaced ${count} ${noun} in ${shown}:\n${snippet}`);

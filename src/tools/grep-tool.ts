@@ -1,10 +1,11 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
 import { describeError } from "./describe-error.js";
 import { findFiles } from "./find-files.js";
 import { createLineMatcher, matchLines } from "./line-matcher.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
+import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
@@ -81,17 +82,30 @@ async function filesToSearch(target: string, shown: string, fileGlob: string | u
   const info = await stat(target).catch((error: unknown) => {
     throw new ToolError(`Cannot search ${describeError(error, shown)}`);
   });
-  if (!info.isDirectory()) return [target];
+  if (!info.isDirectory()) {
+    refuseSpecialFile(info, shown, "grep");
+    return [target];
+  }
   // Like ripgrep, a glob without a slash matches file names at any depth.
   const pattern = fileGlob === undefined ? "**/*" : fileGlob.includes("/") ? fileGlob : `**/${fileGlob}`;
   return (await findFiles(pattern, target)).sort();
 }
 
-/** A file's text, or undefined for files grep skips: unreadable, over the size limit, or binary. */
+/**
+ * A file's text, or undefined for files grep skips: unreadable, not a regular file (a pipe or
+ * device would block or never end), over the size limit, or binary.
+ */
 async function readSearchableText(file: string): Promise<string | undefined> {
-  const size = (await stat(file).catch(() => undefined))?.size;
-  if (size === undefined || size > MAX_GREP_FILE_BYTES) return undefined;
-  const buffer = await readFile(file).catch(() => undefined);
-  if (buffer === undefined || looksBinary(buffer.subarray(0, BINARY_SNIFF_BYTES))) return undefined;
-  return buffer.toString("utf8");
+  const handle = await openRegularFile(file, file, "grep", READ_ONLY).catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const { size } = await handle.stat();
+    if (size > MAX_GREP_FILE_BYTES) return undefined;
+    const buffer = await handle.readFile();
+    return looksBinary(buffer.subarray(0, BINARY_SNIFF_BYTES)) ? undefined : buffer.toString("utf8");
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }

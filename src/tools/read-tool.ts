@@ -1,11 +1,11 @@
-import { createReadStream } from "node:fs";
-import { open, readFile, stat } from "node:fs/promises";
+import { type FileHandle, stat } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
 import { numberLine } from "./number-lines.js";
+import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js";
 import type { Tool, ToolOutput } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
@@ -50,38 +50,40 @@ export function createReadTool(): Tool {
       const absolute = resolveToolPath(context.cwd, args.path);
       const shown = displayPath(context.cwd, absolute);
       await assertReadableFile(absolute, shown);
-      const mediaType = IMAGE_TYPES[path.extname(absolute).toLowerCase()];
-      if (mediaType !== undefined) return readImage(absolute, shown, mediaType);
-      if (looksBinary(await readStart(absolute))) {
-        throw new ToolError(`${shown}: binary file; the read tool only returns text and images`);
+      const handle = await openRegularFile(absolute, shown, "read", READ_ONLY);
+      try {
+        const mediaType = IMAGE_TYPES[path.extname(absolute).toLowerCase()];
+        if (mediaType !== undefined) return await readImage(handle, shown, mediaType);
+        if (looksBinary(await readStart(handle))) {
+          throw new ToolError(`${shown}: binary file; the read tool only returns text and images`);
+        }
+        const window = { offset: args.offset ?? 1, limit: args.limit ?? DEFAULT_READ_LIMIT };
+        return textOutput(await readNumberedLines(handle, shown, window, context.signal));
+      } finally {
+        await handle.close().catch(() => undefined);
       }
-      const window = { offset: args.offset ?? 1, limit: args.limit ?? DEFAULT_READ_LIMIT };
-      return textOutput(await readNumberedLines(absolute, shown, window, context.signal));
     },
   });
 }
 
+/** Checked before opening, so a pipe or device is refused without being touched. */
 async function assertReadableFile(absolute: string, shown: string): Promise<void> {
   const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") throw new ToolError(`File not found: ${shown}`);
     throw error;
   });
   if (info.isDirectory()) throw new ToolError(`${shown} is a directory; use ls to list it`);
+  refuseSpecialFile(info, shown, "read");
 }
 
-async function readStart(absolute: string): Promise<Uint8Array> {
-  const handle = await open(absolute, "r");
-  try {
-    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+async function readStart(handle: FileHandle): Promise<Uint8Array> {
+  const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
+  return buffer.subarray(0, bytesRead);
 }
 
-async function readImage(absolute: string, shown: string, mediaType: string): Promise<ToolOutput> {
-  const data = await readFile(absolute);
+async function readImage(handle: FileHandle, shown: string, mediaType: string): Promise<ToolOutput> {
+  const data = await handle.readFile();
   if (data.length > MAX_IMAGE_BYTES) {
     throw new ToolError(`${shown}: image is ${data.length} bytes; the limit is ${MAX_IMAGE_BYTES}`);
   }
@@ -99,7 +101,7 @@ async function readImage(absolute: string, shown: string, mediaType: string): Pr
  * every line so the model learns how much is left and where to continue.
  */
 async function readNumberedLines(
-  absolute: string,
+  handle: FileHandle,
   shown: string,
   window: { offset: number; limit: number },
   signal: AbortSignal | undefined,
@@ -107,7 +109,7 @@ async function readNumberedLines(
   const lines: string[] = [];
   let total = 0;
   let chars = 0;
-  const input = createReadStream(absolute, { encoding: "utf8" });
+  const input = handle.createReadStream({ encoding: "utf8", start: 0, autoClose: false });
   const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   try {
     for await (const raw of reader) {

@@ -1,9 +1,10 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { countLines } from "./count-lines.js";
 import { defineTool } from "./define-tool.js";
 import { describeError } from "./describe-error.js";
+import { refuseSpecialFile, writeRegularFile } from "./regular-file.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
@@ -26,18 +27,17 @@ export function createWriteTool(): Tool {
     async run(args, context) {
       const absolute = resolveToolPath(context.cwd, args.path);
       const shown = displayPath(context.cwd, absolute);
-      const existed = await stat(absolute).then(
-        () => true,
-        () => false,
-      );
+      const existing = await stat(absolute).catch(() => undefined);
+      if (existing !== undefined) refuseSpecialFile(existing, shown, "write");
       try {
         await mkdir(path.dirname(absolute), { recursive: true });
-        await writeFile(absolute, args.content, "utf8");
+        await writeRegularFile(absolute, shown, "write", args.content);
       } catch (error) {
+        if (error instanceof ToolError) throw error;
         throw new ToolError(`Cannot write ${describeError(error, shown)}`);
       }
       const bytes = Buffer.byteLength(args.content, "utf8");
-      const verb = existed ? "Overwrote" : "Created";
+      const verb = existing !== undefined ? "Overwrote" : "Created";
       const lines = countLines(args.content);
       return textOutput(`${verb} ${shown}: ${bytes} bytes, ${lines} ${lines === 1 ? "line" : "lines"}`);
     },

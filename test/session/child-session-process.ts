@@ -39,8 +39,51 @@ process.stdout.write("ready\\n");
 setInterval(() => {}, 60_000);
 `,
   );
+  await writeFile(join(outDir, "race-session.js"), RACE_SCRIPT);
+  await writeFile(join(outDir, "leave-draft.js"), LEAVE_DRAFT_SCRIPT);
   return script;
 }
+
+/**
+ * A child that takes orders on stdin, one a line: `open PATH TAG` tries to open PATH and, when it
+ * gets the session, appends APPENDS messages "TAG n" and answers `won TAG`, else `refused TAG
+ * MESSAGE`; `close` closes the session it holds and answers `closed`.
+ */
+const RACE_SCRIPT = `import { createInterface } from "node:readline";
+import { openSession } from "./session/index.js";
+const APPENDS = 20;
+let session;
+const say = (line) => process.stdout.write(line + "\\n");
+for await (const line of createInterface({ input: process.stdin })) {
+  const [command, path, tag] = line.split(" ");
+  if (command === "close") {
+    await session?.close();
+    session = undefined;
+    say("closed");
+    continue;
+  }
+  try {
+    session = await openSession(path, { cwd: process.cwd(), onWarning: () => {} });
+  } catch (error) {
+    say("refused " + tag + " " + JSON.stringify(error.message));
+    continue;
+  }
+  for (let n = 0; n < APPENDS; n++) {
+    await session.appendMessage({ role: "user", content: [{ type: "text", text: tag + " " + n }] });
+  }
+  say("won " + tag);
+}
+`;
+
+/** A child that writes a lock draft for `PATH.lock` the way taking a lock does, then waits to be killed. */
+const LEAVE_DRAFT_SCRIPT = `import { writeFile } from "node:fs/promises";
+import { draftPath } from "./session/lock-drafts.js";
+const [path] = process.argv.slice(2);
+const draft = draftPath(path + ".lock", "draft");
+await writeFile(draft, JSON.stringify({ pid: process.pid }), { mode: 0o600 });
+process.stdout.write(draft + "\\n");
+setInterval(() => {}, 60_000);
+`;
 
 /** Starts a child holding `sessionPath` open and resolves once it says it holds the lock. */
 export async function startHolder(script: string, sessionPath: string): Promise<ChildProcess> {

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { open, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -106,5 +107,100 @@ describe("runTool", () => {
     const result = await runTool([tool], call("fragile", {}), { cwd: dir() });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe("inner failure");
+  });
+});
+
+describe("runTool deadlines", () => {
+  const dir = useTempDir();
+
+  /** A read tool that waits for `until` and records the signal it was given. */
+  function waitingTool(until: (signal: AbortSignal) => Promise<string>): { tool: Tool; seen: AbortSignal[] } {
+    const seen: AbortSignal[] = [];
+    const tool = defineTool({
+      name: "slow",
+      kind: "read",
+      description: "waits",
+      schema: z.strictObject({}),
+      async run(_args, context) {
+        if (context.signal !== undefined) seen.push(context.signal);
+        return {
+          content: [{ type: "text", text: await until(context.signal as AbortSignal) }],
+          isError: false,
+        };
+      },
+    });
+    return { tool, seen };
+  }
+
+  it("abandons a tool stuck in a file-system call (reading a FIFO nobody writes) at its deadline", async () => {
+    const fifo = path.join(dir(), "pipe");
+    execFileSync("mkfifo", [fifo]);
+    const { tool, seen } = waitingTool(() => readFile(fifo, "utf8"));
+    const result = await runTool([tool], call("slow", {}), { cwd: dir() }, { deadlineMs: 50 });
+    expect(result).toMatchObject({ toolCallId: "call-1", toolName: "slow", isError: true });
+    expect(textOf(result)).toBe(
+      "slow did not finish within 50 ms and was abandoned (a stuck file system or a file that never ends?); try another way",
+    );
+    expect(seen[0]?.aborted).toBe(true);
+    // Give the stuck read its end of file, so the thread it holds is freed.
+    await (await open(fifo, "w")).close();
+  });
+
+  it("returns a tool's own answer when it finishes in time", async () => {
+    const { tool } = waitingTool(async () => "done");
+    const result = await runTool([tool], call("slow", {}), { cwd: dir() }, { deadlineMs: 60_000 });
+    expect(result).toMatchObject({ isError: false, content: [{ type: "text", text: "done" }] });
+  });
+
+  it("after an interrupt, keeps the answer of a tool that stops on its signal, and abandons one that does not", async () => {
+    const stops = waitingTool(
+      (signal) =>
+        new Promise((resolve) =>
+          signal.addEventListener("abort", () => resolve("stopped cleanly"), { once: true }),
+        ),
+    );
+    const interrupt = new AbortController();
+    const answer = runTool(
+      [stops.tool],
+      call("slow", {}),
+      { cwd: dir(), signal: interrupt.signal },
+      { abortGraceMs: 60_000 },
+    );
+    interrupt.abort();
+    expect(textOf(await answer)).toBe("stopped cleanly");
+
+    const ignores = waitingTool(() => new Promise<string>(() => {}));
+    const stuck = new AbortController();
+    const abandoned = runTool(
+      [ignores.tool],
+      call("slow", {}),
+      { cwd: dir(), signal: stuck.signal },
+      { abortGraceMs: 20 },
+    );
+    stuck.abort();
+    const result = await abandoned;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("slow was interrupted and did not stop within 20 ms; abandoned");
+    expect(ignores.seen[0]?.aborted).toBe(true);
+  });
+
+  it("removes its interrupt listener once the call is over, however many calls share one signal", async () => {
+    const { tool } = waitingTool(async () => "ok");
+    const shared = new AbortController();
+    let listeners = 0;
+    const add = shared.signal.addEventListener.bind(shared.signal);
+    const remove = shared.signal.removeEventListener.bind(shared.signal);
+    shared.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      listeners++;
+      add(...args);
+    }) as typeof add;
+    shared.signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+      listeners--;
+      remove(...args);
+    }) as typeof remove;
+    for (let index = 0; index < 20; index++) {
+      await runTool([tool], call("slow", {}), { cwd: dir(), signal: shared.signal });
+    }
+    expect(listeners).toBe(0);
   });
 });
