@@ -76,12 +76,14 @@ function failedTurnMask(active: readonly SessionEntry[], problems: string[]): bo
 
 /** The latest compaction entry and the message entries after it, failed turns removed. */
 export function survivingEntries(entries: readonly SessionEntry[]): SurvivingEntries {
-  const active = activeSuffix(entries);
+  const latest = latestCompleteCompaction(entries);
+  const active = latest === -1 ? entries : entries.slice(latest);
   const problems: string[] = [];
   reportIncompleteCompactions(active, problems);
   const removed = failedTurnMask(active, problems);
+  // Read back to the header past undone compactions, the suffix may start with one: not a base.
   const first = active[0];
-  const compaction = first?.type === "compaction" ? first : undefined;
+  const compaction = latest !== -1 && first?.type === "compaction" ? first : undefined;
   const messages = active.filter(
     (entry, index): entry is MessageEntry =>
       entry.type === "message" && replays(entry, removed[index] === true, compaction?.id),
@@ -101,7 +103,7 @@ export function replayEntries(entries: readonly SessionEntry[]): ReplayResult {
   const pairing = repairToolPairing(surviving.messages.map((entry) => entry.message));
   const messages = pairing.messages;
   const problems = [...surviving.problems, ...pairing.problems];
-  const pins = pinsInForce(activeSuffix(entries)).map((pin) => pin.text);
+  const pins = pinsInForce(entries).map((pin) => pin.text);
   const base = surviving.compaction;
   if (base === undefined && pins.length === 0) return { context: { messages }, problems };
   const summary = composeCompactionSummary({
