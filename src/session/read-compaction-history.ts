@@ -1,20 +1,28 @@
-import { readFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
 import { parseSessionLine } from "./parse-session-line.js";
 import type { CompactionEntry, CompactionFailedEntry, UncompactEntry } from "./session-entries.js";
 
 /** Every compaction-related entry of a session file, in file order. */
 export type CompactionHistoryEntry = CompactionEntry | CompactionFailedEntry | UncompactEntry;
 
+/** Entries are written by JSON.stringify with `type` first, so a line's start tells its type. */
+const WANTED_PREFIXES = ['{"type":"compaction"', '{"type":"compaction-failed"', '{"type":"uncompact"'];
+
 /**
  * Reads the whole session file for its compactions (failed ones and undos included), for
- * `/session`. Unlike resuming, this reads every line: a user command may take the time. Lines that
- * do not parse are skipped here; resuming reports them.
+ * `/session`. Unlike resuming, this reads every line, streamed so a file of any size fits in
+ * memory, and parses only the lines whose start names a compaction type. Lines that do not parse
+ * are skipped here; resuming reports them.
  */
 export async function readCompactionHistory(path: string): Promise<CompactionHistoryEntry[]> {
-  const text = await readFile(path, "utf8");
   const history: CompactionHistoryEntry[] = [];
-  for (const line of text.split("\n").slice(1)) {
-    if (line === "") continue;
+  const lines = createInterface({
+    input: createReadStream(path, "utf8"),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  for await (const line of lines) {
+    if (!WANTED_PREFIXES.some((prefix) => line.startsWith(prefix))) continue;
     const parsed = parseSessionLine(line);
     if (parsed.kind !== "entry") continue;
     const { entry } = parsed;
