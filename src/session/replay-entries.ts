@@ -66,12 +66,30 @@ function failedTurnMask(active: readonly SessionEntry[], problems: string[]): bo
           `turn-failed entry ${entry.id} names entry ${entry.firstEntryId}, which is not in the active part of the session (after the latest compaction); ignored`,
         );
       } else {
-        removed.fill(true, start, index + 1);
+        removed.fill(true, originalTurnStart(active, start), index + 1);
       }
     }
     indexById.set(entry.id, index);
   });
   return removed;
+}
+
+/**
+ * Where a failed turn really starts. A turn-failed entry written right after an overflow compaction
+ * names the kept copy of the turn in flight; once that compaction is undone, its copies no longer
+ * replay and the turn is the original one before the compaction: the last user message before it.
+ */
+function originalTurnStart(active: readonly SessionEntry[], start: number): number {
+  const first = active[start];
+  const base = active[0];
+  if (first?.type !== "message" || first.keptBy === undefined) return start;
+  if (base?.type === "compaction" && first.keptBy === base.id) return start;
+  const compaction = active.findIndex((entry) => entry.id === first.keptBy);
+  for (let index = compaction - 1; index >= 0; index--) {
+    const entry = active[index] as SessionEntry;
+    if (entry.type === "message" && entry.message.role === "user" && entry.keptBy === undefined) return index;
+  }
+  return start;
 }
 
 /** The latest compaction entry and the message entries after it, failed turns removed. */

@@ -60,3 +60,27 @@ describe("resuming after /uncompact", () => {
     }
   });
 });
+
+describe("a failed turn after an overflow compaction that is then undone", () => {
+  it("stays out of the context: the original turn before the compaction is dropped, not only its copy", async () => {
+    const path = join(dir, "failed-after-overflow.jsonl");
+    const session = await openSession(path, { cwd: dir });
+    try {
+      await session.appendMessage(user("one"));
+      await session.appendMessage(assistant("answer one"));
+      await session.appendMessage(user("too big"));
+      const { compaction } = await session.appendCompaction(record("S", { trigger: "overflow" }), [
+        user("too big"),
+      ]);
+      await session.markLastTurnFailed("context_overflow", "still too big");
+      expect(session.effectiveContext()).toEqual({
+        compaction: { type: "compaction", summary: "S" },
+        messages: [],
+      });
+      await session.appendUncompact(compaction.id);
+      expect(session.effectiveContext()).toEqual({ messages: [user("one"), assistant("answer one")] });
+    } finally {
+      await session.close();
+    }
+  });
+});
