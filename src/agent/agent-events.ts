@@ -1,10 +1,19 @@
+import type { CompactionPreview } from "../compaction/index.js";
 import type {
   AssistantMessage,
   CompactionRecord,
+  CompactionTrigger,
   ErrorCode,
   ToolCallBlock,
   ToolResultBlock,
 } from "../core/index.js";
+
+/** One failed summary request of a compaction, as data. */
+export interface CompactionAttemptReport {
+  model: string;
+  code: ErrorCode;
+  message: string;
+}
 
 /** What the agent reports while it works. The CLI renders these as text, or as JSON lines with --json. */
 export type AgentEvent =
@@ -15,18 +24,50 @@ export type AgentEvent =
   | { type: "tool-call"; call: ToolCallBlock }
   | { type: "tool-result"; result: ToolResultBlock }
   | { type: "retry-wait"; attempt: number; delayMs: number; reason: string }
-  | { type: "compaction-started"; trigger: "overflow" | "manual"; model: string }
+  /** A summary request is about to be sent (once per model tried). */
+  | { type: "compaction-started"; trigger: CompactionTrigger; model: string; tokensBefore: number }
   /** Characters of summary received so far, for a progress display. */
   | { type: "compaction-progress"; characters: number }
-  | { type: "compaction"; record: CompactionRecord; tokensBefore: number; tokensAfter: number }
+  /** One summary request failed; the fallback model (if any) is asked next. */
+  | ({ type: "compaction-attempt-failed"; trigger: CompactionTrigger } & CompactionAttemptReport)
+  | {
+      type: "compaction";
+      record: CompactionRecord;
+      tokensBefore: number;
+      tokensAfter: number;
+      durationMs: number;
+    }
   | {
       type: "compaction-failed";
-      trigger: "overflow" | "manual";
+      trigger: CompactionTrigger;
       code: ErrorCode;
       message: string;
-      attempts: Array<{ model: string; code: ErrorCode; message: string }>;
+      attempts: CompactionAttemptReport[];
+      durationMs: number;
     }
-  | { type: "compaction-skipped"; trigger: "overflow" | "manual"; reason: string }
+  | { type: "compaction-skipped"; trigger: CompactionTrigger; reason: string }
+  /** `/compact --preview`: the plan, with no model call and nothing written. */
+  | { type: "compaction-preview"; preview: CompactionPreview; tokensBefore: number }
+  /** `/uncompact`: the compaction `compactionId` no longer applies. */
+  | {
+      type: "compaction-undone";
+      compactionId: string;
+      trigger: CompactionTrigger;
+      tokensBefore: number;
+      tokensAfter: number;
+      /** Whether an earlier compaction is now in effect (another /uncompact would undo it). */
+      earlierCompaction: boolean;
+    }
+  | { type: "pinned"; number: number; text: string; pins: string[] }
+  | { type: "unpinned"; number: number; text: string; pins: string[] }
+  /** `/summary edit` stored the user's text as a new compaction entry (trigger "edited"). */
+  | {
+      type: "summary-edited";
+      compactionId: string;
+      summaryTokens: number;
+      tokensBefore: number;
+      tokensAfter: number;
+    }
   /** The failed request is being sent once more, against the compacted context. */
   | { type: "overflow-retry" }
   /** `code` marks warnings a script may act on: "empty_answer" (no text and no tool call). */

@@ -1,12 +1,15 @@
 import {
   type CompactionOutcome,
+  type CompactionPreview,
   estimateContextTokens,
   estimateTokens,
   runCompaction,
   type SummariseFn,
+  withRestoredFacts,
 } from "../compaction/index.js";
 import type {
   AssistantMessage,
+  CompactionTrigger,
   EffectiveContext,
   ModelClient,
   StreamEvent,
@@ -17,6 +20,17 @@ import { PantoError } from "../core/index.js";
 import type { Session } from "../session/index.js";
 import type { Tool } from "../tools/index.js";
 import type { AgentEvent } from "./agent-events.js";
+import {
+  contextForSummariser,
+  type EditOutcome,
+  editSummary,
+  pinNote,
+  previewNow,
+  summariserPrompt,
+  type UncompactOutcome,
+  uncompactLatest,
+  unpinNote,
+} from "./compaction-controls.js";
 import { failureHint } from "./failure-hint.js";
 import { runToolCalls } from "./run-tool-calls.js";
 
@@ -31,6 +45,8 @@ export interface AgentOptions {
   compactionPrompt: string;
   keepVerbatimTokens: number;
   compactionModel?: string;
+  /** Check each summary for the paths, commands and errors it left out and restore them (default true). */
+  restoreFacts?: boolean;
   maxOutputTokens?: number;
   approve: (call: ToolCallBlock, tool: Tool) => Promise<"allow" | "deny">;
   onEvent: (event: AgentEvent) => void;
@@ -124,6 +140,39 @@ export class Agent {
     return this.#compactExclusively("manual", instructions, options.signal);
   }
 
+  /** `/compact --preview [instructions]`: the plan a manual compaction would follow now. No model call, nothing written. */
+  previewCompaction(instructions?: string): CompactionPreview {
+    const { compactionModel } = this.#options;
+    return previewNow(
+      {
+        ...this.#options,
+        activeModel: this.#modelId,
+        ...(compactionModel === undefined ? {} : { compactionModel }),
+      },
+      instructions === undefined || instructions.trim() === "" ? undefined : instructions,
+    );
+  }
+
+  /** `/uncompact`: undoes the compaction in effect (after any compaction still running). */
+  uncompact(): Promise<UncompactOutcome> {
+    return this.#exclusively(() => uncompactLatest(this.#options));
+  }
+
+  /** `/pin TEXT`: returns the note's number. */
+  pin(text: string): Promise<number> {
+    return this.#exclusively(() => pinNote(this.#options, text));
+  }
+
+  /** `/unpin N`: the removed note's text, or undefined when there is no note N. */
+  unpin(number: number): Promise<string | undefined> {
+    return this.#exclusively(() => unpinNote(this.#options, number));
+  }
+
+  /** `/summary edit`: stores `text` as the summary in effect (a compaction entry with trigger "edited"). */
+  editSummary(text: string): Promise<EditOutcome> {
+    return this.#exclusively(() => editSummary(this.#options, text));
+  }
+
   async #runTurn(
     signal: AbortSignal | undefined,
     maxRequests = Number.POSITIVE_INFINITY,
@@ -203,29 +252,34 @@ export class Agent {
   }
 
   #compactExclusively(
-    trigger: "overflow" | "manual",
+    trigger: CompactionTrigger,
     instructions: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<CompactionOutcome> {
-    const run = this.#compactionLock.then(() => this.#compact(trigger, instructions, signal));
+    return this.#exclusively(() => this.#compact(trigger, instructions, signal));
+  }
+
+  /** Runs `operation` once every compaction (or other change to the compaction state) before it is done. */
+  #exclusively<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.#compactionLock.then(operation);
     this.#compactionLock = run.catch(() => undefined);
     return run;
   }
 
   async #compact(
-    trigger: "overflow" | "manual",
+    trigger: CompactionTrigger,
     instructions: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<CompactionOutcome> {
     const { session, onEvent } = this.#options;
-    const context = session.effectiveContext();
-    const tokensBefore = estimateContextTokens(context);
+    const tokensBefore = estimateContextTokens(session.effectiveContext());
+    const started = performance.now();
     const outcome = await runCompaction({
-      context,
+      context: contextForSummariser(session),
       trigger,
       lastTurnInFlight: trigger === "overflow",
       budgetTokens: this.#options.keepVerbatimTokens,
-      systemPrompt: this.#options.compactionPrompt,
+      systemPrompt: summariserPrompt(session, this.#options.compactionPrompt),
       ...(instructions === undefined || instructions.trim() === "" ? {} : { instructions }),
       activeModel: this.#modelId,
       ...(this.#options.compactionModel === undefined
@@ -235,33 +289,47 @@ export class Agent {
       ...(signal === undefined ? {} : { signal }),
       onEvent: (event) => {
         if (event.type === "compaction-attempt")
-          onEvent({ type: "compaction-started", trigger, model: event.model });
+          onEvent({ type: "compaction-started", trigger, model: event.model, tokensBefore });
         else
           onEvent({
-            type: "warning",
-            message: `compaction with ${event.model} failed: ${event.error.message}`,
+            type: "compaction-attempt-failed",
+            trigger,
+            model: event.model,
+            code: event.error.code,
+            message: event.error.message,
           });
       },
     });
+    const durationMs = Math.round(performance.now() - started);
     if (outcome.type === "compacted") {
-      await session.appendCompaction(outcome.record, outcome.kept);
+      const record =
+        this.#options.restoreFacts === false
+          ? outcome.record
+          : withRestoredFacts(outcome.record, outcome.plan.summarise);
+      await session.appendCompaction(record, outcome.kept);
       const tokensAfter = estimateContextTokens(session.effectiveContext());
-      onEvent({ type: "compaction", record: outcome.record, tokensBefore, tokensAfter });
-    } else if (outcome.type === "nothing-to-summarise") {
-      onEvent({ type: "compaction-skipped", trigger, reason: outcome.reason });
-    } else {
-      onEvent({
-        type: "compaction-failed",
-        trigger,
-        code: outcome.error.code,
-        message: outcome.error.message,
-        attempts: outcome.attempts.map((a) => ({
-          model: a.model,
-          code: a.error.code,
-          message: a.error.message,
-        })),
-      });
+      onEvent({ type: "compaction", record, tokensBefore, tokensAfter, durationMs });
+      return { ...outcome, record };
     }
+    if (outcome.type === "nothing-to-summarise") {
+      onEvent({ type: "compaction-skipped", trigger, reason: outcome.reason });
+      return outcome;
+    }
+    const attempts = outcome.attempts.map((a) => ({
+      model: a.model,
+      code: a.error.code,
+      message: a.error.message,
+    }));
+    // A cancel is the user's choice, not a failure worth keeping on record.
+    if (outcome.error.code !== "aborted") await session.appendCompactionFailed(trigger, attempts);
+    onEvent({
+      type: "compaction-failed",
+      trigger,
+      code: outcome.error.code,
+      message: outcome.error.message,
+      attempts,
+      durationMs,
+    });
     return outcome;
   }
 

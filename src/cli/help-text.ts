@@ -22,6 +22,12 @@ Modes:
 Slash commands (interactive, and also as the -p prompt, e.g. panto -c -p "/compact"):
 ${formatSlashCommandList()}
 
+Compaction controls: /compact --preview plans without a model call; /uncompact takes the
+  compaction in effect back (repeat to walk back further); /pin notes survive every compaction
+  word for word; /summary edit stores your text as a compaction with trigger "edited";
+  summaries are checked for the paths, commands and errors they left out, which are restored
+  verbatim; failed compactions are kept on record (/session lists them).
+
 Tools:
   read, ls, glob and grep always run. write, edit and bash change things: the interactive
   mode asks first (y = once, a = always for this session, n = no); print and JSON modes
@@ -38,6 +44,8 @@ Configuration (JSON; the project file wins per key):
     compaction_model      model that writes compaction summaries (falls back to the active model)
     keep_verbatim_tokens  recent turns kept verbatim by a compaction, in tokens (default 20000)
     max_output_tokens     cap on each answer's length
+    restore_facts         false: do not restore the paths, commands and errors a summary left
+                          out into the compaction block (default true)
     providers             OpenAI-compatible or other endpoints by name:
                           { "NAME": { "base_url": "...", "api": "openai-chat", "api_key_env": "VAR" } }
     mcp_servers           MCP servers by name, merged with the project's .mcp.json
@@ -70,11 +78,21 @@ JSON events (--json; one object per line, always ending with "done"):
   assistant_message {text, stop_reason, model, provider, usage: {prompt_tokens, output_tokens,
     cache_read_tokens?, cache_write_tokens?, reasoning_tokens?} | null}
   tool_call {id, name, arguments}    tool_result {tool_call_id, name, is_error, text}
-  compaction_started {trigger, model}
+  compaction_started {trigger, model, tokens_before}   (once per model asked)
+  compaction_attempt_failed {trigger, model, code, message}   (the fallback model is asked next)
   compaction {trigger, model, fallback, turns_summarised, turns_kept, tokens_summarised,
-    tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, instructions?,
+    tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, duration_ms,
+    restored: [{kind: path|command|error, text}], instructions?,
     chunks? (summary requests chained when the prefix was too large for one)}
-  compaction_failed {trigger, code, message, attempts}   compaction_skipped {trigger, reason}
+  compaction_failed {trigger, code, message, attempts: [{model, code, message}], duration_ms}
+  compaction_skipped {trigger, reason}
+  compaction_preview {trigger, model, fallback_model?, turns_summarised, turns_kept,
+    tokens_summarised, tokens_kept, tokens_before, size_sources, request_tokens,
+    turns: [{position, action: summarise|keep, user_text, tokens, source: usage|estimate}],
+    instructions?, nothing_to_summarise?}
+  compaction_undone {compaction_id, trigger, tokens_before, tokens_after, earlier_compaction}
+  pinned {number, text, pins}   unpinned {number, text, pins}
+  summary_edited {compaction_id, summary_tokens, tokens_before, tokens_after}
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
   error {code, message, hint?}   (code: a provider error code, or usage/config/session/auth,
     or max_turns when --max-turns stopped the run)
@@ -95,6 +113,9 @@ Examples:
   panto -c                                        continue this project's latest session
   panto -r 3f2a                                   resume the session whose id starts with 3f2a
   panto -c -p "/compact keep the bug list"        compact it from a script
+  panto -c -p "/compact --preview"                what a compaction would summarise and keep
+  panto -c -p "/uncompact"                        take the latest compaction back
+  EDITOR=vim panto -c -p "/summary edit"          fix the summary by hand
   panto --json --allow-tools -p "run the tests and fix what fails" > events.jsonl
   panto --max-turns 10 --allow-tools -p "fix the lint errors"   at most 10 model requests
   panto --session ./work.jsonl -m google/gemini-2.5-pro

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { AssistantMessage, Usage } from "../core/index.js";
+import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 
 /** One line of `--json` output. Field names are snake_case and stable: scripts depend on them. */
 export type JsonEvent = { type: string } & Record<string, unknown>;
@@ -28,7 +29,12 @@ export function toJsonEvent(event: AgentEvent): JsonEvent | undefined {
     case "retry-wait":
       return { type: "retry", attempt: event.attempt, delay_ms: event.delayMs, reason: event.reason };
     case "compaction-started":
-      return { type: "compaction_started", trigger: event.trigger, model: event.model };
+      return {
+        type: "compaction_started",
+        trigger: event.trigger,
+        model: event.model,
+        tokens_before: event.tokensBefore,
+      };
     case "compaction":
       return compactionEvent(event);
     case "compaction-failed":
@@ -38,9 +44,18 @@ export function toJsonEvent(event: AgentEvent): JsonEvent | undefined {
         code: event.code,
         message: event.message,
         attempts: event.attempts,
+        duration_ms: event.durationMs,
       };
     case "compaction-skipped":
       return { type: "compaction_skipped", trigger: event.trigger, reason: event.reason };
+    case "compaction-preview":
+      return compactionPreviewEvent(event);
+    case "compaction-attempt-failed":
+    case "compaction-undone":
+    case "pinned":
+    case "unpinned":
+    case "summary-edited":
+      return compactionControlEvent(event);
     case "overflow-retry":
       return { type: "overflow_retry" };
     case "warning":
@@ -92,6 +107,8 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     summary_tokens: record.summaryTokens,
     size_sources: record.sizeSources,
     summary: record.summary,
+    duration_ms: event.durationMs,
+    restored: record.restored ?? [],
     ...(record.instructions === undefined ? {} : { instructions: record.instructions }),
     ...(record.chunks === undefined ? {} : { chunks: record.chunks }),
   };

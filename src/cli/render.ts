@@ -1,4 +1,4 @@
-import type { CompactionRecord, ToolCallBlock, ToolResultBlock } from "../core/index.js";
+import type { CompactionRecord, RestoredFact, ToolCallBlock, ToolResultBlock } from "../core/index.js";
 
 /** ANSI styling that turns into plain text when colour is off. */
 export interface Style {
@@ -52,11 +52,27 @@ export function formatCompactionLine(
   tokensBefore: number,
   tokensAfter: number,
 ): string {
+  const restored = formatRestored(record.restored ?? []);
   return (
     `compacted ${plural(record.turnsSummarised, "turn")} into a summary ` +
     `(kept ${plural(record.turnsKept, "turn")}, ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens, ` +
-    `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})`
+    `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})${restored === "" ? "" : `; ${restored}`}`
   );
+}
+
+/** "2 paths and 1 error the summary left out were added", or "" when nothing was restored. */
+export function formatRestored(restored: readonly RestoredFact[]): string {
+  if (restored.length === 0) return "";
+  const count = (kind: RestoredFact["kind"]): number => restored.filter((fact) => fact.kind === kind).length;
+  const parts = [
+    [count("path"), "path"],
+    [count("command"), "command"],
+    [count("error"), "error"],
+  ]
+    .filter(([n]) => (n as number) > 0)
+    .map(([n, noun]) => plural(n as number, noun as string));
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return `${list} the summary left out ${restored.length === 1 ? "was" : "were"} added`;
 }
 
 /** The fuller report `/compact` prints afterwards. */
@@ -72,6 +88,11 @@ export function formatCompactionReport(
     `  sizes:    ${plural(record.sizeSources.usage, "turn")} sized from provider usage, ${record.sizeSources.estimate} from the local estimate`,
   ];
   if (record.instructions !== undefined) lines.push(`  instructions: ${record.instructions}`);
+  const restored = record.restored ?? [];
+  if (restored.length > 0) {
+    lines.push(`  restored: ${formatRestored(restored)}:`);
+    for (const fact of restored) lines.push(`    ${fact.kind}: ${shorten(fact.text, 100)}`);
+  }
   return lines.join("\n");
 }
 

@@ -4,6 +4,7 @@ import type { ToolCallBlock } from "../core/index.js";
 import type { Tool } from "../tools/index.js";
 import { ApprovalPrompt, takeLine } from "./approval-prompt.js";
 import type { CliOptions } from "./cli-options.js";
+import { editorFor } from "./edit-in-editor.js";
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "./history.js";
 import { MutableOutput } from "./mutable-output.js";
@@ -224,7 +225,9 @@ class Repl {
   async #execute(run: RunContext, text: string, signal: AbortSignal): Promise<boolean> {
     const command = parseSlashCommand(text);
     if (command !== undefined) {
-      const result = await runSlashCommand(run, command, signal);
+      const result = await runSlashCommand(run, command, signal, {
+        editText: (text) => this.#editText(text),
+      });
       this.#renderer.reset();
       if (result.output !== "") this.#renderer.line(result.output);
       if (result.error !== undefined) this.#renderer.line(this.#style.red(result.error.message));
@@ -242,6 +245,24 @@ class Repl {
       if (result.hint !== undefined && !cancelled) this.#renderer.line(this.#style.dim(result.hint));
     }
     return false;
+  }
+
+  /** Hands the terminal to $VISUAL/$EDITOR (readline paused, raw mode off) and takes it back afterwards. */
+  async #editText(text: string): Promise<string> {
+    const rl = this.#rl;
+    const stdin = this.#io.stdin as NodeJS.ReadableStream & {
+      isTTY?: boolean;
+      setRawMode?: (raw: boolean) => void;
+    };
+    const raw = stdin.isTTY === true && typeof stdin.setRawMode === "function";
+    rl?.pause();
+    if (raw) stdin.setRawMode?.(false);
+    try {
+      return await editorFor(this.#io.env, "inherit")(text);
+    } finally {
+      if (raw) stdin.setRawMode?.(true);
+      rl?.resume();
+    }
   }
 
   #onInterrupt(): void {

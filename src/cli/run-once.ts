@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { CliOptions } from "./cli-options.js";
+import { editorFor } from "./edit-in-editor.js";
 import {
   EXIT_FAILURE,
   EXIT_INTERRUPTED,
@@ -88,7 +89,13 @@ async function runOnceInner(
     }
     const command = parseSlashCommand(prompt);
     if (command !== undefined)
-      return reportSlashResult(reporter, await runSlashCommand(run, command, signal));
+      return reportSlashResult(
+        reporter,
+        // The editor's own output goes to stderr, so stdout keeps only the report (or JSON lines).
+        await runSlashCommand(run, command, signal, {
+          editText: editorFor(io.env, ["inherit", 2, "inherit"]),
+        }),
+      );
     const limit = options.maxTurns === undefined ? {} : { maxRequests: options.maxTurns };
     const result = await run.agent.prompt(prompt, { signal, ...limit });
     if (result.ok && result.stopped === "max-requests") return stoppedAtMaxTurns(reporter, run, options);

@@ -15,10 +15,31 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
   {
     name: "compact",
     aliases: [],
-    args: "[instructions]",
+    args: "[--preview] [instructions]",
     summary:
-      "summarise older turns into a compaction block now; instructions are added to the compaction prompt",
+      "summarise older turns into a compaction block now; instructions are added to the compaction prompt; --preview shows the plan only (no model call, nothing written)",
   },
+  {
+    name: "uncompact",
+    aliases: [],
+    args: "",
+    summary: "undo the compaction in effect (repeat to walk back one compaction at a time)",
+  },
+  {
+    name: "summary",
+    aliases: [],
+    args: "[edit]",
+    summary:
+      "print the summary in effect; edit opens it in $VISUAL/$EDITOR and stores your text (no model call)",
+  },
+  {
+    name: "pin",
+    aliases: [],
+    args: "TEXT",
+    summary: "pin a note the model sees word for word from now on, through every compaction",
+  },
+  { name: "pins", aliases: [], args: "", summary: "list the pinned notes with their numbers" },
+  { name: "unpin", aliases: [], args: "N", summary: "remove pinned note N" },
   { name: "context", aliases: [], args: "", summary: "show what the effective context holds, with sizes" },
   {
     name: "model",
@@ -26,7 +47,13 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
     args: "[provider/model]",
     summary: "show the active model, or switch to another",
   },
-  { name: "session", aliases: [], args: "", summary: "show the session file, id, entries and context size" },
+  {
+    name: "session",
+    aliases: [],
+    args: "",
+    summary:
+      "show the session file, id, entries, context size and every compaction (failed and undone ones too)",
+  },
   { name: "tools", aliases: [], args: "", summary: "list the tools and whether they need permission" },
   { name: "mcp", aliases: [], args: "", summary: "list the MCP servers, their state and their tools" },
   {

@@ -1,37 +1,42 @@
 import { estimateContextTokens } from "../compaction/index.js";
 import { isPantoError } from "../core/index.js";
+import {
+  describeCompactionHistory,
+  describePins,
+  isPreview,
+  runPin,
+  runPreview,
+  runSummary,
+  runUncompact,
+  runUnpin,
+} from "./compaction-commands.js";
 import { describeContext } from "./describe-context.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { formatCompactionReport, formatTokens, plural } from "./render.js";
 import { findSlashCommand, formatSlashCommandList } from "./slash-command-table.js";
+import { failed, ok, type SlashIo, type SlashResult } from "./slash-result.js";
 import { describeMcp } from "./start-mcp.js";
 import type { RunContext } from "./start-run.js";
 
-/** What a slash command produced. Each mode renders it its own way (stdout, JSON, terminal). */
-export interface SlashResult {
-  exitCode: number;
-  /** The command asks to leave (/exit). */
-  exit: boolean;
-  /** The command's report; print mode writes it to stdout. */
-  output: string;
-  error?: { code: string; message: string };
-}
+export type { SlashIo, SlashResult } from "./slash-result.js";
 
-type Handler = (run: RunContext, args: string, signal: AbortSignal | undefined) => Promise<SlashResult>;
-
-const ok = (output: string): SlashResult => ({ exitCode: EXIT_OK, exit: false, output });
-const failed = (exitCode: number, code: string, message: string): SlashResult => ({
-  exitCode,
-  exit: false,
-  output: "",
-  error: { code, message },
-});
+type Handler = (
+  run: RunContext,
+  args: string,
+  signal: AbortSignal | undefined,
+  io: SlashIo,
+) => Promise<SlashResult>;
 
 const HANDLERS: Record<string, Handler> = {
-  compact: runCompact,
+  compact: (run, args, signal) => (isPreview(args) ? runPreview(run, args) : runCompact(run, args, signal)),
+  uncompact: runUncompact,
+  pin: runPin,
+  pins: async (run) => ok(describePins(run)),
+  unpin: runUnpin,
+  summary: runSummary,
   context: async (run) => ok(describeContext(run.agent.effectiveContext())),
   model: runModel,
-  session: async (run) => ok(describeSession(run)),
+  session: async (run) => ok(`${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),
   tools: async (run) => ok(describeTools(run)),
   mcp: async (run) => ok(describeMcp(run.mcp?.status())),
   clear: async (run) => {
@@ -51,7 +56,8 @@ export function slashHelpText(): string {
 export function runSlashCommand(
   run: RunContext,
   command: { name: string; args: string },
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  io: SlashIo,
 ): Promise<SlashResult> {
   const info = findSlashCommand(command.name);
   const handler = info === undefined ? undefined : HANDLERS[info.name];
@@ -59,7 +65,7 @@ export function runSlashCommand(
     return Promise.resolve(
       failed(EXIT_USAGE, "usage", `unknown command /${command.name}; /help lists the commands`),
     );
-  return handler(run, command.args, signal);
+  return handler(run, command.args, signal, io);
 }
 
 async function runCompact(
@@ -86,7 +92,7 @@ async function runCompact(
       return failed(
         EXIT_FAILURE,
         outcome.error.code,
-        `compaction failed; the session is unchanged.\n  ${attempts.join("\n  ")}`,
+        `compaction failed; the context is unchanged (the failure is recorded in the session).\n  ${attempts.join("\n  ")}`,
       );
     }
   }

@@ -91,6 +91,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       keepVerbatimTokens: config.keep_verbatim_tokens ?? DEFAULT_KEEP_VERBATIM_TOKENS,
       ...(config.compaction_model === undefined ? {} : { compactionModel: config.compaction_model }),
       ...(config.max_output_tokens === undefined ? {} : { maxOutputTokens: config.max_output_tokens }),
+      ...(config.restore_facts === undefined ? {} : { restoreFacts: config.restore_facts }),
       approve: hooks.approve,
       onEvent: hooks.onEvent,
       cwd,

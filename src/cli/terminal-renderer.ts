@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../agent/index.js";
+import type { CompactionTrigger } from "../core/index.js";
 import { ProgressSpinner } from "./progress-spinner.js";
 import { formatCompactionLine, formatToolCall, formatToolResult, type Style, visible } from "./render.js";
 import { WordWrapper, wrapLines } from "./word-wrapper.js";
@@ -52,8 +53,10 @@ export class TerminalRenderer {
         this.#spinner.progress(event.characters);
         return;
       case "warning":
-        if (this.#held === undefined) this.warning(event.message);
-        else this.#held.push(event.message);
+        this.#holdOrWarn(event.message);
+        return;
+      case "compaction-attempt-failed":
+        this.#holdOrWarn(`compaction with ${event.model} failed (${event.code}): ${event.message}`);
         return;
       case "compaction":
       case "compaction-failed":
@@ -67,7 +70,12 @@ export class TerminalRenderer {
     }
   }
 
-  #compactionStarted(trigger: "overflow" | "manual", model: string): void {
+  #holdOrWarn(message: string): void {
+    if (this.#held === undefined) this.warning(message);
+    else this.#held.push(message);
+  }
+
+  #compactionStarted(trigger: CompactionTrigger, model: string): void {
     if (this.#held !== undefined) this.#showHeld();
     else if (trigger === "overflow")
       this.line(

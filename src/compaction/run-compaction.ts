@@ -1,4 +1,11 @@
-import type { CompactionRecord, EffectiveContext, Message, PantoError, SizedTurn } from "../core/index.js";
+import type {
+  CompactionRecord,
+  CompactionTrigger,
+  EffectiveContext,
+  Message,
+  PantoError,
+  SizedTurn,
+} from "../core/index.js";
 import { buildCompactionRequest } from "./build-compaction-request.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { groupTurns } from "./group-turns.js";
@@ -16,7 +23,7 @@ import {
 export interface RunCompactionInput {
   /** The current effective context: the latest compaction block, if any, and the messages after it. */
   context: EffectiveContext;
-  trigger: "overflow" | "manual";
+  trigger: CompactionTrigger;
   /** True for overflow recovery: the last turn of `context.messages` is the turn in flight. */
   lastTurnInFlight: boolean;
   /** Keep-verbatim budget in tokens. */

@@ -39,6 +39,7 @@ export const configSchema = z.strictObject({
   compaction_model: modelId.optional(),
   keep_verbatim_tokens: z.number().int().min(0).optional(),
   max_output_tokens: positiveInteger.optional(),
+  restore_facts: z.boolean().optional(),
   providers: z.record(z.string().regex(/^[^/\s]+$/), providerSchema).optional(),
   mcp_servers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerSchema).optional(),
 });
@@ -54,6 +55,7 @@ export const KEY_RULES: Record<string, string> = {
   compaction_model: 'must be a "provider/model" string, e.g. "openai/gpt-5-mini"',
   keep_verbatim_tokens: "must be a non-negative integer",
   max_output_tokens: "must be a positive integer",
+  restore_facts: "must be true or false",
   providers: "must be an object mapping provider names to endpoint settings",
   "providers.*": 'must be an object such as {"base_url": "http://localhost:11434/v1"}',
   "providers.*.api": `must be one of ${PROVIDER_APIS.map((api) => `"${api}"`).join(", ")}`,

@@ -21,6 +21,8 @@ export interface PantoConfig {
   keep_verbatim_tokens?: number;
   /** Positive integer. */
   max_output_tokens?: number;
+  /** Restore the paths, commands and errors a summary left out into the compaction block (default true). */
+  restore_facts?: boolean;
   providers?: Record<string, ProviderConfig>;
   /** MCP servers by name; merged per name with a project's `.mcp.json`. */
   mcp_servers?: Record<string, McpServerConfig>;

@@ -1,14 +1,28 @@
 /**
+ * What started a compaction: context overflow recovery, a manual `/compact`, or `/summary edit`
+ * (a copy of the compaction in effect with the user's summary text; no model call).
+ */
+export type CompactionTrigger = "overflow" | "manual" | "edited";
+
+/** A concrete fact the summary left out, restored verbatim from the summarised turns. */
+export interface RestoredFact {
+  kind: "path" | "command" | "error";
+  text: string;
+}
+
+/**
  * Everything a compaction entry records besides its id and timestamp: the summary that becomes the
  * compaction block, and the facts a user or a script needs to see what happened.
  */
 export interface CompactionRecord {
   summary: string;
-  trigger: "overflow" | "manual";
+  trigger: CompactionTrigger;
   /** "provider/model" that wrote the summary. */
   model: string;
   /** True when the configured compaction_model failed and the active model wrote the summary. */
   fellBack: boolean;
+  /** Trigger "edited": the id of the compaction entry whose summary the user replaced. */
+  editedFrom?: string;
   /** `/compact` arguments, if any. */
   instructions?: string;
   turnsSummarised: number;
@@ -26,4 +40,9 @@ export interface CompactionRecord {
   chunks?: number;
   /** How many of the sized turns took their size from provider usage, and how many from the local estimate. */
   sizeSources: { usage: number; estimate: number };
+  /**
+   * Facts of the summarised turns the summary did not mention, appended verbatim to the compaction
+   * block under a fixed heading (newest first, capped). Absent when none were missing or the check is off.
+   */
+  restored?: RestoredFact[];
 }

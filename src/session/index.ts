@@ -1,10 +1,17 @@
 export {
+  composeCompactionSummary,
+  NO_SUMMARY_YET,
+  PINNED_NOTES_HEADING,
+  RESTORED_FACTS_HEADING,
+} from "./compose-compaction-summary.js";
+export {
   type ListSessionsOptions,
   listSessions,
   type SessionListing,
   type SessionSummary,
 } from "./list-sessions.js";
 export { openSession } from "./open-session.js";
+export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compaction-history.js";
 export { MISSING_RESULT_TEXT } from "./repair-tool-pairing.js";
 export { type ReplayResult, replayEntries } from "./replay-entries.js";
 export {
@@ -15,12 +22,18 @@ export {
 } from "./resolve-session-ref.js";
 export type { OpenSessionOptions, Session } from "./session.js";
 export type {
+  CompactionAttemptRecord,
   CompactionEntry,
+  CompactionFailedEntry,
   EntryBase,
   MessageEntry,
+  PinEntry,
+  PinnedNote,
   SessionEntry,
   SessionHeader,
   TurnFailedEntry,
+  UncompactEntry,
+  UnpinEntry,
 } from "./session-entries.js";
 export { SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";

@@ -1,16 +1,29 @@
 import type { CompactionEntry, SessionEntry } from "./session-entries.js";
 
 /**
- * Counts kept copies per compaction id while entries are visited from the end of the file
- * backward, so a compaction's completeness is known the moment it is reached.
+ * Counts kept copies per compaction id, and notes the compactions undone by `uncompact` entries,
+ * while entries are visited from the end of the file backward, so whether a compaction is where
+ * replay starts is known the moment it is reached.
  */
 export class KeptCopyCounter {
   readonly #counts = new Map<string, number>();
+  readonly #undone = new Set<string>();
 
-  /** Counts `entry` if it is a kept copy; call for every entry after the compaction in question. */
+  /** Counts `entry` if it is a kept copy or an undo; call for every entry after the compaction in question. */
   see(entry: SessionEntry): void {
+    if (entry.type === "uncompact") this.#undone.add(entry.compactionId);
     if (entry.type !== "message" || entry.keptBy === undefined) return;
     this.#counts.set(entry.keptBy, (this.#counts.get(entry.keptBy) ?? 0) + 1);
+  }
+
+  /** Whether an `uncompact` entry seen so far undoes this compaction. */
+  isUndone(compaction: CompactionEntry): boolean {
+    return this.#undone.has(compaction.id);
+  }
+
+  /** Whether replay starts at this compaction: all its copies landed and no later entry undid it. */
+  startsReplay(compaction: CompactionEntry): boolean {
+    return this.isComplete(compaction) && !this.isUndone(compaction);
   }
 
   /** Copies of this compaction seen so far. */
@@ -28,12 +41,15 @@ export class KeptCopyCounter {
   }
 }
 
-/** Index of the latest compaction entry whose kept copies all follow it, or -1 when there is none. */
+/**
+ * Index of the latest compaction entry whose kept copies all follow it and that no later
+ * `uncompact` entry undoes, or -1 when there is none.
+ */
 export function latestCompleteCompaction(entries: readonly SessionEntry[]): number {
   const counter = new KeptCopyCounter();
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index] as SessionEntry;
-    if (entry.type === "compaction" && counter.isComplete(entry)) return index;
+    if (entry.type === "compaction" && counter.startsReplay(entry)) return index;
     counter.see(entry);
   }
   return -1;

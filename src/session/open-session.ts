@@ -3,22 +3,30 @@ import { type FileHandle, mkdir, open } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import {
   type CompactionRecord,
+  type CompactionTrigger,
   type EffectiveContext,
   type ErrorCode,
   type Message,
   PantoError,
 } from "../core/index.js";
+import { pinsInForce } from "./pins-in-force.js";
 import { readActiveSuffix } from "./read-active-suffix.js";
 import { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 import type { OpenSessionOptions, Session } from "./session.js";
 import {
+  type CompactionAttemptRecord,
   type CompactionEntry,
+  type CompactionFailedEntry,
   type MessageEntry,
   newEntryId,
+  type PinEntry,
+  type PinnedNote,
   SESSION_VERSION,
   type SessionEntry,
   type SessionHeader,
   type TurnFailedEntry,
+  type UncompactEntry,
+  type UnpinEntry,
 } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
 import { acquireSessionLock, type SessionLock, sameFile } from "./session-lock.js";
@@ -85,15 +93,13 @@ class FileSession implements Session {
     this.entries = loaded.entries;
     this.ids = new Set(loaded.entries.map((entry) => entry.id));
     this.needsNewline = !loaded.endsWithNewline;
+    // Reported by openSession already; a later reread must not repeat them.
+    for (const warning of loaded.warnings) this.reported.add(warning);
   }
 
   effectiveContext(): EffectiveContext {
     this.replay ??= replayEntries(this.entries);
-    for (const problem of this.replay.problems) {
-      if (this.reported.has(problem)) continue;
-      this.reported.add(problem);
-      this.warn(`${this.path}: ${problem}`);
-    }
+    for (const problem of this.replay.problems) this.warnOnce(`${this.path}: ${problem}`);
     return structuredClone(this.replay.context);
   }
 
@@ -120,6 +126,7 @@ class FileSession implements Session {
         ...this.stamp(),
         ...structuredClone(record),
         keptMessages: kept.length,
+        pins: pinsInForce(this.entries),
       };
       const copies = kept.map(
         (message): MessageEntry => ({
@@ -158,6 +165,49 @@ class FileSession implements Session {
     });
   }
 
+  activeCompaction(): CompactionEntry | undefined {
+    return survivingEntries(this.entries).compaction;
+  }
+
+  pins(): PinnedNote[] {
+    return pinsInForce(this.entries);
+  }
+
+  appendPin(text: string): Promise<PinEntry> {
+    return this.appendOne((stamp) => ({ type: "pin", ...stamp, text }));
+  }
+
+  appendUnpin(pinId: string): Promise<UnpinEntry> {
+    return this.appendOne((stamp) => ({ type: "unpin", ...stamp, pinId }));
+  }
+
+  appendCompactionFailed(
+    trigger: CompactionTrigger,
+    attempts: readonly CompactionAttemptRecord[],
+  ): Promise<CompactionFailedEntry> {
+    return this.appendOne((stamp) => ({
+      type: "compaction-failed",
+      ...stamp,
+      trigger,
+      attempts: structuredClone([...attempts]),
+    }));
+  }
+
+  appendUncompact(compactionId: string): Promise<UncompactEntry> {
+    return this.enqueue(async () => {
+      const entry: UncompactEntry = { type: "uncompact", ...this.stamp(), compactionId };
+      await this.write([entry]);
+      // The suffix in memory starts at the undone compaction: read back to the one before it.
+      const { size } = await this.file.stat();
+      const reread = await readActiveSuffix(this.path, this.file, size);
+      for (const warning of reread.warnings) this.warnOnce(warning);
+      this.entries = reread.entries;
+      this.ids = new Set(this.entries.map((known) => known.id));
+      this.replay = undefined;
+      return entry;
+    });
+  }
+
   close(): Promise<void> {
     this.closing ??= this.enqueue(async () => {
       this.closed = true;
@@ -168,6 +218,22 @@ class FileSession implements Session {
       }
     });
     return this.closing;
+  }
+
+  /** Appends one entry built from a fresh stamp, in call order. */
+  private appendOne<T extends SessionEntry>(build: (stamp: { id: string; ts: string }) => T): Promise<T> {
+    return this.enqueue(async () => {
+      const entry = build(this.stamp());
+      await this.write([entry]);
+      this.remember([entry]);
+      return entry;
+    });
+  }
+
+  private warnOnce(message: string): void {
+    if (this.reported.has(message)) return;
+    this.reported.add(message);
+    this.warn(message);
   }
 
   /** Runs `operation` after every earlier one, so entries reach the file in call order. */

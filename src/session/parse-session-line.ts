@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorCode, type Message } from "../core/index.js";
-import type { SessionEntry } from "./session-entries.js";
+import { ENTRY_TYPES, type SessionEntry } from "./session-entries.js";
 
 /** What one line of a session file turned out to be. */
 export type ParsedLine =
@@ -54,8 +54,26 @@ function checkTurnFailed(value: JsonObject): string | undefined {
   return undefined;
 }
 
+function checkCompactionFailed(value: JsonObject): string | undefined {
+  if (!Array.isArray(value.attempts) || !value.attempts.every(isAttempt))
+    return "compaction-failed entry without a list of attempts";
+  return undefined;
+}
+
+function isAttempt(value: unknown): boolean {
+  return isObject(value) && typeof value.model === "string" && typeof value.message === "string";
+}
+
 function checkKnownEntry(value: JsonObject): string | undefined {
   switch (value.type) {
+    case "pin":
+      return typeof value.text === "string" ? undefined : "pin entry without a text";
+    case "unpin":
+      return typeof value.pinId === "string" ? undefined : "unpin entry without a pinId";
+    case "uncompact":
+      return typeof value.compactionId === "string" ? undefined : "uncompact entry without a compactionId";
+    case "compaction-failed":
+      return checkCompactionFailed(value);
     case "message":
       return checkMessage(value);
     case "compaction":
@@ -77,14 +95,15 @@ export function parseSessionLine(line: string): ParsedLine {
   }
   if (!isObject(value) || typeof value.type !== "string")
     return { kind: "invalid", reason: "not an entry object", json: true };
-  if (value.type !== "message" && value.type !== "compaction" && value.type !== "turn-failed") {
-    return { kind: "unknown", type: value.type };
-  }
+  if (!ENTRY_TYPES.has(value.type)) return { kind: "unknown", type: value.type };
   if (typeof value.id !== "string")
     return { kind: "invalid", reason: `${value.type} entry without an id`, json: true };
   const problem = checkKnownEntry(value);
   if (problem !== undefined) return { kind: "invalid", reason: problem, json: true };
   // An error code from a newer panto reads as "other" in memory; the file keeps what it says.
   if (value.type === "turn-failed" && !isErrorCode(value.code)) value.code = "other";
+  if (value.type === "compaction-failed")
+    for (const attempt of value.attempts as JsonObject[])
+      if (!isErrorCode(attempt.code)) attempt.code = "other";
   return { kind: "entry", entry: value as unknown as SessionEntry };
 }

@@ -106,7 +106,8 @@ function formatNotes(path: string, notes: PendingNote[], totalLines: number | un
 /**
  * Resumes a session file: reads the header, then reads backward from the end to the latest
  * complete compaction entry (or the header), parsing only those lines. A compaction whose kept
- * copies did not all land is read past, so replay can start from the state before it. The cost grows with the active
+ * copies did not all land, or that an `uncompact` entry undid, is read past, so replay can start
+ * from the state before it. The cost grows with the active
  * suffix, not with the file's whole history (DESIGN "Session file").
  */
 export async function readActiveSuffix(
@@ -130,7 +131,7 @@ export async function readActiveSuffix(
     if (note !== undefined) notes.push({ fromEnd, offset: line.offset, ...note });
     if (entry === undefined) continue;
     found.push(entry);
-    if (entry.type === "compaction" && copies.isComplete(entry)) break;
+    if (entry.type === "compaction" && copies.startsReplay(entry)) break;
     if (entry.type === "message" && entry.keptBy !== undefined)
       keptCopies.push({ keptBy: entry.keptBy, fromEnd, offset: line.offset });
     copies.see(entry);

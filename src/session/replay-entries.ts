@@ -1,9 +1,11 @@
 import type { EffectiveContext } from "../core/index.js";
+import { composeCompactionSummary } from "./compose-compaction-summary.js";
 import {
   incompleteCompactionProblem,
   KeptCopyCounter,
   latestCompleteCompaction,
 } from "./kept-copy-counter.js";
+import { pinsInForce } from "./pins-in-force.js";
 import { repairToolPairing } from "./repair-tool-pairing.js";
 import type { CompactionEntry, MessageEntry, SessionEntry } from "./session-entries.js";
 
@@ -30,14 +32,15 @@ export function activeSuffix(entries: readonly SessionEntry[]): readonly Session
 }
 
 /**
- * Reports the compactions inside the active suffix: all were cut off, since the suffix starts at
- * the latest complete one. Their copies duplicate messages before them, so `replays` drops them.
+ * Reports the compactions inside the active suffix that were cut off (the others were undone by
+ * `/uncompact`, which is no problem). Either way their copies duplicate messages before them, so
+ * `replays` drops them.
  */
 function reportIncompleteCompactions(active: readonly SessionEntry[], problems: string[]): void {
   const counter = new KeptCopyCounter();
   for (let index = active.length - 1; index > 0; index--) {
     const entry = active[index] as SessionEntry;
-    if (entry.type === "compaction")
+    if (entry.type === "compaction" && !counter.isUndone(entry))
       problems.unshift(incompleteCompactionProblem(entry, counter.copiesOf(entry)));
     counter.see(entry);
   }
@@ -76,7 +79,7 @@ function failedTurnMask(active: readonly SessionEntry[], problems: string[]): bo
           `turn-failed entry ${entry.id} names entry ${entry.firstEntryId}, which is not in the active part of the session (after the latest compaction); ignored`,
         );
       } else {
-        removed.fill(true, start, index + 1);
+        removed.fill(true, originalTurnStart(active, start), index + 1);
       }
     }
     indexById.set(entry.id, index);
@@ -84,14 +87,34 @@ function failedTurnMask(active: readonly SessionEntry[], problems: string[]): bo
   return removed;
 }
 
+/**
+ * Where a failed turn really starts. A turn-failed entry written right after an overflow compaction
+ * names the kept copy of the turn in flight; once that compaction is undone, its copies no longer
+ * replay and the turn is the original one before the compaction: the last user message before it.
+ */
+function originalTurnStart(active: readonly SessionEntry[], start: number): number {
+  const first = active[start];
+  const base = active[0];
+  if (first?.type !== "message" || first.keptBy === undefined) return start;
+  if (base?.type === "compaction" && first.keptBy === base.id) return start;
+  const compaction = active.findIndex((entry) => entry.id === first.keptBy);
+  for (let index = compaction - 1; index >= 0; index--) {
+    const entry = active[index] as SessionEntry;
+    if (entry.type === "message" && entry.message.role === "user" && entry.keptBy === undefined) return index;
+  }
+  return start;
+}
+
 /** The latest compaction entry and the message entries after it, failed turns removed. */
 export function survivingEntries(entries: readonly SessionEntry[]): SurvivingEntries {
-  const active = activeSuffix(entries);
+  const latest = latestCompleteCompaction(entries);
+  const active = latest === -1 ? entries : entries.slice(latest);
   const problems: string[] = [];
   reportIncompleteCompactions(active, problems);
   const removed = failedTurnMask(active, problems);
+  // Read back to the header past undone compactions, the suffix may start with one: not a base.
   const first = active[0];
-  const compaction = first?.type === "compaction" ? first : undefined;
+  const compaction = latest !== -1 && first?.type === "compaction" ? first : undefined;
   const compactions: CompactionIds = {
     active: compaction?.id,
     all: new Set(active.filter((entry) => entry.type === "compaction").map((entry) => entry.id)),
@@ -107,13 +130,21 @@ export function survivingEntries(entries: readonly SessionEntry[]): SurvivingEnt
  * Replays session entries to the effective context (spec rule 3): the latest compaction block, then
  * every message after it except those of failed turns (DESIGN "Turns"), with tool-call/result
  * pairing repaired in memory. Older compactions and everything before them contribute nothing.
+ * The block carries the summary, the facts restored into it and the pinned notes in force; with
+ * pinned notes and no compaction yet, a block holding just the notes leads the context.
  */
 export function replayEntries(entries: readonly SessionEntry[]): ReplayResult {
   const surviving = survivingEntries(entries);
   const pairing = repairToolPairing(surviving.messages.map((entry) => entry.message));
   const messages = pairing.messages;
   const problems = [...surviving.problems, ...pairing.problems];
-  if (surviving.compaction === undefined) return { context: { messages }, problems };
-  const compaction = { type: "compaction", summary: surviving.compaction.summary } as const;
-  return { context: { compaction, messages }, problems };
+  const pins = pinsInForce(entries).map((pin) => pin.text);
+  const base = surviving.compaction;
+  if (base === undefined && pins.length === 0) return { context: { messages }, problems };
+  const summary = composeCompactionSummary({
+    summary: base?.summary ?? "",
+    ...(base?.restored === undefined ? {} : { restored: base.restored }),
+    pins,
+  });
+  return { context: { compaction: { type: "compaction", summary }, messages }, problems };
 }

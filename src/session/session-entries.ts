@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { CompactionRecord, ErrorCode, Message } from "../core/index.js";
+import type { CompactionRecord, CompactionTrigger, ErrorCode, Message } from "../core/index.js";
 
 /** The session format version this panto writes and reads. */
 export const SESSION_VERSION = 1;
@@ -43,6 +43,54 @@ export interface CompactionEntry extends EntryBase, CompactionRecord {
    * files from before this field existed; such a compaction counts as complete.
    */
   keptMessages?: number;
+  /**
+   * The pinned notes in force when the compaction was written, so resuming recovers them without
+   * reading further back; pin and unpin entries after it adjust the list.
+   */
+  pins?: PinnedNote[];
+}
+
+/** A pinned note: the id of the pin entry that added it, and its text, verbatim. */
+export interface PinnedNote {
+  id: string;
+  text: string;
+}
+
+/** `/pin TEXT`: the note is in force from here on, until an unpin entry names this entry's id. */
+export interface PinEntry extends EntryBase {
+  type: "pin";
+  text: string;
+}
+
+/** `/unpin N`: the pin entry `pinId` is no longer in force. */
+export interface UnpinEntry extends EntryBase {
+  type: "unpin";
+  pinId: string;
+}
+
+/**
+ * `/uncompact`: the compaction `compactionId` is undone. Replay reads on past it to the compaction
+ * before it, and drops its kept copies (they duplicate the messages before it).
+ */
+export interface UncompactEntry extends EntryBase {
+  type: "uncompact";
+  compactionId: string;
+}
+
+/** One failed summary request of a compaction. */
+export interface CompactionAttemptRecord {
+  /** "provider/model" asked. */
+  model: string;
+  code: ErrorCode;
+  message: string;
+}
+
+/** A compaction that failed: on record for `/session`; replay ignores it (the context is unchanged). */
+export interface CompactionFailedEntry extends EntryBase {
+  type: "compaction-failed";
+  trigger: CompactionTrigger;
+  /** Every attempt, in order; the last one's error is the compaction's. */
+  attempts: CompactionAttemptRecord[];
 }
 
 /** The turn starting at entry `firstEntryId` failed for good: replay drops it (entries firstEntryId..this one). */
@@ -53,7 +101,25 @@ export interface TurnFailedEntry extends EntryBase {
   error: string;
 }
 
-export type SessionEntry = MessageEntry | CompactionEntry | TurnFailedEntry;
+export type SessionEntry =
+  | MessageEntry
+  | CompactionEntry
+  | TurnFailedEntry
+  | PinEntry
+  | UnpinEntry
+  | UncompactEntry
+  | CompactionFailedEntry;
+
+/** Every entry type this panto reads; any other type is reported and ignored. */
+export const ENTRY_TYPES: ReadonlySet<string> = new Set([
+  "message",
+  "compaction",
+  "turn-failed",
+  "pin",
+  "unpin",
+  "uncompact",
+  "compaction-failed",
+]);
 
 /** A new entry id: 8 hex characters from the system's random source. */
 export function newEntryId(): string {

@@ -1,10 +1,22 @@
-import type { CompactionRecord, EffectiveContext, ErrorCode, Message } from "../core/index.js";
 import type {
+  CompactionRecord,
+  CompactionTrigger,
+  EffectiveContext,
+  ErrorCode,
+  Message,
+} from "../core/index.js";
+import type {
+  CompactionAttemptRecord,
   CompactionEntry,
+  CompactionFailedEntry,
   MessageEntry,
+  PinEntry,
+  PinnedNote,
   SessionEntry,
   SessionHeader,
   TurnFailedEntry,
+  UncompactEntry,
+  UnpinEntry,
 } from "./session-entries.js";
 
 export interface OpenSessionOptions {
@@ -39,6 +51,24 @@ export interface Session {
    * good (appends a turn-failed entry). No-op returning undefined if there is no such turn.
    */
   markLastTurnFailed(code: ErrorCode, error: string): Promise<TurnFailedEntry | undefined>;
+  /** The compaction entry replay starts at (the one in effect), if any. */
+  activeCompaction(): CompactionEntry | undefined;
+  /** The pinned notes in force, oldest first. */
+  pins(): PinnedNote[];
+  /** Appends a pin entry: the note is in force from now on. */
+  appendPin(text: string): Promise<PinEntry>;
+  /** Appends an unpin entry for the pin entry `pinId`. */
+  appendUnpin(pinId: string): Promise<UnpinEntry>;
+  /**
+   * Appends an uncompact entry undoing `compactionId` (the compaction in effect), then rereads the
+   * active suffix backward from the file, now reaching back to the compaction before it.
+   */
+  appendUncompact(compactionId: string): Promise<UncompactEntry>;
+  /** Appends a compaction-failed entry; replay ignores it. */
+  appendCompactionFailed(
+    trigger: CompactionTrigger,
+    attempts: readonly CompactionAttemptRecord[],
+  ): Promise<CompactionFailedEntry>;
   /** Releases the lock; idempotent. */
   close(): Promise<void>;
 }

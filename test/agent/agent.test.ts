@@ -194,6 +194,71 @@ describe("Agent compaction model selection", () => {
     expect(events.some((e) => e.type === "compaction-failed")).toBe(true);
   });
 
+  it("records a failed overflow compaction with every attempt as data, then the failed turn, and nothing says compacted", async () => {
+    const { agent, events } = makeAgent(
+      [
+        { reply: "a1" },
+        { fail: overflow() },
+        { fail: new PantoError("invalid_request", "no such model") },
+        { fail: new PantoError("server", "down") },
+      ],
+      { compactionModel: "fake/small" },
+    );
+    await agent.prompt("one");
+    const before = agent.effectiveContext();
+    const result = await agent.prompt("two");
+    expect(result.ok).toBe(false);
+    expect(agent.effectiveContext()).toEqual(before);
+    const entries = session.activeEntries();
+    const failed = entries.find((entry) => entry.type === "compaction-failed");
+    expect(failed).toMatchObject({
+      trigger: "overflow",
+      attempts: [
+        { model: "fake/small", code: "invalid_request", message: "no such model" },
+        { model: "fake/active", code: "server", message: "down" },
+      ],
+    });
+    expect(entries.at(-1)?.type).toBe("turn-failed");
+    expect(events.filter((e) => e.type === "compaction-attempt-failed").map((e) => e.type)).toHaveLength(2);
+    expect(events.find((e) => e.type === "compaction-failed")).toMatchObject({
+      durationMs: expect.any(Number),
+    });
+    expect(events.some((e) => e.type === "warning")).toBe(false);
+    expect(JSON.stringify(events)).not.toMatch(/compacted/i);
+  });
+
+  it("restores the paths, commands and errors the summary left out, unless restoreFacts is false", async () => {
+    for (const restoreFacts of [true, false]) {
+      const { agent, events } = makeAgent(
+        [
+          {
+            reply: "",
+            calls: [{ type: "tool-call", id: "c1", name: "read", arguments: { path: "no/such-file.ts" } }],
+          },
+          { reply: "looked" },
+          { reply: "a2" },
+          { reply: "SUMMARY WITHOUT DETAILS" },
+        ],
+        { restoreFacts },
+      );
+      await agent.prompt("one");
+      await agent.prompt("two");
+      const outcome = await agent.compact();
+      expect(outcome.type).toBe("compacted");
+      const compaction = events.find((e) => e.type === "compaction");
+      const restored = compaction?.type === "compaction" ? compaction.record.restored : undefined;
+      if (restoreFacts) {
+        expect(restored).toContainEqual({ kind: "path", text: "no/such-file.ts" });
+        expect(agent.effectiveContext().compaction?.summary).toContain("- path: no/such-file.ts");
+      } else {
+        expect(restored).toBeUndefined();
+        expect(agent.effectiveContext().compaction?.summary).toBe("SUMMARY WITHOUT DETAILS");
+      }
+      await session.close();
+      session = await openSession(join(dir, `s-${restoreFacts}.jsonl`), { cwd: dir });
+    }
+  });
+
   it("makes no model call for /compact when everything fits the budget", async () => {
     const { agent, calls } = makeAgent([{ reply: "a1" }], { keepVerbatimTokens: 100_000 });
     await agent.prompt("one");

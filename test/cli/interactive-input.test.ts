@@ -162,7 +162,7 @@ describe("interactive input", { timeout: 60_000 }, () => {
     expect(lines.every((line) => line.length <= 40)).toBe(true);
     expect(lines.join(" ")).toBe(answer);
     terminal.type("/help\r");
-    const helpAt = await terminal.waitFor("/compact [instructions]", end);
+    const helpAt = await terminal.waitFor("/compact [--preview] [instructions]", end);
     const help = terminal.screen.slice(helpAt, await terminal.waitFor("Ctrl-D exits.", helpAt));
     expect(help.split("\n").every((line) => line.length <= 40)).toBe(true);
     terminal.type(CTRL_D);

@@ -59,8 +59,10 @@ describe("toJsonEvent", () => {
     expect(event?.usage).toBeNull();
   });
 
-  it("maps a compaction with trigger, model, fallback, turn counts and sizes", () => {
-    expect(toJsonEvent({ type: "compaction", record, tokensBefore: 41000, tokensAfter: 9700 })).toEqual({
+  it("maps a compaction with trigger, model, fallback, turn counts, sizes, duration and restored facts", () => {
+    expect(
+      toJsonEvent({ type: "compaction", record, tokensBefore: 41000, tokensAfter: 9700, durationMs: 1234 }),
+    ).toEqual({
       type: "compaction",
       trigger: "overflow",
       model: "anthropic/claude-haiku-4-5",
@@ -74,15 +76,23 @@ describe("toJsonEvent", () => {
       summary_tokens: 700,
       size_sources: { usage: 10, estimate: 5 },
       summary: "## Goal\nfix the parser",
+      duration_ms: 1234,
+      restored: [],
     });
+    const restored = [{ kind: "path" as const, text: "src/a.ts" }];
     expect(
       toJsonEvent({
         type: "compaction",
-        record: { ...record, trigger: "manual", instructions: "keep bugs" },
+        record: { ...record, trigger: "manual", instructions: "keep bugs", restored },
         tokensBefore: 1,
         tokensAfter: 1,
+        durationMs: 5,
       }),
-    ).toMatchObject({ trigger: "manual", instructions: "keep bugs" });
+    ).toMatchObject({
+      trigger: "manual",
+      instructions: "keep bugs",
+      restored: [{ kind: "path", text: "src/a.ts" }],
+    });
   });
 
   it("maps tool calls, tool results, retries, failures and skips", () => {
@@ -126,6 +136,7 @@ describe("toJsonEvent", () => {
         code: "network",
         message: "down",
         attempts: [{ model: "a/b", code: "network", message: "down" }],
+        durationMs: 40,
       }),
     ).toEqual({
       type: "compaction_failed",
@@ -133,16 +144,20 @@ describe("toJsonEvent", () => {
       code: "network",
       message: "down",
       attempts: [{ model: "a/b", code: "network", message: "down" }],
+      duration_ms: 40,
     });
     expect(toJsonEvent({ type: "compaction-skipped", trigger: "manual", reason: "fits" })).toEqual({
       type: "compaction_skipped",
       trigger: "manual",
       reason: "fits",
     });
-    expect(toJsonEvent({ type: "compaction-started", trigger: "overflow", model: "a/b" })).toEqual({
+    expect(
+      toJsonEvent({ type: "compaction-started", trigger: "overflow", model: "a/b", tokensBefore: 900 }),
+    ).toEqual({
       type: "compaction_started",
       trigger: "overflow",
       model: "a/b",
+      tokens_before: 900,
     });
   });
 

@@ -45,7 +45,12 @@ describe("TerminalRenderer", () => {
     const out = screen(30);
     const err = screen(30);
     renderer = new TerminalRenderer(out, err, createStyle(false));
-    renderer.render({ type: "compaction-started", trigger: "manual", model: "anthropic/claude-sonnet-4-5" });
+    renderer.render({
+      type: "compaction-started",
+      trigger: "manual",
+      model: "anthropic/claude-sonnet-4-5",
+      tokensBefore: 100,
+    });
     renderer.render({ type: "compaction-progress", characters: 12_345 });
     await new Promise((resolve) => setTimeout(resolve, 250));
     const rows = stripVTControlCharacters(err.text())
@@ -60,7 +65,7 @@ describe("TerminalRenderer", () => {
     const out = screen(120);
     const err = screen(120);
     renderer = new TerminalRenderer(out, err, createStyle(false));
-    renderer.render({ type: "compaction-started", trigger: "manual", model: "m/x" });
+    renderer.render({ type: "compaction-started", trigger: "manual", model: "m/x", tokensBefore: 100 });
     const before = err.text().length;
     renderer.warning("something happened");
     await flush();
@@ -70,8 +75,8 @@ describe("TerminalRenderer", () => {
   it("says why an overflow compaction starts, and then what it did", async () => {
     const out = screen();
     renderer = new TerminalRenderer(out, screen(), createStyle(false));
-    renderer.render({ type: "compaction-started", trigger: "overflow", model: "m/x" });
-    renderer.render({ type: "compaction", record, tokensBefore: 1000, tokensAfter: 200 });
+    renderer.render({ type: "compaction-started", trigger: "overflow", model: "m/x", tokensBefore: 100 });
+    renderer.render({ type: "compaction", record, tokensBefore: 1000, tokensAfter: 200, durationMs: 10 });
     renderer.render({ type: "overflow-retry" });
     await flush();
     expect(out.text()).toBe(
@@ -87,21 +92,34 @@ describe("TerminalRenderer", () => {
   it("shows a failed compaction attempt when a fallback follows, and nothing when the user cancelled", async () => {
     const out = screen();
     renderer = new TerminalRenderer(out, screen(), createStyle(false));
-    renderer.render({ type: "compaction-started", trigger: "manual", model: "m/small" });
-    renderer.render({ type: "warning", message: "compaction with m/small failed: unknown model" });
-    renderer.render({ type: "compaction-started", trigger: "manual", model: "m/big" });
+    renderer.render({ type: "compaction-started", trigger: "manual", model: "m/small", tokensBefore: 100 });
+    renderer.render({
+      type: "compaction-attempt-failed",
+      trigger: "manual",
+      model: "m/small",
+      code: "invalid_request",
+      message: "unknown model",
+    });
+    renderer.render({ type: "compaction-started", trigger: "manual", model: "m/big", tokensBefore: 100 });
     await flush();
-    expect(out.text()).toBe("warning: compaction with m/small failed: unknown model\n");
-    renderer.render({ type: "warning", message: "compaction with m/big failed: request aborted" });
+    expect(out.text()).toBe("warning: compaction with m/small failed (invalid_request): unknown model\n");
+    renderer.render({
+      type: "compaction-attempt-failed",
+      trigger: "manual",
+      model: "m/big",
+      code: "aborted",
+      message: "request aborted",
+    });
     renderer.render({
       type: "compaction-failed",
       trigger: "manual",
       code: "aborted",
       message: "request aborted",
       attempts: [],
+      durationMs: 10,
     });
     await flush();
-    expect(out.text()).toBe("warning: compaction with m/small failed: unknown model\n");
+    expect(out.text()).toBe("warning: compaction with m/small failed (invalid_request): unknown model\n");
   });
 
   it("word-wraps a streamed answer between words and ends its line before a notice", async () => {
