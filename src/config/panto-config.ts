@@ -22,6 +22,20 @@ export interface PantoConfig {
   /** Positive integer. */
   max_output_tokens?: number;
   providers?: Record<string, ProviderConfig>;
+  /** Variables that `bash` commands receive although their names look secret (GITHUB_TOKEN). */
+  bash_env_passthrough?: string[];
+  /** Model-request deadlines in milliseconds; each missing one keeps its default. */
+  timeouts?: TimeoutsConfig;
+}
+
+/** Config "timeouts". */
+export interface TimeoutsConfig {
+  /** Until the response headers arrive. Default 30 000. */
+  first_byte_ms?: number;
+  /** Without content progress (keepalives do not count) once the response has started. Default 120 000. */
+  idle_ms?: number;
+  /** For the whole request, however it progresses. Default 600 000. */
+  request_ms?: number;
 }
 
 /** The keep-verbatim budget used when no config sets one. */
