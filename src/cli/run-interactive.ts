@@ -33,6 +33,7 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
       options,
       cwd: io.cwd,
       env: io.env,
+      ...(io.secrets === undefined ? {} : { secrets: io.secrets }),
       hooks: {
         onEvent: (event) => renderer.render(event),
         onWarning: (message) => renderer.warning(message),

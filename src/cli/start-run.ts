@@ -9,9 +9,11 @@ import {
   loadConfig,
   projectConfigPath,
   readCompactionPromptLayers,
+  type TimeoutsConfig,
   userConfigPath,
 } from "../config/index.js";
 import { isPantoError, type ModelClient, type ToolCallBlock } from "../core/index.js";
+import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import {
   findLatestSession,
   newSessionPath,
@@ -22,6 +24,7 @@ import {
 import { createDefaultTools, type Tool } from "../tools/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { UsageError } from "./exit-status.js";
+import { addConfigSecrets, addEnvironmentSecrets } from "./known-secrets.js";
 
 /** What every mode hands the agent: how to report events, ask permission and warn. */
 export interface RunHooks {
@@ -51,20 +54,26 @@ export interface StartRunInput {
   cwd: string;
   env: NodeJS.ProcessEnv;
   hooks: RunHooks;
+  /** Secrets already known (runCli's, which redacts its output with it); one is made when absent. */
+  secrets?: SecretRedactor;
 }
 
 /**
  * Loads configuration, checks the model and its key, resolves COMPACTION.md, opens (or creates)
  * the session and builds the agent. Every problem found here is a UsageError (exit status 2), and
- * nothing is written to a session file before the model and key are known to be usable.
+ * nothing is written to a session file before the model and key are known to be usable. Every
+ * known secret is redacted from session entries and provider errors, and withheld from `bash`.
  */
 export async function startRun(input: StartRunInput): Promise<RunContext> {
   const { options, cwd, env, hooks } = input;
+  const secrets = input.secrets ?? new SecretRedactor();
+  addEnvironmentSecrets(secrets, env);
   const loaded = await setupStep(() => loadConfig({ cwd, env }));
   const { config, pantoHome, projectRoot } = loaded;
+  addConfigSecrets(secrets, config.providers, env);
   const model = options.model ?? config.model;
   if (model === undefined) throw new UsageError(noModelMessage(loaded), "config");
-  const createClient = await clientFactory(loaded, env, hooks.onWarning);
+  const createClient = await clientFactory(loaded, env, hooks.onWarning, secrets);
   await setupStep(async () => createClient(model));
   const compactionPrompt = await setupStep(async () => {
     const layers = await readCompactionPromptLayers({
@@ -75,7 +84,13 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     return resolveCompactionPrompt(layers).prompt;
   });
   const systemPrompt = await buildSystemPrompt({ cwd, projectRoot });
-  const tools = createDefaultTools();
+  const tools = createDefaultTools({
+    bashEnv: toolEnvironment(env, {
+      passthrough: config.bash_env_passthrough ?? [],
+      isSecret: (value) => secrets.isSecret(value),
+    }),
+  });
+  const sessionOptions = { cwd, onWarning: hooks.onWarning, redact: secrets.redact };
   const makeAgent = (session: Session, modelId: string): Agent =>
     new Agent({
       session,
@@ -93,7 +108,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     });
   const path = await chooseSessionPath(options, cwd, pantoHome, projectRoot, hooks.onWarning);
   const resumed = await hasContent(path);
-  let session = await setupStep(() => openSession(path, { cwd, onWarning: hooks.onWarning }));
+  let session = await setupStep(() => openSession(path, sessionOptions));
   let agent = makeAgent(session, model);
   return {
     get agent() {
@@ -109,10 +124,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     projectRoot,
     allowTools: options.allowTools,
     async startNewSession() {
-      const next = await openSession(newSessionPath(pantoHome, projectRoot), {
-        cwd,
-        onWarning: hooks.onWarning,
-      });
+      const next = await openSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
       await session.close();
       session = next;
       agent = makeAgent(next, agent.model);
@@ -129,6 +141,7 @@ async function clientFactory(
   loaded: LoadedConfig,
   env: NodeJS.ProcessEnv,
   onWarning: (message: string) => void,
+  secrets: SecretRedactor,
 ): Promise<(modelId: string) => ModelClient> {
   const { createModelClient } = await import("../providers/create-model-client.js");
   const clients = new Map<string, ModelClient>();
@@ -138,6 +151,8 @@ async function clientFactory(
     const client = createModelClient(modelId, {
       env,
       onWarning,
+      redact: secrets.redact,
+      ...timeoutOptions(loaded.config.timeouts),
       ...(loaded.config.providers === undefined ? {} : { config: loaded.config.providers }),
       ...(loaded.config.max_output_tokens === undefined
         ? {}
@@ -145,6 +160,19 @@ async function clientFactory(
     });
     clients.set(modelId, client);
     return client;
+  };
+}
+
+/** Config "timeouts" as createModelClient options; a missing one keeps the adapters' default. */
+function timeoutOptions(timeouts: TimeoutsConfig | undefined): {
+  firstByteTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  requestTimeoutMs?: number;
+} {
+  return {
+    ...(timeouts?.first_byte_ms === undefined ? {} : { firstByteTimeoutMs: timeouts.first_byte_ms }),
+    ...(timeouts?.idle_ms === undefined ? {} : { idleTimeoutMs: timeouts.idle_ms }),
+    ...(timeouts?.request_ms === undefined ? {} : { requestTimeoutMs: timeouts.request_ms }),
   };
 }
 
