@@ -85,7 +85,11 @@ class Repl {
   async start(run: RunContext): Promise<number> {
     this.#run = run;
     const historyPath = join(run.pantoHome, "history");
-    const writer = createHistoryWriter(historyPath, (message) => this.#renderer.warning(message));
+    const writer = createHistoryWriter(
+      historyPath,
+      (message) => this.#renderer.warning(message),
+      this.#io.secrets?.redact,
+    );
     const history = new PromptHistory(await loadHistory(historyPath), (entries) => writer.save(entries));
     this.#history = history;
     const rl = createInterface({
