@@ -55,6 +55,12 @@ Configuration (JSON; the project file wins per key):
                           \${VAR} is expanded. Tools appear as mcp__<server>__<tool>; they ask
                           like bash unless the server marks them read-only. /mcp shows them.
                           A server that fails to start or dies is a warning; panto goes on.
+    bash_env_passthrough  variables bash commands get although their names look secret
+                          (by default names containing KEY, TOKEN, SECRET, PASSWORD, PASSWD,
+                          CREDENTIAL, AUTH, PRIVATE or COOKIE, and provider keys, are withheld)
+    timeouts              model-request deadlines in ms: { "first_byte_ms": 30000 (until the
+                          response starts), "idle_ms": 120000 (without content; keepalives do not
+                          count), "request_ms": 600000 (whole request) }; a timeout is retried once
   Sessions are stored in $PANTO_HOME/sessions/<project>/; input history in $PANTO_HOME/history.
 
 Compaction prompt (COMPACTION.md, the system prompt of a compaction; last one found wins):
@@ -70,8 +76,10 @@ Environment:
   ollama/, lmstudio/, llamacpp/, vllm/    local servers, no key needed
   <NAME>_BASE_URL                         endpoint of any preset, e.g. OLLAMA_BASE_URL=http://host:11434
   PANTO_HOME                              where config, sessions and history live (default ~/.panto)
+  PANTO_STREAM_IDLE_TIMEOUT_MS            default of timeouts.idle_ms
   NO_COLOR                                turn colours off
-  Keys are never printed or written to session files.
+  Keys (and secret-looking config header values) are never printed or written to session
+  files: they show as [redacted NAME], also when a server echoes them in an error.
 
 JSON events (--json; one object per line, always ending with "done"):
   session_started {session_id, session_path, model, resumed, cwd}

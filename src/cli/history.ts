@@ -23,12 +23,13 @@ export async function loadHistory(path: string): Promise<string[]> {
 
 /**
  * Returns a function that persists readline's history (newest first) to `path`, mode 0600 because
- * prompts can hold private text. Writes are serialised; a failed write is reported once and history
- * simply stops being saved.
+ * prompts can hold private text, and each line passed through `redact` (known secrets). Writes are
+ * serialised; a failed write is reported once and history simply stops being saved.
  */
 export function createHistoryWriter(
   path: string,
   onError: (message: string) => void,
+  redact: (text: string) => string = (text) => text,
 ): { save(history: readonly string[]): void; flush(): Promise<void> } {
   let chain: Promise<void> = Promise.resolve();
   let failed = false;
@@ -40,7 +41,7 @@ export function createHistoryWriter(
   return {
     save(history) {
       if (failed) return;
-      const lines = history.slice(0, HISTORY_SIZE).reverse();
+      const lines = history.slice(0, HISTORY_SIZE).reverse().map(redact);
       chain = chain
         .then(() => write(lines))
         .catch((error: unknown) => {

@@ -1,5 +1,8 @@
+import { SecretRedactor } from "../secrets/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { EXIT_FAILURE, EXIT_USAGE } from "./exit-status.js";
+import { addEnvironmentSecrets } from "./known-secrets.js";
+import { redactingStream } from "./redacting-stream.js";
 
 export interface CliIo {
   cwd: string;
@@ -8,14 +11,25 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** The secrets known so far; startRun adds those config reveals. runCli makes one when absent. */
+  secrets?: SecretRedactor;
 }
 
 /**
  * Runs a parsed command line in the right mode: JSON, print (also when stdin is piped and no -p was
  * given), or the interactive terminal. Modes are imported lazily so `--help` never loads them.
- * Resolves with the exit status; unexpected errors are reported and give status 1.
+ * Resolves with the exit status; unexpected errors are reported and give status 1. Every known
+ * secret (provider keys, secret config headers) is redacted from stdout and stderr.
  */
-export async function runCli(given: CliOptions, io: CliIo): Promise<number> {
+export async function runCli(given: CliOptions, rawIo: CliIo): Promise<number> {
+  const secrets = rawIo.secrets ?? new SecretRedactor();
+  addEnvironmentSecrets(secrets, rawIo.env);
+  const io: CliIo = {
+    ...rawIo,
+    secrets,
+    stdout: redactingStream(rawIo.stdout, secrets.redact),
+    stderr: redactingStream(rawIo.stderr, secrets.redact),
+  };
   try {
     const options =
       given.resume === true ? await (await import("./resolve-resume.js")).pickResume(given, io) : given;

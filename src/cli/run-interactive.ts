@@ -34,6 +34,7 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
       options,
       cwd: io.cwd,
       env: io.env,
+      ...(io.secrets === undefined ? {} : { secrets: io.secrets }),
       hooks: {
         onEvent: (event) => renderer.render(event),
         onWarning: (message) => renderer.warning(message),
@@ -85,7 +86,11 @@ class Repl {
   async start(run: RunContext): Promise<number> {
     this.#run = run;
     const historyPath = join(run.pantoHome, "history");
-    const writer = createHistoryWriter(historyPath, (message) => this.#renderer.warning(message));
+    const writer = createHistoryWriter(
+      historyPath,
+      (message) => this.#renderer.warning(message),
+      this.#io.secrets?.redact,
+    );
     const history = new PromptHistory(await loadHistory(historyPath), (entries) => writer.save(entries));
     this.#history = history;
     const rl = createInterface({

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
+import type { SecretRedactor } from "../secrets/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { editorFor } from "./edit-in-editor.js";
 import {
@@ -31,6 +32,7 @@ export interface OnceIo {
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  secrets?: SecretRedactor;
 }
 
 /**
@@ -63,6 +65,7 @@ async function runOnceInner(
       options,
       cwd: io.cwd,
       env: io.env,
+      ...(io.secrets === undefined ? {} : { secrets: io.secrets }),
       hooks: {
         onEvent: (event) => reporter.event(event),
         onWarning: (message) => reporter.warning(message),

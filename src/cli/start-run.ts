@@ -9,10 +9,12 @@ import {
   loadConfig,
   projectConfigPath,
   readCompactionPromptLayers,
+  type TimeoutsConfig,
   userConfigPath,
 } from "../config/index.js";
 import { isPantoError, type ModelClient, type ToolCallBlock } from "../core/index.js";
 import type { McpServers } from "../mcp/index.js";
+import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import {
   findLatestSession,
   newSessionPath,
@@ -23,6 +25,7 @@ import {
 import { createDefaultTools, type Tool } from "../tools/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { UsageError } from "./exit-status.js";
+import { addConfigSecrets, addEnvironmentSecrets } from "./known-secrets.js";
 import { startMcp } from "./start-mcp.js";
 
 /** What every mode hands the agent: how to report events, ask permission and warn. */
@@ -55,20 +58,26 @@ export interface StartRunInput {
   cwd: string;
   env: NodeJS.ProcessEnv;
   hooks: RunHooks;
+  /** Secrets already known (runCli's, which redacts its output with it); one is made when absent. */
+  secrets?: SecretRedactor;
 }
 
 /**
  * Loads configuration, checks the model and its key, resolves COMPACTION.md, opens (or creates)
  * the session and builds the agent. Every problem found here is a UsageError (exit status 2), and
- * nothing is written to a session file before the model and key are known to be usable.
+ * nothing is written to a session file before the model and key are known to be usable. Every
+ * known secret is redacted from session entries and provider errors, and withheld from `bash`.
  */
 export async function startRun(input: StartRunInput): Promise<RunContext> {
   const { options, cwd, env, hooks } = input;
+  const secrets = input.secrets ?? new SecretRedactor();
+  addEnvironmentSecrets(secrets, env);
   const loaded = await setupStep(() => loadConfig({ cwd, env }));
   const { config, pantoHome, projectRoot } = loaded;
+  addConfigSecrets(secrets, config.providers, env);
   const model = options.model ?? config.model;
   if (model === undefined) throw new UsageError(noModelMessage(loaded), "config");
-  const createClient = await clientFactory(loaded, env, hooks.onWarning);
+  const createClient = await clientFactory(loaded, env, hooks.onWarning, secrets);
   await setupStep(async () => createClient(model));
   const compactionPrompt = await setupStep(async () => {
     const layers = await readCompactionPromptLayers({
@@ -79,7 +88,13 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     return resolveCompactionPrompt(layers).prompt;
   });
   const systemPrompt = await buildSystemPrompt({ cwd, projectRoot });
-  const tools = createDefaultTools();
+  const tools = createDefaultTools({
+    bashEnv: toolEnvironment(env, {
+      passthrough: config.bash_env_passthrough ?? [],
+      isSecret: (value) => secrets.isSecret(value),
+    }),
+  });
+  const sessionOptions = { cwd, onWarning: hooks.onWarning, redact: secrets.redact };
   const makeAgent = (session: Session, modelId: string): Agent =>
     new Agent({
       session,
@@ -98,7 +113,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     });
   const path = await chooseSessionPath(options, cwd, pantoHome, projectRoot, hooks.onWarning);
   const resumed = await hasContent(path);
-  let session = await setupStep(() => openSession(path, { cwd, onWarning: hooks.onWarning }));
+  let session = await setupStep(() => openSession(path, sessionOptions));
   const mcp = await startMcp(loaded, cwd, env, hooks.onWarning);
   tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
@@ -117,10 +132,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     allowTools: options.allowTools,
     mcp,
     async startNewSession() {
-      const next = await openSession(newSessionPath(pantoHome, projectRoot), {
-        cwd,
-        onWarning: hooks.onWarning,
-      });
+      const next = await openSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
       await session.close();
       session = next;
       agent = makeAgent(next, agent.model);
@@ -140,6 +152,7 @@ async function clientFactory(
   loaded: LoadedConfig,
   env: NodeJS.ProcessEnv,
   onWarning: (message: string) => void,
+  secrets: SecretRedactor,
 ): Promise<(modelId: string) => ModelClient> {
   const { createModelClient } = await import("../providers/create-model-client.js");
   const clients = new Map<string, ModelClient>();
@@ -149,6 +162,8 @@ async function clientFactory(
     const client = createModelClient(modelId, {
       env,
       onWarning,
+      redact: secrets.redact,
+      ...timeoutOptions(loaded.config.timeouts),
       ...(loaded.config.providers === undefined ? {} : { config: loaded.config.providers }),
       ...(loaded.config.max_output_tokens === undefined
         ? {}
@@ -156,6 +171,19 @@ async function clientFactory(
     });
     clients.set(modelId, client);
     return client;
+  };
+}
+
+/** Config "timeouts" as createModelClient options; a missing one keeps the adapters' default. */
+function timeoutOptions(timeouts: TimeoutsConfig | undefined): {
+  firstByteTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  requestTimeoutMs?: number;
+} {
+  return {
+    ...(timeouts?.first_byte_ms === undefined ? {} : { firstByteTimeoutMs: timeouts.first_byte_ms }),
+    ...(timeouts?.idle_ms === undefined ? {} : { idleTimeoutMs: timeouts.idle_ms }),
+    ...(timeouts?.request_ms === undefined ? {} : { requestTimeoutMs: timeouts.request_ms }),
   };
 }
 

@@ -31,6 +31,14 @@ export const mcpServerSchema = z.union([
   }),
 ]);
 
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
+
+export const timeoutsSchema = z.strictObject({
+  first_byte_ms: positiveInteger.optional(),
+  idle_ms: positiveInteger.optional(),
+  request_ms: positiveInteger.optional(),
+});
+
 /** The shape of a config file. Strict, so a misspelt key is an error instead of a silent no-op. */
 export const configSchema = z.strictObject({
   /** Lets editors validate the file; ignored by panto. */
@@ -42,6 +50,8 @@ export const configSchema = z.strictObject({
   restore_facts: z.boolean().optional(),
   providers: z.record(z.string().regex(/^[^/\s]+$/), providerSchema).optional(),
   mcp_servers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerSchema).optional(),
+  bash_env_passthrough: z.array(envName).optional(),
+  timeouts: timeoutsSchema.optional(),
 });
 
 /**
@@ -66,6 +76,12 @@ export const KEY_RULES: Record<string, string> = {
   mcp_servers: "must be an object mapping server names to MCP server settings",
   "mcp_servers.*":
     'must be {"command": "...", "args": ["..."], "env": {...}} (stdio) or {"url": "https://...", "headers": {...}} (HTTP)',
+  bash_env_passthrough: 'must be an array of environment variable names, e.g. ["GITHUB_TOKEN"]',
+  "bash_env_passthrough.*": "must be the name of an environment variable, e.g. GITHUB_TOKEN",
+  timeouts: 'must be an object such as {"first_byte_ms": 30000, "idle_ms": 120000, "request_ms": 600000}',
+  "timeouts.first_byte_ms": "must be a positive integer (milliseconds)",
+  "timeouts.idle_ms": "must be a positive integer (milliseconds)",
+  "timeouts.request_ms": "must be a positive integer (milliseconds)",
 };
 
 /** Keys allowed directly under `path` (for "unknown key" messages); `$schema` goes unmentioned. */
@@ -73,17 +89,20 @@ export function allowedKeys(path: readonly PropertyKey[]): string[] {
   const shape =
     path.length === 0
       ? configSchema.shape
-      : path.length === 2 && path[0] === "providers"
-        ? providerSchema.shape
-        : {};
+      : path[0] === "timeouts"
+        ? timeoutsSchema.shape
+        : path.length === 2 && path[0] === "providers"
+          ? providerSchema.shape
+          : {};
   return Object.keys(shape).filter((key) => key !== "$schema");
 }
 
-/** "providers.local.headers.x-id" -> "providers.*.headers.*" */
+/** "providers.local.headers.x-id" -> "providers.*.headers.*"; "bash_env_passthrough.2" -> "bash_env_passthrough.*" */
 export function ruleKey(path: readonly PropertyKey[]): string {
   return path
     .map((segment, index) => {
       if (path[0] === "mcp_servers") return index === 1 ? "*" : String(segment);
+      if (path[0] === "bash_env_passthrough" && index === 1) return "*";
       if (path[0] !== "providers") return String(segment);
       return index === 1 || (index === 3 && path[2] === "headers") ? "*" : String(segment);
     })

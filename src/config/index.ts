@@ -9,6 +9,7 @@ export {
   type PantoConfig,
   PROVIDER_APIS,
   type ProviderConfig,
+  type TimeoutsConfig,
 } from "./panto-config.js";
 export { parseConfigText } from "./parse-config-text.js";
 export {

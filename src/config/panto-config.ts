@@ -26,6 +26,20 @@ export interface PantoConfig {
   providers?: Record<string, ProviderConfig>;
   /** MCP servers by name; merged per name with a project's `.mcp.json`. */
   mcp_servers?: Record<string, McpServerConfig>;
+  /** Variables that `bash` commands receive although their names look secret (GITHUB_TOKEN). */
+  bash_env_passthrough?: string[];
+  /** Model-request deadlines in milliseconds; each missing one keeps its default. */
+  timeouts?: TimeoutsConfig;
+}
+
+/** Config "timeouts". */
+export interface TimeoutsConfig {
+  /** Until the response headers arrive. Default 30 000. */
+  first_byte_ms?: number;
+  /** Without content progress (keepalives do not count) once the response has started. Default 120 000. */
+  idle_ms?: number;
+  /** For the whole request, however it progresses. Default 600 000. */
+  request_ms?: number;
 }
 
 /** A stdio MCP server (panto starts it) or an HTTP one (panto connects to it). */

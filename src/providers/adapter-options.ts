@@ -14,11 +14,17 @@ export interface AdapterOptions {
   headers?: Record<string, string>;
   /** Adapters wrap their single attempt in `withRetry(resolveRetryOptions(retry))`. */
   retry?: RetryOptions;
+  /** No response headers within this long: a network error. Default 30 000 ms. */
+  firstByteTimeoutMs?: number;
   /**
-   * A stream that sends nothing for this long fails as a retryable network error.
-   * Default 120 000 ms; env PANTO_STREAM_IDLE_TIMEOUT_MS overrides.
+   * A started response that carries no content (keepalives do not count) for this long fails as a
+   * network error. Default 120 000 ms; env PANTO_STREAM_IDLE_TIMEOUT_MS overrides the default.
    */
   idleTimeoutMs?: number;
+  /** One attempt taking longer than this in all fails as a network error. Default 600 000 ms. */
+  requestTimeoutMs?: number;
+  /** Applied to every error message the adapter produces (known secrets -> "[redacted NAME]"). */
+  redact?: (text: string) => string;
   maxOutputTokens?: number;
   /** Replaces the global fetch (tests, proxies). */
   fetch?: typeof fetch;

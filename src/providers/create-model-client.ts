@@ -12,7 +12,12 @@ export interface CreateModelClientOptions {
   env?: NodeJS.ProcessEnv;
   retry?: RetryOptions;
   maxOutputTokens?: number;
+  /** Deadlines of each request attempt; see AdapterOptions. */
+  firstByteTimeoutMs?: number;
   idleTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** Removes known secrets from every error message the adapters produce. */
+  redact?: (text: string) => string;
   /** Told once when the openai provider falls back from the Responses to the Chat Completions API. */
   onWarning?: (message: string) => void;
   /** Replaces the global fetch (tests, proxies). */
@@ -66,7 +71,10 @@ function toAdapterOptions(spec: ModelSpec, options: CreateModelClientOptions): A
     ...(spec.baseURL === undefined ? {} : { baseURL: spec.baseURL }),
     ...(spec.headers === undefined ? {} : { headers: spec.headers }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),
+    ...(options.firstByteTimeoutMs === undefined ? {} : { firstByteTimeoutMs: options.firstByteTimeoutMs }),
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.redact === undefined ? {} : { redact: options.redact }),
     ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };

@@ -88,6 +88,7 @@ class FileSession implements Session {
     private readonly lock: SessionLock,
     loaded: LoadedFile,
     private readonly warn: (message: string) => void,
+    private readonly redact: (text: string) => string = (text) => text,
   ) {
     this.header = loaded.header;
     this.entries = loaded.entries;
@@ -261,7 +262,7 @@ class FileSession implements Session {
 
   /** Appends whole lines in a single write; after a torn last line, starts on a fresh line first. */
   private async write(entries: SessionEntry[]): Promise<void> {
-    const lines = entries.map(toLine).join("");
+    const lines = this.redact(entries.map(toLine).join(""));
     const data = Buffer.from(this.needsNewline ? `\n${lines}` : lines, "utf8");
     try {
       await writeAll(this.file, data);
@@ -295,7 +296,7 @@ async function openLocked(path: string, lock: SessionLock, options: OpenSessionO
     const loaded = await loadOrCreate(path, file, options.cwd);
     const warn = options.onWarning ?? defaultWarn;
     for (const warning of loaded.warnings) warn(warning);
-    return new FileSession(path, file, lock, loaded, warn);
+    return new FileSession(path, file, lock, loaded, warn, options.redact);
   } catch (error) {
     await file.close().catch(() => undefined);
     throw error;

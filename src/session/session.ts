@@ -27,6 +27,11 @@ export interface OpenSessionOptions {
    * repaired tool pairing), every message naming the file. Default: `process.emitWarning`.
    */
   onWarning?: (message: string) => void;
+  /**
+   * Applied to every line before it is appended (known secrets -> "[redacted NAME]"); the text it
+   * returns must still be the same JSON. Default: lines are written as they are.
+   */
+  redact?: (text: string) => string;
 }
 
 /** An open, locked session file. Appends land in the order they are called. */

@@ -167,7 +167,20 @@ function writeReply(
       startSse(res);
       res.write(": waiting\n\n");
       return;
+    case "keepalive":
+      writeKeepalives(res, reply.text ?? ": ping\n\n", reply.intervalMs ?? 50);
+      return;
+    case "silent":
+      return;
   }
+}
+
+/** Starts a stream that carries nothing but `text`, repeated every `intervalMs` until the client leaves. */
+function writeKeepalives(res: ServerResponse, text: string, intervalMs: number): void {
+  startSse(res);
+  res.write(text);
+  const timer = setInterval(() => res.write(text), intervalMs);
+  res.on("close", () => clearInterval(timer));
 }
 
 /** The reply's usage, or the default: the request's estimated size in, a quarter of the output's characters out. */

@@ -32,7 +32,14 @@ export type FakeReply =
   /** Sends some text, then ends the response cleanly without the terminal event. */
   | { type: "truncate"; afterText?: string }
   /** Sends headers and nothing else, forever (until the client gives up or the server closes). */
-  | { type: "hang" };
+  | { type: "hang" }
+  /**
+   * Sends headers, then `text` (default the SSE comment ": ping\n\n") every `intervalMs`
+   * (default 50), forever: a keepalive-only stream.
+   */
+  | { type: "keepalive"; text?: string; intervalMs?: number }
+  /** Accepts the request and never answers: no status line, no headers, no bytes. */
+  | { type: "silent" };
 
 export interface RecordedRequest {
   method: string;

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { toolEnvironment } from "../secrets/index.js";
 import { defineTool } from "./define-tool.js";
 import { type CommandResult, runCommand } from "./run-command.js";
 import type { Tool, ToolOutput } from "./tool.js";
@@ -21,8 +22,12 @@ const bashSchema = z.strictObject({
     .describe(`Milliseconds before the command is killed (default ${DEFAULT_BASH_TIMEOUT_MS}).`),
 });
 
-/** Runs a shell command; stdin is closed, so interactive programs get EOF instead of hanging. */
-export function createBashTool(): Tool {
+/**
+ * Runs a shell command; stdin is closed, so interactive programs get EOF instead of hanging.
+ * Commands get `options.env`, by default this process's environment without the variables whose
+ * names look secret (API keys, tokens, passwords: see toolEnvironment), read when the tool runs.
+ */
+export function createBashTool(options: { env?: NodeJS.ProcessEnv } = {}): Tool {
   return defineTool({
     name: "bash",
     kind: "exec",
@@ -41,6 +46,7 @@ export function createBashTool(): Tool {
       const result = await runCommand(args.command, {
         cwd: context.cwd,
         timeoutMs,
+        env: options.env ?? toolEnvironment(process.env),
         maxOutputChars: MAX_BASH_OUTPUT_CHARS,
         ...(context.signal === undefined ? {} : { signal: context.signal }),
       });

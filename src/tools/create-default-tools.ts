@@ -7,13 +7,16 @@ import { createReadTool } from "./read-tool.js";
 import type { Tool } from "./tool.js";
 import { createWriteTool } from "./write-tool.js";
 
-/** The coding tools offered by default: read, write, edit, bash, ls, glob, grep. */
-export function createDefaultTools(): Tool[] {
+/**
+ * The coding tools offered by default: read, write, edit, bash, ls, glob, grep. `bashEnv` is the
+ * environment `bash` commands get (default: this process's, secret-looking names withheld).
+ */
+export function createDefaultTools(options: { bashEnv?: NodeJS.ProcessEnv } = {}): Tool[] {
   return [
     createReadTool(),
     createWriteTool(),
     createEditTool(),
-    createBashTool(),
+    createBashTool(options.bashEnv === undefined ? {} : { env: options.bashEnv }),
     createLsTool(),
     createGlobTool(),
     createGrepTool(),

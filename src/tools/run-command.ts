@@ -16,6 +16,8 @@ export interface CommandResult {
 export interface RunCommandOptions {
   cwd: string;
   timeoutMs: number;
+  /** The command's whole environment (nothing else is inherited). */
+  env: NodeJS.ProcessEnv;
   maxOutputChars: number;
   signal?: AbortSignal;
 }
@@ -36,7 +38,7 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
   return new Promise((resolve, reject) => {
     const child = spawn("/bin/bash", ["-c", command], {
       cwd: options.cwd,
-      env: process.env,
+      env: options.env,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });

@@ -38,7 +38,7 @@ describe("parseConfigText", () => {
   it("rejects an unknown key, naming the file and listing the allowed keys", () => {
     const error = errorOf('{"modle": "openai/gpt-5"}');
     expect(error.message).toBe(
-      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, providers, mcp_servers)`,
+      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, providers, mcp_servers, bash_env_passthrough, timeouts)`,
     );
     expect(error.file).toBe(FILE);
     expect(error.key).toBe("modle");
@@ -50,6 +50,26 @@ describe("parseConfigText", () => {
       `${FILE}: unknown key "providers.local.baseurl" (allowed: api, base_url, api_key_env, headers)`,
     );
     expect(error.key).toBe("providers.local.baseurl");
+  });
+
+  it("accepts bash_env_passthrough and timeouts, and names their bad values and keys", () => {
+    const text = JSON.stringify({
+      bash_env_passthrough: ["GITHUB_TOKEN", "NPM_TOKEN"],
+      timeouts: { first_byte_ms: 10000, idle_ms: 60000, request_ms: 300000 },
+    });
+    expect(parseConfigText(text, FILE)).toEqual(JSON.parse(text));
+    expect(errorOf('{"bash_env_passthrough": ["OK", "NOT OK"]}').message).toBe(
+      `${FILE}: "bash_env_passthrough.1" must be the name of an environment variable, e.g. GITHUB_TOKEN (got "NOT OK")`,
+    );
+    expect(errorOf('{"bash_env_passthrough": "GITHUB_TOKEN"}').message).toContain(
+      '"bash_env_passthrough" must be an array of environment variable names',
+    );
+    expect(errorOf('{"timeouts": {"idle_ms": 0}}').message).toBe(
+      `${FILE}: "timeouts.idle_ms" must be a positive integer (milliseconds) (got 0)`,
+    );
+    expect(errorOf('{"timeouts": {"first_byte": 5}}').message).toBe(
+      `${FILE}: unknown key "timeouts.first_byte" (allowed: first_byte_ms, idle_ms, request_ms)`,
+    );
   });
 
   it("rejects a string budget", () => {

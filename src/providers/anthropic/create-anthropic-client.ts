@@ -41,7 +41,7 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
     return runWithRetry(options, streamOptions, {
       attempt: async (watchdog) => {
         const response = await getSdk().messages.create(params, { signal: watchdog.signal }).asResponse();
-        watchdog.touch();
+        watchdog.responded();
         return readResponse(response, {
           provider: options.provider,
           model: options.model,
@@ -50,6 +50,7 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
         });
       },
       toPantoError: (error) => anthropicErrorToPanto(error, options.provider, capture),
+      endpoint: options.baseURL ?? DEFAULT_BASE_URL,
     });
   };
 

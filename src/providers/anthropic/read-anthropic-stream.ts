@@ -44,6 +44,15 @@ export interface AnthropicStreamContext {
  * ends without one was cut off (a network failure, retried); a `model_context_window_exceeded`
  * stop is an overflow, not an answer. Unknown event and delta types are ignored.
  */
+const PROGRESS_EVENTS = new Set<string>([
+  "message_start",
+  "content_block_start",
+  "content_block_delta",
+  "content_block_stop",
+  "message_delta",
+  "message_stop",
+]);
+
 export async function readAnthropicStream(
   events: AsyncIterable<RawMessageStreamEvent>,
   context: AnthropicStreamContext,
@@ -53,7 +62,8 @@ export async function readAnthropicStream(
   let stopReason: string | null | undefined;
   let stopped = false;
   for await (const event of events) {
-    context.watchdog.touch();
+    // `ping` and event types this reader does not know are keepalives, not progress.
+    if (PROGRESS_EVENTS.has(event.type)) context.watchdog.progress();
     switch (event.type) {
       case "message_start":
         figures = mergeAnthropicUsage(figures, event.message.usage);

@@ -39,6 +39,7 @@ export function createGeminiClient(options: AdapterOptions): ModelClient {
               provider: options.provider,
               cause: error,
             }),
+      endpoint: options.baseURL ?? DEFAULT_BASE_URL,
     });
   };
   return {
@@ -64,10 +65,12 @@ async function streamOnce(
       renderGeminiRequest(request, watchdog.signal),
     );
     streaming = true;
+    watchdog.responded();
     const reader = new GeminiStreamReader({ provider, model: options.model }, streamOptions?.onEvent);
     try {
       for await (const chunk of chunks) {
-        watchdog.touch();
+        // A chunk without candidates or usage is a keepalive, not progress.
+        if ((chunk.candidates?.length ?? 0) > 0 || chunk.usageMetadata !== undefined) watchdog.progress();
         reader.handle(chunk);
       }
     } catch (error) {

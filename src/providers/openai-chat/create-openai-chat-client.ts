@@ -60,6 +60,7 @@ export function createOpenAIChatClient(options: AdapterOptions): ModelClient {
         }
       },
       toPantoError: (error) => openAIChatErrorToPanto(error, options.provider, capture),
+      endpoint: options.baseURL ?? DEFAULT_BASE_URL,
     });
   };
 
@@ -79,7 +80,7 @@ async function sendAndRead(
   provider: string,
 ): Promise<AssistantMessage> {
   const response = await sdk.chat.completions.create(params, { signal: watchdog.signal }).asResponse();
-  watchdog.touch();
+  watchdog.responded();
   if (response.body === null) throw networkError(provider, new Error("no response body"), "empty response");
   const sniffed = await sniffResponseBody(response.body);
   if (sniffed.type === "json") {
@@ -92,14 +93,17 @@ async function sendAndRead(
   }
   try {
     for await (const event of readSseEvents(sniffed.body)) {
-      watchdog.touch();
       // Stop at the terminator: some servers keep the connection open after it.
       if (event.data.trim() === "[DONE]") {
         accumulator.markDone();
         break;
       }
       const chunk = parseChatChunk(event.data, provider);
-      if (chunk !== undefined) accumulator.apply(chunk);
+      if (chunk === undefined) continue;
+      // A chunk with no choices and no usage is a keepalive, not progress.
+      if ((chunk.choices?.length ?? 0) > 0 || (chunk.usage !== undefined && chunk.usage !== null))
+        watchdog.progress();
+      accumulator.apply(chunk);
     }
   } catch (error) {
     // A server that sent its finish_reason but neither [DONE] nor the end of the response: once

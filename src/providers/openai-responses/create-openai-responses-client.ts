@@ -41,6 +41,7 @@ export function createOpenAIResponsesClient(options: AdapterOptions): ModelClien
     return runWithRetry(options, streamOptions, {
       attempt: (watchdog) => streamOnce(getSdk(), body, watchdog, options, streamOptions),
       toPantoError: (error) => mapResponsesError(error, options.provider, capture),
+      endpoint: options.baseURL ?? DEFAULT_BASE_URL,
     });
   };
 
@@ -61,7 +62,7 @@ async function streamOnce(
 ): Promise<AssistantMessage> {
   const { provider } = options;
   const response = await sdk.responses.create(body, { signal: watchdog.signal }).asResponse();
-  watchdog.touch();
+  watchdog.responded();
   const reader = new ResponsesStreamReader({ provider, model: options.model }, streamOptions?.onEvent);
   if (response.body === null) throw networkError(provider, "no response body", "empty response");
   const sniffed = await sniffResponseBody(response.body);
@@ -70,7 +71,8 @@ async function streamOnce(
     reader.handle(wholeResponseEvent(sniffed.text, provider));
   } else {
     for await (const event of responsesSseEvents(sniffed.body, provider)) {
-      watchdog.touch();
+      // Keepalive events (and any other type outside response.*) are not progress.
+      if (event.type.startsWith("response.")) watchdog.progress();
       reader.handle(event);
       // Stop at the terminal event: some servers keep the connection open after it.
       if (reader.finished) break;

@@ -4,17 +4,27 @@ export {
   sdkHttpErrorToPanto,
 } from "./capture-error-bodies.js";
 export { renderCompactionText } from "./compaction-text.js";
+export { describeEndpoint } from "./describe-endpoint.js";
 export { isNetworkFailure } from "./is-network-failure.js";
 export { MISSING_RESULT_TEXT, pairToolResults } from "./pair-tool-results.js";
 export { parseToolArguments } from "./parse-tool-arguments.js";
 export { readSseEvents, type SseEvent } from "./read-sse-events.js";
 export {
+  DEFAULT_FIRST_BYTE_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type RequestTimeouts,
   type RequestWatchdog,
-  resolveIdleTimeoutMs,
+  resolveTimeouts,
   startRequestWatchdog,
+  type TimeoutKind,
 } from "./request-watchdog.js";
-export { type RetryableRequest, runWithRetry } from "./run-with-retry.js";
+export {
+  MAX_TIMEOUT_RETRIES,
+  type RetryableRequest,
+  runWithRetry,
+  TIMEOUT_RETRY_WINDOW_MS,
+} from "./run-with-retry.js";
 export { KEYLESS_PLACEHOLDER, sdkClientOptions } from "./sdk-client-options.js";
 export { type PeekedBody, peekBody, type SniffedBody, sniffResponseBody } from "./sniff-response-body.js";
 export { splitApiVersion } from "./split-api-version.js";

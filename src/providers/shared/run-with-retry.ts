@@ -1,19 +1,45 @@
 import { PantoError, type StreamOptions } from "../../core/index.js";
+import { looksSecretName, SecretRedactor } from "../../secrets/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import { abortedError, networkError } from "../provider-error.js";
+import { abortedError } from "../provider-error.js";
 import { resolveRetryOptions, withRetry } from "../with-retry.js";
-import { type RequestWatchdog, resolveIdleTimeoutMs, startRequestWatchdog } from "./request-watchdog.js";
+import { describeEndpoint } from "./describe-endpoint.js";
+import {
+  type RequestTimeouts,
+  type RequestWatchdog,
+  resolveTimeouts,
+  startRequestWatchdog,
+  TIMEOUT_CONFIG_KEYS,
+} from "./request-watchdog.js";
+
+/**
+ * Timed-out attempts are retried at most this often per request, whatever `maxRetries` says...
+ */
+export const MAX_TIMEOUT_RETRIES = 1;
+/**
+ * ...and only while the request is younger than this. A server that never answers is reported
+ * after two first-byte timeouts and one backoff (about a minute with the defaults); a stream that
+ * stalls after its headers (or sends only keepalives) after one idle timeout (two minutes), since
+ * waiting that long a second time helps no one. With the defaults no silent server keeps a request
+ * open for more than three minutes.
+ */
+export const TIMEOUT_RETRY_WINDOW_MS = 60_000;
 
 /** What one adapter supplies: a single attempt, and how its SDK's errors become PantoErrors. */
 export interface RetryableRequest<T> {
   attempt: (watchdog: RequestWatchdog) => Promise<T>;
   toPantoError: (error: unknown) => PantoError;
+  /** The base URL requests go to, named (as host:port) in timeout and connection errors. */
+  endpoint: string;
 }
 
 /**
- * Runs one streamed model request with everything every adapter shares: an idle watchdog per
- * attempt, caller aborts reported as `aborted` (never retried), idle timeouts as retryable network
- * errors, SDK errors classified by the adapter, and retries with backoff through `withRetry`.
+ * Runs one streamed model request with everything every adapter shares: the deadlines of each
+ * attempt (first byte, idle, whole request), caller aborts reported as `aborted` at once (never
+ * retried), timeouts as network errors naming the deadline and the endpoint (retried at most
+ * MAX_TIMEOUT_RETRIES times, within TIMEOUT_RETRY_WINDOW_MS), SDK errors classified by the
+ * adapter, retries with backoff through `withRetry`, and every error message passed through the
+ * adapter's own redaction and `options.redact`.
  */
 export async function runWithRetry<T>(
   options: AdapterOptions,
@@ -22,15 +48,26 @@ export async function runWithRetry<T>(
 ): Promise<T> {
   const { provider } = options;
   const signal = streamOptions?.signal;
-  const idleTimeoutMs = resolveIdleTimeoutMs(options.idleTimeoutMs);
+  const timeouts = resolveTimeouts(options);
+  const endpoint = describeEndpoint(request.endpoint);
+  const redact = adapterRedact(options);
+  const finish = (error: PantoError): PantoError => redactError(withEndpoint(error, endpoint), redact);
+  let timedOutAttempts = 0;
+  const started = Date.now();
   const once = async (): Promise<T> => {
     if (signal?.aborted) throw abortedError(provider);
-    const watchdog = startRequestWatchdog(signal, idleTimeoutMs);
+    const watchdog = startRequestWatchdog(signal, timeouts);
     try {
       return await request.attempt(watchdog);
     } catch (error) {
-      throwIfInterrupted(watchdog, signal, provider, idleTimeoutMs);
-      throw request.toPantoError(error);
+      if (signal?.aborted) throw abortedError(provider);
+      if (watchdog.timeout !== undefined) {
+        timedOutAttempts++;
+        const retryable =
+          timedOutAttempts <= MAX_TIMEOUT_RETRIES && Date.now() - started < TIMEOUT_RETRY_WINDOW_MS;
+        throw finish(timeoutError(provider, watchdog, endpoint, retryable));
+      }
+      throw finish(request.toPantoError(error));
     } finally {
       watchdog.dispose();
     }
@@ -53,15 +90,85 @@ export async function runWithRetry<T>(
   }
 }
 
-/** An attempt that failed because its signal fired: say whether the caller or the idle timer fired it. */
-function throwIfInterrupted(
-  watchdog: RequestWatchdog,
-  signal: AbortSignal | undefined,
+/** A deadline fired: say which, after how long, at which endpoint, and the config key that sets it. */
+function timeoutError(
   provider: string,
-  idleTimeoutMs: number,
-): void {
-  if (signal?.aborted) throw abortedError(provider);
-  if (watchdog.timedOut) {
-    throw networkError(provider, new Error(`no data for ${idleTimeoutMs} ms`), "stream idle timeout");
+  watchdog: RequestWatchdog,
+  endpoint: string | undefined,
+  retryable: boolean,
+): PantoError {
+  const kind = watchdog.timeout ?? "request";
+  const ms = timeoutMs(watchdog.timeouts, kind);
+  const where = endpoint === undefined ? "" : ` from ${endpoint}`;
+  const what =
+    kind === "first-byte"
+      ? `no response${where} within ${ms} ms`
+      : kind === "idle"
+        ? `no content${where} for ${ms} ms`
+        : `the request${endpoint === undefined ? "" : ` to ${endpoint}`} took longer than ${ms} ms`;
+  return new PantoError("network", `${provider}: ${kind} timeout: ${what} (${TIMEOUT_CONFIG_KEYS[kind]})`, {
+    retryable,
+    provider,
+  });
+}
+
+function timeoutMs(timeouts: RequestTimeouts, kind: keyof typeof TIMEOUT_CONFIG_KEYS): number {
+  return kind === "first-byte"
+    ? timeouts.firstByteMs
+    : kind === "idle"
+      ? timeouts.idleMs
+      : timeouts.requestMs;
+}
+
+/**
+ * A connection failure ("fetch failed") names the endpoint it could not reach, host and port only,
+ * and the system's error code when there is one (ECONNREFUSED, ENOTFOUND...).
+ */
+function withEndpoint(error: PantoError, endpoint: string | undefined): PantoError {
+  if (error.code !== "network" || endpoint === undefined || error.message.includes(endpoint)) return error;
+  const code = systemErrorCode(error.cause);
+  return copyWithMessage(
+    error,
+    `${error.message} (endpoint ${endpoint}${code === undefined ? "" : `, ${code}`})`,
+  );
+}
+
+function systemErrorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;
+    current = current.cause;
   }
+  return undefined;
+}
+
+/**
+ * Defence in depth: the adapter's own key and secret-looking header values are redacted even when
+ * the caller passed no redactor, then whatever the caller's redactor knows.
+ */
+function adapterRedact(options: AdapterOptions): (text: string) => string {
+  const own = new SecretRedactor();
+  own.add("api key", options.apiKey);
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (looksSecretName(name)) own.add(`${name} header`, value);
+  }
+  const callers = options.redact;
+  return callers === undefined ? own.redact : (text) => own.redact(callers(text));
+}
+
+/** The error with every known secret removed from its message (the adapter's own key included). */
+function redactError(error: PantoError, redact: ((text: string) => string) | undefined): PantoError {
+  if (redact === undefined) return error;
+  const message = redact(error.message);
+  return message === error.message ? error : copyWithMessage(error, message);
+}
+
+function copyWithMessage(error: PantoError, message: string): PantoError {
+  return new PantoError(error.code, message, {
+    retryable: error.retryable,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.provider === undefined ? {} : { provider: error.provider }),
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    cause: error.cause,
+  });
 }
