@@ -14,15 +14,17 @@ async function main(): Promise<number> {
   });
   if (parsed.command === "exit") return parsed.code;
   if (parsed.command === "demo") return (await import("./demo.js")).runDemo({ stdout: process.stdout });
-  const { runCli } = await import("./run-cli.js");
-  return runCli(parsed.options, {
+  const io = {
     cwd: process.cwd(),
     env: process.env,
     version,
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
-  });
+  };
+  if (parsed.command === "export") return (await import("./run-export.js")).runExport(parsed.options, io);
+  const { runCli } = await import("./run-cli.js");
+  return runCli(parsed.options, io);
 }
 
 function readVersion(): string {

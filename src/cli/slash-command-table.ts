@@ -29,6 +29,12 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
   { name: "session", aliases: [], args: "", summary: "show the session file, id, entries and context size" },
   { name: "tools", aliases: [], args: "", summary: "list the tools and whether they need permission" },
   {
+    name: "export",
+    aliases: [],
+    args: "[file]",
+    summary: "write this session as an HTML page with its compaction timeline (.md or .json by extension)",
+  },
+  {
     name: "clear",
     aliases: ["new"],
     args: "",

@@ -32,6 +32,7 @@ const HANDLERS: Record<string, Handler> = {
   model: runModel,
   session: async (run) => ok(describeSession(run)),
   tools: async (run) => ok(describeTools(run)),
+  export: runExportCommand,
   clear: async (run) => {
     await run.startNewSession();
     return ok(`Started a new session: ${run.session.path}`);
@@ -87,6 +88,24 @@ async function runCompact(
         `compaction failed; the session is unchanged.\n  ${attempts.join("\n  ")}`,
       );
     }
+  }
+}
+
+/** `/export [FILE]`: the exporter is loaded only when asked for. */
+async function runExportCommand(run: RunContext, args: string): Promise<SlashResult> {
+  if (args === "-")
+    return failed(EXIT_USAGE, "usage", "/export writes a file; to write to stdout use panto export -o -");
+  const { exportToTarget } = await import("./run-export.js");
+  const request = { sessionPath: run.session.path, full: false, cwd: run.cwd };
+  try {
+    const result = await exportToTarget(args === "" ? request : { ...request, output: args }, process.stdout);
+    return ok(`Exported ${plural(result.entries, "entry", "entries")} to ${result.target}`);
+  } catch (error) {
+    return failed(
+      EXIT_FAILURE,
+      "export",
+      `export failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
