@@ -5,6 +5,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
+import { printExportBenchmark } from "./export-benchmark.js";
 import { runResumeBenchmark } from "./resume-benchmark.js";
 
 function parseSizes(argv: readonly string[]): number[] {
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
     console.log("\nPrepare a compaction (group turns, size, plan retention, serialise transcript)");
     const prepare = runCompactionPrepareBenchmark({ turns: 10_000, runs: 9 });
     console.log(`${prepare.turns} turns: median ${prepare.medianMs.toFixed(1)} ms`);
+    await printExportBenchmark(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
