@@ -9,6 +9,11 @@ Modes:
   echo "PROMPT" | panto -p      the prompt comes from stdin when -p has no value
   panto --json -p "PROMPT"      one JSON event per line on stdout (implies print mode)
   panto demo                    offline simulation of an overflow, a compaction and a retry
+  panto export [SESSION] [-o FILE] [--format html|md|json] [--full]
+                                a session (id prefix or path; default: this project's latest) as
+                                one offline HTML page with its compaction timeline, in
+                                <session name>.html here (-o - for stdout; md/json also by -o
+                                extension); tool results cut to 4,000 characters unless --full
 
 Slash commands (interactive, and also as the -p prompt, e.g. panto -c -p "/compact"):
 ${formatSlashCommandList()}
