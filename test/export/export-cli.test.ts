@@ -1,10 +1,13 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { sessionDirectory } from "../../src/session/index.js";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
-import { cliEnv, runCli, tempProject } from "../e2e/run-cli.js";
+import { CLI_PATH, cliEnv, runCli, tempProject } from "../e2e/run-cli.js";
+
+const TRACE_IMPORTS = fileURLToPath(new URL("../cli/fixtures/trace-imports.mjs", import.meta.url));
 
 const servers: FakeServer[] = [];
 afterAll(async () => {
@@ -27,6 +30,23 @@ async function projectWithSessions(ids: string[]) {
 }
 
 describe("panto export", () => {
+  it("is loaded only when it runs: --help imports neither the exporter nor markdown-it, an HTML export both", async () => {
+    const t = await projectWithSessions(["lazy-1"]);
+    const { spawnSync } = await import("node:child_process");
+    const importsOf = (args: string[]) =>
+      spawnSync(process.execPath, ["--import", TRACE_IMPORTS, CLI_PATH, ...args], {
+        cwd: t.project,
+        env: t.env,
+        encoding: "utf8",
+      })
+        .stderr.split("\n")
+        .filter((line) => line.startsWith("IMPORT ") && /markdown-it|dist\/export\//.test(line));
+    expect(importsOf(["--help"])).toEqual([]);
+    const exporting = importsOf(["export", "-o", "-"]);
+    expect(exporting.some((line) => line.includes("markdown-it"))).toBe(true);
+    expect(exporting.some((line) => line.includes("dist/export/"))).toBe(true);
+  });
+
   it("resolves an id prefix among this project's sessions and writes <session name>.html in the working directory", async () => {
     const t = await projectWithSessions(["aaaa1111-x", "bbbb2222-y"]);
     const result = await runCli(["export", "bbbb"], { cwd: t.project, env: t.env });
