@@ -10,6 +10,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
+import { printExportBenchmark } from "./export-benchmark.js";
 import { runResumeBenchmark } from "./resume-benchmark.js";
 import { reportSessionListBenchmark } from "./session-list-benchmark.js";
 import { runStartupBenchmark } from "./startup-benchmark.js";
@@ -76,6 +77,7 @@ async function resume(sizesMb: number[]): Promise<void> {
       );
     }
     await reportSessionListBenchmark(dir);
+    await printExportBenchmark(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -19,12 +19,24 @@ export interface CliOptions {
   allowTools: boolean;
 }
 
+/** `panto export [SESSION] [-o FILE] [--format html|md|json] [--full]` */
+export interface ExportCliOptions {
+  /** Id prefix or path; undefined: this project's latest session. */
+  session?: string;
+  /** Output file, "-" for stdout; undefined: a file named after the session in the working directory. */
+  output?: string;
+  /** Undefined: from the output file's extension, else html. */
+  format?: "html" | "md" | "json";
+  full: boolean;
+}
+
 export type ParsedArgs =
   | { command: "run"; options: CliOptions }
   /** `panto demo`; `keep` leaves its temporary folder in place and says where. */
   | { command: "demo"; keep: boolean }
   /** `panto sessions [--json]`: list this project's sessions. */
   | { command: "sessions"; json: boolean }
+  | { command: "export"; options: ExportCliOptions }
   /** Help, version or a usage error was already written; exit with this status. */
   | { command: "exit"; code: number };
 
@@ -105,6 +117,7 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
     .action((raw: { json?: true }) => onParsed({ command: "sessions", json: raw.json === true }));
+  addExportCommand(program, output, onParsed);
   return program;
 }
 
@@ -147,4 +160,42 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
   if (raw.resume !== undefined) options.resume = raw.resume === true ? true : raw.resume.trim();
   if (maxTurns !== undefined) options.maxTurns = maxTurns;
   return options;
+}
+
+function addExportCommand(
+  program: Command,
+  output: ArgsOutput,
+  onParsed: (result: ParsedArgs) => void,
+): void {
+  program
+    .command("export")
+    .description(
+      "write a session as one self-contained HTML page (or Markdown, or JSON) with its compaction timeline",
+    )
+    .argument("[session]", "session id prefix or file path (default: this project's latest session)")
+    .addOption(
+      new Option("-o, --output <file>", 'output file, "-" for stdout (default: <session name>.html here)'),
+    )
+    .addOption(
+      new Option("--format <format>", "html, md or json (default: from the -o extension, else html)").choices(
+        ["html", "md", "json"],
+      ),
+    )
+    .addOption(
+      new Option("--full", "keep long tool results whole (they are cut to 4,000 characters otherwise)"),
+    )
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action(
+      (
+        session: string | undefined,
+        raw: { output?: string; format?: "html" | "md" | "json"; full?: true },
+      ) => {
+        const options: ExportCliOptions = { full: raw.full === true };
+        if (session !== undefined) options.session = session;
+        if (raw.output !== undefined) options.output = raw.output;
+        if (raw.format !== undefined) options.format = raw.format;
+        onParsed({ command: "export", options });
+      },
+    );
 }

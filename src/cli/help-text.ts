@@ -18,6 +18,11 @@ Modes:
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
                                 terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and
                                 elsewhere prints the list to stderr and exits 2
+  panto export [SESSION] [-o FILE] [--format html|md|json] [--full]
+                                a session (id prefix or path; default: this project's latest) as
+                                one offline HTML page with its compaction timeline, in
+                                <session name>.html here (-o - for stdout; md/json also by -o
+                                extension); tool results cut to 4,000 characters unless --full
 
 Slash commands (interactive, and also as the -p prompt, e.g. panto -c -p "/compact"):
 ${formatSlashCommandList()}

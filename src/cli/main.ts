@@ -32,15 +32,17 @@ async function main(): Promise<number> {
       stdout: process.stdout,
       stderr: process.stderr,
     });
-  const { runCli } = await import("./run-cli.js");
-  return runCli(parsed.options, {
+  const io = {
     cwd: process.cwd(),
     env: process.env,
     version,
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
-  });
+  };
+  if (parsed.command === "export") return (await import("./run-export.js")).runExport(parsed.options, io);
+  const { runCli } = await import("./run-cli.js");
+  return runCli(parsed.options, io);
 }
 
 /**

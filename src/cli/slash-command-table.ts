@@ -57,6 +57,12 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
   { name: "tools", aliases: [], args: "", summary: "list the tools and whether they need permission" },
   { name: "mcp", aliases: [], args: "", summary: "list the MCP servers, their state and their tools" },
   {
+    name: "export",
+    aliases: [],
+    args: "[file]",
+    summary: "write this session as an HTML page with its compaction timeline (.md or .json by extension)",
+  },
+  {
     name: "clear",
     aliases: ["new"],
     args: "",

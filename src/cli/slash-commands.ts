@@ -39,6 +39,7 @@ const HANDLERS: Record<string, Handler> = {
   session: async (run) => ok(`${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),
   tools: async (run) => ok(describeTools(run)),
   mcp: async (run) => ok(describeMcp(run.mcp?.status())),
+  export: runExportCommand,
   clear: async (run) => {
     await run.startNewSession();
     return ok(`Started a new session: ${run.session.path}`);
@@ -95,6 +96,24 @@ async function runCompact(
         `compaction failed; the context is unchanged (the failure is recorded in the session).\n  ${attempts.join("\n  ")}`,
       );
     }
+  }
+}
+
+/** `/export [FILE]`: the exporter is loaded only when asked for. */
+async function runExportCommand(run: RunContext, args: string): Promise<SlashResult> {
+  if (args === "-")
+    return failed(EXIT_USAGE, "usage", "/export writes a file; to write to stdout use panto export -o -");
+  const { exportToTarget } = await import("./run-export.js");
+  const request = { sessionPath: run.session.path, full: false, cwd: run.cwd, redact: run.redact };
+  try {
+    const result = await exportToTarget(args === "" ? request : { ...request, output: args }, process.stdout);
+    return ok(`Exported ${plural(result.entries, "entry", "entries")} to ${result.target}`);
+  } catch (error) {
+    return failed(
+      EXIT_FAILURE,
+      "export",
+      `export failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -48,6 +48,8 @@ export interface RunContext {
   readonly allowTools: boolean;
   /** The MCP servers, when any are configured (`/mcp`). */
   readonly mcp: McpServers | undefined;
+  /** Replaces every credential panto knows (environment and config) in text it writes. */
+  readonly redact: (text: string) => string;
   /** Closes the current session and continues in a new, empty session file with the same model. */
   startNewSession(): Promise<void>;
   close(): Promise<void>;
@@ -131,6 +133,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     projectRoot,
     allowTools: options.allowTools,
     mcp,
+    redact: secrets.redact,
     async startNewSession() {
       const next = await openSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
       await session.close();

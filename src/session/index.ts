@@ -11,9 +11,12 @@ export {
   type SessionSummary,
 } from "./list-sessions.js";
 export { openSession } from "./open-session.js";
+export { parseSessionLine } from "./parse-session-line.js";
+export { readActiveSuffix } from "./read-active-suffix.js";
 export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compaction-history.js";
+export { validateHeader } from "./read-session-header.js";
 export { MISSING_RESULT_TEXT } from "./repair-tool-pairing.js";
-export { type ReplayResult, replayEntries } from "./replay-entries.js";
+export { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 export {
   resolveSessionRef,
   type SessionRef,

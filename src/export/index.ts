@@ -1,0 +1,11 @@
+export type { Redact } from "./clean-text.js";
+export {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  type ExportSessionOptions,
+  type ExportSummary,
+  exportSession,
+} from "./export-session.js";
+export { CUT_CHARS } from "./render-entries.js";
+export { resolveSessionArgument } from "./resolve-session-argument.js";
+export { memorySink, streamSink, type TextSink } from "./text-sink.js";

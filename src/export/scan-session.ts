@@ -1,0 +1,218 @@
+import { estimateMessageTokens, estimateTokens } from "../compaction/index.js";
+import type { CompactionEntry, MessageEntry, SessionHeader } from "../session/index.js";
+import { compactionExtras, learnedWindow, undoneCompactionId } from "./future-entries.js";
+import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
+
+/** The context size of one model request (one assistant message, kept copies excluded). */
+export interface RequestPoint {
+  tokens: number;
+  /** True when the provider reported no usage and the size is the local estimate. */
+  estimated: boolean;
+  line: number;
+}
+
+export type CompactionStatus = "applied" | "incomplete" | "undone" | "failed";
+
+/** A compaction (or a failed one) as the timeline and the entry list show it. */
+export interface CompactionMark {
+  id: string;
+  line: number;
+  /** 1-based, in file order, failed ones included. */
+  ordinal: number;
+  trigger: string;
+  status: CompactionStatus;
+  /** Context size before and after (tokens), when known. */
+  before?: number;
+  after?: number;
+  /** How many request points come before it. */
+  afterRequest: number;
+  /** Line of the first entry it replaced (summarised), when any. */
+  firstReplacedLine?: number;
+  /** Ids (and lines) of the message entries before it that it kept verbatim, in the order of their copies. */
+  keptOriginals: Map<string, number>;
+}
+
+export interface Totals {
+  requests: number;
+  requestsWithUsage: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** Summary requests: one per compaction (or per chunk), and every failed attempt. */
+  compactionCalls: number;
+}
+
+/** What the first pass learns: only small numbers and ids, never entry bodies. */
+export interface SessionScan {
+  header: SessionHeader;
+  requests: RequestPoint[];
+  compactions: CompactionMark[];
+  /** The learned context window, when the session records one. */
+  window?: number;
+  totals: Totals;
+  /** Line ranges (inclusive) of turns that failed for good. */
+  failedTurns: Array<{ from: number; to: number }>;
+  entries: number;
+  invalidLines: number[];
+}
+
+interface Pending {
+  mark: CompactionMark;
+  entry: CompactionEntry;
+  snapshot: Array<{ id: string; line: number }>;
+  copies: number;
+}
+
+/** The first pass, as a state machine fed one line at a time. */
+class Scanner {
+  readonly requests: RequestPoint[] = [];
+  readonly compactions: CompactionMark[] = [];
+  readonly failedTurns: Array<{ from: number; to: number }> = [];
+  readonly invalidLines: number[] = [];
+  readonly totals: Totals = {
+    requests: 0,
+    requestsWithUsage: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    compactionCalls: 0,
+  };
+  window: number | undefined;
+  entries = 0;
+  /** Message entries that the next request would carry (ids and lines only). */
+  private replaying: Array<{ id: string; line: number }> = [];
+  private pending: Pending | undefined;
+  private contextEstimate = 0;
+  private readonly byId = new Map<string, CompactionMark>();
+
+  see(item: SessionLine): void {
+    this.entries++;
+    if (item.kind === "invalid") {
+      this.invalidLines.push(item.line);
+      return;
+    }
+    const fields = (item.kind === "entry" ? item.entry : item.fields) as unknown as EntryFields;
+    const isCopy = item.kind === "entry" && item.entry.type === "message" && item.entry.keptBy !== undefined;
+    if (this.pending !== undefined && !(isCopy && (fields.keptBy as string) === this.pending.entry.id))
+      this.settle();
+    this.window = learnedWindow(fields) ?? this.window;
+    if (item.kind === "other") this.seeOther(item.line, item.fields);
+    else if (item.entry.type === "message") this.seeMessage(item.line, item.entry);
+    else if (item.entry.type === "compaction") this.seeCompaction(item.line, item.entry);
+    else this.seeFailedTurn(item.line, item.entry.firstEntryId);
+  }
+
+  finish(): void {
+    if (this.pending !== undefined) this.settle();
+  }
+
+  private seeMessage(line: number, entry: MessageEntry): void {
+    const { message } = entry;
+    if (entry.keptBy !== undefined && this.pending !== undefined) this.pending.copies++;
+    if (message.role === "assistant" && entry.keptBy === undefined) {
+      const usage = message.usage;
+      this.requests.push({ tokens: usage?.promptTokens ?? this.contextEstimate, estimated: !usage, line });
+      this.totals.requests++;
+      if (usage !== undefined) {
+        this.totals.requestsWithUsage++;
+        this.totals.inputTokens += usage.promptTokens;
+        this.totals.outputTokens += usage.outputTokens;
+        this.totals.cacheReadTokens += usage.cacheReadTokens ?? 0;
+        this.totals.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
+        this.contextEstimate = usage.promptTokens + usage.resentOutputTokens;
+      } else this.contextEstimate += estimateMessageTokens(message);
+    } else this.contextEstimate += estimateMessageTokens(message);
+    this.replaying.push({ id: entry.id, line });
+  }
+
+  private seeCompaction(line: number, entry: CompactionEntry): void {
+    const extras = compactionExtras(entry as unknown as EntryFields);
+    const mark: CompactionMark = {
+      id: entry.id,
+      line,
+      ordinal: this.compactions.length + 1,
+      trigger: entry.trigger,
+      status: "applied",
+      before: extras.requestTokens ?? entry.tokensSummarised + entry.tokensKept,
+      after: entry.summaryTokens + entry.tokensKept,
+      afterRequest: this.requests.length,
+      keptOriginals: new Map(),
+    };
+    this.add(mark);
+    this.totals.compactionCalls += entry.chunks ?? 1;
+    this.pending = { mark, entry, snapshot: this.replaying, copies: 0 };
+    this.replaying = [];
+    this.contextEstimate = estimateTokens(entry.summary);
+  }
+
+  /** After a compaction's copies: which originals it kept, or that it was cut off. */
+  private settle(): void {
+    const pending = this.pending as Pending;
+    this.pending = undefined;
+    const expected = pending.entry.keptMessages ?? pending.copies;
+    if (pending.copies < expected) {
+      pending.mark.status = "incomplete";
+      this.replaying = [...pending.snapshot, ...this.replaying];
+      return;
+    }
+    const kept = pending.snapshot.slice(pending.snapshot.length - pending.copies);
+    for (const original of kept) pending.mark.keptOriginals.set(original.id, original.line);
+    const first = pending.snapshot.find((original) => !pending.mark.keptOriginals.has(original.id));
+    if (first !== undefined) pending.mark.firstReplacedLine = first.line;
+  }
+
+  private seeFailedTurn(line: number, firstEntryId: string): void {
+    const start = this.replaying.findIndex((item) => item.id === firstEntryId);
+    if (start === -1) return;
+    this.failedTurns.push({ from: (this.replaying[start] as { line: number }).line, to: line });
+    this.replaying.splice(start);
+  }
+
+  private seeOther(line: number, fields: EntryFields): void {
+    if (fields.type === "compaction-failed") {
+      const attempts = Array.isArray(fields.attempts) ? fields.attempts.length : 1;
+      this.totals.compactionCalls += attempts;
+      this.add({
+        id: typeof fields.id === "string" ? fields.id : `line-${line}`,
+        line,
+        ordinal: this.compactions.length + 1,
+        trigger: typeof fields.trigger === "string" ? fields.trigger : "unknown",
+        status: "failed",
+        afterRequest: this.requests.length,
+        keptOriginals: new Map(),
+      });
+    }
+    const undone = undoneCompactionId(fields);
+    const target = undone === undefined ? undefined : this.byId.get(undone);
+    if (target !== undefined) target.status = "undone";
+  }
+
+  private add(mark: CompactionMark): void {
+    this.compactions.push(mark);
+    this.byId.set(mark.id, mark);
+  }
+}
+
+/** The first pass over a session file: request sizes, compactions, totals. Memory: small numbers only. */
+export async function scanSession(path: string): Promise<SessionScan> {
+  const scanner = new Scanner();
+  let header: SessionHeader | undefined;
+  for await (const item of readSessionLines(path)) {
+    if ("header" in item) header = item.header;
+    else scanner.see(item);
+  }
+  scanner.finish();
+  const scan: SessionScan = {
+    header: header as SessionHeader,
+    requests: scanner.requests,
+    compactions: scanner.compactions,
+    totals: scanner.totals,
+    failedTurns: scanner.failedTurns,
+    entries: scanner.entries,
+    invalidLines: scanner.invalidLines,
+  };
+  if (scanner.window !== undefined) scan.window = scanner.window;
+  return scan;
+}

@@ -1,0 +1,49 @@
+import { once } from "node:events";
+
+/** Where an export writes: buffered, honouring back-pressure, so memory stays flat. */
+export interface TextSink {
+  write(text: string): Promise<void>;
+  /** Flushes what is buffered (and ends the stream when the sink owns it). */
+  close(): Promise<void>;
+}
+
+const FLUSH_CHARS = 256 * 1024;
+
+/** A sink over a writable stream; `end` says whether close() ends the stream (not for stdout). */
+export function streamSink(stream: NodeJS.WritableStream, end: boolean): TextSink {
+  let buffer: string[] = [];
+  let buffered = 0;
+  const flush = async (): Promise<void> => {
+    if (buffered === 0) return;
+    const chunk = buffer.join("");
+    buffer = [];
+    buffered = 0;
+    if (!stream.write(chunk)) await once(stream, "drain");
+  };
+  return {
+    async write(text) {
+      buffer.push(text);
+      buffered += text.length;
+      if (buffered >= FLUSH_CHARS) await flush();
+    },
+    async close() {
+      await flush();
+      if (end) {
+        stream.end();
+        await once(stream, "finish");
+      }
+    },
+  };
+}
+
+/** A sink that collects everything in memory (tests, small exports). */
+export function memorySink(): TextSink & { text(): string } {
+  const parts: string[] = [];
+  return {
+    async write(text) {
+      parts.push(text);
+    },
+    async close() {},
+    text: () => parts.join(""),
+  };
+}

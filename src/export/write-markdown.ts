@@ -1,0 +1,124 @@
+import type { ToolResultBlock } from "../core/index.js";
+import { cleanText, type Redact } from "./clean-text.js";
+import type { EffectiveIds } from "./effective-entries.js";
+import { EntryStatusTracker } from "./entry-status.js";
+import { formatCount } from "./format-count.js";
+import { compactionFailedInfo } from "./future-entries.js";
+import { CUT_CHARS } from "./render-entries.js";
+import { describeMark } from "./render-timeline.js";
+import type { SessionScan } from "./scan-session.js";
+import { readSessionLines, type SessionLine } from "./session-lines.js";
+import type { TextSink } from "./text-sink.js";
+
+export interface MarkdownContext {
+  redact: Redact;
+  full: boolean;
+}
+
+/** A fenced block that no backtick run inside the text can close. */
+function fence(text: string, context: MarkdownContext): string {
+  const clean = cleanText(context.redact(text));
+  const shown = !context.full && clean.length > CUT_CHARS ? clean.slice(0, CUT_CHARS) : clean;
+  const longest = Math.max(2, ...(shown.match(/`+/g) ?? []).map((run) => run.length));
+  const ticks = "`".repeat(longest + 1);
+  const note =
+    shown.length < clean.length
+      ? `\n(cut to ${formatCount(CUT_CHARS)} of ${formatCount(clean.length)} characters)`
+      : "";
+  return `${ticks}\n${shown}\n${ticks}${note}`;
+}
+
+function toolResultText(block: ToolResultBlock): string {
+  const parts = Array.isArray(block.content) ? block.content : [];
+  return parts
+    .map((part) => (part.type === "text" ? String(part.text) : `[image ${String(part.mediaType)}]`))
+    .join("\n");
+}
+
+function messageMarkdown(
+  item: Extract<SessionLine, { kind: "entry" }>,
+  tracker: EntryStatusTracker,
+  context: MarkdownContext,
+): string {
+  const entry = item.entry;
+  if (entry.type !== "message") return "";
+  const status = tracker.statusOf(item.line, entry.id, entry.keptBy);
+  const notes = [
+    status.summarisedBy === undefined ? "" : `summarised by compaction ${status.summarisedBy.ordinal}`,
+    status.keptBy === undefined ? "" : `kept verbatim by compaction ${status.keptBy.ordinal}`,
+    status.failed ? "failed turn" : "",
+    status.effective ? "in the effective context" : "",
+  ].filter((note) => note !== "");
+  const heading = `### ${entry.message.role} · line ${item.line}${notes.length === 0 ? "" : ` · ${notes.join(", ")}`}`;
+  if (entry.keptBy !== undefined)
+    return `${heading}\n\nKept copy of line ${status.copyOf ?? "?"} (shown once, above).`;
+  const text = (value: string) => cleanText(context.redact(value));
+  const body = entry.message.content.map((block) => {
+    switch (block.type) {
+      case "text":
+        return entry.message.role === "assistant"
+          ? text(String(block.text))
+          : text(String(block.text)).replace(/^/gm, "> ");
+      case "thinking":
+        return `<details><summary>thinking</summary>\n\n${fence(String(block.text ?? ""), context)}\n\n</details>`;
+      case "tool-call":
+        return `Tool call \`${text(String(block.name))}\`:\n\n${fence(JSON.stringify(block.arguments, null, 2) ?? "", context)}`;
+      case "tool-result": {
+        const result = toolResultText(block);
+        return `<details><summary>result of ${text(String(block.toolName))}${block.isError ? " (error)" : ""}, ${formatCount(result.length)} characters</summary>\n\n${fence(result, context)}\n\n</details>`;
+      }
+      default:
+        return `[${block.type}]`;
+    }
+  });
+  return `${heading}\n\n${body.join("\n\n")}`;
+}
+
+function lineMarkdown(
+  item: SessionLine,
+  scan: SessionScan,
+  tracker: EntryStatusTracker,
+  context: MarkdownContext,
+): string {
+  const text = (value: string) => cleanText(context.redact(value));
+  if (item.kind === "invalid") return `### unreadable line ${item.line} (${item.reason})`;
+  if (item.kind === "other") {
+    if (item.fields.type === "compaction-failed") {
+      const info = compactionFailedInfo(item.fields);
+      return `## Compaction failed (${text(info.trigger)}) · line ${item.line}\n\n${info.attempts.map((attempt) => `- ${text(attempt.model)}: ${text(attempt.code)}: ${text(attempt.message)}`).join("\n")}`;
+    }
+    return `### ${text(item.fields.type)} · line ${item.line}\n\n${fence(JSON.stringify(item.fields, null, 2), context)}`;
+  }
+  const { entry } = item;
+  if (entry.type === "message") return messageMarkdown(item, tracker, context);
+  if (entry.type === "turn-failed")
+    return `### turn failed · line ${item.line}\n\n${text(`${entry.code}: ${entry.error}`)}`;
+  const mark = scan.compactions.find((candidate) => candidate.id === entry.id);
+  const title = mark === undefined ? `Compaction (${entry.trigger})` : describeMark(mark);
+  return `## ${text(title)} · line ${item.line}\n\n${formatCount(entry.turnsSummarised)} turns summarised, ${formatCount(entry.turnsKept)} kept · model ${text(entry.model)}${entry.fellBack ? " (fell back)" : ""}\n\n${fence(entry.summary, context)}`;
+}
+
+/** `--format md`: the timeline as a list and every entry in file order, for pasting into an issue. */
+export async function writeMarkdown(
+  path: string,
+  scan: SessionScan,
+  effective: EffectiveIds,
+  context: MarkdownContext,
+  sink: TextSink,
+): Promise<void> {
+  const { header, totals } = scan;
+  const text = (value: string) => cleanText(context.redact(value));
+  await sink.write(
+    `# panto session ${text(header.id)}\n\nCreated ${text(header.created)} in \`${text(header.cwd)}\`.\n\n`,
+  );
+  await sink.write(
+    `## Timeline\n\n${formatCount(totals.requests)} model requests · ${formatCount(totals.inputTokens)} input, ${formatCount(totals.outputTokens)} output, ${formatCount(totals.cacheReadTokens)} cache read, ${formatCount(totals.cacheWriteTokens)} cache write tokens · ${formatCount(totals.compactionCalls)} compaction calls${scan.window === undefined ? "" : ` · context window ${formatCount(scan.window)}`}\n\n`,
+  );
+  await sink.write(
+    `${scan.compactions.map((mark) => `${mark.ordinal}. ${describeMark(mark)} (after request ${mark.afterRequest}, line ${mark.line})`).join("\n")}\n\n## Entries\n\n`,
+  );
+  const tracker = new EntryStatusTracker(scan, effective.messageIds);
+  for await (const item of readSessionLines(path)) {
+    if (!("header" in item)) await sink.write(`${lineMarkdown(item, scan, tracker, context)}\n\n`);
+  }
+}
