@@ -18,4 +18,11 @@ export interface ErrorClassification {
   code: ErrorCode;
   /** Whether the same request may succeed if sent again after a pause. */
   retryable: boolean;
+  /**
+   * Overflows only, when the body states it: the rejected request's size in tokens as the provider
+   * counted it (its stated total, which may include reserved output tokens, else the input's size).
+   */
+  requestTokens?: number;
+  /** Overflows only, when the body states it: the model's context window (or input limit) in tokens. */
+  contextWindow?: number;
 }

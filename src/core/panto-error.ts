@@ -8,6 +8,10 @@ export class PantoError extends Error {
   readonly provider: string | undefined;
   /** How long the provider asked us to wait before retrying (retry-after), when it said. */
   readonly retryAfterMs: number | undefined;
+  /** context_overflow only: the rejected request's size in tokens, when the provider stated it. */
+  readonly requestTokens: number | undefined;
+  /** context_overflow only: the model's context window in tokens, when the provider stated it. */
+  readonly contextWindow: number | undefined;
 
   constructor(
     code: ErrorCode,
@@ -17,6 +21,8 @@ export class PantoError extends Error {
       status?: number;
       provider?: string;
       retryAfterMs?: number;
+      requestTokens?: number;
+      contextWindow?: number;
       cause?: unknown;
     } = {},
   ) {
@@ -27,6 +33,8 @@ export class PantoError extends Error {
     this.status = options.status;
     this.provider = options.provider;
     this.retryAfterMs = options.retryAfterMs;
+    this.requestTokens = options.requestTokens;
+    this.contextWindow = options.contextWindow;
   }
 }
 

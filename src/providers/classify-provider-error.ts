@@ -17,6 +17,7 @@ import {
   UNAVAILABLE_EXCEPTION_PATTERNS,
 } from "./error-patterns.js";
 import { readErrorBody } from "./read-error-body.js";
+import { readOverflowNumbers } from "./read-overflow-numbers.js";
 
 /** One failed provider request as seen on the wire: HTTP status when there was one, and the raw body. */
 export interface ProviderFailure {
@@ -44,7 +45,8 @@ const verdict = (code: ErrorCode, retryable: boolean): ErrorClassification => ({
  * overflows; a too-large max_tokens (output limit) is a bad request unless the input is named too;
  * a byte-size cap (HTTP 413, image size) is not the context window unless the body speaks of tokens
  * or a too-long prompt. Overflows and other 4xx are not retryable; 429, 5xx, 529 and dropped
- * connections are.
+ * connections are. An overflow also carries the request size and context window (tokens) when the
+ * body states them.
  */
 export function classifyProviderError(failure: ProviderFailure): ErrorClassification {
   // Callers from plain JavaScript sometimes hand over a parsed body; classify its text all the same.
@@ -56,9 +58,14 @@ export function classifyProviderError(failure: ProviderFailure): ErrorClassifica
   const evidence: Evidence = { status: status ?? facts.status, text: facts.text };
   for (const rule of RULES) {
     const result = rule(evidence);
-    if (result !== undefined) return result;
+    if (result !== undefined) return withOverflowNumbers(result, evidence.text);
   }
   return classifyByStatus(evidence.status);
+}
+
+/** An overflow verdict carries the request size and window the body states; no other verdict does. */
+function withOverflowNumbers(result: ErrorClassification, text: string): ErrorClassification {
+  return result.code === "context_overflow" ? { ...result, ...readOverflowNumbers(text) } : result;
 }
 
 /** A completed response handed over as a failure: only a context-window finish reason is an error we know. */

@@ -39,6 +39,8 @@ export function providerErrorFromResponse(input: {
     provider: input.provider,
     ...(input.status === undefined ? {} : { status: input.status }),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(classification.requestTokens === undefined ? {} : { requestTokens: classification.requestTokens }),
+    ...(classification.contextWindow === undefined ? {} : { contextWindow: classification.contextWindow }),
   });
 }
 

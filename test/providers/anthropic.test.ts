@@ -282,6 +282,8 @@ describe("Anthropic adapter: faults and retries", () => {
     expect(error.code).toBe("context_overflow");
     expect(error.status).toBe(400);
     expect(error.message).toMatch(/prompt is too long: \d+ tokens > 50 maximum/);
+    expect(error.contextWindow).toBe(50);
+    expect(error.message).toContain(`${error.requestTokens} tokens > 50`);
     expect(server.requests).toHaveLength(1);
   });
 

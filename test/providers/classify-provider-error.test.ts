@@ -69,7 +69,10 @@ describe("full codes on the shared fixture", () => {
     ["Model name mismatch", { code: "invalid_request", retryable: false }],
     ["402 credit check", { code: "other", retryable: false }],
     ["Quota error relayed by Copilot", { code: "other", retryable: false }],
-    ["prompt is too long: 219898", { code: "context_overflow", retryable: false }],
+    [
+      "prompt is too long: 219898",
+      { code: "context_overflow", retryable: false, requestTokens: 219898, contextWindow: 200000 },
+    ],
   ];
   for (const [fragment, expected] of cases) {
     it(`classifies the entry "${fragment}" as ${expected.code} (retryable: ${expected.retryable})`, () => {
@@ -192,6 +195,8 @@ describe("words that look like overflow but are not (synthetic bodies pinning th
     expect(classifyProviderError({ status: 500, body })).toEqual({
       code: "context_overflow",
       retryable: false,
+      requestTokens: 9000,
+      contextWindow: 8192,
     });
   });
 

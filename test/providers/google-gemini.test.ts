@@ -134,6 +134,8 @@ describe("Gemini adapter: fixture errors served for real", () => {
     expect(error.message).toMatch(
       /The input token count \(\d+\) exceeds the maximum number of tokens allowed \(10\)/,
     );
+    expect(error.contextWindow).toBe(10);
+    expect(error.message).toContain(`token count (${error.requestTokens})`);
     expect(server.requests).toHaveLength(1);
   });
 

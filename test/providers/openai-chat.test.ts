@@ -356,6 +356,8 @@ describe("OpenAI chat adapter: faults and retries", () => {
     expect(error.message).toMatch(
       /maximum context length is 50 tokens\. However, your messages resulted in \d+ tokens/,
     );
+    expect(error.contextWindow).toBe(50);
+    expect(error.message).toContain(`resulted in ${error.requestTokens} tokens`);
     expect(server.requests).toHaveLength(1);
   });
 
