@@ -27,8 +27,8 @@ describe("the package entry", () => {
       console.log(JSON.stringify(results));
     `);
     expect(JSON.parse(output)).toEqual([
-      { code: "context_overflow", retryable: false },
-      { code: "context_overflow", retryable: false },
+      { code: "context_overflow", retryable: false, requestTokens: 219898, contextWindow: 200000 },
+      { code: "context_overflow", retryable: false, requestTokens: 136973, contextWindow: 131072 },
       { code: "rate_limit", retryable: true },
       { code: "overloaded", retryable: true },
     ]);
