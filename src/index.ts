@@ -72,10 +72,10 @@ export {
   type LoadedConfig,
   loadConfig,
   type PantoConfig,
-  parseConfigText,
   readCompactionPromptLayers,
   resolvePantoHome,
 } from "./config/index.js";
+export { parseConfigText } from "./config/parse-config-text.js";
 export {
   type ApiKind,
   type AssistantMessage,

@@ -11,7 +11,6 @@ export {
   type ProviderConfig,
   type TimeoutsConfig,
 } from "./panto-config.js";
-export { parseConfigText } from "./parse-config-text.js";
 export {
   COMPACTION_PROMPT_FILE,
   type CompactionPromptLayer,

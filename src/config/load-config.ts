@@ -3,7 +3,6 @@ import { ConfigError } from "./config-error.js";
 import { findProjectRoot } from "./find-project-root.js";
 import { mergeConfigs } from "./merge-configs.js";
 import type { PantoConfig } from "./panto-config.js";
-import { parseConfigText } from "./parse-config-text.js";
 import { describeReadFailure, readOptionalFile } from "./read-optional-file.js";
 import { resolvePantoHome } from "./resolve-panto-home.js";
 
@@ -39,6 +38,8 @@ export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv 
   for (const file of candidates) {
     const text = await readConfigFile(file);
     if (text === undefined) continue;
+    // The schema validator is loaded only when there is a file to validate.
+    const { parseConfigText } = await import("./parse-config-text.js");
     layers.push(parseConfigText(text, file));
     files.push(file);
   }

@@ -1,26 +1,27 @@
 import { stat } from "node:fs/promises";
-import { z } from "zod";
 import { toolEnvironment } from "../secrets/index.js";
-import { defineTool } from "./define-tool.js";
+import { defineTool, type Zod } from "./define-tool.js";
 import { type CommandResult, runCommand } from "./run-command.js";
 import type { Tool, ToolOutput } from "./tool.js";
 import { ToolError } from "./tool-error.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.js";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
 /** Output characters kept (half from the start, half from the end). */
 export const MAX_BASH_OUTPUT_CHARS = 30_000;
 
-const bashSchema = z.strictObject({
-  command: z.string().min(1).describe("The command line, run with /bin/bash -c in the working directory."),
-  timeout_ms: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_BASH_TIMEOUT_MS)
-    .optional()
-    .describe(`Milliseconds before the command is killed (default ${DEFAULT_BASH_TIMEOUT_MS}).`),
-});
+export const bashSchema = (z: Zod) =>
+  z.strictObject({
+    command: z.string().min(1).describe("The command line, run with /bin/bash -c in the working directory."),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_BASH_TIMEOUT_MS)
+      .optional()
+      .describe(`Milliseconds before the command is killed (default ${DEFAULT_BASH_TIMEOUT_MS}).`),
+  });
 
 /**
  * Runs a shell command; stdin is closed, so interactive programs get EOF instead of hanging.
@@ -36,6 +37,7 @@ export function createBashTool(options: { env?: NodeJS.ProcessEnv } = {}): Tool 
       `stderr interleaved and the exit code; long output keeps its first and last ${MAX_BASH_OUTPUT_CHARS / 2} ` +
       `characters. Killed after timeout_ms (default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}).`,
     schema: bashSchema,
+    parameters: TOOL_PARAMETERS.bash,
     async run(args, context) {
       const isDirectory = await stat(context.cwd).then(
         (info) => info.isDirectory(),

@@ -1,14 +1,23 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { describeError } from "./describe-error.js";
 import type { Tool, ToolContext, ToolKind, ToolOutput } from "./tool.js";
 import { errorOutput } from "./tool-output.js";
 
-/** Everything needed to build a Tool: its schema is the single source of validation and JSON Schema. */
+/** The zod namespace, handed to a tool's schema builder so that zod loads only when a tool runs. */
+export type Zod = typeof z;
+
+/**
+ * Everything needed to build a Tool. The schema validates arguments; `parameters` is the JSON
+ * Schema offered to the model, made from the same schema (for the built-in tools, ahead of time:
+ * see tool-parameters.ts), so a run that calls no tool never loads zod.
+ */
 export interface ToolSpec<Schema extends z.ZodObject> {
   name: string;
   description: string;
   kind: ToolKind;
-  schema: Schema;
+  /** The schema, or a builder called with zod on the first call. */
+  schema: Schema | ((zod: Zod) => Schema);
+  parameters: Record<string, unknown>;
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutput>;
 }
 
@@ -17,11 +26,18 @@ export interface ToolSpec<Schema extends z.ZodObject> {
  * failure into an error output, so callers of `execute` never see an exception.
  */
 export function defineTool<Schema extends z.ZodObject>(spec: ToolSpec<Schema>): Tool {
+  let schema: Schema | undefined = typeof spec.schema === "function" ? undefined : spec.schema;
+  const loadSchema = async (): Promise<Schema> => {
+    const { z: zod } = await import("zod");
+    schema ??= (spec.schema as (zod: Zod) => Schema)(zod);
+    return schema;
+  };
   return {
-    definition: { name: spec.name, description: spec.description, parameters: toParameters(spec.schema) },
+    definition: { name: spec.name, description: spec.description, parameters: spec.parameters },
     kind: spec.kind,
     async execute(args, context) {
-      const parsed = spec.schema.safeParse(args, { reportInput: true });
+      // Once loaded, validation starts the call in the same tick, as an abort check right after expects.
+      const parsed = (schema ?? (await loadSchema())).safeParse(args, { reportInput: true });
       if (!parsed.success) return errorOutput(formatArgumentIssues(spec.name, parsed.error.issues));
       if (context.signal?.aborted) return errorOutput(`${spec.name}: aborted before it started`);
       try {
@@ -31,25 +47,6 @@ export function defineTool<Schema extends z.ZodObject>(spec: ToolSpec<Schema>): 
       }
     },
   };
-}
-
-/** The JSON Schema offered to the model, without the draft marker and the safe-integer bounds zod adds. */
-export function toParameters(schema: z.ZodObject): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  delete json.$schema;
-  return dropSafeIntegerBounds(json) as Record<string, unknown>;
-}
-
-function dropSafeIntegerBounds(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropSafeIntegerBounds);
-  if (value === null || typeof value !== "object") return value;
-  const result: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    if (key === "maximum" && inner === Number.MAX_SAFE_INTEGER) continue;
-    if (key === "minimum" && inner === Number.MIN_SAFE_INTEGER) continue;
-    result[key] = dropSafeIntegerBounds(inner);
-  }
-  return result;
 }
 
 /** One message naming every bad argument, e.g. `Invalid arguments for read: "offset": expected integer, received string`. */

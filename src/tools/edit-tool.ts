@@ -1,12 +1,12 @@
-import { z } from "zod";
 import { countLines } from "./count-lines.js";
-import { defineTool } from "./define-tool.js";
+import { defineTool, type Zod } from "./define-tool.js";
 import { describeError } from "./describe-error.js";
 import { numberLine } from "./number-lines.js";
 import { readRegularFile, writeRegularFile } from "./regular-file.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
 /** Lines of unchanged text shown around an edit. */
@@ -14,15 +14,16 @@ const CONTEXT_LINES = 3;
 /** Most lines of an edited region echoed back. */
 const MAX_SNIPPET_LINES = 30;
 
-const editSchema = z.strictObject({
-  path: z.string().min(1).describe("File to edit, relative to the working directory or absolute."),
-  old_string: z.string().min(1).describe("Exact text to replace, including whitespace and indentation."),
-  new_string: z.string().describe("Text to put in its place."),
-  replace_all: z
-    .boolean()
-    .optional()
-    .describe("Replace every occurrence (default false: old_string must occur exactly once)."),
-});
+export const editSchema = (z: Zod) =>
+  z.strictObject({
+    path: z.string().min(1).describe("File to edit, relative to the working directory or absolute."),
+    old_string: z.string().min(1).describe("Exact text to replace, including whitespace and indentation."),
+    new_string: z.string().describe("Text to put in its place."),
+    replace_all: z
+      .boolean()
+      .optional()
+      .describe("Replace every occurrence (default false: old_string must occur exactly once)."),
+  });
 
 /** Replaces an exact string in a file: once (it must be unique) or everywhere. */
 export function createEditTool(): Tool {
@@ -33,6 +34,7 @@ export function createEditTool(): Tool {
       "Edit a file by exact string replacement. old_string must match the file exactly (whitespace included) " +
       "and occur once, unless replace_all is true. Read the file first.",
     schema: editSchema,
+    parameters: TOOL_PARAMETERS.edit,
     async run(args, context) {
       const absolute = resolveToolPath(context.cwd, args.path);
       const shown = displayPath(context.cwd, absolute);

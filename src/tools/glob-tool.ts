@@ -1,20 +1,21 @@
 import { stat } from "node:fs/promises";
-import { z } from "zod";
-import { defineTool } from "./define-tool.js";
+import { defineTool, type Zod } from "./define-tool.js";
 import { describeError } from "./describe-error.js";
 import { findFiles } from "./find-files.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
 /** Paths listed at most. */
 export const MAX_GLOB_RESULTS = 1000;
 
-const globSchema = z.strictObject({
-  pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/test-*.js".'),
-  path: z.string().min(1).optional().describe("Directory to search from (default: the working directory)."),
-});
+export const globSchema = (z: Zod) =>
+  z.strictObject({
+    pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/**/test-*.js".'),
+    path: z.string().min(1).optional().describe("Directory to search from (default: the working directory)."),
+  });
 
 /** Finds files by glob pattern, most recently modified first. */
 export function createGlobTool(): Tool {
@@ -25,6 +26,7 @@ export function createGlobTool(): Tool {
       "Find files by glob pattern (node_modules and .git skipped). Paths come back most recently modified " +
       `first, at most ${MAX_GLOB_RESULTS}.`,
     schema: globSchema,
+    parameters: TOOL_PARAMETERS.glob,
     async run(args, context) {
       const base = resolveToolPath(context.cwd, args.path ?? ".");
       await assertDirectory(base, displayPath(context.cwd, base));

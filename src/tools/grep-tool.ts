@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
-import { z } from "zod";
-import { defineTool } from "./define-tool.js";
+import { defineTool, type Zod } from "./define-tool.js";
 import { describeError } from "./describe-error.js";
 import { findFiles } from "./find-files.js";
 import { createLineMatcher, matchLines } from "./line-matcher.js";
@@ -9,6 +8,7 @@ import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
 export const DEFAULT_GREP_RESULTS = 200;
@@ -18,27 +18,28 @@ export const MAX_GREP_FILE_BYTES = 2 * 1024 * 1024;
 /** Files read concurrently: reading one at a time leaves the disk and thread pool idle. */
 const READ_BATCH = 32;
 
-const grepSchema = z.strictObject({
-  pattern: z.string().min(1).describe("JavaScript regular expression to search for, matched line by line."),
-  path: z
-    .string()
-    .min(1)
-    .optional()
-    .describe("File or directory to search (default: the working directory)."),
-  glob: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Only search files matching this glob, e.g. "*.ts" (any depth) or "src/**/*.js".'),
-  ignore_case: z.boolean().optional().describe("Match case-insensitively (default false)."),
-  max_results: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_GREP_RESULTS)
-    .optional()
-    .describe(`Most matching lines returned (default ${DEFAULT_GREP_RESULTS}).`),
-});
+export const grepSchema = (z: Zod) =>
+  z.strictObject({
+    pattern: z.string().min(1).describe("JavaScript regular expression to search for, matched line by line."),
+    path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("File or directory to search (default: the working directory)."),
+    glob: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only search files matching this glob, e.g. "*.ts" (any depth) or "src/**/*.js".'),
+    ignore_case: z.boolean().optional().describe("Match case-insensitively (default false)."),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_GREP_RESULTS)
+      .optional()
+      .describe(`Most matching lines returned (default ${DEFAULT_GREP_RESULTS}).`),
+  });
 
 /** Searches file contents with a regular expression, in pure Node (no ripgrep needed). */
 export function createGrepTool(): Tool {
@@ -49,6 +50,7 @@ export function createGrepTool(): Tool {
       "Search file contents with a JavaScript regular expression. Prints path:line: text for each matching " +
       "line. Skips node_modules, .git, binary files and files over 2 MB.",
     schema: grepSchema,
+    parameters: TOOL_PARAMETERS.grep,
     async run(args, context) {
       const matcher = createLineMatcher(args.pattern, args.ignore_case === true);
       const target = resolveToolPath(context.cwd, args.path ?? ".");

@@ -1,20 +1,21 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
-import { defineTool } from "./define-tool.js";
+import { defineTool, type Zod } from "./define-tool.js";
 import { describeError } from "./describe-error.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
 /** Entries listed at most. */
 export const MAX_LS_ENTRIES = 1000;
 
-const lsSchema = z.strictObject({
-  path: z.string().min(1).optional().describe("Directory to list (default: the working directory)."),
-});
+export const lsSchema = (z: Zod) =>
+  z.strictObject({
+    path: z.string().min(1).optional().describe("Directory to list (default: the working directory)."),
+  });
 
 /** Lists one directory: sorted names, directories marked with a trailing slash, dotfiles included. */
 export function createLsTool(): Tool {
@@ -23,6 +24,7 @@ export function createLsTool(): Tool {
     kind: "read",
     description: `List a directory's entries, sorted, directories ending in "/" (at most ${MAX_LS_ENTRIES}).`,
     schema: lsSchema,
+    parameters: TOOL_PARAMETERS.ls,
     async run(args, context) {
       const absolute = resolveToolPath(context.cwd, args.path ?? ".");
       const shown = displayPath(context.cwd, absolute);

@@ -1,14 +1,14 @@
 import { type FileHandle, stat } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { z } from "zod";
-import { defineTool } from "./define-tool.js";
+import { defineTool, type Zod } from "./define-tool.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
 import { numberLine } from "./number-lines.js";
 import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js";
 import type { Tool, ToolOutput } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
 /** Lines returned when the model gives no limit. */
@@ -26,16 +26,17 @@ const IMAGE_TYPES: Record<string, string> = {
   ".webp": "image/webp",
 };
 
-const readSchema = z.strictObject({
-  path: z.string().min(1).describe("File to read, relative to the working directory or absolute."),
-  offset: z.number().int().min(1).optional().describe("1-based line number to start at (default 1)."),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe(`Number of lines to read (default ${DEFAULT_READ_LIMIT}).`),
-});
+export const readSchema = (z: Zod) =>
+  z.strictObject({
+    path: z.string().min(1).describe("File to read, relative to the working directory or absolute."),
+    offset: z.number().int().min(1).optional().describe("1-based line number to start at (default 1)."),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(`Number of lines to read (default ${DEFAULT_READ_LIMIT}).`),
+  });
 
 /** Reads a text file with line numbers (a window of it with offset/limit), or an image. */
 export function createReadTool(): Tool {
@@ -46,6 +47,7 @@ export function createReadTool(): Tool {
       `Read a file. Text comes back with line numbers (cat -n style), at most ${DEFAULT_READ_LIMIT} lines by default; ` +
       "use offset and limit to read other parts of long files. PNG, JPEG, GIF and WebP images come back as images.",
     schema: readSchema,
+    parameters: TOOL_PARAMETERS.read,
     async run(args, context) {
       const absolute = resolveToolPath(context.cwd, args.path);
       const shown = displayPath(context.cwd, absolute);

@@ -1,19 +1,20 @@
 import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
 import { countLines } from "./count-lines.js";
-import { defineTool } from "./define-tool.js";
+import { defineTool, type Zod } from "./define-tool.js";
 import { describeError } from "./describe-error.js";
 import { refuseSpecialFile, writeRegularFile } from "./regular-file.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
+import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
-const writeSchema = z.strictObject({
-  path: z.string().min(1).describe("File to write, relative to the working directory or absolute."),
-  content: z.string().describe("The complete new content of the file."),
-});
+export const writeSchema = (z: Zod) =>
+  z.strictObject({
+    path: z.string().min(1).describe("File to write, relative to the working directory or absolute."),
+    content: z.string().describe("The complete new content of the file."),
+  });
 
 /** Creates or overwrites a file, creating missing parent directories. */
 export function createWriteTool(): Tool {
@@ -24,6 +25,7 @@ export function createWriteTool(): Tool {
       "Write a file with the given content, replacing it if it exists and creating parent directories as needed. " +
       "Prefer edit for changing part of an existing file.",
     schema: writeSchema,
+    parameters: TOOL_PARAMETERS.write,
     async run(args, context) {
       const absolute = resolveToolPath(context.cwd, args.path);
       const shown = displayPath(context.cwd, absolute);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfigText } from "../../src/config/index.js";
+import { ConfigError } from "../../src/config/index.js";
+import { parseConfigText } from "../../src/config/parse-config-text.js";
 
 const FILE = "/home/me/.panto/config.json";
 

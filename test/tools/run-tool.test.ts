@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ToolCallBlock } from "../../src/core/index.js";
 import { createDefaultTools, defineTool, runTool, type Tool } from "../../src/tools/index.js";
+import { toParameters } from "../../src/tools/to-parameters.js";
 import { textOf, useTempDir } from "./temp-dir.js";
 
 function call(name: string, args: Record<string, unknown>): ToolCallBlock {
@@ -102,6 +103,7 @@ describe("runTool", () => {
       description: "throws from run",
       kind: "read",
       schema: z.strictObject({}),
+      parameters: toParameters(z.strictObject({})),
       run: () => Promise.reject(new Error("inner failure")),
     });
     const result = await runTool([tool], call("fragile", {}), { cwd: dir() });
@@ -121,6 +123,7 @@ describe("runTool deadlines", () => {
       kind: "read",
       description: "waits",
       schema: z.strictObject({}),
+      parameters: toParameters(z.strictObject({})),
       async run(_args, context) {
         if (context.signal !== undefined) seen.push(context.signal);
         return {

@@ -1,0 +1,20 @@
+import { bashSchema } from "./bash-tool.js";
+import { editSchema } from "./edit-tool.js";
+import { globSchema } from "./glob-tool.js";
+import { grepSchema } from "./grep-tool.js";
+import { lsSchema } from "./ls-tool.js";
+import { readSchema } from "./read-tool.js";
+import { writeSchema } from "./write-tool.js";
+
+/** Each built-in tool's schema builder, by tool name: the source tool-parameters.ts is generated from. */
+export const BUILT_IN_SCHEMAS = {
+  read: readSchema,
+  write: writeSchema,
+  edit: editSchema,
+  bash: bashSchema,
+  ls: lsSchema,
+  glob: globSchema,
+  grep: grepSchema,
+};
+
+export type BuiltInToolName = keyof typeof BUILT_IN_SCHEMAS;
