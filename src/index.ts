@@ -3,7 +3,7 @@
  * first request. Fake provider servers for tests live at `panto/simulator`.
  */
 
-export type { AgentEvent, AgentOptions, PromptResult } from "./agent/index.js";
+export type { AgentEvent, AgentOptions, ApprovalVerdict, PromptResult } from "./agent/index.js";
 export { Agent, buildSystemPrompt } from "./agent/index.js";
 export * from "./compaction/index.js";
 export {

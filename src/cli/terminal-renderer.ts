@@ -1,20 +1,21 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { CompactionTrigger } from "../core/index.js";
-import { ProgressSpinner } from "./progress-spinner.js";
 import { formatCompactionLine, formatToolCall, formatToolResult, type Style, visible } from "./render.js";
+import { StatusLine } from "./status-line.js";
 import { WordWrapper, wrapLines } from "./word-wrapper.js";
 
 type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
 /**
  * Renders agent events in the interactive terminal: answers stream to stdout as they arrive,
- * word-wrapped to the terminal's width; tool calls and notices get a line each; a compaction shows
- * a spinner with a character count on stderr while its summary streams.
+ * word-wrapped to the terminal's width; tool calls and notices get a line each. While panto waits
+ * (for the model's first token, a retry, a tool, a compaction) a status line on stderr says so; it
+ * is erased before anything else is written.
  */
 export class TerminalRenderer {
   readonly #out: Output;
   readonly #style: Style;
-  readonly #spinner: ProgressSpinner;
+  readonly #spinner: StatusLine;
   readonly #answer: WordWrapper;
   #thinking = false;
   /**
@@ -27,7 +28,7 @@ export class TerminalRenderer {
   constructor(out: Output, err: Output, style: Style) {
     this.#out = out;
     this.#style = style;
-    this.#spinner = new ProgressSpinner(err);
+    this.#spinner = new StatusLine(err, style);
     this.#answer = new WordWrapper(() => this.columns);
   }
 
@@ -43,14 +44,27 @@ export class TerminalRenderer {
         this.#stream(event.text, event.type === "thinking-delta");
         return;
       case "assistant-message":
+        this.#spinner.stop();
         this.#thinking = false;
         this.endLine();
+        return;
+      case "request-started":
+        this.endLine();
+        this.#spinner.start(`waiting for ${event.model}`);
+        return;
+      case "tool-started":
+        this.endLine();
+        this.#spinner.start(`running ${formatToolCall(event.call)}`);
+        return;
+      case "retry-wait":
+        this.line(this.#noticeFor(event) ?? "");
+        this.#spinner.relabel(retryLabel(event.attempt, event.delayMs, event.reason));
         return;
       case "compaction-started":
         this.#compactionStarted(event.trigger, event.model);
         return;
       case "compaction-progress":
-        this.#spinner.progress(event.characters);
+        this.#spinner.progress(event.characters, "characters of summary");
         return;
       case "warning":
         this.#holdOrWarn(event.message);
@@ -85,7 +99,7 @@ export class TerminalRenderer {
       );
     this.#held = [];
     this.endLine();
-    this.#spinner.start(`compacting with ${model}`);
+    this.#spinner.announce(`compacting with ${model}`);
   }
 
   #compactionEnded(event: Extract<AgentEvent, { type: `compaction${string}` }>): void {
@@ -166,6 +180,11 @@ export class TerminalRenderer {
     if (!this.#answer.atLineStart) this.#out.write(this.#answer.push("\n"));
   }
 
+  /** Takes the status line away (before a question is asked). */
+  stopStatus(): void {
+    this.#spinner.stop();
+  }
+
   /** Stops any spinner (e.g. when a request is cancelled) and ends the line. */
   reset(): void {
     this.#spinner.stop();
@@ -176,6 +195,8 @@ export class TerminalRenderer {
 
   #stream(text: string, thinking: boolean): void {
     if (text === "") return;
+    // The status line shares the row the answer is written on: it goes before the first token.
+    this.#spinner.stop();
     if (thinking !== this.#thinking) {
       this.endLine();
       this.#thinking = thinking;
@@ -184,4 +205,14 @@ export class TerminalRenderer {
     const out = this.#answer.push(visible(text.replace(/\r\n/g, "\n")));
     if (out !== "") this.#out.write(thinking ? this.#style.dim(out) : out);
   }
+}
+
+/** "retrying in 2.4s (attempt 2: overloaded)", counting down; then "waiting for the retry (attempt 2)". */
+function retryLabel(attempt: number, delayMs: number, reason: string): (now: number) => string {
+  const due = Date.now() + delayMs;
+  const why = reason.length > 40 ? `${reason.slice(0, 39)}…` : reason;
+  return (now) =>
+    now < due
+      ? `retrying in ${((due - now) / 1000).toFixed(1)}s (attempt ${attempt}: ${why})`
+      : `waiting for the retry (attempt ${attempt})`;
 }

@@ -47,25 +47,29 @@ describe("interactive input", { timeout: 60_000 }, () => {
     expect(await exit).toBe(0);
   });
 
-  it("asks again when the answer is none of y, a or n, and takes Enter alone as no", async () => {
+  it("asks again when the key is none of y, a or n, and takes Enter alone as no", async () => {
     const box = await makeSandbox();
     const { terminal, exit } = await start(box);
     server?.enqueue(writeCall("one.txt"), { type: "text", text: "first done" });
     terminal.type("write one\r");
     let seen = await terminal.waitFor("Allow? ");
-    terminal.type("yy\r");
+    terminal.type("x");
     seen = await terminal.waitFor(
       "answer y (yes, this once), a (always for write this session) or n (no)",
       seen,
     );
     expect(existsSync(join(box.project, "one.txt"))).toBe(false);
-    terminal.type("y\r");
+    // One key answers: no Enter after it.
+    terminal.type("y");
     seen = await terminal.waitForAnswer("first done", seen);
     expect(existsSync(join(box.project, "one.txt"))).toBe(true);
 
     server?.enqueue(writeCall("two.txt"), { type: "text", text: "second done" });
     terminal.type("write two\r");
     seen = await terminal.waitFor("Allow? ", seen);
+    terminal.type("\r");
+    // After a no, a reason may follow; Enter alone gives none.
+    seen = await terminal.waitFor("why not?", seen);
     terminal.type("\r");
     seen = await terminal.waitFor("denied", seen);
     await terminal.waitForAnswer("second done", seen);
