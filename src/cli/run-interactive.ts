@@ -9,6 +9,7 @@ import { editorFor } from "./edit-in-editor.js";
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "./history.js";
 import { KeyInput } from "./key-input.js";
+import { markdownFor } from "./markdown-stream.js";
 import { MutableOutput } from "./mutable-output.js";
 import { fromHistoryLine, PromptHistory } from "./prompt-history.js";
 import { colourEnabled, createStyle, plural, type Style, shorten } from "./render.js";
@@ -27,8 +28,9 @@ const CONTINUATION_PROMPT = "… ";
 
 /** The interactive session: a readline prompt over the agent. Resolves with the exit status. */
 export async function runInteractive(options: CliOptions, io: CliIo): Promise<number> {
-  const style = createStyle(colourEnabled(io.stdout, io.env));
-  const renderer = new TerminalRenderer(io.stdout, io.stderr, style);
+  const colour = colourEnabled(io.stdout, io.env);
+  const style = createStyle(colour);
+  const renderer = new TerminalRenderer(io.stdout, io.stderr, style, markdownFor(io.stdout, colour));
   const repl = new Repl(io, style, renderer, options.allowTools);
   let run: RunContext;
   try {

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { CompactionTrigger } from "../core/index.js";
+import type { MarkdownStream } from "./markdown-stream.js";
 import { formatCompactionLine, formatToolCall, formatToolResult, type Style, visible } from "./render.js";
 import { StatusLine } from "./status-line.js";
 import { WordWrapper, wrapLines } from "./word-wrapper.js";
@@ -7,8 +8,9 @@ import { WordWrapper, wrapLines } from "./word-wrapper.js";
 type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
 /**
- * Renders agent events in the interactive terminal: answers stream to stdout as they arrive,
- * word-wrapped to the terminal's width; tool calls and notices get a line each. While panto waits
+ * Renders agent events in the interactive terminal: answers stream to stdout as they arrive, as
+ * their plain text (left to the terminal to wrap, so code copies back as it was) or, given a
+ * {@link MarkdownStream}, rendered block by block; thinking is dim and word-wrapped; tool calls and notices get a line each. While panto waits
  * (for the model's first token, a retry, a tool, a compaction) a status line on stderr says so; it
  * is erased before anything else is written.
  */
@@ -17,7 +19,10 @@ export class TerminalRenderer {
   readonly #style: Style;
   readonly #spinner: StatusLine;
   readonly #answer: WordWrapper;
+  readonly #markdown: MarkdownStream | undefined;
   #thinking = false;
+  /** Characters of the answer received so far, while Markdown blocks are still being completed. */
+  #received = 0;
   /**
    * Warnings raised while a compaction runs (an attempt that failed), held until its outcome says
    * whether they matter: a fallback or a success shows them, a cancel or a manual /compact (which
@@ -25,11 +30,13 @@ export class TerminalRenderer {
    */
   #held: string[] | undefined;
 
-  constructor(out: Output, err: Output, style: Style) {
+  constructor(out: Output, err: Output, style: Style, markdown?: MarkdownStream) {
     this.#out = out;
     this.#style = style;
     this.#spinner = new StatusLine(err, style);
-    this.#answer = new WordWrapper(() => this.columns);
+    // Only thinking is wrapped here: an answer may hold code, which must reach the terminal as it is.
+    this.#answer = new WordWrapper(() => (this.#thinking ? this.columns : undefined));
+    this.#markdown = markdown;
   }
 
   /** The terminal's width, or undefined when stdout is not a terminal (nothing is wrapped then). */
@@ -175,6 +182,12 @@ export class TerminalRenderer {
 
   /** Ends a partly written line so the next output starts at column 0. */
   endLine(): void {
+    this.#received = 0;
+    const rendered = this.#markdown?.flush() ?? "";
+    if (rendered !== "") {
+      this.#spinner.clearRow();
+      this.#out.write(rendered);
+    }
     const rest = this.#answer.flush();
     if (rest !== "") this.#out.write(this.#thinking ? this.#style.dim(rest) : rest);
     if (!this.#answer.atLineStart) this.#out.write(this.#answer.push("\n"));
@@ -195,6 +208,10 @@ export class TerminalRenderer {
 
   #stream(text: string, thinking: boolean): void {
     if (text === "") return;
+    if (!thinking && this.#markdown !== undefined) {
+      this.#streamMarkdown(this.#markdown, text);
+      return;
+    }
     // The status line shares the row the answer is written on: it goes before the first token.
     this.#spinner.stop();
     if (thinking !== this.#thinking) {
@@ -204,6 +221,22 @@ export class TerminalRenderer {
     // Model text is shown, never obeyed: escape sequences in it are made visible.
     const out = this.#answer.push(visible(text.replace(/\r\n/g, "\n")));
     if (out !== "") this.#out.write(thinking ? this.#style.dim(out) : out);
+  }
+
+  /** Markdown is written a whole block at a time; until a block is complete the status line counts what came. */
+  #streamMarkdown(markdown: MarkdownStream, text: string): void {
+    if (this.#thinking) {
+      this.endLine();
+      this.#thinking = false;
+    }
+    if (this.#received === 0) this.#spinner.relabel("writing the answer");
+    this.#received += text.length;
+    this.#spinner.progress(this.#received);
+    // Model text is shown, never obeyed: escape sequences in it are made visible.
+    const out = markdown.push(visible(text.replace(/\r\n/g, "\n")));
+    if (out === "") return;
+    this.#spinner.clearRow();
+    this.#out.write(out);
   }
 }
 

@@ -152,7 +152,7 @@ describe("interactive input", { timeout: 60_000 }, () => {
     expect(terminal.screen.endsWith("> \n")).toBe(true);
   });
 
-  it("word-wraps answers and notices to a 40-column terminal, never splitting a word", async () => {
+  it("leaves a plain answer to the terminal and word-wraps notices to a 40-column terminal", async () => {
     const box = await makeSandbox();
     const answer =
       "Here is a long answer that goes on for a while so that we can see how wrapping behaves in a narrow terminal.";
@@ -161,10 +161,8 @@ describe("interactive input", { timeout: 60_000 }, () => {
     terminal.type("go\r");
     const goAt = await terminal.waitFor("> go");
     const end = await terminal.waitFor("terminal.", goAt);
-    const lines = terminal.screen.slice(goAt, end).trim().split("\n");
-    expect(lines.length).toBeGreaterThan(2);
-    expect(lines.every((line) => line.length <= 40)).toBe(true);
-    expect(lines.join(" ")).toBe(answer);
+    // Without colour the answer is its plain text, as written: the terminal wraps it, so it copies back whole.
+    expect(terminal.screen.slice(goAt, end).trim()).toBe(answer);
     terminal.type("/help\r");
     const helpAt = await terminal.waitFor("/compact [--preview] [instructions]", end);
     const help = terminal.screen.slice(helpAt, await terminal.waitFor("Ctrl-D exits.", helpAt));

@@ -139,3 +139,74 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
     expect(last).toContain("● bash printf 'one\\n\\ntwo\\n'\none\n\ntwo\n\nExit code: 0");
   });
 });
+
+const LONG_CODE = `const message = ${JSON.stringify(`${"word ".repeat(36)}end`)}; // ${"x".repeat(10)}`;
+const MARKDOWN_ANSWER = [
+  "## Fix",
+  "",
+  "The **bug** is in `parseDate`, see [the docs](https://example.com/docs).",
+  "",
+  "- first point",
+  "- second point",
+  "",
+  "| name | size |",
+  "|------|-----:|",
+  "| a    |    1 |",
+  "",
+  "```ts",
+  LONG_CODE,
+  "  return 1;",
+  "```",
+  "",
+  "Done.",
+].join("\n");
+
+describe("answers rendered as Markdown in a real terminal", { timeout: 60_000 }, () => {
+  it("renders Markdown with colour, and leaves a 200-character code line whole for the terminal to wrap", async () => {
+    expect(LONG_CODE.length).toBeGreaterThanOrEqual(200);
+    const { terminal } = await startPanto({
+      columns: 40,
+      env: { NO_COLOR: "", TERM: "xterm-256color" },
+      server: { responder: () => ({ type: "text", text: MARKDOWN_ANSWER }) },
+    });
+    await terminal.type("fix it");
+    await terminal.press("Enter");
+    await terminal.waitFor(/Done\./);
+    const joined = await terminal.screen({ joined: true, history: true });
+    // Copied back (rows the terminal wrapped joined), the code is exactly the answer's.
+    expect(joined).toContain(`\`\`\`ts\n${LONG_CODE}\n  return 1;\n\`\`\``);
+    // Markdown syntax is rendered, not shown.
+    expect(joined).toContain("\nFix\n");
+    expect(joined).not.toContain("## Fix");
+    expect(joined).not.toContain("**bug**");
+    expect(joined).toContain("The bug is in parseDate");
+    expect(joined).toContain("• first point");
+    expect(joined).toMatch(/name │ size\n─+┼─+\na +│ +1/);
+    const styled = await terminal.screen({ escapes: true, history: true });
+    expect(styled).toContain("\u001b[1mbug");
+  });
+
+  it("with NO_COLOR writes the answer's plain Markdown, with no colour at all", async () => {
+    const { terminal } = await startPanto({
+      columns: 40,
+      server: { responder: () => ({ type: "text", text: MARKDOWN_ANSWER }) },
+    });
+    await terminal.type("fix it");
+    await terminal.press("Enter");
+    await terminal.waitFor(/Done\./);
+    const joined = await terminal.screen({ joined: true, history: true });
+    expect(joined).toContain(MARKDOWN_ANSWER);
+    const styled = await terminal.screen({ escapes: true, history: true });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for style sequences is the point.
+    expect(styled).not.toMatch(/\u001b\[[0-9;]*m/);
+
+    // /session's path is longer than the terminal is wide: panto does not break it, so it copies back whole.
+    await terminal.type("/session");
+    await terminal.press("Enter");
+    await terminal.waitFor(/id: /);
+    const path = /^Session: (\S+)$/m.exec(await terminal.screen({ joined: true, history: true }))?.[1] ?? "";
+    expect(path.length).toBeGreaterThan(40);
+    expect(path).toMatch(/\.jsonl$/);
+    expect(existsSync(path)).toBe(true);
+  });
+});

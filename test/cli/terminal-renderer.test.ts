@@ -122,15 +122,16 @@ describe("TerminalRenderer", () => {
     expect(out.text()).toBe("warning: compaction with m/small failed (invalid_request): unknown model\n");
   });
 
-  it("word-wraps a streamed answer between words and ends its line before a notice", async () => {
+  it("leaves a plain answer's lines to the terminal, word-wraps thinking and notices, and ends the line before a notice", async () => {
     const out = screen(20);
     renderer = new TerminalRenderer(out, screen(20), createStyle(false));
+    renderer.render({ type: "thinking-delta", text: "Let me think about this" });
     for (const piece of ["The quick br", "own fox jumps ov", "er the lazy dog"])
       renderer.render({ type: "text-delta", text: piece });
     renderer.render({ type: "overflow-retry" });
     await flush();
     expect(out.text()).toBe(
-      "The quick brown fox\njumps over the lazy\ndog\n↻ retrying the\nrequest once against\nthe compacted\ncontext\n",
+      "Let me think about\nthis\nThe quick brown fox jumps over the lazy dog\n↻ retrying the\nrequest once against\nthe compacted\ncontext\n",
     );
   });
 
@@ -158,7 +159,7 @@ describe("the status line while panto waits", () => {
     // No colour: the only escape sequence is the one that clears the row.
     expect(status.split("\r\u001b[2K").join("")).not.toContain("\u001b");
     renderer.render({ type: "text-delta", text: "Hello there " });
-    expect(tty.text().slice(status.length)).toBe("\r\u001b[2KHello there");
+    expect(tty.text().slice(status.length)).toBe("\r\u001b[2KHello there ");
   });
 
   it("names a running tool, and counts down a retry's delay", () => {
