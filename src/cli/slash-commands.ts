@@ -52,7 +52,7 @@ const HANDLERS: Record<string, Handler> = {
 
 /** The text of `/help`. */
 export function slashHelpText(): string {
-  return `${formatSlashCommandList()}\n\nAnything else is sent to the model. In the terminal a trailing \\ continues a line, Tab completes commands, Ctrl-C cancels a request and Ctrl-D exits.`;
+  return `${formatSlashCommandList()}\n\nAnything else is sent to the model. In the terminal a paste is one prompt (sent on Enter), Alt-Enter or a trailing \\ continues a line, Tab completes commands, Ctrl-C cancels a request and Ctrl-D exits.`;
 }
 
 /** Runs "/name args". An unknown command is a usage error (exit status 2 in print mode). */
