@@ -28,7 +28,7 @@
  * ```
  */
 
-export type { AgentEvent, AgentOptions, PromptResult } from "./agent/index.js";
+export type { AgentEvent, AgentOptions, ApprovalVerdict, PromptResult } from "./agent/index.js";
 export { Agent, buildSystemPrompt } from "./agent/index.js";
 export {
   BASE_COMPACTION_PROMPT_PATH,

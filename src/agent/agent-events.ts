@@ -21,7 +21,11 @@ export type AgentEvent =
   | { type: "thinking-delta"; text: string }
   /** A complete assistant message, usage included (undefined when the provider reported none). */
   | { type: "assistant-message"; message: AssistantMessage }
+  /** A model request is about to be sent (each tool round, and an overflow's retry). For progress displays. */
+  | { type: "request-started"; model: string }
   | { type: "tool-call"; call: ToolCallBlock }
+  /** A tool call allowed to run starts now (after any permission question). For progress displays. */
+  | { type: "tool-started"; call: ToolCallBlock }
   | { type: "tool-result"; result: ToolResultBlock }
   | { type: "retry-wait"; attempt: number; delayMs: number; reason: string }
   /** A summary request is about to be sent (once per model tried). */

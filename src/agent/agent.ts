@@ -48,10 +48,13 @@ export interface AgentOptions {
   /** Check each summary for the paths, commands and errors it left out and restore them (default true). */
   restoreFacts?: boolean;
   maxOutputTokens?: number;
-  approve: (call: ToolCallBlock, tool: Tool) => Promise<"allow" | "deny">;
+  approve: (call: ToolCallBlock, tool: Tool) => Promise<ApprovalVerdict>;
   onEvent: (event: AgentEvent) => void;
   cwd: string;
 }
+
+/** The answer to a permission question; a denial may carry the user's reason, which the model is told. */
+export type ApprovalVerdict = "allow" | "deny" | { deny: true; reason: string };
 
 /**
  * `stopped: "max-requests"`: the prompt's `maxRequests` model answers were used up while the model
@@ -203,7 +206,9 @@ export class Agent {
         if (lastText.trim() === "") this.#options.onEvent(EMPTY_ANSWER);
         return { text: lastText };
       }
-      const results = await runToolCalls(calls, this.#options, signal);
+      const results = await runToolCalls(calls, this.#options, signal, (call) =>
+        this.#options.onEvent({ type: "tool-started", call }),
+      );
       const toolMessage: ToolResultMessage = { role: "tool", content: results };
       await this.#options.session.appendMessage(toolMessage);
       this.#turnRanTools = true;
@@ -222,6 +227,7 @@ export class Agent {
       tools: tools.map((tool) => tool.definition),
       ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
     };
+    onEvent({ type: "request-started", model: this.#modelId });
     return this.#client.stream(request, {
       ...(signal === undefined ? {} : { signal }),
       onEvent: (event) => forwardStreamEvent(event, onEvent),

@@ -1,6 +1,6 @@
 import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
 import { runTool } from "../tools/index.js";
-import type { AgentOptions } from "./agent.js";
+import type { AgentOptions, ApprovalVerdict } from "./agent.js";
 
 /**
  * Runs one assistant message's tool calls in order, asking permission for write and exec tools.
@@ -11,9 +11,10 @@ export async function runToolCalls(
   calls: readonly ToolCallBlock[],
   options: Pick<AgentOptions, "tools" | "approve" | "cwd">,
   signal: AbortSignal | undefined,
+  onStart: (call: ToolCallBlock) => void = () => {},
 ): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
-  for (const call of calls) results.push(await runOne(call, options, signal));
+  for (const call of calls) results.push(await runOne(call, options, signal, onStart));
   return results;
 }
 
@@ -21,16 +22,24 @@ async function runOne(
   call: ToolCallBlock,
   options: Pick<AgentOptions, "tools" | "approve" | "cwd">,
   signal: AbortSignal | undefined,
+  onStart: (call: ToolCallBlock) => void,
 ): Promise<ToolResultBlock> {
   if (signal?.aborted) return errorResult(call, "Not run: the user interrupted the request.");
   const tool = options.tools.find((candidate) => candidate.definition.name === call.name);
-  if (tool !== undefined && tool.kind !== "read" && (await options.approve(call, tool)) === "deny") {
-    return errorResult(
-      call,
-      "The user did not allow this tool call. Ask before trying again, or take another way.",
-    );
+  if (tool !== undefined && tool.kind !== "read") {
+    const verdict = await options.approve(call, tool);
+    if (verdict !== "allow") return errorResult(call, denialText(verdict));
   }
+  onStart(call);
   return runTool(options.tools, call, { cwd: options.cwd, ...(signal === undefined ? {} : { signal }) });
+}
+
+/** What the model is told about a denied call; the user's reason, when they gave one, word for word. */
+function denialText(verdict: Exclude<ApprovalVerdict, "allow">): string {
+  const reason = typeof verdict === "object" ? verdict.reason.trim() : "";
+  return reason === ""
+    ? "The user did not allow this tool call. Ask before trying again, or take another way."
+    : `The user did not allow this tool call. Their reason: ${reason}\nTake it into account before trying again.`;
 }
 
 function errorResult(call: ToolCallBlock, text: string): ToolResultBlock {

@@ -24,6 +24,14 @@ Modes:
                                 <session name>.html here (-o - for stdout; md/json also by -o
                                 extension); tool results cut to 4,000 characters unless --full
 
+Interactive keys:
+  Enter sends; a paste is one prompt, sent only on Enter (bracketed paste; its breaks show as ↵);
+  Alt-Enter (Shift-Enter where the terminal reports it) or a trailing \\ inserts a line break;
+  Up/Down history, Tab completes commands, Ctrl-C cancels a request (twice at an empty prompt
+  exits), Ctrl-D exits. A status line shows what panto waits for (the model, a retry, a tool).
+  Answers are rendered as Markdown with colour; code and paths are never wrapped by panto, so
+  they copy back exactly. NO_COLOR (and -p, --json) keep the plain Markdown.
+
 Slash commands (interactive, and also as the -p prompt, e.g. panto -c -p "/compact"):
 ${formatSlashCommandList()}
 
@@ -35,8 +43,10 @@ Compaction controls: /compact --preview plans without a model call; /uncompact t
 
 Tools:
   read, ls, glob and grep always run. write, edit and bash change things: the interactive
-  mode asks first (y = once, a = always for this session, n = no); print and JSON modes
-  deny them unless --allow-tools is given (the model is told the user did not allow it).
+  mode asks with one key (y = once, a = always for this session, n = no, then an optional
+  reason the model is told; /tools lists the grants, /last shows the last output whole);
+  print and JSON modes deny them unless --allow-tools is given (the model is told the user
+  did not allow it).
   Tools work on regular files only (a pipe, socket or device is refused at once), and a call
   still running after 2 minutes (bash: its own timeout) is abandoned with an error result.
 
@@ -82,7 +92,7 @@ Environment:
   <NAME>_BASE_URL                         endpoint of any preset, e.g. OLLAMA_BASE_URL=http://host:11434
   PANTO_HOME                              where config, sessions and history live (default ~/.panto)
   PANTO_STREAM_IDLE_TIMEOUT_MS            default of timeouts.idle_ms
-  NO_COLOR                                turn colours off
+  NO_COLOR                                turn colours and Markdown rendering off
   Keys (and secret-looking config header values) are never printed or written to session
   files: they show as [redacted NAME], also when a server echoes them in an error.
 

@@ -11,6 +11,8 @@ export function toJsonEvent(event: AgentEvent): JsonEvent | undefined {
     case "text-delta":
     case "thinking-delta":
     case "compaction-progress":
+    case "request-started":
+    case "tool-started":
       return undefined;
     case "assistant-message":
       return assistantMessageEvent(event.message);

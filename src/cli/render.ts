@@ -105,20 +105,30 @@ export function formatToolCall(call: ToolCallBlock): string {
 }
 
 /**
- * The first line of a tool result, with its size, e.g. "error: no such file: src/x.ts". A failed
- * result also shows its last line, where a command says how it ended ("Exit code: 1", "Command
- * aborted and killed"): "(no output)" alone would hide why it failed.
+ * The first line of a tool result, with how many more lines it holds, e.g. "hi (+2 lines)". A
+ * failed result also shows its last line, where a command says how it ended ("Exit code: 1",
+ * "Command aborted and killed"): "(no output)" alone would hide why it failed. Blank lines and a
+ * successful command's closing "Exit code: 0" are not counted as hidden output; `/last` shows
+ * the whole result.
  */
 export function formatToolResult(result: ToolResultBlock): string {
-  const text = result.content
+  const filled = toolResultText(result)
+    .split("\n")
+    .filter((line) => line.trim() !== "");
+  const counted = !result.isError && filled.at(-1) === "Exit code: 0" ? filled.slice(0, -1) : filled;
+  const first = shorten(counted[0] ?? "", 100);
+  const showLast = counted.length > 1 && result.isError;
+  const last = showLast ? ` … ${shorten(counted.at(-1) ?? "", 60)}` : "";
+  const hidden = Math.max(0, counted.length - (showLast ? 2 : 1));
+  const more = hidden > 0 ? ` (+${plural(hidden, "line")})` : "";
+  return `${result.isError ? "error: " : ""}${first}${last}${more}`;
+}
+
+/** A tool result's text, an image as "[image TYPE]". */
+export function toolResultText(result: ToolResultBlock): string {
+  return result.content
     .map((block) => (block.type === "text" ? block.text : `[image ${block.mediaType}]`))
     .join("\n");
-  const lines = text.split("\n");
-  const filled = lines.filter((line) => line.trim() !== "");
-  const first = shorten(filled[0] ?? "", 100);
-  const last = filled.length > 1 && result.isError ? ` … ${shorten(filled.at(-1) ?? "", 60)}` : "";
-  const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
-  return `${result.isError ? "error: " : ""}${first}${last}${more}`;
 }
 
 /**

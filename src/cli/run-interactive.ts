@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
+import type { ApprovalVerdict } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { Tool } from "../tools/index.js";
 import { ApprovalPrompt, takeLine } from "./approval-prompt.js";
@@ -7,6 +8,8 @@ import type { CliOptions } from "./cli-options.js";
 import { editorFor } from "./edit-in-editor.js";
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "./history.js";
+import { KeyInput } from "./key-input.js";
+import { markdownFor } from "./markdown-stream.js";
 import { MutableOutput } from "./mutable-output.js";
 import { fromHistoryLine, PromptHistory } from "./prompt-history.js";
 import { colourEnabled, createStyle, plural, type Style, shorten } from "./render.js";
@@ -25,8 +28,9 @@ const CONTINUATION_PROMPT = "… ";
 
 /** The interactive session: a readline prompt over the agent. Resolves with the exit status. */
 export async function runInteractive(options: CliOptions, io: CliIo): Promise<number> {
-  const style = createStyle(colourEnabled(io.stdout, io.env));
-  const renderer = new TerminalRenderer(io.stdout, io.stderr, style);
+  const colour = colourEnabled(io.stdout, io.env);
+  const style = createStyle(colour);
+  const renderer = new TerminalRenderer(io.stdout, io.stderr, style, markdownFor(io.stdout, colour));
   const repl = new Repl(io, style, renderer, options.allowTools);
   let run: RunContext;
   try {
@@ -63,6 +67,8 @@ class Repl {
   readonly #approval: ApprovalPrompt;
   readonly #output: MutableOutput;
   #rl: Interface | undefined;
+  /** The keyboard in front of readline (bracketed paste, Alt-Enter, one-key answers); terminals only. */
+  #keys: KeyInput | undefined;
   #run: RunContext | undefined;
   #history: PromptHistory | undefined;
   #busy: AbortController | undefined;
@@ -93,8 +99,11 @@ class Repl {
     );
     const history = new PromptHistory(await loadHistory(historyPath), (entries) => writer.save(entries));
     this.#history = history;
+    const keys = this.#io.stdin.isTTY === true ? new KeyInput(this.#io.stdin) : undefined;
+    this.#keys = keys;
     const rl = createInterface({
-      input: this.#io.stdin,
+      // readline reads a terminal's keypress events only (and calls pause, resume, setRawMode).
+      input: keys === undefined ? this.#io.stdin : (keys as unknown as NodeJS.ReadableStream),
       output: this.#output,
       terminal: this.#io.stdin.isTTY === true,
       history: history.entries,
@@ -109,29 +118,36 @@ class Repl {
     rl.on("line", (line) => this.#onLine(line));
     rl.on("SIGINT", () => this.#onInterrupt());
     rl.on("close", () => this.#onClose());
+    if (keys !== undefined) keys.intercept = (text, key) => this.#approval.key(rl, text, key);
     this.#printBanner(run);
-    const code = await new Promise<number>((resolve) => {
-      this.#settle = (exitCode) => {
-        this.#settle = () => {};
-        resolve(exitCode);
-      };
-      rl.prompt();
-    });
-    this.#closing = true;
-    rl.close();
-    await writer.flush();
-    return code;
+    keys?.enablePaste(this.#io.stdout);
+    try {
+      const code = await new Promise<number>((resolve) => {
+        this.#settle = (exitCode) => {
+          this.#settle = () => {};
+          resolve(exitCode);
+        };
+        rl.prompt();
+      });
+      this.#closing = true;
+      rl.close();
+      await writer.flush();
+      return code;
+    } finally {
+      keys?.disablePaste();
+    }
   }
 
   /** Asks before write, edit and bash: y = this once, a = always for this tool this session, n = no. */
-  async approve(call: ToolCallBlock, tool: Tool): Promise<"allow" | "deny"> {
+  async approve(call: ToolCallBlock, tool: Tool): Promise<ApprovalVerdict> {
     if (this.#allowAll || this.#approval.allowedAlways(tool.definition.name)) return "allow";
     const rl = this.#rl;
     if (rl === undefined || this.#busy?.signal.aborted === true || this.#closing) return "deny";
+    this.#renderer.stopStatus();
     this.#renderer.endLine();
-    const allowed = await this.#approval.ask(rl, this.#output, call, tool);
+    const verdict = await this.#approval.ask(rl, this.#output, call, tool);
     rl.setPrompt(PROMPT);
-    return allowed ? "allow" : "deny";
+    return verdict;
   }
 
   #printBanner(run: RunContext): void {
@@ -232,6 +248,7 @@ class Repl {
     if (command !== undefined) {
       const result = await runSlashCommand(run, command, signal, {
         editText: (text) => this.#editText(text),
+        grantedTools: () => this.#approval.grantedTools(),
       });
       this.#renderer.reset();
       if (result.output !== "") this.#renderer.line(result.output);
@@ -262,9 +279,12 @@ class Repl {
     const raw = stdin.isTTY === true && typeof stdin.setRawMode === "function";
     rl?.pause();
     if (raw) stdin.setRawMode?.(false);
+    this.#keys?.disablePaste();
     try {
       return await editorFor(this.#io.env, "inherit")(text);
     } finally {
+      // An editor leaves bracketed paste as it likes (vim turns it off): set it again.
+      this.#keys?.enablePaste(this.#io.stdout);
       if (raw) stdin.setRawMode?.(true);
       rl?.resume();
     }

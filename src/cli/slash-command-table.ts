@@ -55,6 +55,12 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
       "show the session file, id, entries, context size and every compaction (failed and undone ones too)",
   },
   { name: "tools", aliases: [], args: "", summary: "list the tools and whether they need permission" },
+  {
+    name: "last",
+    aliases: [],
+    args: "",
+    summary: "show the last tool output whole (the transcript shows one line)",
+  },
   { name: "mcp", aliases: [], args: "", summary: "list the MCP servers, their state and their tools" },
   {
     name: "export",

@@ -12,6 +12,7 @@ import {
 } from "./compaction-commands.js";
 import { describeContext } from "./describe-context.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
+import { describeLastToolOutput } from "./last-tool-output.js";
 import { formatCompactionReport, formatTokens, plural } from "./render.js";
 import { findSlashCommand, formatSlashCommandList } from "./slash-command-table.js";
 import { failed, ok, type SlashIo, type SlashResult } from "./slash-result.js";
@@ -37,7 +38,8 @@ const HANDLERS: Record<string, Handler> = {
   context: async (run) => ok(describeContext(run.agent.effectiveContext())),
   model: runModel,
   session: async (run) => ok(`${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),
-  tools: async (run) => ok(describeTools(run)),
+  tools: async (run, _args, _signal, io) => ok(describeTools(run, io.grantedTools?.() ?? [])),
+  last: async (run) => ok(describeLastToolOutput(run.agent.effectiveContext())),
   mcp: async (run) => ok(describeMcp(run.mcp?.status())),
   export: runExportCommand,
   clear: async (run) => {
@@ -50,7 +52,7 @@ const HANDLERS: Record<string, Handler> = {
 
 /** The text of `/help`. */
 export function slashHelpText(): string {
-  return `${formatSlashCommandList()}\n\nAnything else is sent to the model. In the terminal a trailing \\ continues a line, Tab completes commands, Ctrl-C cancels a request and Ctrl-D exits.`;
+  return `${formatSlashCommandList()}\n\nAnything else is sent to the model. In the terminal a paste is one prompt (sent on Enter), Alt-Enter or a trailing \\ continues a line, Tab completes commands, Ctrl-C cancels a request and Ctrl-D exits.`;
 }
 
 /** Runs "/name args". An unknown command is a usage error (exit status 2 in print mode). */
@@ -140,7 +142,7 @@ function describeSession(run: RunContext): string {
   ].join("\n");
 }
 
-function describeTools(run: RunContext): string {
+function describeTools(run: RunContext, granted: readonly string[]): string {
   const width = Math.max(...run.tools.map((tool) => tool.definition.name.length));
   return run.tools
     .map((tool) => {
@@ -149,7 +151,9 @@ function describeTools(run: RunContext): string {
           ? "runs freely"
           : run.allowTools
             ? "allowed by --allow-tools"
-            : "needs permission (asked interactively; --allow-tools in print mode)";
+            : granted.includes(tool.definition.name)
+              ? "allowed for this session (you answered a)"
+              : "needs permission (asked interactively; --allow-tools in print mode)";
       return `  ${tool.definition.name.padEnd(width)}  ${tool.kind.padEnd(5)}  ${permission}`;
     })
     .join("\n");

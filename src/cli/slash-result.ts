@@ -15,6 +15,8 @@ export interface SlashResult {
 export interface SlashIo {
   /** Opens the user's editor on a text (`/summary edit`). */
   editText: EditText;
+  /** The tools the user allowed with `a` in this session (interactive only), for /tools. */
+  grantedTools?: () => readonly string[];
 }
 
 export const ok = (output: string): SlashResult => ({ exitCode: EXIT_OK, exit: false, output });

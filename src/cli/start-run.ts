@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { Agent, type AgentEvent, buildSystemPrompt } from "../agent/index.js";
+import { Agent, type AgentEvent, type ApprovalVerdict, buildSystemPrompt } from "../agent/index.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
 import {
   ConfigError,
@@ -31,7 +31,7 @@ import { startMcp } from "./start-mcp.js";
 /** What every mode hands the agent: how to report events, ask permission and warn. */
 export interface RunHooks {
   onEvent: (event: AgentEvent) => void;
-  approve: (call: ToolCallBlock, tool: Tool) => Promise<"allow" | "deny">;
+  approve: (call: ToolCallBlock, tool: Tool) => Promise<ApprovalVerdict>;
   onWarning: (message: string) => void;
 }
 

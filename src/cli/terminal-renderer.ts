@@ -1,22 +1,28 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { CompactionTrigger } from "../core/index.js";
-import { ProgressSpinner } from "./progress-spinner.js";
+import type { MarkdownStream } from "./markdown-stream.js";
 import { formatCompactionLine, formatToolCall, formatToolResult, type Style, visible } from "./render.js";
+import { StatusLine } from "./status-line.js";
 import { WordWrapper, wrapLines } from "./word-wrapper.js";
 
 type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
 /**
- * Renders agent events in the interactive terminal: answers stream to stdout as they arrive,
- * word-wrapped to the terminal's width; tool calls and notices get a line each; a compaction shows
- * a spinner with a character count on stderr while its summary streams.
+ * Renders agent events in the interactive terminal: answers stream to stdout as they arrive, as
+ * their plain text (left to the terminal to wrap, so code copies back as it was) or, given a
+ * {@link MarkdownStream}, rendered block by block; thinking is dim and word-wrapped; tool calls and notices get a line each. While panto waits
+ * (for the model's first token, a retry, a tool, a compaction) a status line on stderr says so; it
+ * is erased before anything else is written.
  */
 export class TerminalRenderer {
   readonly #out: Output;
   readonly #style: Style;
-  readonly #spinner: ProgressSpinner;
+  readonly #spinner: StatusLine;
   readonly #answer: WordWrapper;
+  readonly #markdown: MarkdownStream | undefined;
   #thinking = false;
+  /** Characters of the answer received so far, while Markdown blocks are still being completed. */
+  #received = 0;
   /**
    * Warnings raised while a compaction runs (an attempt that failed), held until its outcome says
    * whether they matter: a fallback or a success shows them, a cancel or a manual /compact (which
@@ -24,11 +30,13 @@ export class TerminalRenderer {
    */
   #held: string[] | undefined;
 
-  constructor(out: Output, err: Output, style: Style) {
+  constructor(out: Output, err: Output, style: Style, markdown?: MarkdownStream) {
     this.#out = out;
     this.#style = style;
-    this.#spinner = new ProgressSpinner(err);
-    this.#answer = new WordWrapper(() => this.columns);
+    this.#spinner = new StatusLine(err, style);
+    // Only thinking is wrapped here: an answer may hold code, which must reach the terminal as it is.
+    this.#answer = new WordWrapper(() => (this.#thinking ? this.columns : undefined));
+    this.#markdown = markdown;
   }
 
   /** The terminal's width, or undefined when stdout is not a terminal (nothing is wrapped then). */
@@ -43,14 +51,27 @@ export class TerminalRenderer {
         this.#stream(event.text, event.type === "thinking-delta");
         return;
       case "assistant-message":
+        this.#spinner.stop();
         this.#thinking = false;
         this.endLine();
+        return;
+      case "request-started":
+        this.endLine();
+        this.#spinner.start(`waiting for ${event.model}`);
+        return;
+      case "tool-started":
+        this.endLine();
+        this.#spinner.start(`running ${formatToolCall(event.call)}`);
+        return;
+      case "retry-wait":
+        this.line(this.#noticeFor(event) ?? "");
+        this.#spinner.relabel(retryLabel(event.attempt, event.delayMs, event.reason));
         return;
       case "compaction-started":
         this.#compactionStarted(event.trigger, event.model);
         return;
       case "compaction-progress":
-        this.#spinner.progress(event.characters);
+        this.#spinner.progress(event.characters, "characters of summary");
         return;
       case "warning":
         this.#holdOrWarn(event.message);
@@ -85,7 +106,7 @@ export class TerminalRenderer {
       );
     this.#held = [];
     this.endLine();
-    this.#spinner.start(`compacting with ${model}`);
+    this.#spinner.announce(`compacting with ${model}`);
   }
 
   #compactionEnded(event: Extract<AgentEvent, { type: `compaction${string}` }>): void {
@@ -161,9 +182,20 @@ export class TerminalRenderer {
 
   /** Ends a partly written line so the next output starts at column 0. */
   endLine(): void {
+    this.#received = 0;
+    const rendered = this.#markdown?.flush() ?? "";
+    if (rendered !== "") {
+      this.#spinner.clearRow();
+      this.#out.write(rendered);
+    }
     const rest = this.#answer.flush();
     if (rest !== "") this.#out.write(this.#thinking ? this.#style.dim(rest) : rest);
     if (!this.#answer.atLineStart) this.#out.write(this.#answer.push("\n"));
+  }
+
+  /** Takes the status line away (before a question is asked). */
+  stopStatus(): void {
+    this.#spinner.stop();
   }
 
   /** Stops any spinner (e.g. when a request is cancelled) and ends the line. */
@@ -176,6 +208,12 @@ export class TerminalRenderer {
 
   #stream(text: string, thinking: boolean): void {
     if (text === "") return;
+    if (!thinking && this.#markdown !== undefined) {
+      this.#streamMarkdown(this.#markdown, text);
+      return;
+    }
+    // The status line shares the row the answer is written on: it goes before the first token.
+    this.#spinner.stop();
     if (thinking !== this.#thinking) {
       this.endLine();
       this.#thinking = thinking;
@@ -184,4 +222,30 @@ export class TerminalRenderer {
     const out = this.#answer.push(visible(text.replace(/\r\n/g, "\n")));
     if (out !== "") this.#out.write(thinking ? this.#style.dim(out) : out);
   }
+
+  /** Markdown is written a whole block at a time; until a block is complete the status line counts what came. */
+  #streamMarkdown(markdown: MarkdownStream, text: string): void {
+    if (this.#thinking) {
+      this.endLine();
+      this.#thinking = false;
+    }
+    if (this.#received === 0) this.#spinner.relabel("writing the answer");
+    this.#received += text.length;
+    this.#spinner.progress(this.#received);
+    // Model text is shown, never obeyed: escape sequences in it are made visible.
+    const out = markdown.push(visible(text.replace(/\r\n/g, "\n")));
+    if (out === "") return;
+    this.#spinner.clearRow();
+    this.#out.write(out);
+  }
+}
+
+/** "retrying in 2.4s (attempt 2: overloaded)", counting down; then "waiting for the retry (attempt 2)". */
+function retryLabel(attempt: number, delayMs: number, reason: string): (now: number) => string {
+  const due = Date.now() + delayMs;
+  const why = reason.length > 40 ? `${reason.slice(0, 39)}…` : reason;
+  return (now) =>
+    now < due
+      ? `retrying in ${((due - now) / 1000).toFixed(1)}s (attempt ${attempt}: ${why})`
+      : `waiting for the retry (attempt ${attempt})`;
 }

@@ -3,8 +3,9 @@ import { charWidth, STYLE_SEQUENCE, textWidth } from "./text-width.js";
 /**
  * Word-wraps text that arrives in pieces (a streamed answer) to the terminal's width, so a narrow
  * terminal breaks lines between words instead of in the middle of one. A word is held back until
- * the whitespace after it shows whether it still fits; wide (CJK) characters break anywhere, and a
- * word longer than a line is cut at the line's end. Style sequences take no room. With no width
+ * the whitespace after it shows whether it still fits; wide (CJK) characters break anywhere. A word
+ * longer than a line (a path, an address) is never cut: it is left whole for the terminal to wrap,
+ * so it copies back as it was. Style sequences take no room. With no width
  * (output is not a terminal) text passes through untouched.
  */
 export class WordWrapper {
@@ -64,12 +65,7 @@ export class WordWrapper {
     }
     const width = charWidth(char);
     if (width === 2) return this.#writeWord() + this.#hold(char, 2) + this.#writeWord();
-    const out = this.#hold(char, width);
-    const lineWidth = this.#width();
-    // A word that can never fit on a line is cut where the line ends.
-    if (lineWidth !== undefined && this.#wordWidth >= lineWidth - textWidth(this.#indent))
-      return out + this.#writeWord();
-    return out;
+    return this.#hold(char, width);
   }
 
   #hold(text: string, width: number): string {
@@ -83,13 +79,15 @@ export class WordWrapper {
     const width = this.#width();
     let out = this.#space;
     let column = this.#column + spaceWidth(this.#space, this.#column);
-    if (width !== undefined && this.#column > 0 && column + this.#wordWidth > width) {
+    // A word too long for any line stays where it is: breaking before it would gain nothing.
+    const fitsALine = width !== undefined && this.#wordWidth <= width - textWidth(this.#indent);
+    if (width !== undefined && this.#column > 0 && column + this.#wordWidth > width && fitsALine) {
       out = `\n${this.#indent}`;
       column = textWidth(this.#indent);
     }
     out += this.#word;
     column += this.#wordWidth;
-    // Exactly full is fine (the terminal waits to wrap); only a cut word can run past the edge.
+    // Exactly full is fine (the terminal waits to wrap); only a long word runs past the edge.
     this.#column = width === undefined || column <= width ? column : column % width;
     this.#word = "";
     this.#wordWidth = 0;

@@ -104,7 +104,7 @@ export function startFakeServer(
   format: FakeWireFormat,
   options: FakeServerOptions = {},
 ): Promise<FakeServer> {
-  const { contextWindow } = options;
+  const { contextWindow, firstByteDelayMs = 0 } = options;
   return startFakeHttpServer({
     pathPrefix: format.urlPath,
     ...(options.responder === undefined ? {} : { responder: options.responder }),
@@ -132,7 +132,11 @@ export function startFakeServer(
             ? resolveUsage(reply, estimateRequestTokens(rawBody))
             : null,
       };
-      writeReply(format, reply, exchange, res);
+      if (firstByteDelayMs <= 0) writeReply(format, reply, exchange, res);
+      else {
+        const timer = setTimeout(() => writeReply(format, reply, exchange, res), firstByteDelayMs);
+        res.on("close", () => clearTimeout(timer));
+      }
     },
   });
 }

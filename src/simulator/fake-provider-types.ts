@@ -55,6 +55,11 @@ export interface FakeServerOptions {
    * answered with this wire format's real context-overflow error, without consuming the queue.
    */
   contextWindow?: number;
+  /**
+   * Milliseconds each model request waits before its first byte (status line, headers, body), as
+   * a slow server does; 0 or unset answers at once.
+   */
+  firstByteDelayMs?: number;
   /** Answers requests when the queue is empty. Default: a short text reply. */
   responder?: (request: RecordedRequest, index: number) => FakeReply;
 }

@@ -47,25 +47,29 @@ describe("interactive input", { timeout: 60_000 }, () => {
     expect(await exit).toBe(0);
   });
 
-  it("asks again when the answer is none of y, a or n, and takes Enter alone as no", async () => {
+  it("asks again when the key is none of y, a or n, and takes Enter alone as no", async () => {
     const box = await makeSandbox();
     const { terminal, exit } = await start(box);
     server?.enqueue(writeCall("one.txt"), { type: "text", text: "first done" });
     terminal.type("write one\r");
     let seen = await terminal.waitFor("Allow? ");
-    terminal.type("yy\r");
+    terminal.type("x");
     seen = await terminal.waitFor(
       "answer y (yes, this once), a (always for write this session) or n (no)",
       seen,
     );
     expect(existsSync(join(box.project, "one.txt"))).toBe(false);
-    terminal.type("y\r");
+    // One key answers: no Enter after it.
+    terminal.type("y");
     seen = await terminal.waitForAnswer("first done", seen);
     expect(existsSync(join(box.project, "one.txt"))).toBe(true);
 
     server?.enqueue(writeCall("two.txt"), { type: "text", text: "second done" });
     terminal.type("write two\r");
     seen = await terminal.waitFor("Allow? ", seen);
+    terminal.type("\r");
+    // After a no, a reason may follow; Enter alone gives none.
+    seen = await terminal.waitFor("why not?", seen);
     terminal.type("\r");
     seen = await terminal.waitFor("denied", seen);
     await terminal.waitForAnswer("second done", seen);
@@ -148,7 +152,7 @@ describe("interactive input", { timeout: 60_000 }, () => {
     expect(terminal.screen.endsWith("> \n")).toBe(true);
   });
 
-  it("word-wraps answers and notices to a 40-column terminal, never splitting a word", async () => {
+  it("leaves a plain answer to the terminal and word-wraps notices to a 40-column terminal", async () => {
     const box = await makeSandbox();
     const answer =
       "Here is a long answer that goes on for a while so that we can see how wrapping behaves in a narrow terminal.";
@@ -157,10 +161,8 @@ describe("interactive input", { timeout: 60_000 }, () => {
     terminal.type("go\r");
     const goAt = await terminal.waitFor("> go");
     const end = await terminal.waitFor("terminal.", goAt);
-    const lines = terminal.screen.slice(goAt, end).trim().split("\n");
-    expect(lines.length).toBeGreaterThan(2);
-    expect(lines.every((line) => line.length <= 40)).toBe(true);
-    expect(lines.join(" ")).toBe(answer);
+    // Without colour the answer is its plain text, as written: the terminal wraps it, so it copies back whole.
+    expect(terminal.screen.slice(goAt, end).trim()).toBe(answer);
     terminal.type("/help\r");
     const helpAt = await terminal.waitFor("/compact [--preview] [instructions]", end);
     const help = terminal.screen.slice(helpAt, await terminal.waitFor("Ctrl-D exits.", helpAt));

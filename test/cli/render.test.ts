@@ -74,11 +74,16 @@ describe("formatToolResult", () => {
 
   it("shows a failed result's last line too, where a command says how it ended", () => {
     expect(formatToolResult(result("(no output)\n\nCommand aborted and killed", true))).toBe(
-      "error: (no output) … Command aborted and killed (+2 lines)",
+      "error: (no output) … Command aborted and killed",
+    );
+    expect(formatToolResult(result("a\nb\n\nc\n\nExit code: 1", true))).toBe(
+      "error: a … Exit code: 1 (+2 lines)",
     );
   });
 
-  it("shows only the first line of a successful result", () => {
-    expect(formatToolResult(result("hi\nthere\n\nExit code: 0", false))).toBe("hi (+3 lines)");
+  it("shows only the first line of a successful result, not counting blank lines and exit status 0", () => {
+    expect(formatToolResult(result("hi\nthere\n\nExit code: 0", false))).toBe("hi (+1 line)");
+    expect(formatToolResult(result("hi\n\nExit code: 0", false))).toBe("hi");
+    expect(formatToolResult(result("one\n\n\ntwo\nthree", false))).toBe("one (+2 lines)");
   });
 });

@@ -122,15 +122,16 @@ describe("TerminalRenderer", () => {
     expect(out.text()).toBe("warning: compaction with m/small failed (invalid_request): unknown model\n");
   });
 
-  it("word-wraps a streamed answer between words and ends its line before a notice", async () => {
+  it("leaves a plain answer's lines to the terminal, word-wraps thinking and notices, and ends the line before a notice", async () => {
     const out = screen(20);
     renderer = new TerminalRenderer(out, screen(20), createStyle(false));
+    renderer.render({ type: "thinking-delta", text: "Let me think about this" });
     for (const piece of ["The quick br", "own fox jumps ov", "er the lazy dog"])
       renderer.render({ type: "text-delta", text: piece });
     renderer.render({ type: "overflow-retry" });
     await flush();
     expect(out.text()).toBe(
-      "The quick brown fox\njumps over the lazy\ndog\n↻ retrying the\nrequest once against\nthe compacted\ncontext\n",
+      "Let me think about\nthis\nThe quick brown fox jumps over the lazy dog\n↻ retrying the\nrequest once against\nthe compacted\ncontext\n",
     );
   });
 
@@ -140,5 +141,49 @@ describe("TerminalRenderer", () => {
     renderer.render({ type: "text-delta", text: "hi \u001b[2J there\r\n" });
     await flush();
     expect(out.text()).toBe("hi \\u001b[2J there\n");
+  });
+});
+
+describe("the status line while panto waits", () => {
+  const call = { type: "tool-call" as const, id: "c1", name: "bash", arguments: { command: "npm test" } };
+
+  it("says what it waits for from the request until the first token, and is erased before the token", () => {
+    // stdout and stderr are one terminal here, so the order of what is written shows.
+    const tty = screen(100);
+    renderer = new TerminalRenderer(tty, tty, createStyle(false));
+    renderer.render({ type: "request-started", model: "anthropic/claude-test" });
+    const status = tty.text();
+    expect(stripVTControlCharacters(status)).toMatch(
+      /^\r⠋ waiting for anthropic\/claude-test… · 0s · Ctrl-C cancels$/,
+    );
+    // No colour: the only escape sequence is the one that clears the row.
+    expect(status.split("\r\u001b[2K").join("")).not.toContain("\u001b");
+    renderer.render({ type: "text-delta", text: "Hello there " });
+    expect(tty.text().slice(status.length)).toBe("\r\u001b[2KHello there ");
+  });
+
+  it("names a running tool, and counts down a retry's delay", () => {
+    const tty = screen(100);
+    renderer = new TerminalRenderer(tty, tty, createStyle(true));
+    renderer.render({ type: "tool-started", call });
+    expect(stripVTControlCharacters(tty.text())).toContain("running bash npm test… · 0s · Ctrl-C cancels");
+    // With colour on, the status is dim.
+    expect(tty.text()).toContain("\u001b[2m");
+    renderer.render({ type: "request-started", model: "m/x" });
+    renderer.render({ type: "retry-wait", attempt: 2, delayMs: 5000, reason: "overloaded" });
+    const rows = stripVTControlCharacters(tty.text()).split("\r");
+    expect(rows).toContain("retrying in 5.0s (attempt 2): overloaded\n");
+    expect(rows.at(-1)).toMatch(/^⠋ retrying in [45]\.\ds \(attempt 2: overloaded\)… · 0s · Ctrl-C cancels$/);
+  });
+
+  it("shows nothing when stderr is not a terminal", () => {
+    const out = screen();
+    const err = screen();
+    renderer = new TerminalRenderer(out, err, createStyle(false));
+    renderer.render({ type: "request-started", model: "m/x" });
+    renderer.render({ type: "tool-started", call });
+    renderer.render({ type: "text-delta", text: "Hi" });
+    expect(err.text()).toBe("");
+    expect(out.text()).toBe("Hi");
   });
 });

@@ -48,9 +48,27 @@ export class TmuxTerminal {
     await this.#tmux(["send-keys", "-t", "main", ...keys]);
   }
 
-  /** The visible screen, trailing blank lines dropped. */
-  async screen(): Promise<string> {
-    const { stdout } = await this.#tmux(["capture-pane", "-p", "-t", "main"]);
+  /**
+   * Pastes text as a terminal does: bracketed (ESC[200~ … ESC[201~) when the program asked for
+   * it, line breaks sent as carriage returns.
+   */
+  async paste(text: string): Promise<void> {
+    await this.#tmux(["set-buffer", "-b", "paste", "--", text]);
+    await this.#tmux(["paste-buffer", "-p", "-b", "paste", "-t", "main"]);
+  }
+
+  /**
+   * The visible screen, trailing blank lines dropped. `joined`: rows the terminal wrapped are
+   * joined back into the line that was written (what a copy gives); `history`: the scrollback
+   * too; `escapes`: colour and style sequences kept.
+   */
+  async screen(options: { joined?: boolean; history?: boolean; escapes?: boolean } = {}): Promise<string> {
+    const flags = [
+      ...(options.joined === true ? ["-J"] : []),
+      ...(options.history === true ? ["-S", "-"] : []),
+      ...(options.escapes === true ? ["-e"] : []),
+    ];
+    const { stdout } = await this.#tmux(["capture-pane", "-p", ...flags, "-t", "main"]);
     return stdout.replace(/\s+$/, "");
   }
 

@@ -25,9 +25,16 @@ describe("WordWrapper", () => {
     expect(streamed(code, 40, 2)).toBe(code);
   });
 
-  it("cuts a word longer than a line at the line's end", () => {
+  it("never cuts a word longer than a line (a path copies back whole): the terminal wraps it", () => {
+    // The terminal wraps the address every 12 columns; "ok" still fits on the row where it ends.
     expect(wrapText("see https://example.com/a/very/long/path ok", 12)).toBe(
-      "see\nhttps://exam\nple.com/a/ve\nry/long/path\nok",
+      "see https://example.com/a/very/long/path ok",
+    );
+    expect(wrapText("see https://example.com/a/very/long/path and more words", 12)).toBe(
+      "see https://example.com/a/very/long/path and\nmore words",
+    );
+    expect(wrapText("Session: /tmp/a/very/long/path/to/the/session.jsonl", 20, "  ")).toBe(
+      "Session: /tmp/a/very/long/path/to/the/session.jsonl",
     );
   });
 

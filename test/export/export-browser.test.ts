@@ -137,7 +137,7 @@ describe.skipIf(!hasBrowser)("an exported session in a real browser", () => {
       // Each compaction links to the first turn it replaced, and that turn is marked summarised.
       const replaced = await tab.$$eval("section.compaction:not(.failed)", (sections) =>
         sections.map((section) => {
-          const link = [...section.querySelectorAll("dd a")][0];
+          const link = Array.from(section.querySelectorAll("dd a"))[0];
           return (
             (globalThis as unknown as PageGlobals).document
               .querySelector(link?.getAttribute("href") ?? "#none")

@@ -1,0 +1,156 @@
+import { EventEmitter } from "node:events";
+import { emitKeypressEvents, type Key } from "node:readline";
+import { HISTORY_NEWLINE } from "./prompt-history.js";
+
+/** Asks the terminal to mark pastes with ESC[200~ … ESC[201~ (bracketed paste), and to stop. */
+export const BRACKETED_PASTE_ON = "\u001b[?2004h";
+export const BRACKETED_PASTE_OFF = "\u001b[?2004l";
+
+/** Shift-Enter and Alt-Enter as terminals with extended key reporting send them (fixterms / kitty). */
+const NEWLINE_SEQUENCES = new Set(["\u001b[13;2u", "\u001b[13;3u", "\u001b[13;4u"]);
+/** node:readline splits xterm's modifyOtherKeys form, ESC[27;2;13~, after its second parameter. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences start with ESC.
+const MODIFIED_KEY_START = /^\u001b\[27;\d+;$/;
+
+/** Takes a key before readline sees it; returns true when it was used up. */
+export type KeyInterceptor = (text: string | undefined, key: Key) => boolean;
+
+type Stdin = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => void };
+type Terminal = NodeJS.WritableStream & { isTTY?: boolean };
+
+/**
+ * The keyboard, between the terminal and node:readline (which is given this object as its input
+ * and reads its `keypress` events). It adds what readline lacks:
+ * - bracketed paste: a pasted block reaches readline as one insertion, its line breaks shown as
+ *   {@link HISTORY_NEWLINE} (turned back into newlines when the prompt is sent), so nothing is
+ *   sent until Enter, whatever the paste ends with;
+ * - Alt-Enter, and Shift-Enter where the terminal reports it, insert such a line break;
+ * - an interceptor that may take single keys first (a one-key permission answer).
+ * History, editing keys and Ctrl-C stay readline's.
+ */
+export class KeyInput extends EventEmitter {
+  readonly isTTY = true;
+  /** Set while something (a permission question) answers to single keys. */
+  intercept: KeyInterceptor | undefined;
+  readonly #stdin: Stdin;
+  #paste: string | undefined;
+  /** The rest of a split ESC[27;…;…~ sequence, collected until its "~". */
+  #modified: string | undefined;
+  #terminal: Terminal | undefined;
+  readonly #onExit = (): void => this.disablePaste();
+  readonly #onSignal = (signal: NodeJS.Signals): void => {
+    this.disablePaste();
+    process.kill(process.pid, signal);
+  };
+
+  constructor(stdin: Stdin) {
+    super();
+    this.#stdin = stdin;
+    emitKeypressEvents(stdin);
+    stdin.on("keypress", (text: string | undefined, key: Key | undefined) => this.#onKey(text, key ?? {}));
+    stdin.on("end", () => this.emit("end"));
+    stdin.on("error", (error) => this.emit("error", error));
+  }
+
+  setRawMode(raw: boolean): this {
+    this.#stdin.setRawMode?.(raw);
+    return this;
+  }
+
+  pause(): this {
+    this.#stdin.pause();
+    return this;
+  }
+
+  resume(): this {
+    this.#stdin.resume();
+    return this;
+  }
+
+  /**
+   * Turns bracketed paste on in `terminal`; it is turned off again by {@link disablePaste}, and
+   * also if the process exits or is killed by SIGTERM or SIGHUP before that.
+   */
+  enablePaste(terminal: Terminal): void {
+    if (terminal.isTTY !== true || this.#terminal !== undefined) return;
+    this.#terminal = terminal;
+    terminal.write(BRACKETED_PASTE_ON);
+    process.once("exit", this.#onExit);
+    process.once("SIGTERM", this.#onSignal);
+    process.once("SIGHUP", this.#onSignal);
+  }
+
+  disablePaste(): void {
+    const terminal = this.#terminal;
+    if (terminal === undefined) return;
+    this.#terminal = undefined;
+    terminal.write(BRACKETED_PASTE_OFF);
+    process.removeListener("exit", this.#onExit);
+    process.removeListener("SIGTERM", this.#onSignal);
+    process.removeListener("SIGHUP", this.#onSignal);
+  }
+
+  #onKey(text: string | undefined, key: Key): void {
+    if (key.name === "paste-start") {
+      this.#paste = "";
+      return;
+    }
+    if (this.#paste !== undefined) {
+      if (key.name !== "paste-end") this.#paste += key.sequence ?? text ?? "";
+      else {
+        const pasted = this.#paste;
+        this.#paste = undefined;
+        this.#insert(pasteAsLine(pasted));
+      }
+      return;
+    }
+    if (this.#modified !== undefined) {
+      this.#modified += key.sequence ?? "";
+      if (!this.#modified.endsWith("~") && this.#modified.length < 6) return;
+      const isEnter = this.#modified === "13~";
+      this.#modified = undefined;
+      if (isEnter) this.#insert(HISTORY_NEWLINE);
+      return;
+    }
+    if (MODIFIED_KEY_START.test(key.sequence ?? "")) {
+      this.#modified = "";
+      return;
+    }
+    if (isNewlineKey(key)) {
+      this.#insert(HISTORY_NEWLINE);
+      return;
+    }
+    if (this.intercept?.(text, key) === true) return;
+    this.emit("keypress", text, key);
+  }
+
+  /** Hands readline text to insert at the cursor, as one key carrying the whole text. */
+  #insert(text: string): void {
+    if (text === "") return;
+    const key: Key = { sequence: text, ctrl: false, meta: false, shift: false };
+    if (this.intercept?.(text, key) === true) return;
+    this.emit("keypress", text, key);
+  }
+}
+
+function isNewlineKey(key: Key): boolean {
+  if (key.meta === true && (key.name === "return" || key.name === "enter")) return true;
+  return NEWLINE_SEQUENCES.has(key.sequence ?? "");
+}
+
+/**
+ * A pasted block as one prompt line: line breaks (CRLF, CR or LF) become {@link HISTORY_NEWLINE},
+ * trailing ones are dropped (the prompt is sent by Enter, not by the paste), and control characters
+ * other than tab are left out so they cannot move the cursor.
+ */
+export function pasteAsLine(pasted: string): string {
+  return (
+    pasted
+      .replace(/\r\n?/g, "\n")
+      .replace(/\n+$/, "")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: dropping control characters is the point.
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+      .split("\n")
+      .join(HISTORY_NEWLINE)
+  );
+}

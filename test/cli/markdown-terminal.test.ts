@@ -1,0 +1,87 @@
+import { stripVTControlCharacters } from "node:util";
+import { describe, expect, it } from "vitest";
+import { createHighlight } from "../../src/cli/code-highlight.js";
+import { MarkdownStream } from "../../src/cli/markdown-stream.js";
+import { TerminalMarkdown } from "../../src/cli/markdown-terminal.js";
+
+const plain = (text: string): string => stripVTControlCharacters(text);
+const render = (source: string, width?: number): string => new TerminalMarkdown(() => width).render(source);
+
+describe("Markdown rendered for the terminal", () => {
+  it("renders headings, emphasis, inline code and links as styles, not syntax", () => {
+    const out = render("# Title\n\nSome **bold**, *italic*, ~~gone~~ and `code`; [docs](https://x.dev/d).\n");
+    expect(plain(out)).toBe("Title\n\nSome bold, italic, gone and code; docs (https://x.dev/d).\n");
+    expect(out).toContain("\u001b[4m\u001b[1mTitle");
+    expect(out).toContain("\u001b[1mbold\u001b[22m");
+    expect(out).toContain("\u001b[3mitalic\u001b[23m");
+    expect(out).toContain("\u001b[9mgone\u001b[29m");
+    expect(out).toContain("\u001b[36mcode\u001b[39m");
+    expect(out).toContain("\u001b[4mdocs\u001b[24m");
+  });
+
+  it("renders nested and numbered lists with hanging indents, and quotes with a bar", () => {
+    const out = render("3. three\n4. four\n   - inner item that wraps\n\n> quoted text\n", 20);
+    expect(plain(out)).toBe("3. three\n4. four\n   • inner item that\n     wraps\n\n│ quoted text\n");
+  });
+
+  it("lays out a table in columns, and shows one too wide for the terminal as its source", () => {
+    const table = "| name | size |\n|:-----|-----:|\n| a | 1 |\n| bb | 22 |\n";
+    expect(plain(render(table, 40))).toBe("name │ size\n─────┼─────\na    │    1\nbb   │   22\n");
+    expect(plain(render(table, 8))).toBe(table);
+  });
+
+  it("writes code blocks line for line, never wrapped or indented, also inside a list", () => {
+    const line = `x = "${"y".repeat(120)}"`;
+    const out = render(`- item\n\n  \`\`\`py\n  ${line}\n      indented()\n  \`\`\`\n`, 30);
+    expect(plain(out)).toBe(`• item\n\n\`\`\`py\n${line}\n    indented()\n\`\`\`\n`);
+  });
+
+  it("colours fenced code by its language with the highlighter, adding nothing but colour", () => {
+    const code = "const answer: number = 42; // why\nfunction f() { return \"a\" + answer; }";
+    const markdown = new TerminalMarkdown(() => 40, createHighlight());
+    const out = markdown.render(`\`\`\`ts\n${code}\n\`\`\`\n\`\`\`nosuchlanguage\nplain\n\`\`\`\n`);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for style sequences is the point.
+    expect(out).toMatch(/\u001b\[\d+mconst\u001b\[39m/);
+    expect(plain(out)).toBe(`\`\`\`ts\n${code}\n\`\`\`\n\n\`\`\`nosuchlanguage\nplain\n\`\`\`\n`);
+  });
+});
+
+describe("a streamed answer rendered block by block", () => {
+  const answer = [
+    "## Plan",
+    "",
+    "First a paragraph that",
+    "goes on over two lines.",
+    "",
+    "- one",
+    "- two",
+    "",
+    "```sh",
+    "npm test",
+    "```",
+    "Last words.",
+  ].join("\n");
+
+  it("writes each block once, when it is complete, and the same text however the answer is split", () => {
+    for (const size of [1, 3, 7, 50]) {
+      const stream = new MarkdownStream(new TerminalMarkdown(() => 80));
+      let out = "";
+      for (let at = 0; at < answer.length; at += size) out += stream.push(answer.slice(at, at + size));
+      out += stream.flush();
+      expect(plain(out)).toBe(
+        "Plan\n\nFirst a paragraph that goes on over two lines.\n\n• one\n• two\n\n```sh\nnpm test\n```\n\nLast words.\n",
+      );
+    }
+  });
+
+  it("holds a block back until nothing can extend it", () => {
+    const stream = new MarkdownStream(new TerminalMarkdown(() => 80));
+    expect(plain(stream.push("## Head\n"))).toBe("Head\n");
+    expect(stream.push("A paragraph\n")).toBe("");
+    expect(plain(stream.push("\n"))).toBe("\nA paragraph\n");
+    expect(stream.push("```js\nlet a = 1;\n")).toBe("");
+    expect(plain(stream.push("```\n"))).toBe("\n```js\nlet a = 1;\n```\n");
+    expect(stream.push("- a\n\n")).toBe("");
+    expect(plain(stream.flush())).toBe("\n• a\n");
+  });
+});
