@@ -37,7 +37,7 @@ describe("Markdown rendered for the terminal", () => {
   });
 
   it("colours fenced code by its language with the highlighter, adding nothing but colour", () => {
-    const code = "const answer: number = 42; // why\nfunction f() { return \"a\" + answer; }";
+    const code = 'const answer: number = 42; // why\nfunction f() { return "a" + answer; }';
     const markdown = new TerminalMarkdown(() => 40, createHighlight());
     const out = markdown.render(`\`\`\`ts\n${code}\n\`\`\`\n\`\`\`nosuchlanguage\nplain\n\`\`\`\n`);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for style sequences is the point.
