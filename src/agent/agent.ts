@@ -17,6 +17,7 @@ import type {
   ToolResultMessage,
 } from "../core/index.js";
 import { PantoError } from "../core/index.js";
+import type { AgentHooks } from "../hooks/index.js";
 import type { Session } from "../session/index.js";
 import type { Tool } from "../tools/index.js";
 import type { AgentEvent } from "./agent-events.js";
@@ -32,6 +33,7 @@ import {
   unpinNote,
 } from "./compaction-controls.js";
 import { failureHint } from "./failure-hint.js";
+import { compactionBlockedByHook, promptBlockedByHook } from "./hook-points.js";
 import { runToolCalls } from "./run-tool-calls.js";
 
 export interface AgentOptions {
@@ -51,6 +53,8 @@ export interface AgentOptions {
   approve: (call: ToolCallBlock, tool: Tool) => Promise<"allow" | "deny">;
   onEvent: (event: AgentEvent) => void;
   cwd: string;
+  /** Config "hooks", when any are configured. */
+  hooks?: AgentHooks;
 }
 
 /**
@@ -122,10 +126,14 @@ export class Agent {
    */
   async prompt(text: string, options: PromptOptions = {}): Promise<PromptResult> {
     const { session } = this.#options;
+    const blocked = await promptBlockedByHook(this.#options.hooks, text);
+    if (blocked !== undefined) return { ok: false, error: blocked };
     await session.appendMessage({ role: "user", content: [{ type: "text", text }] });
     this.#turnRanTools = false;
     try {
-      return { ok: true, ...(await this.#runTurn(options.signal, options.maxRequests)) };
+      const answer = await this.#runTurn(options.signal, options.maxRequests);
+      await this.#options.hooks?.stop(answer.text);
+      return { ok: true, ...answer };
     } catch (thrown) {
       const error = toPantoError(thrown, options.signal);
       if (!(error.code === "aborted" && this.#turnRanTools))
@@ -273,6 +281,14 @@ export class Agent {
   ): Promise<CompactionOutcome> {
     const { session, onEvent } = this.#options;
     const tokensBefore = estimateContextTokens(session.effectiveContext());
+    const { hooks, keepVerbatimTokens } = this.#options;
+    const blocked = await compactionBlockedByHook(hooks, {
+      trigger,
+      instructions,
+      tokensBefore,
+      keepVerbatimTokens,
+    });
+    if (blocked !== undefined) return blocked;
     const started = performance.now();
     const outcome = await runCompaction({
       context: contextForSummariser(session),
@@ -309,6 +325,7 @@ export class Agent {
       await session.appendCompaction(record, outcome.kept);
       const tokensAfter = estimateContextTokens(session.effectiveContext());
       onEvent({ type: "compaction", record, tokensBefore, tokensAfter, durationMs });
+      await hooks?.postCompact(record, tokensBefore, tokensAfter);
       return { ...outcome, record };
     }
     if (outcome.type === "nothing-to-summarise") {

@@ -9,7 +9,7 @@ import type { AgentOptions } from "./agent.js";
  */
 export async function runToolCalls(
   calls: readonly ToolCallBlock[],
-  options: Pick<AgentOptions, "tools" | "approve" | "cwd">,
+  options: Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks">,
   signal: AbortSignal | undefined,
 ): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
@@ -19,10 +19,13 @@ export async function runToolCalls(
 
 async function runOne(
   call: ToolCallBlock,
-  options: Pick<AgentOptions, "tools" | "approve" | "cwd">,
+  options: Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks">,
   signal: AbortSignal | undefined,
 ): Promise<ToolResultBlock> {
   if (signal?.aborted) return errorResult(call, "Not run: the user interrupted the request.");
+  const verdict = await options.hooks?.preToolUse(call);
+  if (verdict?.blocked === true)
+    return errorResult(call, `Blocked by a PreToolUse hook: ${verdict.reason ?? ""}`);
   const tool = options.tools.find((candidate) => candidate.definition.name === call.name);
   if (tool !== undefined && tool.kind !== "read" && (await options.approve(call, tool)) === "deny") {
     return errorResult(
@@ -30,7 +33,12 @@ async function runOne(
       "The user did not allow this tool call. Ask before trying again, or take another way.",
     );
   }
-  return runTool(options.tools, call, { cwd: options.cwd, ...(signal === undefined ? {} : { signal }) });
+  const result = await runTool(options.tools, call, {
+    cwd: options.cwd,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  await options.hooks?.postToolUse(call, result);
+  return result;
 }
 
 function errorResult(call: ToolCallBlock, text: string): ToolResultBlock {

@@ -110,6 +110,7 @@ class Repl {
     rl.on("SIGINT", () => this.#onInterrupt());
     rl.on("close", () => this.#onClose());
     this.#printBanner(run);
+    await run.sessionStart();
     const code = await new Promise<number>((resolve) => {
       this.#settle = (exitCode) => {
         this.#settle = () => {};

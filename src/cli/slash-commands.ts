@@ -89,6 +89,9 @@ async function runCompact(
     case "failed": {
       if (outcome.error.code === "aborted")
         return failed(EXIT_INTERRUPTED, "aborted", "compaction cancelled; the session is unchanged");
+      // No attempt: refused before any model call (a PreCompact hook); nothing was recorded.
+      if (outcome.attempts.length === 0)
+        return failed(EXIT_FAILURE, outcome.error.code, `${outcome.error.message}; the context is unchanged`);
       const attempts = outcome.attempts.map((attempt) => `${attempt.model}: ${attempt.error.message}`);
       return failed(
         EXIT_FAILURE,
