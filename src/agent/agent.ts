@@ -13,6 +13,7 @@ import type {
   EffectiveContext,
   ModelClient,
   StreamEvent,
+  SummaryRequestUsage,
   ToolCallBlock,
   ToolResultMessage,
 } from "../core/index.js";
@@ -91,6 +92,8 @@ export class Agent {
   #client: ModelClient;
   /** Whether the prompt running now has written tool results (work the model must not forget). */
   #turnRanTools = false;
+  /** Usage of the summary requests of the compaction running now, recorded with it. */
+  #summaryUsage: SummaryRequestUsage[] = [];
   /** Serialises compactions: a manual /compact never races overflow recovery. */
   #compactionLock: Promise<unknown> = Promise.resolve();
 
@@ -290,6 +293,7 @@ export class Agent {
     });
     if (blocked !== undefined) return blocked;
     const started = performance.now();
+    this.#summaryUsage = [];
     const outcome = await runCompaction({
       context: contextForSummariser(session),
       trigger,
@@ -318,10 +322,11 @@ export class Agent {
     });
     const durationMs = Math.round(performance.now() - started);
     if (outcome.type === "compacted") {
-      const record =
+      const checked =
         this.#options.restoreFacts === false
           ? outcome.record
           : withRestoredFacts(outcome.record, outcome.plan.summarise);
+      const record = this.#summaryUsage.length === 0 ? checked : { ...checked, usage: this.#summaryUsage };
       await session.appendCompaction(record, outcome.kept);
       const tokensAfter = estimateContextTokens(session.effectiveContext());
       onEvent({ type: "compaction", record, tokensBefore, tokensAfter, durationMs });
@@ -369,6 +374,7 @@ export class Agent {
         },
       },
     );
+    if (message.usage !== undefined) this.#summaryUsage.push({ model: modelId, ...message.usage });
     return { text: assistantText(message) };
   };
 }

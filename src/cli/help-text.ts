@@ -88,6 +88,10 @@ Configuration (JSON; the project file wins per key):
                           response starts), "idle_ms": 120000 (without content; keepalives do not
                           count), "request_ms": 600000 (whole request) }; a timeout is retried once
     hooks                 commands run around prompts, tool calls and compactions (see Hooks)
+    prices                what tokens cost, for /cost, in US dollars per million tokens:
+                          { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,
+                            "cache_read_per_mtok": 0.3, "cache_write_per_mtok": 3.75 } } (cache
+                          prices optional); a model without a price shows no cost, nothing is guessed
   Sessions are stored in $PANTO_HOME/sessions/<project>/; input history in $PANTO_HOME/history.
 
 Compaction prompt (COMPACTION.md, the system prompt of a compaction; last one found wins):
@@ -132,7 +136,11 @@ JSON events (--json; one object per line, always ending with "done"):
   hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
   error {code, message, hint?}   (code: a provider error code, or usage/config/session/auth,
     or max_turns when --max-turns stopped the run)
-  done {exit_code, text?}
+  done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
+    cache_write_tokens, compaction: {the same four}}}   usage: the whole session's totals as /cost
+    shows them (resumed history included, all models); the top level counts the agent's requests,
+    compaction the summary requests alone; input_tokens excludes cached tokens; absent when the
+    run failed before a session was opened
 
 Exit status:
   0    success

@@ -42,6 +42,12 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
   { name: "unpin", aliases: [], args: "N", summary: "remove pinned note N" },
   { name: "context", aliases: [], args: "", summary: "show what the effective context holds, with sizes" },
   {
+    name: "cost",
+    aliases: [],
+    args: "",
+    summary: 'tokens per model for the whole session (compaction apart), priced where config "prices" says',
+  },
+  {
     name: "model",
     aliases: [],
     args: "[provider/model]",

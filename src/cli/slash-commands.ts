@@ -1,5 +1,6 @@
 import { estimateContextTokens } from "../compaction/index.js";
 import { isPantoError } from "../core/index.js";
+import { readSessionUsage } from "../session/index.js";
 import {
   describeCompactionHistory,
   describePins,
@@ -11,6 +12,7 @@ import {
   runUnpin,
 } from "./compaction-commands.js";
 import { describeContext } from "./describe-context.js";
+import { describeCost } from "./describe-cost.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { formatCompactionReport, formatTokens, plural } from "./render.js";
 import { findSlashCommand, formatSlashCommandList } from "./slash-command-table.js";
@@ -35,6 +37,7 @@ const HANDLERS: Record<string, Handler> = {
   unpin: runUnpin,
   summary: runSummary,
   context: async (run) => ok(describeContext(run.agent.effectiveContext())),
+  cost: async (run) => ok(describeCost(await readSessionUsage(run.session.path), run.prices)),
   model: runModel,
   session: async (run) => ok(`${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),
   tools: async (run) => ok(describeTools(run)),

@@ -7,6 +7,7 @@ import {
   DEFAULT_KEEP_VERBATIM_TOKENS,
   type LoadedConfig,
   loadConfig,
+  type ModelPrice,
   projectConfigPath,
   readCompactionPromptLayers,
   type TimeoutsConfig,
@@ -50,6 +51,8 @@ export interface RunContext {
   readonly allowTools: boolean;
   /** The MCP servers, when any are configured (`/mcp`). */
   readonly mcp: McpServers | undefined;
+  /** Config "prices" by "provider/model", for `/cost`. */
+  readonly prices: Record<string, ModelPrice> | undefined;
   /** Replaces every credential panto knows (environment and config) in text it writes. */
   readonly redact: (text: string) => string;
   /** Runs the SessionStart hooks (source "startup" or "resume"); each mode calls it once it has said the session started. */
@@ -147,6 +150,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     projectRoot,
     allowTools: options.allowTools,
     mcp,
+    prices: config.prices,
     redact: secrets.redact,
     sessionStart: async () => {
       await agentHooks?.sessionStart(resumed ? "resume" : "startup");
