@@ -33,6 +33,14 @@ Compaction controls: /compact --preview plans without a model call; /uncompact t
   summaries are checked for the paths, commands and errors they left out, which are restored
   verbatim; failed compactions are kept on record (/session lists them).
 
+Context and cost:
+  After each answer the interactive session prints a dim line: the context size in tokens (the
+  latest request's reported prompt size plus what came after; "~" when only estimated), and the
+  share of the window where it is known: learned from an overflow, or reported by the server
+  (llama.cpp /props, Ollama /api/show, LM Studio /api/v0/models, OpenRouter /models; asked once,
+  never guessed, never a compaction trigger). /cost totals the session's tokens per model
+  (compaction apart, resumed history included) with a cost where config "prices" has one.
+
 Tools:
   read, ls, glob and grep always run. write, edit and bash change things: the interactive
   mode asks first (y = once, a = always for this session, n = no); print and JSON modes

@@ -51,6 +51,10 @@ export interface RunContext {
   readonly allowTools: boolean;
   /** The MCP servers, when any are configured (`/mcp`). */
   readonly mcp: McpServers | undefined;
+  /** The system prompt every request carries. */
+  readonly systemPrompt: string;
+  /** The active model's client (for what its server reports, such as the context window). */
+  modelClient(): ModelClient;
   /** Config "prices" by "provider/model", for `/cost`. */
   readonly prices: Record<string, ModelPrice> | undefined;
   /** Replaces every credential panto knows (environment and config) in text it writes. */
@@ -151,6 +155,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     allowTools: options.allowTools,
     mcp,
     prices: config.prices,
+    systemPrompt,
+    modelClient: () => createClient(agent.model),
     redact: secrets.redact,
     sessionStart: async () => {
       await agentHooks?.sessionStart(resumed ? "resume" : "startup");
