@@ -13,6 +13,7 @@ import {
 } from "./compaction-commands.js";
 import { describeContext } from "./describe-context.js";
 import { describeCost } from "./describe-cost.js";
+import { describeNextRequest } from "./describe-request.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { formatCompactionReport, formatTokens, plural } from "./render.js";
 import { findSlashCommand, formatSlashCommandList } from "./slash-command-table.js";
@@ -36,7 +37,8 @@ const HANDLERS: Record<string, Handler> = {
   pins: async (run) => ok(describePins(run)),
   unpin: runUnpin,
   summary: runSummary,
-  context: async (run) => ok(describeContext(run.agent.effectiveContext())),
+  context: async (run) =>
+    ok(`${describeNextRequest(run)}\n\n${describeContext(run.agent.effectiveContext())}`),
   cost: async (run) => ok(describeCost(await readSessionUsage(run.session.path), run.prices)),
   model: runModel,
   session: async (run) => ok(`${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),
