@@ -7,6 +7,7 @@ import type {
   ToolCallBlock,
   ToolResultBlock,
 } from "../core/index.js";
+import type { HookRun } from "../hooks/index.js";
 
 /** One failed summary request of a compaction, as data. */
 export interface CompactionAttemptReport {
@@ -74,5 +75,7 @@ export type AgentEvent =
     }
   /** The failed request is being sent once more, against the compacted context. */
   | { type: "overflow-retry" }
+  /** One hook command ran (config "hooks"). */
+  | { type: "hook"; run: HookRun }
   /** `code` marks warnings a script may act on: "empty_answer" (no text and no tool call). */
   | { type: "warning"; message: string; code?: "empty_answer" };

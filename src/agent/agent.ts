@@ -13,10 +13,12 @@ import type {
   EffectiveContext,
   ModelClient,
   StreamEvent,
+  SummaryRequestUsage,
   ToolCallBlock,
   ToolResultMessage,
 } from "../core/index.js";
 import { PantoError } from "../core/index.js";
+import type { AgentHooks } from "../hooks/index.js";
 import type { Session } from "../session/index.js";
 import type { Tool } from "../tools/index.js";
 import type { AgentEvent } from "./agent-events.js";
@@ -32,6 +34,7 @@ import {
   unpinNote,
 } from "./compaction-controls.js";
 import { failureHint } from "./failure-hint.js";
+import { compactionBlockedByHook, promptBlockedByHook } from "./hook-points.js";
 import { runToolCalls } from "./run-tool-calls.js";
 
 export interface AgentOptions {
@@ -51,6 +54,8 @@ export interface AgentOptions {
   approve: (call: ToolCallBlock, tool: Tool) => Promise<ApprovalVerdict>;
   onEvent: (event: AgentEvent) => void;
   cwd: string;
+  /** Config "hooks", when any are configured. */
+  hooks?: AgentHooks;
 }
 
 /** The answer to a permission question; a denial may carry the user's reason, which the model is told. */
@@ -90,6 +95,8 @@ export class Agent {
   #client: ModelClient;
   /** Whether the prompt running now has written tool results (work the model must not forget). */
   #turnRanTools = false;
+  /** Usage of the summary requests of the compaction running now, recorded with it. */
+  #summaryUsage: SummaryRequestUsage[] = [];
   /** Serialises compactions: a manual /compact never races overflow recovery. */
   #compactionLock: Promise<unknown> = Promise.resolve();
 
@@ -125,10 +132,14 @@ export class Agent {
    */
   async prompt(text: string, options: PromptOptions = {}): Promise<PromptResult> {
     const { session } = this.#options;
+    const blocked = await promptBlockedByHook(this.#options.hooks, text);
+    if (blocked !== undefined) return { ok: false, error: blocked };
     await session.appendMessage({ role: "user", content: [{ type: "text", text }] });
     this.#turnRanTools = false;
     try {
-      return { ok: true, ...(await this.#runTurn(options.signal, options.maxRequests)) };
+      const answer = await this.#runTurn(options.signal, options.maxRequests);
+      await this.#options.hooks?.stop(answer.text);
+      return { ok: true, ...answer };
     } catch (thrown) {
       const error = toPantoError(thrown, options.signal);
       if (!(error.code === "aborted" && this.#turnRanTools))
@@ -279,7 +290,16 @@ export class Agent {
   ): Promise<CompactionOutcome> {
     const { session, onEvent } = this.#options;
     const tokensBefore = estimateContextTokens(session.effectiveContext());
+    const { hooks, keepVerbatimTokens } = this.#options;
+    const blocked = await compactionBlockedByHook(hooks, {
+      trigger,
+      instructions,
+      tokensBefore,
+      keepVerbatimTokens,
+    });
+    if (blocked !== undefined) return blocked;
     const started = performance.now();
+    this.#summaryUsage = [];
     const outcome = await runCompaction({
       context: contextForSummariser(session),
       trigger,
@@ -308,13 +328,15 @@ export class Agent {
     });
     const durationMs = Math.round(performance.now() - started);
     if (outcome.type === "compacted") {
-      const record =
+      const checked =
         this.#options.restoreFacts === false
           ? outcome.record
           : withRestoredFacts(outcome.record, outcome.plan.summarise);
+      const record = this.#summaryUsage.length === 0 ? checked : { ...checked, usage: this.#summaryUsage };
       await session.appendCompaction(record, outcome.kept);
       const tokensAfter = estimateContextTokens(session.effectiveContext());
       onEvent({ type: "compaction", record, tokensBefore, tokensAfter, durationMs });
+      await hooks?.postCompact(record, tokensBefore, tokensAfter);
       return { ...outcome, record };
     }
     if (outcome.type === "nothing-to-summarise") {
@@ -358,6 +380,7 @@ export class Agent {
         },
       },
     );
+    if (message.usage !== undefined) this.#summaryUsage.push({ model: modelId, ...message.usage });
     return { text: assistantText(message) };
   };
 }

@@ -138,7 +138,8 @@ export async function editSummary(deps: ControlDeps, text: string): Promise<Edit
   if (summary === base.summary.trim()) return { type: "unchanged" };
   const before = session.effectiveContext();
   const tokensBefore = estimateContextTokens(before);
-  const { chunks: _chunks, instructions: _instructions, ...kept } = recordOf(base);
+  // No model call wrote this copy: it must not repeat the original's usage.
+  const { chunks: _chunks, instructions: _instructions, usage: _usage, ...kept } = recordOf(base);
   const record: CompactionRecord = {
     ...kept,
     summary,

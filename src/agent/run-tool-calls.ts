@@ -9,7 +9,7 @@ import type { AgentOptions, ApprovalVerdict } from "./agent.js";
  */
 export async function runToolCalls(
   calls: readonly ToolCallBlock[],
-  options: Pick<AgentOptions, "tools" | "approve" | "cwd">,
+  options: Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks">,
   signal: AbortSignal | undefined,
   onStart: (call: ToolCallBlock) => void = () => {},
 ): Promise<ToolResultBlock[]> {
@@ -20,18 +20,26 @@ export async function runToolCalls(
 
 async function runOne(
   call: ToolCallBlock,
-  options: Pick<AgentOptions, "tools" | "approve" | "cwd">,
+  options: Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks">,
   signal: AbortSignal | undefined,
   onStart: (call: ToolCallBlock) => void,
 ): Promise<ToolResultBlock> {
   if (signal?.aborted) return errorResult(call, "Not run: the user interrupted the request.");
+  const verdict = await options.hooks?.preToolUse(call);
+  if (verdict?.blocked === true)
+    return errorResult(call, `Blocked by a PreToolUse hook: ${verdict.reason ?? ""}`);
   const tool = options.tools.find((candidate) => candidate.definition.name === call.name);
   if (tool !== undefined && tool.kind !== "read") {
     const verdict = await options.approve(call, tool);
     if (verdict !== "allow") return errorResult(call, denialText(verdict));
   }
   onStart(call);
-  return runTool(options.tools, call, { cwd: options.cwd, ...(signal === undefined ? {} : { signal }) });
+  const result = await runTool(options.tools, call, {
+    cwd: options.cwd,
+    ...(signal === undefined ? {} : { signal }),
+  });
+  await options.hooks?.postToolUse(call, result);
+  return result;
 }
 
 /** What the model is told about a denied call; the user's reason, when they gave one, word for word. */

@@ -41,6 +41,14 @@ Compaction controls: /compact --preview plans without a model call; /uncompact t
   summaries are checked for the paths, commands and errors they left out, which are restored
   verbatim; failed compactions are kept on record (/session lists them).
 
+Context and cost:
+  After each answer the interactive session prints a dim line: the context size in tokens (the
+  latest request's reported prompt size plus what came after; "~" when only estimated), and the
+  share of the window where it is known: learned from an overflow, or reported by the server
+  (llama.cpp /props, Ollama /api/show, LM Studio /api/v0/models, OpenRouter /models; asked once,
+  never guessed, never a compaction trigger). /cost totals the session's tokens per model
+  (compaction apart, resumed history included) with a cost where config "prices" has one.
+
 Tools:
   read, ls, glob and grep always run. write, edit and bash change things: the interactive
   mode asks with one key (y = once, a = always for this session, n = no, then an optional
@@ -49,6 +57,27 @@ Tools:
   did not allow it).
   Tools work on regular files only (a pipe, socket or device is refused at once), and a call
   still running after 2 minutes (bash: its own timeout) is abandoned with an error result.
+
+Hooks (config "hooks", Claude Code's shape; user and project hooks both run, user first):
+  { "hooks": { "PreToolUse": [ { "matcher": "bash", "hooks": [
+      { "type": "command", "command": "./check.sh", "timeout": 10 } ] } ] } }
+  Events: SessionStart (matcher: source startup|resume|clear), UserPromptSubmit, PreToolUse and
+  PostToolUse (matcher: tool name, "a|b", "*" or a regular expression; names match whole and
+  case-insensitively), PreCompact and PostCompact (matcher: trigger manual|overflow), Stop (the
+  agent finished answering). Each command runs with /bin/bash -c in the project root, the event
+  as JSON on stdin (session_id, transcript_path, cwd, hook_event_name, and per event: source;
+  prompt; tool_name, tool_input, tool_use_id, tool_response {is_error, text}; trigger,
+  custom_instructions, context_tokens, keep_verbatim_tokens; compact_summary, model,
+  turns_summarised, turns_kept, tokens_before, tokens_after; stop_hook_active,
+  last_assistant_message), the environment bash gets (no provider keys) plus PANTO_PROJECT_DIR,
+  and a timeout (default 60 s; then its process group is killed). Exit 0: go on (stdout
+  {"decision": "block", "reason": "..."} or, for PreToolUse, hookSpecificOutput.permissionDecision
+  "deny" with permissionDecisionReason also blocks). Exit 2: block with stderr as the reason:
+  UserPromptSubmit drops the prompt (not sent, not written; exit 1 in print mode), PreToolUse
+  denies the call (the model sees the reason as its result), PreCompact stops a manual /compact
+  (an overflow compaction cannot be blocked: a warning says so). Other events cannot block. Any
+  other status, a timeout or a command that cannot start is a warning; the session goes on.
+  Hooks run one after another, in config order. Every run is a JSON "hook" event.
 
 Configuration (JSON; the project file wins per key):
   $PANTO_HOME/config.json       user settings (PANTO_HOME defaults to ~/.panto)
@@ -76,6 +105,11 @@ Configuration (JSON; the project file wins per key):
     timeouts              model-request deadlines in ms: { "first_byte_ms": 30000 (until the
                           response starts), "idle_ms": 120000 (without content; keepalives do not
                           count), "request_ms": 600000 (whole request) }; a timeout is retried once
+    hooks                 commands run around prompts, tool calls and compactions (see Hooks)
+    prices                what tokens cost, for /cost, in US dollars per million tokens:
+                          { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,
+                            "cache_read_per_mtok": 0.3, "cache_write_per_mtok": 3.75 } } (cache
+                          prices optional); a model without a price shows no cost, nothing is guessed
   Sessions are stored in $PANTO_HOME/sessions/<project>/; input history in $PANTO_HOME/history.
 
 Compaction prompt (COMPACTION.md, the system prompt of a compaction; last one found wins):
@@ -117,9 +151,14 @@ JSON events (--json; one object per line, always ending with "done"):
   pinned {number, text, pins}   unpinned {number, text, pins}
   summary_edited {compaction_id, summary_tokens, tokens_before, tokens_after}
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
+  hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
   error {code, message, hint?}   (code: a provider error code, or usage/config/session/auth,
     or max_turns when --max-turns stopped the run)
-  done {exit_code, text?}
+  done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
+    cache_write_tokens, compaction: {the same four}}}   usage: the whole session's totals as /cost
+    shows them (resumed history included, all models); the top level counts the agent's requests,
+    compaction the summary requests alone; input_tokens excludes cached tokens; absent when the
+    run failed before a session was opened
 
 Exit status:
   0    success

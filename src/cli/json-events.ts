@@ -60,6 +60,16 @@ export function toJsonEvent(event: AgentEvent): JsonEvent | undefined {
       return compactionControlEvent(event);
     case "overflow-retry":
       return { type: "overflow_retry" };
+    case "hook":
+      return {
+        type: "hook",
+        event: event.run.event,
+        command: event.run.command,
+        exit_code: event.run.exitCode,
+        duration_ms: event.run.durationMs,
+        blocked: event.run.blocked,
+        timed_out: event.run.timedOut,
+      };
     case "warning":
       return {
         type: "warning",

@@ -5,6 +5,7 @@ import type { ToolCallBlock } from "../core/index.js";
 import type { Tool } from "../tools/index.js";
 import { ApprovalPrompt, takeLine } from "./approval-prompt.js";
 import type { CliOptions } from "./cli-options.js";
+import { contextStatusLine, prefetchContextWindow } from "./context-status.js";
 import { editorFor } from "./edit-in-editor.js";
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "./history.js";
@@ -120,6 +121,7 @@ class Repl {
     rl.on("close", () => this.#onClose());
     if (keys !== undefined) keys.intercept = (text, key) => this.#approval.key(rl, text, key);
     this.#printBanner(run);
+    await run.sessionStart();
     keys?.enablePaste(this.#io.stdout);
     try {
       const code = await new Promise<number>((resolve) => {
@@ -255,8 +257,10 @@ class Repl {
       if (result.error !== undefined) this.#renderer.line(this.#style.red(result.error.message));
       return result.exit;
     }
+    prefetchContextWindow(run);
     const result = await run.agent.prompt(text, { signal });
     this.#renderer.reset();
+    if (result.ok) this.#renderer.line(await contextStatusLine(run, this.#style));
     if (!result.ok) {
       const cancelled = result.error.code === "aborted";
       this.#renderer.line(

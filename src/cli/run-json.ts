@@ -1,6 +1,9 @@
+import { readSessionUsageSync } from "../session/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { type JsonEvent, jsonLine, toJsonEvent } from "./json-events.js";
 import { type OnceIo, type OnceReporter, runOnce } from "./run-once.js";
+import type { RunContext } from "./start-run.js";
+import { usageJson } from "./usage-json.js";
 
 export interface JsonIo extends OnceIo {
   stdout: NodeJS.WritableStream;
@@ -15,8 +18,10 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
   const emit = (event: JsonEvent): void => {
     io.stdout.write(jsonLine(event));
   };
+  let current: RunContext | undefined;
   const reporter: OnceReporter = {
-    started: (run) =>
+    started: (run) => {
+      current = run;
       emit({
         type: "session_started",
         session_id: run.session.header.id,
@@ -24,7 +29,8 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
         model: run.agent.model,
         resumed: run.resumed,
         cwd: run.cwd,
-      }),
+      });
+    },
     event: (event) => {
       const json = toJsonEvent(event);
       if (json !== undefined) emit(json);
@@ -42,7 +48,12 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
     output: () => {},
     failure: (error) => emit({ type: "error", ...error }),
     done: (exitCode, text) =>
-      emit({ type: "done", exit_code: exitCode, ...(text === undefined ? {} : { text }) }),
+      emit({
+        type: "done",
+        exit_code: exitCode,
+        ...(text === undefined ? {} : { text }),
+        ...(current === undefined ? {} : { usage: usageJson(readSessionUsageSync(current.session.path)) }),
+      }),
   };
   return runOnce(options, io, reporter);
 }

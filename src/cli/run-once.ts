@@ -85,6 +85,7 @@ async function runOnceInner(
   }
   try {
     reporter.started(run);
+    await run.sessionStart();
     if (signal.aborted) {
       reporter.failure({ code: "aborted", message: "interrupted before the prompt was sent" });
       reporter.done(EXIT_INTERRUPTED);

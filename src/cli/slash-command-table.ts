@@ -40,7 +40,19 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
   },
   { name: "pins", aliases: [], args: "", summary: "list the pinned notes with their numbers" },
   { name: "unpin", aliases: [], args: "N", summary: "remove pinned note N" },
-  { name: "context", aliases: [], args: "", summary: "show what the effective context holds, with sizes" },
+  {
+    name: "context",
+    aliases: [],
+    args: "",
+    summary:
+      "the next request part by part (system prompt, tool definitions, summary, pinned notes, messages, tool results) with sizes, then turn by turn",
+  },
+  {
+    name: "cost",
+    aliases: [],
+    args: "",
+    summary: 'tokens per model for the whole session (compaction apart), priced where config "prices" says',
+  },
   {
     name: "model",
     aliases: [],

@@ -1,5 +1,6 @@
 import { estimateContextTokens } from "../compaction/index.js";
 import { isPantoError } from "../core/index.js";
+import { readSessionUsage } from "../session/index.js";
 import {
   describeCompactionHistory,
   describePins,
@@ -11,6 +12,8 @@ import {
   runUnpin,
 } from "./compaction-commands.js";
 import { describeContext } from "./describe-context.js";
+import { describeCost } from "./describe-cost.js";
+import { describeNextRequest } from "./describe-request.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { describeLastToolOutput } from "./last-tool-output.js";
 import { formatCompactionReport, formatTokens, plural } from "./render.js";
@@ -35,7 +38,9 @@ const HANDLERS: Record<string, Handler> = {
   pins: async (run) => ok(describePins(run)),
   unpin: runUnpin,
   summary: runSummary,
-  context: async (run) => ok(describeContext(run.agent.effectiveContext())),
+  context: async (run) =>
+    ok(`${describeNextRequest(run)}\n\n${describeContext(run.agent.effectiveContext())}`),
+  cost: async (run) => ok(describeCost(await readSessionUsage(run.session.path), run.prices)),
   model: runModel,
   session: async (run) => ok(`${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),
   tools: async (run, _args, _signal, io) => ok(describeTools(run, io.grantedTools?.() ?? [])),
@@ -91,6 +96,9 @@ async function runCompact(
     case "failed": {
       if (outcome.error.code === "aborted")
         return failed(EXIT_INTERRUPTED, "aborted", "compaction cancelled; the session is unchanged");
+      // No attempt: refused before any model call (a PreCompact hook); nothing was recorded.
+      if (outcome.attempts.length === 0)
+        return failed(EXIT_FAILURE, outcome.error.code, `${outcome.error.message}; the context is unchanged`);
       const attempts = outcome.attempts.map((attempt) => `${attempt.model}: ${attempt.error.message}`);
       return failed(
         EXIT_FAILURE,

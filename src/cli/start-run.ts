@@ -7,12 +7,14 @@ import {
   DEFAULT_KEEP_VERBATIM_TOKENS,
   type LoadedConfig,
   loadConfig,
+  type ModelPrice,
   projectConfigPath,
   readCompactionPromptLayers,
   type TimeoutsConfig,
   userConfigPath,
 } from "../config/index.js";
 import { isPantoError, type ModelClient, type ToolCallBlock } from "../core/index.js";
+import type { AgentHooks } from "../hooks/index.js";
 import type { McpServers } from "../mcp/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import {
@@ -26,6 +28,7 @@ import { createDefaultTools, type Tool } from "../tools/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { UsageError } from "./exit-status.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./known-secrets.js";
+import { type HooksFactory, loadHooks } from "./start-hooks.js";
 import { startMcp } from "./start-mcp.js";
 
 /** What every mode hands the agent: how to report events, ask permission and warn. */
@@ -48,8 +51,16 @@ export interface RunContext {
   readonly allowTools: boolean;
   /** The MCP servers, when any are configured (`/mcp`). */
   readonly mcp: McpServers | undefined;
+  /** The system prompt every request carries. */
+  readonly systemPrompt: string;
+  /** The active model's client (for what its server reports, such as the context window). */
+  modelClient(): ModelClient;
+  /** Config "prices" by "provider/model", for `/cost`. */
+  readonly prices: Record<string, ModelPrice> | undefined;
   /** Replaces every credential panto knows (environment and config) in text it writes. */
   readonly redact: (text: string) => string;
+  /** Runs the SessionStart hooks (source "startup" or "resume"); each mode calls it once it has said the session started. */
+  sessionStart(): Promise<void>;
   /** Closes the current session and continues in a new, empty session file with the same model. */
   startNewSession(): Promise<void>;
   close(): Promise<void>;
@@ -90,15 +101,22 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     return resolveCompactionPrompt(layers).prompt;
   });
   const systemPrompt = await buildSystemPrompt({ cwd, projectRoot });
-  const tools = createDefaultTools({
-    bashEnv: toolEnvironment(env, {
-      passthrough: config.bash_env_passthrough ?? [],
-      isSecret: (value) => secrets.isSecret(value),
-    }),
+  const bashEnv = toolEnvironment(env, {
+    passthrough: config.bash_env_passthrough ?? [],
+    isSecret: (value) => secrets.isSecret(value),
+  });
+  const tools = createDefaultTools({ bashEnv });
+  const makeHooks: HooksFactory | undefined = await loadHooks({
+    config: config.hooks,
+    projectRoot,
+    env: bashEnv,
+    redact: secrets.redact,
+    onEvent: hooks.onEvent,
   });
   const sessionOptions = { cwd, onWarning: hooks.onWarning, redact: secrets.redact };
-  const makeAgent = (session: Session, modelId: string): Agent =>
-    new Agent({
+  const makeAgent = (session: Session, modelId: string): Agent => {
+    agentHooks = makeHooks?.(session);
+    return new Agent({
       session,
       model: modelId,
       createClient,
@@ -112,7 +130,10 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       approve: hooks.approve,
       onEvent: hooks.onEvent,
       cwd,
+      ...(agentHooks === undefined ? {} : { hooks: agentHooks }),
     });
+  };
+  let agentHooks: AgentHooks | undefined;
   const path = await chooseSessionPath(options, cwd, pantoHome, projectRoot, hooks.onWarning);
   const resumed = await hasContent(path);
   let session = await setupStep(() => openSession(path, sessionOptions));
@@ -133,12 +154,19 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     projectRoot,
     allowTools: options.allowTools,
     mcp,
+    prices: config.prices,
+    systemPrompt,
+    modelClient: () => createClient(agent.model),
     redact: secrets.redact,
+    sessionStart: async () => {
+      await agentHooks?.sessionStart(resumed ? "resume" : "startup");
+    },
     async startNewSession() {
       const next = await openSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
       await session.close();
       session = next;
       agent = makeAgent(next, agent.model);
+      await agentHooks?.sessionStart("clear");
     },
     close: async () => {
       await session.close();

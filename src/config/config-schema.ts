@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROVIDER_APIS } from "./panto-config.js";
+import { HOOK_EVENT_NAMES, PROVIDER_APIS } from "./panto-config.js";
 
 const modelId = z.string().regex(/^[^/\s]+\/\S+$/);
 const positiveInteger = z.number().int().min(1);
@@ -39,6 +39,44 @@ export const timeoutsSchema = z.strictObject({
   request_ms: positiveInteger.optional(),
 });
 
+const hookCommandSchema = z.strictObject({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  timeout: z.number().positive().optional(),
+});
+
+/** A matcher is a name, names joined by "|", or a regular expression: it must compile. */
+const hookMatcherSchema = z.strictObject({
+  matcher: z.string().refine(compiles).optional(),
+  hooks: z.array(hookCommandSchema),
+});
+
+export const hooksSchema = z.strictObject(
+  Object.fromEntries(HOOK_EVENT_NAMES.map((name) => [name, z.array(hookMatcherSchema).optional()])) as Record<
+    (typeof HOOK_EVENT_NAMES)[number],
+    z.ZodOptional<z.ZodArray<typeof hookMatcherSchema>>
+  >,
+);
+
+const perMillionTokens = z.number().min(0);
+
+export const priceSchema = z.strictObject({
+  input_per_mtok: perMillionTokens,
+  output_per_mtok: perMillionTokens,
+  cache_read_per_mtok: perMillionTokens.optional(),
+  cache_write_per_mtok: perMillionTokens.optional(),
+});
+
+function compiles(pattern: string): boolean {
+  if (pattern === "*") return true;
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The shape of a config file. Strict, so a misspelt key is an error instead of a silent no-op. */
 export const configSchema = z.strictObject({
   /** Lets editors validate the file; ignored by panto. */
@@ -52,6 +90,8 @@ export const configSchema = z.strictObject({
   mcp_servers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerSchema).optional(),
   bash_env_passthrough: z.array(envName).optional(),
   timeouts: timeoutsSchema.optional(),
+  hooks: hooksSchema.optional(),
+  prices: z.record(modelId, priceSchema).optional(),
 });
 
 /**
@@ -82,6 +122,25 @@ export const KEY_RULES: Record<string, string> = {
   "timeouts.first_byte_ms": "must be a positive integer (milliseconds)",
   "timeouts.idle_ms": "must be a positive integer (milliseconds)",
   "timeouts.request_ms": "must be a positive integer (milliseconds)",
+  hooks: `must be an object mapping hook events (${HOOK_EVENT_NAMES.join(", ")}) to lists of matcher groups`,
+  "hooks.*":
+    'must be a list such as [{"matcher": "bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]',
+  "hooks.*.*":
+    'must be an object such as {"matcher": "bash", "hooks": [{"type": "command", "command": "./check.sh"}]}',
+  "hooks.*.*.matcher": 'must be a tool name, names joined by "|", "*", or a valid regular expression',
+  "hooks.*.*.hooks": 'must be a list of {"type": "command", "command": "...", "timeout": 10}',
+  "hooks.*.*.hooks.*":
+    'must be an object such as {"type": "command", "command": "./check.sh", "timeout": 10}',
+  "hooks.*.*.hooks.*.type": 'must be "command"',
+  "hooks.*.*.hooks.*.command": "must be a non-empty string (run with /bin/bash -c)",
+  "hooks.*.*.hooks.*.timeout": "must be a positive number of seconds",
+  prices: 'must be an object mapping "provider/model" to prices per million tokens',
+  "prices.*":
+    'must be an object such as {"input_per_mtok": 3, "output_per_mtok": 15, "cache_read_per_mtok": 0.3, "cache_write_per_mtok": 3.75}',
+  "prices.*.input_per_mtok": "must be a non-negative number (price per million input tokens)",
+  "prices.*.output_per_mtok": "must be a non-negative number (price per million output tokens)",
+  "prices.*.cache_read_per_mtok": "must be a non-negative number (price per million cache-read tokens)",
+  "prices.*.cache_write_per_mtok": "must be a non-negative number (price per million cache-write tokens)",
 };
 
 /** Keys allowed directly under `path` (for "unknown key" messages); `$schema` goes unmentioned. */
@@ -91,10 +150,22 @@ export function allowedKeys(path: readonly PropertyKey[]): string[] {
       ? configSchema.shape
       : path[0] === "timeouts"
         ? timeoutsSchema.shape
-        : path.length === 2 && path[0] === "providers"
-          ? providerSchema.shape
-          : {};
+        : path[0] === "hooks"
+          ? hookShape(path)
+          : path.length === 2 && path[0] === "prices"
+            ? priceSchema.shape
+            : path.length === 2 && path[0] === "providers"
+              ? providerSchema.shape
+              : {};
   return Object.keys(shape).filter((key) => key !== "$schema");
+}
+
+/** The keys allowed at a path inside "hooks": event names, a matcher group's, a command's. */
+function hookShape(path: readonly PropertyKey[]): object {
+  if (path.length === 1) return hooksSchema.shape;
+  if (path.length === 3) return hookMatcherSchema.shape;
+  if (path.length === 5) return hookCommandSchema.shape;
+  return {};
 }
 
 /** "providers.local.headers.x-id" -> "providers.*.headers.*"; "bash_env_passthrough.2" -> "bash_env_passthrough.*" */
@@ -103,6 +174,8 @@ export function ruleKey(path: readonly PropertyKey[]): string {
     .map((segment, index) => {
       if (path[0] === "mcp_servers") return index === 1 ? "*" : String(segment);
       if (path[0] === "bash_env_passthrough" && index === 1) return "*";
+      if (path[0] === "prices" && index === 1) return "*";
+      if (path[0] === "hooks" && (index === 1 || index === 2 || index === 4)) return "*";
       if (path[0] !== "providers") return String(segment);
       return index === 1 || (index === 3 && path[2] === "headers") ? "*" : String(segment);
     })

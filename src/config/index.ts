@@ -5,7 +5,13 @@ export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js"
 export { mergeConfigs } from "./merge-configs.js";
 export {
   DEFAULT_KEEP_VERBATIM_TOKENS,
+  HOOK_EVENT_NAMES,
+  type HookCommandConfig,
+  type HookEventName,
+  type HookMatcherConfig,
+  type HooksConfig,
   type McpServerConfig,
+  type ModelPrice,
   type PantoConfig,
   PROVIDER_APIS,
   type ProviderConfig,

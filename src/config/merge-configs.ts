@@ -1,18 +1,31 @@
-import type { PantoConfig } from "./panto-config.js";
+import type { HooksConfig, PantoConfig } from "./panto-config.js";
 
 /**
  * Layers configs in order, later ones winning per key. `providers` and `mcp_servers` merge per name (a
  * later definition of the same name replaces the earlier one whole, so fields never mix across files);
- * `timeouts` merge per timeout.
+ * `timeouts` merge per timeout, `prices` per model. `hooks` add up: every file's hooks of an event
+ * run, the user's first, as Claude Code runs the hooks of all its settings files.
  */
 export function mergeConfigs(...layers: PantoConfig[]): PantoConfig {
   const merged: PantoConfig = {};
   for (const layer of layers) {
-    const { providers, mcp_servers, timeouts, ...rest } = layer;
+    const { providers, mcp_servers, timeouts, hooks, prices, ...rest } = layer;
     Object.assign(merged, rest);
     if (providers !== undefined) merged.providers = { ...merged.providers, ...providers };
     if (mcp_servers !== undefined) merged.mcp_servers = { ...merged.mcp_servers, ...mcp_servers };
     if (timeouts !== undefined) merged.timeouts = { ...merged.timeouts, ...timeouts };
+    if (prices !== undefined) merged.prices = { ...merged.prices, ...prices };
+    if (hooks !== undefined) merged.hooks = addHooks(merged.hooks ?? {}, hooks);
   }
   return merged;
+}
+
+function addHooks(earlier: HooksConfig, later: HooksConfig): HooksConfig {
+  const result: HooksConfig = { ...earlier };
+  for (const [event, groups] of Object.entries(later) as [
+    keyof HooksConfig,
+    HooksConfig[keyof HooksConfig],
+  ][])
+    result[event] = [...(result[event] ?? []), ...(groups ?? [])];
+  return result;
 }

@@ -30,6 +30,51 @@ export interface PantoConfig {
   bash_env_passthrough?: string[];
   /** Model-request deadlines in milliseconds; each missing one keeps its default. */
   timeouts?: TimeoutsConfig;
+  /** Commands run around prompts, tool calls and compactions, in Claude Code's shape. */
+  hooks?: HooksConfig;
+  /** Prices per million tokens by "provider/model", for `/cost`. */
+  prices?: Record<string, ModelPrice>;
+}
+
+/** The hook events panto runs, with the names Claude Code users already write. */
+export const HOOK_EVENT_NAMES = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PreCompact",
+  "PostCompact",
+  "Stop",
+] as const;
+
+export type HookEventName = (typeof HOOK_EVENT_NAMES)[number];
+
+/** One command to run: through /bin/bash -c, the event as JSON on stdin. */
+export interface HookCommandConfig {
+  type: "command";
+  command: string;
+  /** Seconds before the command (its whole process group) is killed. Default 60. */
+  timeout?: number;
+}
+
+/**
+ * Commands for the events whose subject `matcher` matches: the tool name (PreToolUse, PostToolUse),
+ * the trigger (PreCompact, PostCompact) or the source (SessionStart). Absent, "" or "*" match all.
+ */
+export interface HookMatcherConfig {
+  matcher?: string;
+  hooks: HookCommandConfig[];
+}
+
+/** Config "hooks": per event, the matcher groups in order. */
+export type HooksConfig = Partial<Record<HookEventName, HookMatcherConfig[]>>;
+
+/** Config "prices" for one model: US dollars (or any one currency) per million tokens. */
+export interface ModelPrice {
+  input_per_mtok: number;
+  output_per_mtok: number;
+  cache_read_per_mtok?: number;
+  cache_write_per_mtok?: number;
 }
 
 /** Config "timeouts". */

@@ -63,6 +63,10 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
   }
   if (issue.code === "invalid_key") {
     const provider = String(issue.path[issue.path.length - 1]);
+    if (issue.path[0] === "prices")
+      return [
+        `model "${provider}" in "prices" must be a "provider/model" id, e.g. "anthropic/claude-sonnet-4-5"`,
+      ];
     return [`provider name "${provider}" in "providers" must not contain "/" or spaces`];
   }
   const value = valueAt(input, issue.path);

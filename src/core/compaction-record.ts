@@ -4,6 +4,14 @@
  */
 export type CompactionTrigger = "overflow" | "manual" | "edited";
 
+import type { Usage } from "./usage.js";
+
+/** One summary request's usage, as its provider reported it. */
+export interface SummaryRequestUsage extends Usage {
+  /** "provider/model" asked. */
+  model: string;
+}
+
 /** A concrete fact the summary left out, restored verbatim from the summarised turns. */
 export interface RestoredFact {
   kind: "path" | "command" | "error";
@@ -45,4 +53,9 @@ export interface CompactionRecord {
    * block under a fixed heading (newest first, capped). Absent when none were missing or the check is off.
    */
   restored?: RestoredFact[];
+  /**
+   * What the summary requests cost, one item per request that reported usage (chunks and a
+   * fallback each count), so `/cost` can total compaction apart. Absent when none reported any.
+   */
+  usage?: SummaryRequestUsage[];
 }

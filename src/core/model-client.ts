@@ -42,4 +42,9 @@ export interface ModelClient {
   readonly provider: string;
   readonly model: string;
   stream(request: Omit<ModelRequest, "model">, options?: StreamOptions): Promise<AssistantMessage>;
+  /**
+   * The context window in tokens as the server itself reports it (llama.cpp, Ollama, LM Studio,
+   * OpenRouter...), asked once on first call; undefined when it does not say. Never rejects.
+   */
+  contextWindow?(): Promise<number | undefined>;
 }

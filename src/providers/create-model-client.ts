@@ -2,6 +2,7 @@ import type { ModelClient } from "../core/index.js";
 import type { AdapterOptions } from "./adapter-options.js";
 import { lazyModelClient } from "./lazy-model-client.js";
 import { type ModelSpec, type ProvidersConfig, resolveModelSpec } from "./resolve-model-spec.js";
+import { queryContextWindow } from "./shared/query-context-window.js";
 import { withChatFallback } from "./with-chat-fallback.js";
 import type { RetryOptions } from "./with-retry.js";
 
@@ -42,7 +43,29 @@ export function createModelClient(id: string, options: CreateModelClientOptions 
       options.onWarning,
     );
   }
-  return createAdapter(spec.api, adapterOptions);
+  const client = createAdapter(spec.api, adapterOptions);
+  return spec.api === "openai-chat" && adapterOptions.baseURL !== undefined
+    ? withServerContextWindow(client, adapterOptions, adapterOptions.baseURL)
+    : client;
+}
+
+/** Adds `contextWindow()`, asked of the server once (lazily, without loading the SDK) and remembered. */
+function withServerContextWindow(client: ModelClient, options: AdapterOptions, baseURL: string): ModelClient {
+  let window: Promise<number | undefined> | undefined;
+  // The adapter clients are plain objects: spreading keeps every member they have.
+  return {
+    ...client,
+    contextWindow: () => {
+      window ??= queryContextWindow({
+        baseURL,
+        model: options.model,
+        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+        ...(options.headers === undefined ? {} : { headers: options.headers }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      }).catch(() => undefined);
+      return window;
+    },
+  };
 }
 
 function createAdapter(api: ModelSpec["api"], options: AdapterOptions): ModelClient {

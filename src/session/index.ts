@@ -42,3 +42,11 @@ export { SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";
 export { SESSION_INDEX_FILE } from "./session-index.js";
 export { findLatestSession, newSessionPath, sessionDirectory } from "./session-paths.js";
+export {
+  addCounts,
+  readSessionUsage,
+  readSessionUsageSync,
+  type SessionUsage,
+  sumSessionUsage,
+  type TokenCounts,
+} from "./session-usage.js";

@@ -8,6 +8,7 @@ import {
   type FakeUsage,
   type RecordedRequest,
 } from "./fake-provider-types.js";
+import { answerServerInfo } from "./fake-server-info.js";
 
 /** A reply that produces a normal answer (as opposed to an error or a fault). */
 export type FakeAnswer = Extract<FakeReply, { type: "text" | "tool-calls" }>;
@@ -49,6 +50,7 @@ export interface FakeHttpConfig {
   /** Path the SDK expects in the base URL ("/v1" for OpenAI, "" for Anthropic); appended to `url`. */
   pathPrefix: string;
   responder?: FakeServerOptions["responder"];
+  serverInfo?: FakeServerOptions["serverInfo"];
   /** A reply that pre-empts the queue (a context-overflow error), or undefined to answer normally. */
   overflow?: (rawBody: string, request: RecordedRequest) => FakeReply | undefined;
   /** Writes the whole response for one reply. */
@@ -68,11 +70,18 @@ export interface FakeHttpConfig {
  */
 export async function startFakeHttpServer(config: FakeHttpConfig): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
+  const infoRequests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     void readBody(req).then((rawBody) => {
       const request = recordRequest(req, rawBody);
+      const info = answerServerInfo(config.serverInfo, request);
+      if (info !== undefined) {
+        infoRequests.push(request);
+        sendBody(res, info.status, JSON.stringify(info.body));
+        return;
+      }
       const index = requests.push(request) - 1;
       const reply = config.overflow?.(rawBody, request) ??
         queue.shift() ??
@@ -90,6 +99,7 @@ export async function startFakeHttpServer(config: FakeHttpConfig): Promise<FakeS
   return {
     url: `http://127.0.0.1:${port}${config.pathPrefix}`,
     requests,
+    infoRequests,
     enqueue: (...replies) => void queue.push(...replies),
     close: () =>
       new Promise<void>((resolve) => {
@@ -108,6 +118,7 @@ export function startFakeServer(
   return startFakeHttpServer({
     pathPrefix: format.urlPath,
     ...(options.responder === undefined ? {} : { responder: options.responder }),
+    ...(options.serverInfo === undefined ? {} : { serverInfo: options.serverInfo }),
     overflow: (rawBody, request) => {
       const requestTokens = estimateRequestTokens(rawBody);
       if (contextWindow === undefined || requestTokens <= contextWindow || !format.accepts(request))

@@ -1,3 +1,5 @@
+import type { FakeServerInfo } from "./fake-server-info.js";
+
 /**
  * Shared shapes of the scriptable fake provider servers in this folder. Each server speaks one real
  * wire format on 127.0.0.1; tests and `panto demo` point the real adapters at it by base URL.
@@ -62,6 +64,8 @@ export interface FakeServerOptions {
   firstByteDelayMs?: number;
   /** Answers requests when the queue is empty. Default: a short text reply. */
   responder?: (request: RecordedRequest, index: number) => FakeReply;
+  /** The server kind whose context-window endpoint the fake answers (see FakeServerInfo). */
+  serverInfo?: FakeServerInfo;
 }
 
 export interface FakeServer {
@@ -69,6 +73,8 @@ export interface FakeServer {
   readonly url: string;
   /** Every request received, in order. */
   readonly requests: RecordedRequest[];
+  /** Server-information requests (GET /props, POST /api/show, ...): answered apart, never from the queue. */
+  readonly infoRequests: RecordedRequest[];
   /** Replies used in order before the responder. */
   enqueue(...replies: FakeReply[]): void;
   close(): Promise<void>;

@@ -4,3 +4,4 @@ export { startFakeGeminiServer } from "./fake-gemini-server.js";
 export { startFakeOpenAIChatServer } from "./fake-openai-chat-server.js";
 export { startFakeOpenAIResponsesServer } from "./fake-openai-responses-server.js";
 export * from "./fake-provider-types.js";
+export type { FakeServerInfo } from "./fake-server-info.js";

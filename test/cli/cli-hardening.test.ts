@@ -46,7 +46,7 @@ describe("tools never hang (built CLI against a fake Anthropic server)", { timeo
       is_error: true,
       text: FIFO_REFUSAL,
     });
-    expect(events.at(-1)).toEqual({ type: "done", exit_code: 0, text: "That is a pipe." });
+    expect(events.at(-1)).toMatchObject({ type: "done", exit_code: 0, text: "That is a pipe." });
     // The model was told.
     expect(JSON.stringify(server.requests[1]?.body)).toContain("is a named pipe (FIFO)");
   });

@@ -47,7 +47,7 @@ describe("--max-turns (built CLI against a model that keeps calling tools)", { t
       code: "max_turns",
       message: "stopped after 2 model requests (--max-turns 2); the model had not finished",
     });
-    expect(events.at(-1)).toEqual({ type: "done", exit_code: 3 });
+    expect(events.at(-1)).toMatchObject({ type: "done", exit_code: 3 });
   });
 
   it("says so on stderr in print mode, prints no answer, and a resume carries on from the kept work", async () => {

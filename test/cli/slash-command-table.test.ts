@@ -46,7 +46,7 @@ describe("the command table", () => {
   });
 
   it("drives Tab completion", () => {
-    expect(completeSlashCommand("/co")).toEqual([["/compact", "/context"], "/co"]);
+    expect(completeSlashCommand("/co")).toEqual([["/compact", "/context", "/cost"], "/co"]);
     expect(completeSlashCommand("/comp")).toEqual([["/compact "], "/comp"]);
     expect(completeSlashCommand("hello")).toEqual([[], "hello"]);
   });

@@ -39,7 +39,7 @@ describe("parseConfigText", () => {
   it("rejects an unknown key, naming the file and listing the allowed keys", () => {
     const error = errorOf('{"modle": "openai/gpt-5"}');
     expect(error.message).toBe(
-      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, providers, mcp_servers, bash_env_passthrough, timeouts)`,
+      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, providers, mcp_servers, bash_env_passthrough, timeouts, hooks, prices)`,
     );
     expect(error.file).toBe(FILE);
     expect(error.key).toBe("modle");
@@ -167,5 +167,60 @@ describe("parseConfigText", () => {
 
   it("calls an empty file what it is", () => {
     expect(errorOf("  \n").message).toContain(`${FILE}: file is empty`);
+  });
+
+  it("accepts hooks in Claude Code's shape and prices per model", () => {
+    const text = JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: "bash|write", hooks: [{ type: "command", command: "./check.sh", timeout: 2.5 }] },
+        ],
+        Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }],
+      },
+      prices: {
+        "anthropic/claude-sonnet-4-5": { input_per_mtok: 3, output_per_mtok: 15, cache_read_per_mtok: 0.3 },
+      },
+    });
+    expect(parseConfigText(text, FILE)).toEqual(JSON.parse(text));
+  });
+
+  it("names the hook key at fault: a command without text, a timeout that is not positive, a bad type", () => {
+    const error = errorOf(
+      JSON.stringify({
+        hooks: {
+          PostToolUse: [
+            {
+              hooks: [
+                { type: "command", command: "", timeout: 0 },
+                { type: "http", command: "x" },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    expect(error.message.split("\n")).toEqual([
+      `${FILE}: "hooks.PostToolUse.0.hooks.0.command" must be a non-empty string (run with /bin/bash -c) (got "")`,
+      `${FILE}: "hooks.PostToolUse.0.hooks.0.timeout" must be a positive number of seconds (got 0)`,
+      `${FILE}: "hooks.PostToolUse.0.hooks.1.type" must be "command" (got "http")`,
+    ]);
+  });
+
+  it("names the price key at fault, and a model id that is not provider/model", () => {
+    const bad = errorOf(
+      JSON.stringify({ prices: { "openai/gpt-5": { input_per_mtok: -1, output_per_mtok: 10 } } }),
+    );
+    expect(bad.message).toBe(
+      `${FILE}: "prices.openai/gpt-5.input_per_mtok" must be a non-negative number (price per million input tokens) (got -1)`,
+    );
+    const unknown = errorOf(
+      JSON.stringify({ prices: { "openai/gpt-5": { input: 1, output_per_mtok: 10, input_per_mtok: 1 } } }),
+    );
+    expect(unknown.message).toContain(
+      'unknown key "prices.openai/gpt-5.input" (allowed: input_per_mtok, output_per_mtok, cache_read_per_mtok, cache_write_per_mtok)',
+    );
+    expect(
+      errorOf(JSON.stringify({ prices: { gpt5: { input_per_mtok: 1, output_per_mtok: 1 } } })).message,
+    ).toContain('model "gpt5" in "prices" must be a "provider/model" id');
   });
 });

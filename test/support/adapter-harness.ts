@@ -67,6 +67,10 @@ class RunningServer implements FakeServer {
     return this.live.requests;
   }
 
+  get infoRequests(): RecordedRequest[] {
+    return this.live.infoRequests;
+  }
+
   enqueue(...replies: FakeReply[]): void {
     this.live.enqueue(...replies);
   }

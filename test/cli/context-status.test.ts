@@ -1,0 +1,118 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
+import type { FakeServer, FakeServerInfo } from "../../src/simulator/index.js";
+import { FakeTerminal } from "./fake-terminal.js";
+import { startInteractive } from "./interactive-harness.js";
+import { makeSandbox, PANTO_MAIN } from "./panto-process.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+const servers: FakeServer[] = [];
+const terminals: TmuxTerminal[] = [];
+afterEach(async () => {
+  await Promise.all(terminals.splice(0).map((terminal) => terminal.close()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** The built CLI in a real terminal, talking to a fake OpenAI-compatible server of one kind. */
+async function interactiveAgainst(serverInfo: FakeServerInfo | undefined) {
+  const box = await makeSandbox();
+  const server = await startFakeOpenAIChatServer(serverInfo === undefined ? {} : { serverInfo });
+  servers.push(server);
+  await mkdir(join(box.project, ".panto"));
+  await writeFile(
+    join(box.project, ".panto", "config.json"),
+    JSON.stringify({ model: "local/qwen2.5-7b", providers: { local: { base_url: server.url } } }),
+  );
+  const terminal = await TmuxTerminal.start([process.execPath, PANTO_MAIN], {
+    cwd: box.project,
+    env: box.env,
+  });
+  terminals.push(terminal);
+  await terminal.waitFor(/\/help for commands/);
+  return { terminal, server };
+}
+
+describe("the context status line after each answer (built CLI in a terminal)", { timeout: 120_000 }, () => {
+  it.each([
+    ["llama.cpp", { kind: "llama.cpp", contextWindow: 32000 }],
+    ["Ollama", { kind: "ollama", contextWindow: 131072, numCtx: 32000 }],
+    ["LM Studio", { kind: "lmstudio", contextWindow: 32000, model: "qwen2.5-7b" }],
+    ["OpenRouter", { kind: "openrouter", contextWindow: 32000, model: "qwen2.5-7b" }],
+  ] as Array<[string, FakeServerInfo]>)(
+    "shows the reported size and the share of the window %s reports",
+    async (_name, info) => {
+      const { terminal, server } = await interactiveAgainst(info);
+      server.enqueue({ type: "text", text: "First answer.", usage: { input: 3000, output: 200 } });
+      await terminal.type("hello");
+      await terminal.press("Enter");
+      // 3,000 prompt tokens + 200 output tokens sent back next time = 3.2k, 10% of 32k.
+      const screen = await terminal.waitFor(/context 3\.2k tokens/);
+      expect(screen).toMatch(
+        /First answer\.\ncontext 3\.2k tokens · 10% of 32k \(reported by the server\)\n>/,
+      );
+      expect(server.infoRequests.length).toBeGreaterThan(0);
+      const asked = server.infoRequests.length;
+
+      server.enqueue({
+        type: "text",
+        text: "Second answer.",
+        usage: { input: 3500, output: 100, cacheRead: 4000 },
+      });
+      await terminal.type("again");
+      await terminal.press("Enter");
+      // The latest request's reported size: 3,500 + 4,000 cached + 100 = 7.6k, 24% of 32k; the window is not asked again.
+      await terminal.waitFor(/context 7\.6k tokens · 24% of 32k/);
+      expect(server.infoRequests).toHaveLength(asked);
+    },
+  );
+
+  it("shows no percentage when the server does not say its window, and marks an estimate as one", async () => {
+    const { terminal, server } = await interactiveAgainst(undefined);
+    server.enqueue({ type: "text", text: "Nothing reported.", usage: null });
+    await terminal.type("first");
+    await terminal.press("Enter");
+    // No request reported usage yet: the local estimate of everything, system prompt and tools included.
+    await terminal.waitFor(
+      /Nothing reported\.\ncontext ~\d+(\.\d)?k tokens \(estimated: no usage reported\)\n>/,
+    );
+    server.enqueue({ type: "text", text: "Answer.", usage: { input: 1234, output: 10 } });
+    await terminal.type("hello");
+    await terminal.press("Enter");
+    const screen = await terminal.waitFor(/context 1\.2k tokens\n>/);
+    expect(screen).not.toMatch(/% of/);
+    server.enqueue({ type: "text", text: "No usage this time.", usage: null });
+    await terminal.type("again");
+    await terminal.press("Enter");
+    // The earlier request's reported size still counts, plus an estimate of the new messages.
+    await terminal.waitFor(/No usage this time\.\ncontext 1\.\dk tokens\n>/);
+  });
+});
+
+describe("the status line's styling (interactive mode in-process)", { timeout: 60_000 }, () => {
+  async function statusLineRaw(env: Record<string, string | undefined>): Promise<string> {
+    const box = await makeSandbox();
+    const terminal = new FakeTerminal({ columns: 100 });
+    let raw = "";
+    terminal.stdout.on("data", (chunk: Buffer) => {
+      raw += chunk.toString("utf8");
+    });
+    const run = await startInteractive({ ...box, env: { ...box.env, ...env } }, {}, terminal);
+    servers.push(run.server);
+    run.server.enqueue({ type: "text", text: "Hi.", usage: { input: 500, output: 5 } });
+    terminal.type("hello\r");
+    await terminal.waitForAnswer("context 505 tokens");
+    terminal.type("\u0004");
+    expect(await run.exit).toBe(0);
+    return raw.split("\n").find((line) => line.includes("context 505 tokens")) ?? "";
+  }
+
+  it("is dim on a colour terminal and has no escape codes with NO_COLOR", async () => {
+    const { NO_COLOR: _unset, ...colour } = (await makeSandbox()).env;
+    expect(await statusLineRaw({ ...colour, NO_COLOR: undefined })).toBe(
+      "\u001b[2mcontext 505 tokens\u001b[22m",
+    );
+    expect(await statusLineRaw({ NO_COLOR: "1" })).toBe("context 505 tokens");
+  });
+});
