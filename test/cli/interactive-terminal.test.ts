@@ -60,9 +60,9 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
       /waiting for anthropic\/claude-sonnet-4-5… · [12]s · Ctrl-C cancels/,
     );
     expect(waiting).toContain("> hello");
-    const answered = await terminal.waitFor(/^ok$/m);
-    // The status row was erased: nothing of it is left beside or below the answer.
-    expect(answered.slice(answered.indexOf("> hello"))).toBe("> hello\nok\n>");
+    const answered = await terminal.waitFor(/^context .* tokens/m);
+    // The waiting row was erased: only the answer and the context status line follow the prompt.
+    expect(answered.slice(answered.indexOf("> hello"))).toMatch(/^> hello\nok\ncontext [\d.,k]+ tokens\n>$/);
   });
 
   it("takes a bracketed paste without a final newline as one prompt, sent only on Enter", async () => {
@@ -81,7 +81,7 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
     await terminal.type("bottom");
     await terminal.waitFor(/> top↵bottom/);
     await terminal.press("Enter");
-    await terminal.waitFor(/ok\n[\s\S]*ok/);
+    await terminal.waitFor(/^ok$[\s\S]*^ok$/m);
     expect(lastUserText(server)).toBe("top\nbottom");
 
     // Leaving turns bracketed paste off: a paste into the shell after panto is not bracketed.
