@@ -10,6 +10,7 @@ import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "./history.js";
 import { MutableOutput } from "./mutable-output.js";
 import { fromHistoryLine, PromptHistory } from "./prompt-history.js";
 import { colourEnabled, createStyle, plural, type Style, shorten } from "./render.js";
+import { resumeHint } from "./resume-hint.js";
 import type { CliIo } from "./run-cli.js";
 import { completeSlashCommand, parseSlashCommand } from "./slash-command-table.js";
 import { runSlashCommand } from "./slash-commands.js";
@@ -48,7 +49,10 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
     return EXIT_USAGE;
   }
   try {
-    return await repl.start(run);
+    const code = await repl.start(run);
+    const hint = resumeHint(run.session);
+    if (hint !== undefined) for (const line of hint.split("\n")) renderer.line(style.dim(line));
+    return code;
   } finally {
     await run.close();
   }

@@ -103,6 +103,8 @@ async function runCompact(
 async function runExportCommand(run: RunContext, args: string): Promise<SlashResult> {
   if (args === "-")
     return failed(EXIT_USAGE, "usage", "/export writes a file; to write to stdout use panto export -o -");
+  if (!run.session.hasFile)
+    return failed(EXIT_USAGE, "usage", "nothing to export yet: this session has no entries");
   const { exportToTarget } = await import("./run-export.js");
   const request = { sessionPath: run.session.path, full: false, cwd: run.cwd, redact: run.redact };
   try {

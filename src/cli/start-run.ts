@@ -16,8 +16,9 @@ import { isPantoError, type ModelClient, type ToolCallBlock } from "../core/inde
 import type { McpServers } from "../mcp/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import {
-  findLatestSession,
+  findLatestConversation,
   newSessionPath,
+  openNewSession,
   openSession,
   type Session,
   SessionError,
@@ -115,7 +116,12 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     });
   const path = await chooseSessionPath(options, cwd, pantoHome, projectRoot, hooks.onWarning);
   const resumed = await hasContent(path);
-  let session = await setupStep(() => openSession(path, sessionOptions));
+  // A new session's file is created by its first entry, so a launch that sends nothing leaves none.
+  let session = await setupStep(async () =>
+    resumed || (await exists(path))
+      ? await openSession(path, sessionOptions)
+      : openNewSession(path, sessionOptions),
+  );
   const mcp = await startMcp(loaded, cwd, env, hooks.onWarning);
   tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
@@ -135,7 +141,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     mcp,
     redact: secrets.redact,
     async startNewSession() {
-      const next = await openSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
+      const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
       await session.close();
       session = next;
       agent = makeAgent(next, agent.model);
@@ -206,11 +212,15 @@ async function chooseSessionPath(
       projectRoot,
     );
   if (options.continue) {
-    const latest = await findLatestSession(pantoHome, projectRoot);
+    const latest = await findLatestConversation(pantoHome, projectRoot);
     if (latest !== undefined) return latest;
-    onWarning(`no earlier session for ${projectRoot}; starting a new one`);
+    onWarning(`no earlier conversation for ${projectRoot}; starting a new one`);
   }
   return newSessionPath(pantoHome, projectRoot);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined)) !== undefined;
 }
 
 async function hasContent(path: string): Promise<boolean> {
