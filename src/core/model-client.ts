@@ -42,4 +42,9 @@ export interface ModelClient {
   readonly provider: string;
   readonly model: string;
   stream(request: Omit<ModelRequest, "model">, options?: StreamOptions): Promise<AssistantMessage>;
+  /**
+   * The model names (without the provider prefix) the provider's list endpoint reports, for
+   * `/model`. Rejects with a classified PantoError; absent where the wire protocol has no list.
+   */
+  listModels?(options?: { signal?: AbortSignal }): Promise<string[]>;
 }

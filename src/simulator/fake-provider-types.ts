@@ -31,8 +31,11 @@ export type FakeReply =
   | { type: "drop"; afterText?: string }
   /** Sends some text, then ends the response cleanly without the terminal event. */
   | { type: "truncate"; afterText?: string }
-  /** Sends headers and nothing else, forever (until the client gives up or the server closes). */
-  | { type: "hang" }
+  /**
+   * Sends headers and nothing else, forever (until the client gives up or the server closes); with
+   * `afterText`, sends that text first (an answer that stops mid-stream and stays open).
+   */
+  | { type: "hang"; afterText?: string }
   /**
    * Sends headers, then `text` (default the SSE comment ": ping\n\n") every `intervalMs`
    * (default 50), forever: a keepalive-only stream.
@@ -55,6 +58,11 @@ export interface FakeServerOptions {
    * answered with this wire format's real context-overflow error, without consuming the queue.
    */
   contextWindow?: number;
+  /**
+   * The model names the format's list endpoint reports (Anthropic and OpenAI GET /v1/models,
+   * Gemini GET /v1beta/models). Without it the list endpoint answers 404, like servers without one.
+   */
+  models?: readonly string[];
   /** Answers requests when the queue is empty. Default: a short text reply. */
   responder?: (request: RecordedRequest, index: number) => FakeReply;
 }
