@@ -1,5 +1,4 @@
 import { estimateContextTokens } from "../compaction/index.js";
-import { isPantoError } from "../core/index.js";
 import {
   describeCompactionHistory,
   describePins,
@@ -11,9 +10,12 @@ import {
   runUnpin,
 } from "./compaction-commands.js";
 import { describeContext } from "./describe-context.js";
+import { nearestNames } from "./did-you-mean.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
+import { runInitCommand } from "./init-command.js";
+import { runModelCommand } from "./model-command.js";
 import { formatCompactionReport, formatTokens, plural } from "./render.js";
-import { findSlashCommand, formatSlashCommandList } from "./slash-command-table.js";
+import { findSlashCommand, formatSlashCommandList, SLASH_COMMAND_TABLE } from "./slash-command-table.js";
 import { failed, ok, type SlashIo, type SlashResult } from "./slash-result.js";
 import { describeMcp } from "./start-mcp.js";
 import type { RunContext } from "./start-run.js";
@@ -34,8 +36,9 @@ const HANDLERS: Record<string, Handler> = {
   pins: async (run) => ok(describePins(run)),
   unpin: runUnpin,
   summary: runSummary,
+  init: (run, args, signal) => runInitCommand(run, args, signal),
   context: async (run) => ok(describeContext(run.agent.effectiveContext())),
-  model: runModel,
+  model: (run, args, signal) => runModelCommand(run, args, signal),
   session: async (run) => ok(`${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),
   tools: async (run) => ok(describeTools(run)),
   mcp: async (run) => ok(describeMcp(run.mcp?.status())),
@@ -63,10 +66,15 @@ export function runSlashCommand(
   const info = findSlashCommand(command.name);
   const handler = info === undefined ? undefined : HANDLERS[info.name];
   if (handler === undefined)
-    return Promise.resolve(
-      failed(EXIT_USAGE, "usage", `unknown command /${command.name}; /help lists the commands`),
-    );
+    return Promise.resolve(failed(EXIT_USAGE, "usage", unknownCommandMessage(command.name)));
   return handler(run, command.args, signal, io);
+}
+
+function unknownCommandMessage(name: string): string {
+  const names = SLASH_COMMAND_TABLE.flatMap((command) => [command.name, ...command.aliases]);
+  const [nearest] = nearestNames(name, names, { limit: 1 });
+  const guess = nearest === undefined ? "" : ` did you mean /${nearest}?`;
+  return `unknown command /${name};${guess} /help lists the commands`;
 }
 
 async function runCompact(
@@ -117,17 +125,6 @@ async function runExportCommand(run: RunContext, args: string): Promise<SlashRes
       `export failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-}
-
-async function runModel(run: RunContext, args: string): Promise<SlashResult> {
-  if (args === "") return ok(`Model: ${run.agent.model}`);
-  try {
-    run.agent.setModel(args);
-  } catch (error) {
-    if (!isPantoError(error)) throw error;
-    return failed(EXIT_USAGE, error.code, error.message);
-  }
-  return ok(`Model: ${run.agent.model}`);
 }
 
 function describeSession(run: RunContext): string {
