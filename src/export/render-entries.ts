@@ -231,6 +231,12 @@ export function renderPin(fields: EntryFields, line: number, context: RenderCont
   return `<article class="entry ${fields.type}" id="L${line}">${header(line, label, fields.ts, [])}${preformatted(pinText(fields) ?? "", context)}</article>`;
 }
 
+/** `model`: the user switched models (`/model`); later answers come from this one. */
+export function renderModelSwitch(fields: EntryFields, line: number, context: RenderContext): string {
+  const model = typeof fields.model === "string" ? fields.model : "?";
+  return `<article class="entry model" id="L${line}">${header(line, "Model switched", fields.ts, [])}<p>${htmlText(model, context.redact)}</p></article>`;
+}
+
 /** Any other entry type: its type, time and fields as escaped JSON, so nothing is hidden. */
 export function renderGeneric(fields: EntryFields, line: number, context: RenderContext): string {
   return `<article class="entry other" id="L${line}">${header(line, `Entry “${htmlText(fields.type, context.redact)}”`, fields.ts, [])}${preformatted(JSON.stringify(fields, null, 2), context)}</article>`;
@@ -249,4 +255,5 @@ export const OTHER_ENTRY_RENDERERS: Record<
   uncompact: renderUncompact,
   pin: renderPin,
   unpin: renderPin,
+  model: renderModelSwitch,
 };
