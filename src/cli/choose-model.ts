@@ -40,7 +40,10 @@ export function chooseModel(input: {
   if (recorded !== undefined) {
     try {
       input.createClient(recorded);
-      return { model: recorded, notice: `model ${recorded} restored from the session` };
+      // Only worth saying when it is not the model the configuration would have given anyway.
+      return recorded === input.configured
+        ? { model: recorded }
+        : { model: recorded, notice: `model ${recorded} restored from the session` };
     } catch (error) {
       warning = `this session was using ${recorded}, which cannot be used now: ${error instanceof Error ? error.message : String(error)}`;
     }
