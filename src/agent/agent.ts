@@ -8,6 +8,7 @@ import {
   withRestoredFacts,
 } from "../compaction/index.js";
 import type {
+  ApiKind,
   AssistantMessage,
   CompactionTrigger,
   EffectiveContext,
@@ -35,6 +36,7 @@ import {
 } from "./compaction-controls.js";
 import { failureHint } from "./failure-hint.js";
 import { compactionBlockedByHook, promptBlockedByHook } from "./hook-points.js";
+import { PartialAnswer } from "./partial-answer.js";
 import { runToolCalls } from "./run-tool-calls.js";
 
 export interface AgentOptions {
@@ -67,7 +69,8 @@ export type ApprovalVerdict = "allow" | "deny" | { deny: true; reason: string };
  */
 export type PromptResult =
   | { ok: true; text: string; stopped?: "max-requests" }
-  | { ok: false; error: PantoError; hint?: string };
+  /** `keptInterrupted`: an interrupted turn (prompt, partial answer, tool results) stays in the context. */
+  | { ok: false; error: PantoError; hint?: string; keptInterrupted?: boolean };
 
 export interface PromptOptions {
   signal?: AbortSignal;
@@ -97,6 +100,10 @@ export class Agent {
   #turnRanTools = false;
   /** Usage of the summary requests of the compaction running now, recorded with it. */
   #summaryUsage: SummaryRequestUsage[] = [];
+  /** Whether the prompt running now kept an interrupted answer (so the turn stays in the context). */
+  #keptInterrupted = false;
+  /** A model switched to with setModel and not yet written to the session. */
+  #modelToRecord: string | undefined;
   /** Serialises compactions: a manual /compact never races overflow recovery. */
   #compactionLock: Promise<unknown> = Promise.resolve();
 
@@ -114,6 +121,19 @@ export class Agent {
   setModel(modelId: string): void {
     this.#client = this.#options.createClient(modelId);
     this.#modelId = modelId;
+    this.#modelToRecord = modelId;
+  }
+
+  /**
+   * Writes the model chosen with setModel to the session (a model entry, restored on resume). A
+   * session without a file yet gets it with its first prompt instead, so a switch alone creates none.
+   */
+  async recordModel(options: { evenWithoutFile?: boolean } = {}): Promise<void> {
+    const model = this.#modelToRecord;
+    const { session } = this.#options;
+    if (model === undefined || (!session.hasFile && options.evenWithoutFile !== true)) return;
+    this.#modelToRecord = undefined;
+    await session.appendModel(model);
   }
 
   effectiveContext(): EffectiveContext {
@@ -134,18 +154,25 @@ export class Agent {
     const { session } = this.#options;
     const blocked = await promptBlockedByHook(this.#options.hooks, text);
     if (blocked !== undefined) return { ok: false, error: blocked };
+    await this.recordModel({ evenWithoutFile: true });
     await session.appendMessage({ role: "user", content: [{ type: "text", text }] });
     this.#turnRanTools = false;
+    this.#keptInterrupted = false;
     try {
       const answer = await this.#runTurn(options.signal, options.maxRequests);
       await this.#options.hooks?.stop(answer.text);
       return { ok: true, ...answer };
     } catch (thrown) {
       const error = toPantoError(thrown, options.signal);
-      if (!(error.code === "aborted" && this.#turnRanTools))
-        await session.markLastTurnFailed(error.code, error.message);
-      const hint = failureHint(error, session.path);
-      return hint === undefined ? { ok: false, error } : { ok: false, error, hint };
+      const kept = error.code === "aborted" && (this.#turnRanTools || this.#keptInterrupted);
+      if (!kept) await session.markLastTurnFailed(error.code, error.message);
+      const hint = kept ? INTERRUPTED_KEPT : failureHint(error, session.path);
+      return {
+        ok: false,
+        error,
+        ...(hint === undefined ? {} : { hint }),
+        ...(kept ? { keptInterrupted: true } : {}),
+      };
     }
   }
 
@@ -232,17 +259,45 @@ export class Agent {
 
   async #send(signal: AbortSignal | undefined): Promise<AssistantMessage> {
     const { onEvent, systemPrompt, tools, maxOutputTokens } = this.#options;
+    const context = this.effectiveContext();
     const request = {
       systemPrompt,
-      context: this.effectiveContext(),
+      context,
       tools: tools.map((tool) => tool.definition),
       ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
     };
     onEvent({ type: "request-started", model: this.#modelId });
-    return this.#client.stream(request, {
-      ...(signal === undefined ? {} : { signal }),
-      onEvent: (event) => forwardStreamEvent(event, onEvent),
+    const partial = new PartialAnswer();
+    const client = this.#client;
+    try {
+      return await client.stream(request, {
+        ...(signal === undefined ? {} : { signal }),
+        onEvent: (event) => {
+          partial.see(event);
+          forwardStreamEvent(event, onEvent);
+        },
+      });
+    } catch (thrown) {
+      if (signal?.aborted && !partial.empty) await this.#keepPartial(partial, client, context);
+      throw thrown;
+    }
+  }
+
+  /**
+   * Ctrl-C during an answer: what streamed so far stays in the session and the context as an
+   * assistant message marked aborted, and its tool calls (which never ran) get results saying so.
+   */
+  async #keepPartial(partial: PartialAnswer, client: ModelClient, context: EffectiveContext): Promise<void> {
+    const { session } = this.#options;
+    const message = partial.message({
+      provider: client.provider,
+      model: client.model,
+      api: knownApi(context, client) ?? "openai-chat",
     });
+    await session.appendMessage(message);
+    const results = partial.notRunResults();
+    if (results.length > 0) await session.appendMessage({ role: "tool", content: results });
+    this.#keptInterrupted = true;
   }
 
   /** Compacts with the turn in flight kept verbatim; throws the overflow when compaction cannot help. */
@@ -383,6 +438,19 @@ export class Agent {
     if (message.usage !== undefined) this.#summaryUsage.push({ model: modelId, ...message.usage });
     return { text: assistantText(message) };
   };
+}
+
+/** Said after Ctrl-C when the prompt and the partial answer stay in the context. */
+const INTERRUPTED_KEPT =
+  "Interrupted: your prompt and what was answered so far stay in the context, marked interrupted; tool calls that had not run are recorded as not run.";
+
+/** The wire protocol of the latest answer from this client's provider and model in the context. */
+function knownApi(context: EffectiveContext, client: ModelClient): ApiKind | undefined {
+  const answer = context.messages.findLast(
+    (message): message is AssistantMessage =>
+      message.role === "assistant" && message.provider === client.provider && message.model === client.model,
+  );
+  return answer?.api;
 }
 
 function forwardStreamEvent(event: StreamEvent, onEvent: (event: AgentEvent) => void): void {

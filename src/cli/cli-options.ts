@@ -75,7 +75,9 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .addOption(new Option("--json", "print one JSON event per line instead of text (implies --print)"))
     .addOption(new Option("-m, --model <provider/model>", "model to use, e.g. anthropic/claude-sonnet-4-5"))
     .addOption(new Option("--session <path>", "use or create exactly this session file"))
-    .addOption(new Option("-c, --continue", "continue the most recent session of this project"))
+    .addOption(
+      new Option("-c, --continue", "continue the most recent session of this project that holds a message"),
+    )
     .addOption(
       new Option("-r, --resume [id]", "resume a session by id prefix or path; without an id, pick one"),
     )

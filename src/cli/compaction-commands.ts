@@ -136,7 +136,8 @@ export async function runSummary(
 
 /** The session's compactions, failed and undone ones included (reads the whole file). */
 export async function describeCompactionHistory(session: Session): Promise<string> {
-  const history = await readCompactionHistory(session.path);
+  // A session that has written nothing yet has no file to read.
+  const history = session.hasFile ? await readCompactionHistory(session.path) : [];
   const undone = new Set(
     history.flatMap((entry) => (entry.type === "uncompact" ? [entry.compactionId] : [])),
   );

@@ -47,7 +47,8 @@ function describeMessage(message: Message, width: number): string {
       const calls = message.content.filter((block) => block.type === "tool-call").map((block) => block.name);
       const text = shorten(textOf(message.content), width);
       const callNote = calls.length === 0 ? "" : `${text === "" ? "" : " "}[calls ${calls.join(", ")}]`;
-      return `assistant: ${text}${callNote}`;
+      const interrupted = message.stopReason === "aborted" ? " (interrupted)" : "";
+      return `assistant: ${text}${callNote}${interrupted}`;
     }
     case "tool":
       return `tool results: ${message.content

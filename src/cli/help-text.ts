@@ -35,6 +35,24 @@ Interactive keys:
 Slash commands (interactive, and also as the -p prompt, e.g. panto -c -p "/compact"):
 ${formatSlashCommandList()}
 
+In the interactive session:
+  !COMMAND        run a shell command yourself (as bash: same timeout, output cap and environment
+                  without secrets; no approval); it and its output join the conversation
+  @PATH           in a prompt, attaches that file's text (Tab completes paths; text files up to
+                  100,000 characters; a missing file is an error and nothing is sent)
+  Tab             completes slash commands, /model names (from the provider's list) and @paths
+  Ctrl-C          cancels the answer; the prompt and the answer so far stay in the context,
+                  marked interrupted (tool calls that had not run are recorded as not run)
+  On exit (Ctrl-D, /exit, Ctrl-C twice) panto prints the session id and "panto -r ID".
+  A session file is written with the first message: a launch that sends nothing leaves none.
+
+Models: the -m model, else the model a resumed session was using (recorded with /model), else
+  config "model", else the default of the first provider whose key is set: ANTHROPIC_API_KEY
+  anthropic/claude-sonnet-4-5, OPENAI_API_KEY openai/gpt-5, GEMINI_API_KEY or GOOGLE_API_KEY
+  google/gemini-2.5-pro (named at startup). /model lists what the provider's list endpoint
+  reports and refuses a name it does not list, naming the nearest. A model the provider does
+  not know (error code model_not_found) is reported with how to list and switch.
+
 Compaction controls: /compact --preview plans without a model call; /uncompact takes the
   compaction in effect back (repeat to walk back further); /pin notes survive every compaction
   word for word; /summary edit stores your text as a compaction with trigger "edited";
@@ -152,7 +170,8 @@ JSON events (--json; one object per line, always ending with "done"):
   summary_edited {compaction_id, summary_tokens, tokens_before, tokens_after}
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
   hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
-  error {code, message, hint?}   (code: a provider error code, or usage/config/session/auth,
+  error {code, message, hint?}   (code: a provider error code such as context_overflow or
+    model_not_found, or usage/config/session/auth,
     or max_turns when --max-turns stopped the run)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, compaction: {the same four}}}   usage: the whole session's totals as /cost
@@ -172,7 +191,7 @@ Exit status:
 Examples:
   panto -m anthropic/claude-sonnet-4-5
   panto -p "explain src/index.ts" -m openai/gpt-5
-  panto -c                                        continue this project's latest session
+  panto -c                                        continue this project's latest conversation
   panto -r 3f2a                                   resume the session whose id starts with 3f2a
   panto -c -p "/compact keep the bug list"        compact it from a script
   panto -c -p "/compact --preview"                what a compaction would summarise and keep

@@ -9,13 +9,16 @@ import { contextStatusLine, prefetchContextWindow } from "./context-status.js";
 import { editorFor } from "./edit-in-editor.js";
 import { EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "./history.js";
+import { interruptNotice, isShellEscape, promptWithAttachments, runShellLine } from "./interactive-extras.js";
 import { KeyInput } from "./key-input.js";
 import { markdownFor } from "./markdown-stream.js";
 import { MutableOutput } from "./mutable-output.js";
+import { createPromptCompleter } from "./prompt-completer.js";
 import { fromHistoryLine, PromptHistory } from "./prompt-history.js";
 import { colourEnabled, createStyle, plural, type Style, shorten } from "./render.js";
+import { resumeHint } from "./resume-hint.js";
 import type { CliIo } from "./run-cli.js";
-import { completeSlashCommand, parseSlashCommand } from "./slash-command-table.js";
+import { parseSlashCommand } from "./slash-command-table.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { asUsageError, type RunContext, startRun } from "./start-run.js";
 import { TerminalRenderer } from "./terminal-renderer.js";
@@ -53,7 +56,10 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
     return EXIT_USAGE;
   }
   try {
-    return await repl.start(run);
+    const code = await repl.start(run);
+    const hint = resumeHint(run.session);
+    if (hint !== undefined) for (const line of hint.split("\n")) renderer.line(style.dim(line));
+    return code;
   } finally {
     await run.close();
   }
@@ -111,7 +117,7 @@ class Repl {
       // One above PromptHistory's cap, so readline never drops an entry of its own accord.
       historySize: HISTORY_SIZE + 1,
       removeHistoryDuplicates: false,
-      completer: completeSlashCommand,
+      completer: createPromptCompleter(run, run.cwd),
       prompt: PROMPT,
     });
     this.#rl = rl;
@@ -160,6 +166,7 @@ class Repl {
     const write = (text: string): void => this.#renderer.line(text);
     write(`${this.#style.bold(`panto ${this.#io.version}`)} · model ${this.#style.cyan(run.agent.model)}`);
     write(this.#style.dim(`session ${run.session.path} (${state})`));
+    for (const notice of run.notices) write(this.#style.yellow(notice));
     write(
       this.#style.dim(
         "/help for commands · \\ at the end of a line continues it · Ctrl-C cancels · Ctrl-D exits",
@@ -246,6 +253,10 @@ class Repl {
 
   /** Runs a prompt or slash command; returns true when the user asked to leave. */
   async #execute(run: RunContext, text: string, signal: AbortSignal): Promise<boolean> {
+    if (isShellEscape(text)) {
+      await runShellLine(run, text, signal, this.#renderer, this.#style);
+      return false;
+    }
     const command = parseSlashCommand(text);
     if (command !== undefined) {
       const result = await runSlashCommand(run, command, signal, {
@@ -257,15 +268,17 @@ class Repl {
       if (result.error !== undefined) this.#renderer.line(this.#style.red(result.error.message));
       return result.exit;
     }
+    const prompt = await promptWithAttachments(run, text, this.#renderer, this.#style);
+    if (prompt === undefined) return false;
     prefetchContextWindow(run);
-    const result = await run.agent.prompt(text, { signal });
+    const result = await run.agent.prompt(prompt, { signal });
     this.#renderer.reset();
     if (result.ok) this.#renderer.line(await contextStatusLine(run, this.#style));
     if (!result.ok) {
       const cancelled = result.error.code === "aborted";
       this.#renderer.line(
         cancelled
-          ? this.#style.yellow("cancelled")
+          ? this.#style.yellow(interruptNotice(result))
           : this.#style.red(`error (${result.error.code}): ${result.error.message}`),
       );
       if (result.hint !== undefined && !cancelled) this.#renderer.line(this.#style.dim(result.hint));

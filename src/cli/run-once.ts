@@ -85,6 +85,7 @@ async function runOnceInner(
   }
   try {
     reporter.started(run);
+    for (const notice of run.notices) reporter.warning(notice);
     await run.sessionStart();
     if (signal.aborted) {
       reporter.failure({ code: "aborted", message: "interrupted before the prompt was sent" });

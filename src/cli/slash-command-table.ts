@@ -41,6 +41,12 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
   { name: "pins", aliases: [], args: "", summary: "list the pinned notes with their numbers" },
   { name: "unpin", aliases: [], args: "N", summary: "remove pinned note N" },
   {
+    name: "init",
+    aliases: [],
+    args: "[notes]",
+    summary: "ask the model to write AGENTS.md for this project, or update the one there",
+  },
+  {
     name: "context",
     aliases: [],
     args: "",
@@ -57,7 +63,8 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
     name: "model",
     aliases: [],
     args: "[provider/model]",
-    summary: "show the active model, or switch to another",
+    summary:
+      "list the models the provider offers and those configured, or switch (checked against that list; kept in the session)",
   },
   {
     name: "session",

@@ -1,5 +1,4 @@
 import { estimateContextTokens } from "../compaction/index.js";
-import { isPantoError } from "../core/index.js";
 import { readSessionUsage } from "../session/index.js";
 import {
   describeCompactionHistory,
@@ -14,10 +13,13 @@ import {
 import { describeContext } from "./describe-context.js";
 import { describeCost } from "./describe-cost.js";
 import { describeNextRequest } from "./describe-request.js";
+import { nearestNames } from "./did-you-mean.js";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
+import { runInitCommand } from "./init-command.js";
 import { describeLastToolOutput } from "./last-tool-output.js";
+import { runModelCommand } from "./model-command.js";
 import { formatCompactionReport, formatTokens, plural } from "./render.js";
-import { findSlashCommand, formatSlashCommandList } from "./slash-command-table.js";
+import { findSlashCommand, formatSlashCommandList, SLASH_COMMAND_TABLE } from "./slash-command-table.js";
 import { failed, ok, type SlashIo, type SlashResult } from "./slash-result.js";
 import { describeMcp } from "./start-mcp.js";
 import type { RunContext } from "./start-run.js";
@@ -38,10 +40,11 @@ const HANDLERS: Record<string, Handler> = {
   pins: async (run) => ok(describePins(run)),
   unpin: runUnpin,
   summary: runSummary,
+  init: (run, args, signal) => runInitCommand(run, args, signal),
   context: async (run) =>
     ok(`${describeNextRequest(run)}\n\n${describeContext(run.agent.effectiveContext())}`),
   cost: async (run) => ok(describeCost(await readSessionUsage(run.session.path), run.prices)),
-  model: runModel,
+  model: (run, args, signal) => runModelCommand(run, args, signal),
   session: async (run) => ok(`${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),
   tools: async (run, _args, _signal, io) => ok(describeTools(run, io.grantedTools?.() ?? [])),
   last: async (run) => ok(describeLastToolOutput(run.agent.effectiveContext())),
@@ -70,10 +73,15 @@ export function runSlashCommand(
   const info = findSlashCommand(command.name);
   const handler = info === undefined ? undefined : HANDLERS[info.name];
   if (handler === undefined)
-    return Promise.resolve(
-      failed(EXIT_USAGE, "usage", `unknown command /${command.name}; /help lists the commands`),
-    );
+    return Promise.resolve(failed(EXIT_USAGE, "usage", unknownCommandMessage(command.name)));
   return handler(run, command.args, signal, io);
+}
+
+function unknownCommandMessage(name: string): string {
+  const names = SLASH_COMMAND_TABLE.flatMap((command) => [command.name, ...command.aliases]);
+  const [nearest] = nearestNames(name, names, { limit: 1 });
+  const guess = nearest === undefined ? "" : ` did you mean /${nearest}?`;
+  return `unknown command /${name};${guess} /help lists the commands`;
 }
 
 async function runCompact(
@@ -113,6 +121,8 @@ async function runCompact(
 async function runExportCommand(run: RunContext, args: string): Promise<SlashResult> {
   if (args === "-")
     return failed(EXIT_USAGE, "usage", "/export writes a file; to write to stdout use panto export -o -");
+  if (!run.session.hasFile)
+    return failed(EXIT_USAGE, "usage", "nothing to export yet: this session has no entries");
   const { exportToTarget } = await import("./run-export.js");
   const request = { sessionPath: run.session.path, full: false, cwd: run.cwd, redact: run.redact };
   try {
@@ -125,17 +135,6 @@ async function runExportCommand(run: RunContext, args: string): Promise<SlashRes
       `export failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-}
-
-async function runModel(run: RunContext, args: string): Promise<SlashResult> {
-  if (args === "") return ok(`Model: ${run.agent.model}`);
-  try {
-    run.agent.setModel(args);
-  } catch (error) {
-    if (!isPantoError(error)) throw error;
-    return failed(EXIT_USAGE, error.code, error.message);
-  }
-  return ok(`Model: ${run.agent.model}`);
 }
 
 function describeSession(run: RunContext): string {

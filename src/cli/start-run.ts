@@ -18,13 +18,15 @@ import type { AgentHooks } from "../hooks/index.js";
 import type { McpServers } from "../mcp/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import {
-  findLatestSession,
+  findLatestConversation,
   newSessionPath,
+  openNewSession,
   openSession,
   type Session,
   SessionError,
 } from "../session/index.js";
 import { createDefaultTools, type Tool } from "../tools/index.js";
+import { chooseModel } from "./choose-model.js";
 import type { CliOptions } from "./cli-options.js";
 import { UsageError } from "./exit-status.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./known-secrets.js";
@@ -44,6 +46,12 @@ export interface RunContext {
   readonly session: Session;
   /** True when the session file already held entries before this run. */
   readonly resumed: boolean;
+  /** Said once at startup (where the model came from when it was not configured or was restored). */
+  readonly notices: readonly string[];
+  /** Config "model" and "compaction_model", for `/model`. */
+  readonly configuredModels: readonly string[];
+  /** The (memoised) client for a "provider/model" id; throws for a bad id or a missing key. */
+  createClient(modelId: string): ModelClient;
   readonly tools: readonly Tool[];
   readonly cwd: string;
   readonly pantoHome: string;
@@ -88,10 +96,35 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   const loaded = await setupStep(() => loadConfig({ cwd, env }));
   const { config, pantoHome, projectRoot } = loaded;
   addConfigSecrets(secrets, config.providers, env);
-  const model = options.model ?? config.model;
-  if (model === undefined) throw new UsageError(noModelMessage(loaded), "config");
   const createClient = await clientFactory(loaded, env, hooks.onWarning, secrets);
-  await setupStep(async () => createClient(model));
+  const path = await chooseSessionPath(options, cwd, pantoHome, projectRoot, hooks.onWarning);
+  const resumed = await hasContent(path);
+  const sessionOptions = { cwd, onWarning: hooks.onWarning, redact: secrets.redact };
+  // A new session's file is created by its first entry, so a launch that sends nothing leaves none.
+  let session = await setupStep(async () =>
+    resumed || (await exists(path))
+      ? await openSession(path, sessionOptions)
+      : openNewSession(path, sessionOptions),
+  );
+  const notices: string[] = [];
+  let model: string;
+  try {
+    const choice = chooseModel({
+      flag: options.model,
+      recorded: resumed ? session.recordedModel() : undefined,
+      configured: config.model,
+      env,
+      createClient,
+    });
+    if (choice === undefined) throw new UsageError(noModelMessage(loaded), "config");
+    if (choice.warning !== undefined) hooks.onWarning(choice.warning);
+    if (choice.notice !== undefined) notices.push(choice.notice);
+    model = choice.model;
+    await setupStep(async () => createClient(model));
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
   const compactionPrompt = await setupStep(async () => {
     const layers = await readCompactionPromptLayers({
       pantoHome,
@@ -113,7 +146,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     redact: secrets.redact,
     onEvent: hooks.onEvent,
   });
-  const sessionOptions = { cwd, onWarning: hooks.onWarning, redact: secrets.redact };
+  let agentHooks: AgentHooks | undefined;
   const makeAgent = (session: Session, modelId: string): Agent => {
     agentHooks = makeHooks?.(session);
     return new Agent({
@@ -133,10 +166,6 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...(agentHooks === undefined ? {} : { hooks: agentHooks }),
     });
   };
-  let agentHooks: AgentHooks | undefined;
-  const path = await chooseSessionPath(options, cwd, pantoHome, projectRoot, hooks.onWarning);
-  const resumed = await hasContent(path);
-  let session = await setupStep(() => openSession(path, sessionOptions));
   const mcp = await startMcp(loaded, cwd, env, hooks.onWarning);
   tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
@@ -148,6 +177,9 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       return session;
     },
     resumed,
+    notices,
+    configuredModels: [config.model, config.compaction_model].filter((id): id is string => id !== undefined),
+    createClient,
     tools,
     cwd,
     pantoHome,
@@ -162,7 +194,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       await agentHooks?.sessionStart(resumed ? "resume" : "startup");
     },
     async startNewSession() {
-      const next = await openSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
+      const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
       await session.close();
       session = next;
       agent = makeAgent(next, agent.model);
@@ -234,11 +266,15 @@ async function chooseSessionPath(
       projectRoot,
     );
   if (options.continue) {
-    const latest = await findLatestSession(pantoHome, projectRoot);
+    const latest = await findLatestConversation(pantoHome, projectRoot);
     if (latest !== undefined) return latest;
-    onWarning(`no earlier session for ${projectRoot}; starting a new one`);
+    onWarning(`no earlier conversation for ${projectRoot}; starting a new one`);
   }
   return newSessionPath(pantoHome, projectRoot);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined)) !== undefined;
 }
 
 async function hasContent(path: string): Promise<boolean> {
@@ -272,7 +308,8 @@ function noModelMessage(loaded: LoadedConfig): string {
     "no model configured.",
     "Pass one with --model PROVIDER/MODEL (e.g. -m anthropic/claude-sonnet-4-5, -m openai/gpt-5,",
     '-m google/gemini-2.5-pro, -m ollama/qwen2.5-coder:7b), or set "model" in',
-    `${userConfigPath(loaded.pantoHome)} or ${projectConfigPath(loaded.projectRoot)}.`,
+    `${userConfigPath(loaded.pantoHome)} or ${projectConfigPath(loaded.projectRoot)},`,
+    "or set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY to use that provider's default model.",
     "To see panto work without a key or network, run: panto demo",
   ].join("\n");
 }

@@ -47,4 +47,9 @@ export interface ModelClient {
    * OpenRouter...), asked once on first call; undefined when it does not say. Never rejects.
    */
   contextWindow?(): Promise<number | undefined>;
+  /**
+   * The model names (without the provider prefix) the provider's list endpoint reports, for
+   * `/model`. Rejects with a classified PantoError; absent where the wire protocol has no list.
+   */
+  listModels?(options?: { signal?: AbortSignal }): Promise<string[]>;
 }

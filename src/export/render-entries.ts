@@ -257,6 +257,12 @@ function editedFrom(entry: CompactionEntry, context: RenderContext): string | un
     : lineLink(original.line, `compaction ${original.ordinal}`);
 }
 
+/** `model`: the user switched models (`/model`); later answers come from this one. */
+export function renderModelSwitch(fields: EntryFields, line: number, context: RenderContext): string {
+  const model = typeof fields.model === "string" ? fields.model : "?";
+  return `<article class="entry model" id="L${line}">${header(line, "Model switched", fields.ts, [])}<p>${htmlText(model, context.redact)}</p></article>`;
+}
+
 /** Any other entry type: its type, time and fields as escaped JSON, so nothing is hidden. */
 export function renderGeneric(fields: EntryFields, line: number, context: RenderContext): string {
   return `<article class="entry other" id="L${line}">${header(line, `Entry “${htmlText(fields.type, context.redact)}”`, fields.ts, [])}${preformatted(JSON.stringify(fields, null, 2), context)}</article>`;
@@ -275,4 +281,5 @@ export const OTHER_ENTRY_RENDERERS: Record<
   uncompact: renderUncompact,
   pin: renderPin,
   unpin: renderUnpin,
+  model: renderModelSwitch,
 };

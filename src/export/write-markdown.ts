@@ -87,6 +87,8 @@ function lineMarkdown(
       const info = compactionFailedInfo(item.fields);
       return `## Compaction failed (${text(info.trigger)}) · line ${item.line}\n\n${info.attempts.map((attempt) => `- ${text(attempt.model)}: ${text(attempt.code)}: ${text(attempt.message)}`).join("\n")}`;
     }
+    if (item.fields.type === "model" && typeof item.fields.model === "string")
+      return `### model switched to ${text(item.fields.model)} · line ${item.line}`;
     const control = controlMarkdown(item.fields, scan, text);
     if (control !== undefined) return `### ${control} · line ${item.line}`;
     return `### ${text(item.fields.type)} · line ${item.line}\n\n${fence(JSON.stringify(item.fields, null, 2), context)}`;

@@ -74,6 +74,9 @@ function classifyFinishReasons(reasons: string[]): ErrorClassification {
   return overflow ? verdict("context_overflow", false) : verdict("other", false);
 }
 
+/** A 404 whose body talks about the model (not the route): an unknown model name. */
+const MODEL_WORDS = /\bmodels?\b|model_not_found|not_found_error/i;
+
 const RULES: readonly Rule[] = [
   ({ status }) => (status === 529 ? verdict("overloaded", true) : undefined),
   ({ status }) => (status === 402 ? verdict("other", false) : undefined),
@@ -97,6 +100,10 @@ const RULES: readonly Rule[] = [
   ({ status, text }) =>
     status === 413 || matchesAny(PAYLOAD_SIZE_PATTERNS, text) ? verdict("invalid_request", false) : undefined,
   ({ text }) => (matchesAny(CONTENT_FILTER_PATTERNS, text) ? verdict("invalid_request", false) : undefined),
+  ({ status, text }) =>
+    (status === 404 && MODEL_WORDS.test(text)) || /\bmodel_not_found\b/.test(text)
+      ? verdict("model_not_found", false)
+      : undefined,
   ({ text }) => (matchesAny(AUTH_PATTERNS, text) ? verdict("auth", false) : undefined),
   ({ status, text }) =>
     status === 408 || (status === undefined && matchesAny(NETWORK_PATTERNS, text))

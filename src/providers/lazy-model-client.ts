@@ -1,4 +1,4 @@
-import type { ModelClient } from "../core/index.js";
+import { type ModelClient, PantoError } from "../core/index.js";
 
 /**
  * A ModelClient whose adapter (and vendor SDK) is imported on the first request, so a run that talks
@@ -16,6 +16,13 @@ export function lazyModelClient(
     async stream(request, options) {
       loaded ??= load();
       return (await loaded).stream(request, options);
+    },
+    async listModels(options) {
+      loaded ??= load();
+      const client = await loaded;
+      if (client.listModels === undefined)
+        throw new PantoError("other", `${client.id}: the provider cannot list its models`);
+      return client.listModels(options);
     },
   };
 }

@@ -24,6 +24,8 @@ export function withChatFallback(
     id: primary.id,
     provider: primary.provider,
     model: primary.model,
+    // /models is the same route for both APIs.
+    ...(primary.listModels === undefined ? {} : { listModels: primary.listModels.bind(primary) }),
     async stream(request, options) {
       if (fallback !== undefined) return fallback.stream(request, options);
       try {

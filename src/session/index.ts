@@ -4,18 +4,20 @@ export {
   PINNED_NOTES_HEADING,
   RESTORED_FACTS_HEADING,
 } from "./compose-compaction-summary.js";
+export { findLatestConversation } from "./find-latest-conversation.js";
+export { openNewSession } from "./lazy-session.js";
 export {
   type ListSessionsOptions,
   listSessions,
   type SessionListing,
   type SessionSummary,
 } from "./list-sessions.js";
-export { openSession } from "./open-session.js";
+export { newSessionHeader, openSession } from "./open-session.js";
 export { parseSessionLine } from "./parse-session-line.js";
 export { readActiveSuffix } from "./read-active-suffix.js";
 export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compaction-history.js";
 export { validateHeader } from "./read-session-header.js";
-
+export { recordedModel } from "./recorded-model.js";
 export { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 export {
   resolveSessionRef,
@@ -30,6 +32,7 @@ export type {
   CompactionFailedEntry,
   EntryBase,
   MessageEntry,
+  ModelEntry,
   PinEntry,
   PinnedNote,
   SessionEntry,

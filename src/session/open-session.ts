@@ -11,6 +11,7 @@ import {
 } from "../core/index.js";
 import { pinsInForce } from "./pins-in-force.js";
 import { readActiveSuffix } from "./read-active-suffix.js";
+import { recordedModel } from "./recorded-model.js";
 import { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 import type { OpenSessionOptions, Session } from "./session.js";
 import {
@@ -18,6 +19,7 @@ import {
   type CompactionEntry,
   type CompactionFailedEntry,
   type MessageEntry,
+  type ModelEntry,
   newEntryId,
   type PinEntry,
   type PinnedNote,
@@ -51,28 +53,37 @@ function toLine(value: unknown): string {
   return `${JSON.stringify(value)}\n`;
 }
 
-async function createHeader(file: FileHandle, cwd: string): Promise<LoadedFile> {
-  const header: SessionHeader = {
+/** A header for a session started now in `cwd`. */
+export function newSessionHeader(cwd: string): SessionHeader {
+  return {
     type: "session",
     version: SESSION_VERSION,
     id: randomUUID(),
     created: new Date().toISOString(),
     cwd,
   };
+}
+
+async function createHeader(file: FileHandle, header: SessionHeader): Promise<LoadedFile> {
   await file.chmod(0o600);
   await writeAll(file, Buffer.from(toLine(header), "utf8"));
   return { header, entries: [], endsWithNewline: true, warnings: [] };
 }
 
-async function loadOrCreate(path: string, file: FileHandle, cwd: string): Promise<LoadedFile> {
+async function loadOrCreate(
+  path: string,
+  file: FileHandle,
+  options: OpenSessionOptions,
+): Promise<LoadedFile> {
   const { size } = await file.stat();
   // An empty file is a session that crashed before its header landed, or one the user made: start it.
-  if (size === 0) return await createHeader(file, cwd);
+  if (size === 0) return await createHeader(file, options.header ?? newSessionHeader(options.cwd));
   return await readActiveSuffix(path, file, size);
 }
 
 class FileSession implements Session {
   readonly header: SessionHeader;
+  readonly hasFile = true;
   private entries: SessionEntry[];
   private ids: Set<string>;
   private needsNewline: boolean;
@@ -209,6 +220,14 @@ class FileSession implements Session {
     });
   }
 
+  appendModel(model: string): Promise<ModelEntry> {
+    return this.appendOne((stamp) => ({ type: "model", ...stamp, model }));
+  }
+
+  recordedModel(): string | undefined {
+    return recordedModel(this.entries);
+  }
+
   close(): Promise<void> {
     this.closing ??= this.enqueue(async () => {
       this.closed = true;
@@ -293,7 +312,7 @@ async function openLocked(path: string, lock: SessionLock, options: OpenSessionO
     if (!sameFile(await file.stat(), lock.identity)) {
       throw new SessionError(path, `session ${path} was replaced while it was being opened; try again`);
     }
-    const loaded = await loadOrCreate(path, file, options.cwd);
+    const loaded = await loadOrCreate(path, file, options);
     const warn = options.onWarning ?? defaultWarn;
     for (const warning of loaded.warnings) warn(warning);
     return new FileSession(path, file, lock, loaded, warn, options.redact);

@@ -74,6 +74,10 @@ function checkKnownEntry(value: JsonObject): string | undefined {
       return typeof value.compactionId === "string" ? undefined : "uncompact entry without a compactionId";
     case "compaction-failed":
       return checkCompactionFailed(value);
+    case "model":
+      return typeof value.model === "string" && value.model.includes("/")
+        ? undefined
+        : "model entry without a provider/model";
     case "message":
       return checkMessage(value);
     case "compaction":

@@ -101,6 +101,12 @@ export interface TurnFailedEntry extends EntryBase {
   error: string;
 }
 
+/** The model in use from here on ("provider/model"), written when the user switches (`/model`). */
+export interface ModelEntry extends EntryBase {
+  type: "model";
+  model: string;
+}
+
 export type SessionEntry =
   | MessageEntry
   | CompactionEntry
@@ -108,7 +114,8 @@ export type SessionEntry =
   | PinEntry
   | UnpinEntry
   | UncompactEntry
-  | CompactionFailedEntry;
+  | CompactionFailedEntry
+  | ModelEntry;
 
 /** Every entry type this panto reads; any other type is reported and ignored. */
 export const ENTRY_TYPES: ReadonlySet<string> = new Set([
@@ -119,6 +126,7 @@ export const ENTRY_TYPES: ReadonlySet<string> = new Set([
   "unpin",
   "uncompact",
   "compaction-failed",
+  "model",
 ]);
 
 /** A new entry id: 8 hex characters from the system's random source. */

@@ -10,6 +10,7 @@ import type {
   CompactionEntry,
   CompactionFailedEntry,
   MessageEntry,
+  ModelEntry,
   PinEntry,
   PinnedNote,
   SessionEntry,
@@ -32,6 +33,8 @@ export interface OpenSessionOptions {
    * returns must still be the same JSON. Default: lines are written as they are.
    */
   redact?: (text: string) => string;
+  /** The header written when the file is new or empty (default: a fresh one). */
+  header?: SessionHeader;
 }
 
 /** An open, locked session file. Appends land in the order they are called. */
@@ -74,6 +77,12 @@ export interface Session {
     trigger: CompactionTrigger,
     attempts: readonly CompactionAttemptRecord[],
   ): Promise<CompactionFailedEntry>;
+  /** Appends a model entry: `model` ("provider/model") is in use from here on. */
+  appendModel(model: string): Promise<ModelEntry>;
+  /** The model the session was last using (latest model entry or assistant answer in the active suffix). */
+  recordedModel(): string | undefined;
+  /** False until the first entry of a session opened with openNewSession is written (no file yet). */
+  readonly hasFile: boolean;
   /** Releases the lock; idempotent. */
   close(): Promise<void>;
 }

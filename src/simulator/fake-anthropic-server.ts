@@ -25,6 +25,7 @@ type WireBlock =
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
 const anthropicWireFormat: FakeWireFormat = {
+  modelList: "anthropic",
   urlPath: "",
   accepts: (request) => request.method === "POST" && request.path.split("?")[0] === "/v1/messages",
   isStreaming: (request) => (request.body as { stream?: unknown } | undefined)?.stream === true,

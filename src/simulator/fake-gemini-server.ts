@@ -26,6 +26,7 @@ type Chunk = Record<string, unknown>;
 const ROUTE = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(streamGenerateContent|generateContent)$/;
 
 const geminiWireFormat: FakeWireFormat = {
+  modelList: "gemini",
   urlPath: "",
   accepts: (request) => request.method === "POST" && ROUTE.test(pathOf(request.path)),
   isStreaming: (request) => ROUTE.exec(pathOf(request.path))?.[2] === "streamGenerateContent",

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { isModelListRequest, type ModelListWire, sendModelList } from "./fake-model-list.js";
 import {
   estimateRequestTokens,
   type FakeReply,
@@ -32,6 +33,8 @@ export interface FakeExchange {
 export interface FakeWireFormat {
   /** Path the SDK expects in the base URL, e.g. "/v1" for OpenAI; "" for Anthropic. */
   urlPath: string;
+  /** Whose model list endpoint the server has (served when FakeServerOptions.models is set). */
+  modelList: ModelListWire;
   /** Whether this request is one the format answers (method and path); others get a 404. */
   accepts(request: RecordedRequest): boolean;
   /** Whether the request asks for a streamed answer. */
@@ -53,6 +56,8 @@ export interface FakeHttpConfig {
   serverInfo?: FakeServerOptions["serverInfo"];
   /** A reply that pre-empts the queue (a context-overflow error), or undefined to answer normally. */
   overflow?: (rawBody: string, request: RecordedRequest) => FakeReply | undefined;
+  /** Answers a request outside the reply queue (a model list); returns false to leave it to the queue. */
+  intercept?: (request: RecordedRequest, res: ServerResponse) => boolean;
   /** Writes the whole response for one reply. */
   answer: (
     reply: FakeReply,
@@ -83,6 +88,7 @@ export async function startFakeHttpServer(config: FakeHttpConfig): Promise<FakeS
         return;
       }
       const index = requests.push(request) - 1;
+      if (config.intercept?.(request, res) === true) return;
       const reply = config.overflow?.(rawBody, request) ??
         queue.shift() ??
         config.responder?.(request, index) ?? { type: "text", text: "ok" };
@@ -119,6 +125,11 @@ export function startFakeServer(
     pathPrefix: format.urlPath,
     ...(options.responder === undefined ? {} : { responder: options.responder }),
     ...(options.serverInfo === undefined ? {} : { serverInfo: options.serverInfo }),
+    intercept: (request, res) => {
+      if (options.models === undefined || !isModelListRequest(format.modelList, request)) return false;
+      sendModelList(format.modelList, res, options.models);
+      return true;
+    },
     overflow: (rawBody, request) => {
       const requestTokens = estimateRequestTokens(rawBody);
       if (contextWindow === undefined || requestTokens <= contextWindow || !format.accepts(request))
@@ -179,6 +190,10 @@ function writeReply(
       res.end();
       return;
     case "hang":
+      if (reply.afterText !== undefined) {
+        format.writePartialStream(res, reply.afterText, exchange);
+        return;
+      }
       startSse(res);
       res.write(": waiting\n\n");
       return;

@@ -27,6 +27,7 @@ interface ChatRequestBody {
 }
 
 const chatWireFormat: FakeWireFormat = {
+  modelList: "openai",
   urlPath: "/v1",
   accepts: (request) => request.method === "POST" && request.path.split("?")[0] === "/v1/chat/completions",
   isStreaming: (request) => (request.body as ChatRequestBody | undefined)?.stream === true,

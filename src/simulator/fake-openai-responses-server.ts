@@ -25,6 +25,7 @@ type Item = Record<string, unknown> & { type: string; id: string };
 type Send = (type: string, data: Record<string, unknown>) => void;
 
 const responsesWireFormat: FakeWireFormat = {
+  modelList: "openai",
   urlPath: "/v1",
   accepts: (request) => request.method === "POST" && request.path.split("?")[0] === "/v1/responses",
   isStreaming: (request) => (request.body as { stream?: unknown } | undefined)?.stream === true,

@@ -33,8 +33,11 @@ export type FakeReply =
   | { type: "drop"; afterText?: string }
   /** Sends some text, then ends the response cleanly without the terminal event. */
   | { type: "truncate"; afterText?: string }
-  /** Sends headers and nothing else, forever (until the client gives up or the server closes). */
-  | { type: "hang" }
+  /**
+   * Sends headers and nothing else, forever (until the client gives up or the server closes); with
+   * `afterText`, sends that text first (an answer that stops mid-stream and stays open).
+   */
+  | { type: "hang"; afterText?: string }
   /**
    * Sends headers, then `text` (default the SSE comment ": ping\n\n") every `intervalMs`
    * (default 50), forever: a keepalive-only stream.
@@ -62,6 +65,11 @@ export interface FakeServerOptions {
    * a slow server does; 0 or unset answers at once.
    */
   firstByteDelayMs?: number;
+  /**
+   * The model names the format's list endpoint reports (Anthropic and OpenAI GET /v1/models,
+   * Gemini GET /v1beta/models). Without it the list endpoint answers 404, like servers without one.
+   */
+  models?: readonly string[];
   /** Answers requests when the queue is empty. Default: a short text reply. */
   responder?: (request: RecordedRequest, index: number) => FakeReply;
   /** The server kind whose context-window endpoint the fake answers (see FakeServerInfo). */

@@ -254,3 +254,24 @@ describe("timeline from a session file", () => {
     expect(html).toMatch(/class="entry user effective copy" id="L6"/);
   });
 });
+
+describe("model entries", () => {
+  it("shows a /model switch in the page, the Markdown and the JSON export", async () => {
+    const lines = [
+      user("u1", "first"),
+      { type: "model", id: "m1", ts: "t", model: "anthropic/claude-haiku-4-5" },
+      assistant("a1", "answer"),
+    ];
+    const html = await exportHtml(lines);
+    expect(html).toMatch(
+      /class="entry model" id="L3"[\s\S]*?Model switched[\s\S]*?anthropic\/claude-haiku-4-5/,
+    );
+    const path = await sessionFile(lines);
+    const markdown = memorySink();
+    await exportSession({ path, format: "md" }, markdown);
+    expect(markdown.text()).toContain("### model switched to anthropic/claude-haiku-4-5 · line 3");
+    const json = memorySink();
+    await exportSession({ path, format: "json" }, json);
+    expect(json.text()).toContain('"model":"anthropic/claude-haiku-4-5"');
+  });
+});

@@ -12,6 +12,7 @@ import {
 } from "../shared/index.js";
 import { anthropicErrorToPanto } from "./anthropic-error-to-panto.js";
 import { anthropicSseEvents } from "./anthropic-sse-events.js";
+import { listAnthropicModels } from "./list-anthropic-models.js";
 import { readAnthropicStream } from "./read-anthropic-stream.js";
 import { renderAnthropicRequest } from "./render-anthropic-request.js";
 import { isWholeMessage, wholeMessageEvents } from "./whole-message-events.js";
@@ -59,6 +60,8 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
     provider: options.provider,
     model: options.model,
     stream,
+    listModels: (listOptions) =>
+      listAnthropicModels(getSdk(), options.provider, capture, listOptions?.signal),
   };
 }
 

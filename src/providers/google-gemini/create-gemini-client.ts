@@ -1,4 +1,3 @@
-import { GoogleGenAI } from "@google/genai";
 import {
   type AssistantMessage,
   type ModelClient,
@@ -7,9 +6,11 @@ import {
   type StreamOptions,
 } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import { KEYLESS_PLACEHOLDER, type RequestWatchdog, runWithRetry, splitApiVersion } from "../shared/index.js";
+import { type RequestWatchdog, runWithRetry } from "../shared/index.js";
 import { captureGeminiFailures } from "./capture-gemini-failures.js";
+import { DEFAULT_BASE_URL, geminiSdk } from "./gemini-sdk.js";
 import { GeminiStreamReader } from "./gemini-stream-reader.js";
+import { listGeminiModels } from "./list-gemini-models.js";
 import { mapGeminiError, unfinishedStreamError } from "./map-gemini-error.js";
 import { renderGeminiRequest } from "./render-gemini-request.js";
 
@@ -47,6 +48,7 @@ export function createGeminiClient(options: AdapterOptions): ModelClient {
     provider: options.provider,
     model: options.model,
     stream,
+    listModels: (listOptions) => listGeminiModels(options, listOptions?.signal),
   };
 }
 
@@ -84,25 +86,4 @@ async function streamOnce(
   } catch (error) {
     throw mapGeminiError(error, { provider, capture, streaming });
   }
-}
-
-const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
-
-function geminiSdk(options: AdapterOptions, fetch: typeof globalThis.fetch): GoogleGenAI {
-  // The SDK appends the API version itself; a base URL that already ends in one keeps it as the version.
-  const { base, version } = splitApiVersion(options.baseURL ?? DEFAULT_BASE_URL, ["v1beta", "v1alpha", "v1"]);
-  return new GoogleGenAI({
-    // Explicit, so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot redirect requests.
-    vertexai: false,
-    // Credentials and endpoints come from the options alone (the config layer reads the
-    // environment; the SDK must not fall back to GEMINI_API_KEY or GOOGLE_GEMINI_BASE_URL);
-    // undefined means a keyless proxy, and a missing real key fails the way the API says.
-    apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
-    httpOptions: {
-      baseUrl: base,
-      ...(version === undefined ? {} : { apiVersion: version }),
-      ...(options.headers === undefined ? {} : { headers: options.headers }),
-      fetch,
-    },
-  });
 }

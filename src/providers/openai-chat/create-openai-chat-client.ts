@@ -16,6 +16,7 @@ import {
   ChatStreamAccumulator,
   completionAsChunk,
 } from "./chat-stream-accumulator.js";
+import { listOpenAIModels } from "./list-openai-models.js";
 import { openAIChatErrorToPanto, rejectsStreamOptions } from "./openai-chat-error-to-panto.js";
 import { renderOpenAIChatRequest } from "./render-openai-chat-request.js";
 
@@ -69,6 +70,10 @@ export function createOpenAIChatClient(options: AdapterOptions): ModelClient {
     provider: options.provider,
     model: options.model,
     stream,
+    listModels: (listOptions) =>
+      listOpenAIModels(getSdk(), listOptions?.signal, (error) =>
+        openAIChatErrorToPanto(error, options.provider, capture),
+      ),
   };
 }
 

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
+import { listOpenAIModels } from "../openai-chat/list-openai-models.js";
 import { networkError } from "../provider-error.js";
 import {
   captureErrorBodies,
@@ -50,6 +51,10 @@ export function createOpenAIResponsesClient(options: AdapterOptions): ModelClien
     provider: options.provider,
     model: options.model,
     stream,
+    listModels: (listOptions) =>
+      listOpenAIModels(getSdk(), listOptions?.signal, (error) =>
+        mapResponsesError(error, options.provider, capture),
+      ),
   };
 }
 

@@ -1,0 +1,25 @@
+import { GoogleGenAI } from "@google/genai";
+import type { AdapterOptions } from "../adapter-options.js";
+import { KEYLESS_PLACEHOLDER, splitApiVersion } from "../shared/index.js";
+
+export const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
+
+/** The SDK client for one request (or listing), pointed at the configured endpoint. */
+export function geminiSdk(options: AdapterOptions, fetch: typeof globalThis.fetch): GoogleGenAI {
+  // The SDK appends the API version itself; a base URL that already ends in one keeps it as the version.
+  const { base, version } = splitApiVersion(options.baseURL ?? DEFAULT_BASE_URL, ["v1beta", "v1alpha", "v1"]);
+  return new GoogleGenAI({
+    // Explicit, so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot redirect requests.
+    vertexai: false,
+    // Credentials and endpoints come from the options alone (the config layer reads the
+    // environment; the SDK must not fall back to GEMINI_API_KEY or GOOGLE_GEMINI_BASE_URL);
+    // undefined means a keyless proxy, and a missing real key fails the way the API says.
+    apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
+    httpOptions: {
+      baseUrl: base,
+      ...(version === undefined ? {} : { apiVersion: version }),
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
+      fetch,
+    },
+  });
+}

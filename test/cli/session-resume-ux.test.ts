@@ -1,0 +1,107 @@
+import { readdir, utimes, writeFile } from "node:fs/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { newSessionPath, openSession, sessionDirectory } from "../../src/session/index.js";
+import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import { makeSandbox, PANTO_MAIN, runPanto, type Sandbox } from "./panto-process.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+const MODEL = "anthropic/claude-sonnet-4-5";
+let servers: FakeServer[] = [];
+let terminals: TmuxTerminal[] = [];
+
+afterEach(async () => {
+  await Promise.all([...servers.map((s) => s.close()), ...terminals.map((t) => t.close())]);
+  servers = [];
+  terminals = [];
+});
+
+async function setup(): Promise<{ box: Sandbox; server: FakeServer; env: NodeJS.ProcessEnv }> {
+  const box = await makeSandbox();
+  const server = await startFakeAnthropicServer({ responder: () => ({ type: "text", text: "hello back" }) });
+  servers.push(server);
+  return { box, server, env: { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url } };
+}
+
+async function launch(box: Sandbox, env: NodeJS.ProcessEnv, args: string[] = []): Promise<TmuxTerminal> {
+  const terminal = await TmuxTerminal.start([process.execPath, PANTO_MAIN, "-m", MODEL, ...args], {
+    cwd: box.project,
+    env,
+  });
+  terminals.push(terminal);
+  await terminal.waitFor(/Ctrl-D exits/);
+  return terminal;
+}
+
+async function sessionFiles(box: Sandbox): Promise<string[]> {
+  const names = await readdir(sessionDirectory(box.home, box.project)).catch(() => []);
+  return names.filter((name) => name !== "index.jsonl");
+}
+
+function userTexts(server: FakeServer): string {
+  const body = server.requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> };
+  return JSON.stringify(body.messages.filter((message) => message.role === "user"));
+}
+
+describe("sessions you can get back to (built CLI in tmux)", { timeout: 90_000 }, () => {
+  it("an empty launch leaves no file or lock, prints no resume hint, and -c then resumes the real conversation", async () => {
+    const { box, server, env } = await setup();
+    const talk = await launch(box, env);
+    await talk.type("remember the word pelican");
+    await talk.press("Enter");
+    await talk.waitFor(/hello back/);
+    await talk.type("/exit");
+    await talk.press("Enter");
+    expect(await talk.exitStatus()).toBe(0);
+    const [written] = await sessionFiles(box);
+    expect(await sessionFiles(box)).toEqual([written]);
+    const screen = await talk.screen();
+    const id = /Session (\S+)\nResume it with: panto -r (\S+)/.exec(screen);
+    expect(id?.[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(id?.[2]).toBe(id?.[1]);
+
+    // Two empty launches afterwards: one left with Ctrl-D, one with a second Ctrl-C.
+    const empty = await launch(box, env);
+    await empty.press("C-d");
+    expect(await empty.exitStatus()).toBe(0);
+    expect(await empty.screen()).not.toContain("Resume it with");
+    const interrupted = await launch(box, env);
+    await interrupted.press("C-c");
+    await interrupted.waitFor(/Ctrl-C again to exit/);
+    await interrupted.press("C-c");
+    expect(await interrupted.exitStatus()).toBe(130);
+    expect(await interrupted.screen()).not.toContain("Resume it with");
+    expect(await sessionFiles(box)).toEqual([written]);
+
+    const continued = await runPanto(["-m", MODEL, "-c", "-p", "which word?"], { cwd: box.project, env });
+    expect(continued.code).toBe(0);
+    expect(userTexts(server)).toContain("remember the word pelican");
+    expect(await sessionFiles(box)).toEqual([written]);
+
+    const resumed = await runPanto(["-m", MODEL, "-r", id?.[1] ?? "", "-p", "and again?"], {
+      cwd: box.project,
+      env,
+    });
+    expect(resumed.stderr).toBe("");
+    expect(resumed.code).toBe(0);
+    expect(userTexts(server)).toContain("which word?");
+  });
+
+  it("-c skips newer sessions that hold no message (only a model entry, or an empty file)", async () => {
+    const { box, server, env } = await setup();
+    const first = await runPanto(["-m", MODEL, "-p", "the real question"], { cwd: box.project, env });
+    expect(first.code).toBe(0);
+    const later = new Date(Date.now() + 60_000);
+    const modelOnly = newSessionPath(box.home, box.project);
+    const session = await openSession(modelOnly, { cwd: box.project, onWarning: () => {} });
+    await session.appendModel("anthropic/claude-haiku-4-5");
+    await session.close();
+    await utimes(modelOnly, later, later);
+    const emptyFile = newSessionPath(box.home, box.project);
+    await writeFile(emptyFile, "");
+    await utimes(emptyFile, later, later);
+    const continued = await runPanto(["-m", MODEL, "-c", "-p", "next"], { cwd: box.project, env });
+    expect(continued.code).toBe(0);
+    expect(userTexts(server)).toContain("the real question");
+  });
+});
