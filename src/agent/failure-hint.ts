@@ -14,11 +14,12 @@ export function failureHint(error: PantoError, sessionPath: string): string | un
       return `The provider did not answer successfully after several retries; try again shortly. ${kept}`;
     case "auth":
       return "Check the API key variable for this provider (see panto --help).";
-    case "model_not_found":
-      return `The provider does not know this model. /model lists the models it offers; /model PROVIDER/MODEL switches (or -m PROVIDER/MODEL when starting panto). ${kept}`;
     case "aborted":
       return `Interrupted. ${kept}`;
     case "invalid_request":
+      return error.unknownModel
+        ? `The provider does not know this model. /model lists the models it offers; /model PROVIDER/MODEL switches (or -m PROVIDER/MODEL when starting panto). ${kept}`
+        : kept;
     case "other":
       return kept;
   }

@@ -51,7 +51,7 @@ Models: the -m model, else the model a resumed session was using (recorded with 
   anthropic/claude-sonnet-4-5, OPENAI_API_KEY openai/gpt-5, GEMINI_API_KEY or GOOGLE_API_KEY
   google/gemini-2.5-pro (named at startup). /model lists what the provider's list endpoint
   reports and refuses a name it does not list, naming the nearest. A model the provider does
-  not know (error code model_not_found) is reported with how to list and switch.
+  not know (error code invalid_request) is reported as unknown, with how to list and switch.
 
 Compaction controls: /compact --preview plans without a model call; /uncompact takes the
   compaction in effect back (repeat to walk back further); /pin notes survive every compaction
@@ -171,7 +171,7 @@ JSON events (--json; one object per line, always ending with "done"):
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
   hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
-    model_not_found, or usage/config/session/auth,
+    invalid_request, or usage/config/session/auth,
     or max_turns when --max-turns stopped the run)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, compaction: {the same four}}}   usage: the whole session's totals as /cost

@@ -67,7 +67,7 @@ export async function runModelCommand(
   }
   const listed = await providerModels(run, modelId, signal);
   if (listed.type === "listed" && listed.ids.length > 0 && !listed.ids.includes(modelId))
-    return failed(EXIT_USAGE, "model_not_found", unknownModelMessage(modelId, listed.ids));
+    return failed(EXIT_USAGE, "usage", unknownModelMessage(modelId, listed.ids));
   run.agent.setModel(modelId);
   await run.agent.recordModel();
   const unchecked = listed.type === "unlisted" ? ` (not checked against a model list: ${listed.reason})` : "";

@@ -6,7 +6,6 @@ export const ERROR_CODES = [
   "auth",
   "invalid_request",
   /** The provider does not know the requested model (a 404 about the model, not the route). */
-  "model_not_found",
   "server",
   "network",
   "aborted",

@@ -12,6 +12,11 @@ export class PantoError extends Error {
   readonly requestTokens: number | undefined;
   /** context_overflow only: the model's context window in tokens, when the provider stated it. */
   readonly contextWindow: number | undefined;
+  /**
+   * invalid_request only: the provider said it does not know the model (a 404 about the model, not
+   * the route), so the user can be told how to list and switch models.
+   */
+  readonly unknownModel: boolean;
 
   constructor(
     code: ErrorCode,
@@ -23,6 +28,7 @@ export class PantoError extends Error {
       retryAfterMs?: number;
       requestTokens?: number;
       contextWindow?: number;
+      unknownModel?: boolean;
       cause?: unknown;
     } = {},
   ) {
@@ -35,6 +41,7 @@ export class PantoError extends Error {
     this.retryAfterMs = options.retryAfterMs;
     this.requestTokens = options.requestTokens;
     this.contextWindow = options.contextWindow;
+    this.unknownModel = options.unknownModel ?? false;
   }
 }
 

@@ -77,6 +77,22 @@ function classifyFinishReasons(reasons: string[]): ErrorClassification {
 /** A 404 whose body talks about the model (not the route): an unknown model name. */
 const MODEL_WORDS = /\bmodels?\b|model_not_found|not_found_error/i;
 
+function isUnknownModel(status: number | undefined, text: string): boolean {
+  return (status === 404 && MODEL_WORDS.test(text)) || /\bmodel_not_found\b/.test(text);
+}
+
+/**
+ * Whether a failure says the model is unknown (an invalid_request the user fixes by choosing another
+ * model). Kept apart from the verdict so the error codes stay the ones DESIGN.md lists.
+ */
+export function saysUnknownModel(failure: ProviderFailure): boolean {
+  const body = typeof failure.body === "string" ? failure.body : JSON.stringify(failure.body ?? "");
+  const facts = readErrorBody(body);
+  const status =
+    typeof failure.status === "number" && Number.isFinite(failure.status) ? failure.status : undefined;
+  return isUnknownModel(status ?? facts.status, facts.text);
+}
+
 const RULES: readonly Rule[] = [
   ({ status }) => (status === 529 ? verdict("overloaded", true) : undefined),
   ({ status }) => (status === 402 ? verdict("other", false) : undefined),
@@ -100,10 +116,7 @@ const RULES: readonly Rule[] = [
   ({ status, text }) =>
     status === 413 || matchesAny(PAYLOAD_SIZE_PATTERNS, text) ? verdict("invalid_request", false) : undefined,
   ({ text }) => (matchesAny(CONTENT_FILTER_PATTERNS, text) ? verdict("invalid_request", false) : undefined),
-  ({ status, text }) =>
-    (status === 404 && MODEL_WORDS.test(text)) || /\bmodel_not_found\b/.test(text)
-      ? verdict("model_not_found", false)
-      : undefined,
+  ({ status, text }) => (isUnknownModel(status, text) ? verdict("invalid_request", false) : undefined),
   ({ text }) => (matchesAny(AUTH_PATTERNS, text) ? verdict("auth", false) : undefined),
   ({ status, text }) =>
     status === 408 || (status === undefined && matchesAny(NETWORK_PATTERNS, text))

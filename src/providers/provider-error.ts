@@ -1,5 +1,5 @@
 import { PantoError } from "../core/index.js";
-import { classifyProviderError } from "./classify-provider-error.js";
+import { classifyProviderError, saysUnknownModel } from "./classify-provider-error.js";
 import { readableErrorMessage } from "./readable-error-message.js";
 
 /** Parses retry-after (seconds or HTTP date) and retry-after-ms headers into milliseconds. */
@@ -41,6 +41,7 @@ export function providerErrorFromResponse(input: {
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     ...(classification.requestTokens === undefined ? {} : { requestTokens: classification.requestTokens }),
     ...(classification.contextWindow === undefined ? {} : { contextWindow: classification.contextWindow }),
+    ...(classification.code === "invalid_request" && saysUnknownModel(input) ? { unknownModel: true } : {}),
   });
 }
 

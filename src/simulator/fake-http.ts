@@ -81,6 +81,11 @@ export async function startFakeHttpServer(config: FakeHttpConfig): Promise<FakeS
   const server = createServer((req, res) => {
     void readBody(req).then((rawBody) => {
       const request = recordRequest(req, rawBody);
+      // A model list the fake was given answers before the server-information paths (one is GET /v1/models).
+      if (config.intercept?.(request, res) === true) {
+        requests.push(request);
+        return;
+      }
       const info = answerServerInfo(config.serverInfo, request);
       if (info !== undefined) {
         infoRequests.push(request);
@@ -88,7 +93,6 @@ export async function startFakeHttpServer(config: FakeHttpConfig): Promise<FakeS
         return;
       }
       const index = requests.push(request) - 1;
-      if (config.intercept?.(request, res) === true) return;
       const reply = config.overflow?.(rawBody, request) ??
         queue.shift() ??
         config.responder?.(request, index) ?? { type: "text", text: "ok" };

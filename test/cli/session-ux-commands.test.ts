@@ -125,7 +125,7 @@ describe("models chosen and refused (built CLI)", { timeout: 60_000 }, () => {
       env,
     });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("model_not_found");
+    expect(result.stderr).toContain("invalid_request");
     expect(result.stderr).toContain("/model lists the models it offers; /model PROVIDER/MODEL switches");
   });
 

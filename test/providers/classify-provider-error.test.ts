@@ -66,7 +66,7 @@ describe("full codes on the shared fixture", () => {
     ["Range of max_tokens", { code: "invalid_request", retryable: false }],
     ["Output-limit validation", { code: "invalid_request", retryable: false }],
     ["Content filter", { code: "invalid_request", retryable: false }],
-    ["Model name mismatch", { code: "model_not_found", retryable: false }],
+    ["Model name mismatch", { code: "invalid_request", retryable: false }],
     ["402 credit check", { code: "other", retryable: false }],
     ["Quota error relayed by Copilot", { code: "other", retryable: false }],
     [

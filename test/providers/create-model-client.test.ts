@@ -196,7 +196,8 @@ describe("openai falls back to Chat Completions when the endpoint has no /respon
       env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url },
     });
     const error = await rejection(client.stream(request));
-    expect(error.code).toBe("model_not_found");
+    expect(error.code).toBe("invalid_request");
+    expect(error.unknownModel).toBe(true);
     expect(error.status).toBe(404);
     expect(server.paths).toEqual(["/v1/responses"]);
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyProviderError } from "../../src/providers/classify-provider-error.js";
 import { createModelClient } from "../../src/providers/create-model-client.js";
+import { providerErrorFromResponse } from "../../src/providers/provider-error.js";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
 import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
@@ -84,20 +85,28 @@ describe("listModels through each adapter's SDK against the fake servers", () =>
   }
 });
 
-describe("an unknown model is its own error code", () => {
-  it("classifies 404s about the model as model_not_found, and a bare 404 as invalid_request", () => {
+describe("an unknown model is an invalid_request that says so", () => {
+  it("tells 404s about the model (unknownModel) from a bare 404, both invalid_request", () => {
     const anthropic =
       '{"type":"error","error":{"type":"not_found_error","message":"model: claude-nonexistent-9"}}';
     const openai =
       '{"error":{"message":"The model `gpt-9` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}';
     const gemini =
       '{"error":{"code":404,"message":"models/gemini-9 is not found for API version v1beta","status":"NOT_FOUND"}}';
-    for (const body of [anthropic, openai, gemini])
-      expect(classifyProviderError({ status: 404, body }).code).toBe("model_not_found");
+    for (const body of [anthropic, openai, gemini]) {
+      expect(classifyProviderError({ status: 404, body })).toEqual({
+        code: "invalid_request",
+        retryable: false,
+      });
+      expect(providerErrorFromResponse({ status: 404, body, provider: "p" }).unknownModel).toBe(true);
+    }
     expect(classifyProviderError({ status: 404, body: "404 page not found" }).code).toBe("invalid_request");
+    expect(
+      providerErrorFromResponse({ status: 404, body: "404 page not found", provider: "p" }).unknownModel,
+    ).toBe(false);
   });
 
-  it("reaches the caller of stream() as code model_not_found through the real adapter", async () => {
+  it("reaches the caller of stream() as an invalid_request marked unknownModel through the real adapter", async () => {
     const server = await startFakeAnthropicServer();
     servers.push(server);
     server.enqueue({
@@ -110,6 +119,6 @@ describe("an unknown model is its own error code", () => {
     });
     await expect(
       client.stream({ systemPrompt: "s", context: { messages: [] }, tools: [] }),
-    ).rejects.toMatchObject({ code: "model_not_found" });
+    ).rejects.toMatchObject({ code: "invalid_request", unknownModel: true });
   });
 });
