@@ -91,12 +91,16 @@ function failedTurnMask(active: readonly SessionEntry[], problems: string[]): bo
  * Where a failed turn really starts. A turn-failed entry written right after an overflow compaction
  * names the kept copy of the turn in flight; once that compaction is undone, its copies no longer
  * replay and the turn is the original one before the compaction: the last user message before it.
+ * A copy of a compaction that was cut off (never undone) names only itself and what follows.
  */
 function originalTurnStart(active: readonly SessionEntry[], start: number): number {
   const first = active[start];
   const base = active[0];
   if (first?.type !== "message" || first.keptBy === undefined) return start;
   if (base?.type === "compaction" && first.keptBy === base.id) return start;
+  // Only an undone compaction stands in for the original turn; a cut-off one simply never replays.
+  const undone = active.some((entry) => entry.type === "uncompact" && entry.compactionId === first.keptBy);
+  if (!undone) return start;
   const compaction = active.findIndex((entry) => entry.id === first.keptBy);
   for (let index = compaction - 1; index >= 0; index--) {
     const entry = active[index] as SessionEntry;

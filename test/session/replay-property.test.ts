@@ -188,7 +188,21 @@ describe("replay (property)", () => {
           expect(replayEntries(read.entries).context).toEqual(reference.context);
         },
       ),
-      { numRuns: 150 },
+      {
+        numRuns: 150,
+        examples: [
+          // A failed turn naming a copy of a compaction that was cut off removes only from that copy on.
+          [
+            [
+              { kind: "turn", text: "", calls: 1 },
+              { kind: "compaction", keepTurns: 1, landed: 2 },
+              { kind: "fail", target: 187 },
+            ],
+            false,
+            1,
+          ],
+        ],
+      },
     );
   });
 
