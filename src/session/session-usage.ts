@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { closeSync, openSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
 import type { Usage } from "../core/index.js";
 
 /** Tokens as providers bill them: `input` is the uncached part of the prompt. */
@@ -23,30 +23,95 @@ export interface SessionUsage {
  */
 export function sumSessionUsage(text: string): SessionUsage {
   const totals: SessionUsage = { chat: {}, compaction: {} };
-  for (const line of text.split("\n")) {
-    // Most lines are tool output: skip them without parsing.
-    if (!line.includes('"usage"')) continue;
-    const entry = parseLine(line);
-    if (entry === undefined) continue;
-    if (entry.type === "message" && entry.keptBy === undefined) addMessage(totals, entry.message);
-    else if (entry.type === "compaction" && entry.trigger !== "edited" && Array.isArray(entry.usage))
-      for (const item of entry.usage) addUsage(totals.compaction, item?.model, item);
-  }
+  for (const line of text.split("\n")) if (line.includes(USAGE_KEY)) addLine(totals, line);
   return totals;
 }
 
-/** `sumSessionUsage` of the file at `path`; an unreadable file has no usage. */
+/** The key every line with usage carries; inside a JSON string its quotes would be escaped. */
+const USAGE_KEY = '"usage"';
+const USAGE_BYTES = Buffer.from(USAGE_KEY);
+const NEWLINE = 0x0a;
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+function addLine(totals: SessionUsage, line: string): void {
+  const entry = parseLine(line);
+  if (entry === undefined) return;
+  if (entry.type === "message" && entry.keptBy === undefined) addMessage(totals, entry.message);
+  else if (entry.type === "compaction" && entry.trigger !== "edited" && Array.isArray(entry.usage))
+    for (const item of entry.usage) addUsage(totals.compaction, item?.model, item);
+}
+
+/**
+ * Totals usage from a file fed chunk by chunk. The lines that hold the usage key are found by a
+ * native byte search, so the tool output that makes up most of a history is never decoded.
+ */
+class UsageScanner {
+  readonly totals: SessionUsage = { chat: {}, compaction: {} };
+  #carry: Buffer = Buffer.alloc(0);
+
+  feed(chunk: Buffer): void {
+    const buffer = this.#carry.length === 0 ? chunk : Buffer.concat([this.#carry, chunk]);
+    const end = buffer.lastIndexOf(NEWLINE) + 1;
+    let found = buffer.indexOf(USAGE_BYTES);
+    while (found !== -1 && found < end) {
+      const start = buffer.lastIndexOf(NEWLINE, found) + 1;
+      const stop = buffer.indexOf(NEWLINE, found);
+      addLine(this.totals, buffer.toString("utf8", start, stop));
+      found = buffer.indexOf(USAGE_BYTES, stop + 1);
+    }
+    this.#carry = Buffer.from(buffer.subarray(end));
+  }
+
+  finish(): SessionUsage {
+    if (this.#carry.includes(USAGE_BYTES)) addLine(this.totals, this.#carry.toString("utf8"));
+    return this.totals;
+  }
+}
+
+/** `sumSessionUsage` of the file at `path`, read 4 MB at a time; a missing or unreadable file has no usage. */
 export async function readSessionUsage(path: string): Promise<SessionUsage> {
-  return sumSessionUsage(await readFile(path, "utf8").catch(() => ""));
+  const scanner = new UsageScanner();
+  const file = await open(path, "r").catch(() => undefined);
+  if (file === undefined) return scanner.finish();
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await file.read(chunk, 0, CHUNK_BYTES, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      scanner.feed(chunk.subarray(0, bytesRead));
+    }
+  } catch {
+    // What was read so far counts; the rest of an unreadable file has no usage.
+  } finally {
+    await file.close();
+  }
+  return scanner.finish();
 }
 
 /** The same, synchronously: for the last JSON event, written as the process ends. */
 export function readSessionUsageSync(path: string): SessionUsage {
+  const scanner = new UsageScanner();
+  let fd: number;
   try {
-    return sumSessionUsage(readFileSync(path, "utf8"));
+    fd = openSync(path, "r");
   } catch {
-    return { chat: {}, compaction: {} };
+    return scanner.finish();
   }
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (let position = 0; ; ) {
+      const bytes = readSync(fd, chunk, 0, CHUNK_BYTES, position);
+      if (bytes === 0) break;
+      position += bytes;
+      scanner.feed(chunk.subarray(0, bytes));
+    }
+  } catch {
+    // As above.
+  } finally {
+    closeSync(fd);
+  }
+  return scanner.finish();
 }
 
 /** Adds up token counts, e.g. every model's. */

@@ -65,3 +65,33 @@ describe("sumSessionUsage", () => {
     });
   });
 });
+
+describe("readSessionUsage and readSessionUsageSync", () => {
+  it("read the file in chunks: lines longer than a chunk, a usage line at the very end without a newline, and 'usage' inside tool output all come out as sumSessionUsage says", async () => {
+    const { mkdtemp, writeFile } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { readSessionUsage, readSessionUsageSync } = await import("../../src/session/index.js");
+    const toolOutput = JSON.stringify({
+      type: "message",
+      id: "t",
+      ts: "t",
+      message: { role: "tool", content: [{ type: "tool-result", text: `"usage" ${"x".repeat(9_000_000)}` }] },
+    });
+    const usage = { promptTokens: 10, outputTokens: 2, resentOutputTokens: 2 };
+    const text = [
+      JSON.stringify({ type: "session", version: 1, id: "s", created: "t", cwd: "/" }),
+      assistant("big", { ...usage }, { pad: "y".repeat(5_000_000) }),
+      toolOutput,
+      assistant("small", { ...usage, promptTokens: 7 }),
+      assistant("last", { ...usage, promptTokens: 3 }),
+    ].join("\n");
+    const path = join(await mkdtemp(join(tmpdir(), "panto-usage-")), "s.jsonl");
+    await writeFile(path, text);
+    const expected = sumSessionUsage(text);
+    expect(Object.keys(expected.chat).sort()).toEqual(["p/big", "p/last", "p/small"]);
+    expect(await readSessionUsage(path)).toEqual(expected);
+    expect(readSessionUsageSync(path)).toEqual(expected);
+    expect(await readSessionUsage(join(path, "..", "missing.jsonl"))).toEqual({ chat: {}, compaction: {} });
+  });
+});
