@@ -20,6 +20,7 @@ import { PantoError } from "../core/index.js";
 import type { Session } from "../session/index.js";
 import type { Tool } from "../tools/index.js";
 import type { AgentEvent } from "./agent-events.js";
+import { assistantText } from "./assistant-text.js";
 import {
   contextForSummariser,
   type EditOutcome,
@@ -33,6 +34,7 @@ import {
 } from "./compaction-controls.js";
 import { failureHint } from "./failure-hint.js";
 import { runToolCalls } from "./run-tool-calls.js";
+import { summaryRequester } from "./summary-requester.js";
 
 export interface AgentOptions {
   session: Session;
@@ -334,26 +336,10 @@ export class Agent {
   }
 
   /** The model call handed to the compaction orchestrator: one request, no tools, the transcript as the user prompt. */
-  readonly #summarise: SummariseFn = async (modelId, request, signal) => {
-    const client = modelId === this.#modelId ? this.#client : this.#options.createClient(modelId);
-    let characters = 0;
-    const message = await client.stream(
-      {
-        systemPrompt: request.systemPrompt,
-        context: { messages: [{ role: "user", content: [{ type: "text", text: request.userPrompt }] }] },
-        tools: [],
-      },
-      {
-        ...(signal === undefined ? {} : { signal }),
-        onEvent: (event) => {
-          if (event.type !== "text-delta") return;
-          characters += event.text.length;
-          this.#options.onEvent({ type: "compaction-progress", characters });
-        },
-      },
-    );
-    return { text: assistantText(message) };
-  };
+  readonly #summarise: SummariseFn = summaryRequester(
+    (modelId) => (modelId === this.#modelId ? this.#client : this.#options.createClient(modelId)),
+    (characters) => this.#options.onEvent({ type: "compaction-progress", characters }),
+  );
 }
 
 function forwardStreamEvent(event: StreamEvent, onEvent: (event: AgentEvent) => void): void {
@@ -371,13 +357,6 @@ function forwardStreamEvent(event: StreamEvent, onEvent: (event: AgentEvent) => 
     case "tool-call-start":
       return;
   }
-}
-
-export function assistantText(message: AssistantMessage): string {
-  return message.content
-    .filter((block) => block.type === "text")
-    .map((block) => block.text)
-    .join("");
 }
 
 function toPantoError(thrown: unknown, signal: AbortSignal | undefined): PantoError {

@@ -12,32 +12,34 @@ const MAX_NAMED = 10;
 /**
  * The session file `-r REF` means: a path (anything with a slash or ending in .jsonl) that must
  * exist, else a header-id or file-name prefix among this project's sessions. An unknown or
- * ambiguous prefix is a UsageError naming the candidates.
+ * ambiguous prefix is a UsageError naming the candidates, which start with `label` (the option or
+ * command that named the session).
  */
 export async function resolveResumePath(
   ref: string,
   cwd: string,
   pantoHome: string,
   projectRoot: string,
+  label = "--resume",
 ): Promise<string> {
   if (/[/\\]/.test(ref) || ref.endsWith(".jsonl")) {
     const path = resolve(cwd, ref);
     const info = await stat(path).catch(() => undefined);
-    if (info?.isFile() !== true) throw new UsageError(`--resume: no session file at ${path}`, "session");
+    if (info?.isFile() !== true) throw new UsageError(`${label}: no session file at ${path}`, "session");
     return path;
   }
   const match = await resolveSessionRef(sessionDirectory(pantoHome, projectRoot), ref);
   if (match.type === "found") return match.session.path;
   if (match.type === "ambiguous")
     throw new UsageError(
-      `--resume: "${ref}" matches ${match.candidates.length} sessions; give more of the id:\n${nameRefs(match.candidates)}`,
+      `${label}: "${ref}" matches ${match.candidates.length} sessions; give more of the id:\n${nameRefs(match.candidates)}`,
       "session",
     );
   const known =
     match.known.length === 0
       ? `this project (${projectRoot}) has no sessions yet`
       : `this project's sessions (panto sessions lists them):\n${nameRefs(match.known)}`;
-  throw new UsageError(`--resume: no session id or file name starts with "${ref}"; ${known}`, "session");
+  throw new UsageError(`${label}: no session id or file name starts with "${ref}"; ${known}`, "session");
 }
 
 function nameRefs(refs: readonly SessionRef[]): string {

@@ -1,0 +1,33 @@
+import type { SummariseFn } from "../compaction/index.js";
+import type { ModelClient } from "../core/index.js";
+import { assistantText } from "./assistant-text.js";
+
+/**
+ * The model call a compaction is handed: one request to the client for `modelId`, COMPACTION.md as
+ * the system prompt, the transcript envelope as the only user message, no tools. `onCharacters`
+ * hears how much summary text has streamed so far.
+ */
+export function summaryRequester(
+  clientFor: (modelId: string) => ModelClient,
+  onCharacters?: (characters: number) => void,
+): SummariseFn {
+  return async (modelId, request, signal) => {
+    let characters = 0;
+    const message = await clientFor(modelId).stream(
+      {
+        systemPrompt: request.systemPrompt,
+        context: { messages: [{ role: "user", content: [{ type: "text", text: request.userPrompt }] }] },
+        tools: [],
+      },
+      {
+        ...(signal === undefined ? {} : { signal }),
+        onEvent: (event) => {
+          if (event.type !== "text-delta") return;
+          characters += event.text.length;
+          onCharacters?.(characters);
+        },
+      },
+    );
+    return { text: assistantText(message) };
+  };
+}
