@@ -8,7 +8,9 @@ export const INSTRUCTION_CHARS = 200;
 /** Words a request starts with when it is an order: "run the tests", "don't touch main". */
 const IMPERATIVE_VERBS = new Set(
   (
-    "add avoid build call change check clean commit create debug delete deploy document drop edit " +
+    "add avoid build bump call change check clean clear commit configure copy create debug delete " +
+    "deploy disable document drop edit enable exclude ignore include limit log migrate mock " +
+    "note pass patch pin prefer print publish release rerun retry return save send wrap " +
     "ensure explain find fix format give implement improve install keep leave list look make merge " +
     "move name open port put read refactor remove rename replace report restore revert rewrite run " +
     "search set show skip sort split start stop switch tell test try turn undo update upgrade use " +

@@ -35,7 +35,7 @@ export function termSet(text: string): Set<string> {
 
 function tokens(text: string): string[] {
   return (text.toLowerCase().match(TOKEN) ?? [])
-    .map((token) => token.replace(/^[.'/-]+|[.'-]+$/g, ""))
+    .map((token) => token.replace(/^'+|^\.\/|[.'-]+$/g, ""))
     .filter((token) => token !== "");
 }
 
