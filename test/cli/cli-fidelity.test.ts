@@ -211,6 +211,24 @@ describe("panto fidelity (built CLI)", { timeout: 60_000 }, () => {
     expect((await readFile(join(where.box.home, "config.json"))).equals(config)).toBe(true);
   });
 
+  it("is described by panto --help and panto fidelity --help", async () => {
+    const where = await setup({});
+    const help = await runPanto(["--help"], { cwd: where.box.project, env: where.env });
+    expect(help.stdout).toContain("panto fidelity [SESSION] [--fresh] [--prompt FILE]");
+    expect(help.stdout).toContain('{type: "fidelity", session, compaction: {trigger, model, fresh},');
+    const own = await fidelity(["--help"], where);
+    expect(own.code).toBe(0);
+    for (const flag of [
+      "--fresh",
+      "--prompt <file>",
+      "--compaction-model",
+      "--probe",
+      "--baseline",
+      "--json",
+    ])
+      expect(own.stdout).toContain(flag);
+  });
+
   it("exits 2 for a session with no compaction, and for bad arguments", async () => {
     const where = await setup({});
     const run = await fidelity([], where);
