@@ -5,8 +5,9 @@
 // first. Usage: node scripts/real-model/run.mjs [CACHE]   (CACHE as for setup.sh)
 // Environment: REAL_MODEL=gemma|smollm (default gemma), REAL_MODEL_CTX (default 4096, the window the
 // session overflows), REAL_MODEL_PROBE_CTX (default 16384, the window probes run with, so the full
-// context fits for the baseline), REAL_MODEL_PORT (default 18080), REAL_MODEL_DEADLINE_S (default 900).
-import { execFileSync, spawn } from "node:child_process";
+// context fits for the baseline), REAL_MODEL_PORT (default 18080), REAL_MODEL_DEADLINE_S (default 900),
+// REAL_MODEL_SERVER (a llama-server built elsewhere; default <CACHE>/llama-build/bin/llama-server).
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { homedir, loadavg, tmpdir } from "node:os";
@@ -25,7 +26,7 @@ const chosen = models[process.env.REAL_MODEL ?? "gemma"];
 const ctx = Number(process.env.REAL_MODEL_CTX ?? 4096);
 const probeCtx = Number(process.env.REAL_MODEL_PROBE_CTX ?? 16384);
 const port = Number(process.env.REAL_MODEL_PORT ?? 18080);
-const server = join(cache, "llama-build/bin/llama-server");
+const server = process.env.REAL_MODEL_SERVER ?? join(cache, "llama-build/bin/llama-server");
 const modelPath = join(cache, "models", chosen?.file ?? "");
 const PROMPTS = [
   "What did we change in the date module, and why? Answer in three sentences.",
@@ -55,6 +56,7 @@ function log(text) {
 }
 
 async function startServer(contextSize) {
+  await mkdir(join(cache, "logs"), { recursive: true });
   const logFile = join(cache, "logs", `llama-server-${contextSize}.log`);
   const { openSync } = await import("node:fs");
   const out = openSync(logFile, "w");
@@ -161,9 +163,11 @@ async function main() {
   for (const needed of [cli, server, modelPath])
     if (!existsSync(needed))
       throw new Error(`missing ${needed}: run npm run build and scripts/real-model/setup.sh`);
-  const version = execFileSync(server, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
-    .split("\n")
-    .find((line) => line.startsWith("version"));
+  // llama-server prints its version and build on stderr.
+  const printed = spawnSync(server, ["--version"], { encoding: "utf8" });
+  const version =
+    `${printed.stdout}${printed.stderr}`.split("\n").find((line) => line.startsWith("version")) ??
+    "version unknown";
   const loadBefore = loadavg()
     .map((value) => value.toFixed(2))
     .join(" ");
