@@ -6,9 +6,10 @@ import { findProjectRoot, resolvePantoHome } from "../config/index.js";
 import { SecretRedactor } from "../secrets/index.js";
 import { isSessionError } from "../session/index.js";
 import type { ExportCliOptions } from "./cli-options.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-status.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./exit-status.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./known-secrets.js";
 import type { CliIo } from "./run-cli.js";
+import { resolveSessionArgument } from "./session-argument.js";
 
 type Format = "html" | "md" | "json";
 
@@ -66,11 +67,10 @@ export async function exportToTarget(
 
 /** `panto export`: resolves the session, writes the export, reports where. */
 export async function runExport(options: ExportCliOptions, io: Omit<CliIo, "stdin">): Promise<number> {
-  const { resolveSessionArgument } = await import("../export/index.js");
   try {
     const pantoHome = resolvePantoHome(io.env);
     const projectRoot = findProjectRoot(io.cwd, { pantoHome });
-    const sessionPath = await resolveSessionArgument(options.session, {
+    const sessionPath = await resolveSessionArgument(options.session, "export", {
       cwd: io.cwd,
       pantoHome,
       projectRoot,
@@ -94,7 +94,7 @@ export async function runExport(options: ExportCliOptions, io: Omit<CliIo, "stdi
       );
     return EXIT_OK;
   } catch (error) {
-    if (isSessionError(error)) {
+    if (isSessionError(error) || error instanceof UsageError) {
       io.stderr.write(`panto: ${error.message}\n`);
       return EXIT_USAGE;
     }

@@ -19,7 +19,6 @@ import {
   scoreFidelity,
 } from "../fidelity/index.js";
 import { SecretRedactor } from "../secrets/index.js";
-import { findLatestSession } from "../session/index.js";
 import { createDefaultTools } from "../tools/index.js";
 import type { FidelityCliOptions } from "./cli-options.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./exit-status.js";
@@ -28,6 +27,7 @@ import { runFidelityProbes } from "./fidelity-probes.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./known-secrets.js";
 import { redactingStream } from "./redacting-stream.js";
 import type { CliIo } from "./run-cli.js";
+import { resolveSessionArgument } from "./session-argument.js";
 import { asUsageError, clientFactory } from "./start-run.js";
 
 /** Cap on a probe answer's length, unless the config sets a lower one. */
@@ -72,7 +72,13 @@ async function checkFidelity(
 ): Promise<number> {
   const loaded = await loadConfig({ cwd: io.cwd, env: io.env });
   addConfigSecrets(secrets, loaded.config.providers, io.env);
-  const snapshot = await readSessionSnapshot(await sessionPath(options.session, io.cwd, loaded));
+  const snapshot = await readSessionSnapshot(
+    await resolveSessionArgument(options.session, "fidelity", {
+      cwd: io.cwd,
+      pantoHome: loaded.pantoHome,
+      projectRoot: loaded.projectRoot,
+    }),
+  );
   for (const warning of snapshot.warnings) io.stderr.write(`panto: warning: ${warning}\n`);
   const models =
     options.fresh || options.probe ? await fidelityModels(options, loaded, io, secrets) : undefined;
@@ -116,18 +122,6 @@ async function checkFidelity(
 
 function noCompactionMessage(snapshot: SessionSnapshot): string {
   return `panto: fidelity: session ${snapshot.header.id} (${snapshot.path}) has no compaction in effect; panto fidelity --fresh checks a new one, made now and written nowhere\n`;
-}
-
-/** The SESSION argument as a path: an id prefix or path, else this project's latest session. */
-async function sessionPath(argument: string | undefined, cwd: string, loaded: LoadedConfig): Promise<string> {
-  if (argument !== undefined) {
-    const { resolveResumePath } = await import("./resolve-resume.js");
-    return resolveResumePath(argument, cwd, loaded.pantoHome, loaded.projectRoot, "fidelity");
-  }
-  const latest = await findLatestSession(loaded.pantoHome, loaded.projectRoot);
-  if (latest === undefined)
-    throw new UsageError(`this project (${loaded.projectRoot}) has no sessions yet`, "session");
-  return latest;
 }
 
 async function fidelityModels(

@@ -1,4 +1,3 @@
-export * from "./apply-compaction.js";
 export * from "./base-compaction-prompt-path.js";
 export * from "./build-compaction-request.js";
 export * from "./estimate-context-tokens.js";

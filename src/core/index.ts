@@ -3,6 +3,7 @@ export type * from "./content.js";
 export type * from "./context.js";
 export * from "./error-codes.js";
 export type * from "./messages.js";
+export { MISSING_RESULT_TEXT, missingToolResult } from "./missing-tool-result.js";
 export type * from "./model-client.js";
 export * from "./panto-error.js";
 export type * from "./turn.js";

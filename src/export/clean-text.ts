@@ -1,3 +1,7 @@
+/** Any character cleanText changes: a surrogate (paired ones are checked again below), a C0 or C1 control. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const NEEDS_CLEANING = /[\uD800-\uDFFF\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
 /**
  * Session text made safe to write into a page: everything from a session is text, never markup.
  * Lone UTF-16 surrogates (JSON allows "\ud800") become U+FFFD, so the page is valid UTF-8; C0
@@ -5,6 +9,7 @@
  * (U+2400 block), and C1 controls as U+FFFD, so none can confuse a parser or a terminal.
  */
 export function cleanText(text: string): string {
+  if (!NEEDS_CLEANING.test(text)) return text;
   return (
     text
       .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")

@@ -51,6 +51,7 @@ export async function exportSession(options: ExportSessionOptions, sink: TextSin
       full,
       markdown,
       marks,
+      pinLines: scan.pinLines,
       ...(effective.compactionId === undefined ? {} : { effectiveCompactionId: effective.compactionId }),
     };
     await writeHtml(options.path, scan, effective, context, sink);

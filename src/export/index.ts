@@ -7,5 +7,4 @@ export {
   exportSession,
 } from "./export-session.js";
 export { CUT_CHARS } from "./render-entries.js";
-export { resolveSessionArgument } from "./resolve-session-argument.js";
 export { memorySink, streamSink, type TextSink } from "./text-sink.js";

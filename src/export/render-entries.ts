@@ -20,6 +20,8 @@ export interface RenderContext {
   markdown: MarkdownToHtml;
   /** Compaction marks by entry id (from the first pass). */
   marks: ReadonlyMap<string, CompactionMark>;
+  /** The line of each pin entry by id (from the first pass). */
+  pinLines: ReadonlyMap<string, number>;
   /** The compaction entry the effective context starts at, if any. */
   effectiveCompactionId?: string;
 }
@@ -182,6 +184,7 @@ export function renderCompaction(entry: CompactionEntry, line: number, context: 
     ["Duration", extras.durationMs === undefined ? undefined : `${(extras.durationMs / 1000).toFixed(1)} s`],
     ["Summary requests", entry.chunks === undefined ? undefined : `${formatCount(entry.chunks)} (chained)`],
     ["Instructions", entry.instructions === undefined ? undefined : text(entry.instructions)],
+    ["Edited from", editedFrom(entry, context)],
     [
       "Sizes from",
       `${formatCount(entry.sizeSources?.usage ?? 0)} turns by usage, ${formatCount(entry.sizeSources?.estimate ?? 0)} by estimate`,
@@ -191,11 +194,15 @@ export function renderCompaction(entry: CompactionEntry, line: number, context: 
     extras.restored.length === 0
       ? ""
       : `<h4>Restored</h4><ul class="restored">${extras.restored.map((item) => `<li><span class="label">${text(item.kind)}</span> ${text(item.text)}</li>`).join("")}</ul>`;
+  const pins =
+    entry.pins === undefined || entry.pins.length === 0
+      ? ""
+      : `<h4>Pinned notes</h4><ol class="pins">${entry.pins.map((pin) => `<li>${text(pin.text)}</li>`).join("")}</ol>`;
   const title = mark === undefined ? `Compaction (${text(String(entry.trigger))})` : text(describeMark(mark));
   const state = effective
     ? `<p class="badge">The effective context starts here: the next request carries this summary and the messages after it.</p>`
     : "";
-  return `<section class="${classes}" id="L${line}" aria-label="${title}"><h3>${title}</h3>${header(line, "Compaction", entry.ts, [])}${state}${facts}<h4>Summary</h4><div class="markdown summary">${context.markdown(htmlSource(entry.summary, context))}</div>${restored}</section>`;
+  return `<section class="${classes}" id="L${line}" aria-label="${title}"><h3>${title}</h3>${header(line, "Compaction", entry.ts, [])}${state}${facts}<h4>Summary</h4><div class="markdown summary">${context.markdown(htmlSource(entry.summary, context))}</div>${restored}${pins}</section>`;
 }
 
 export function renderTurnFailed(entry: TurnFailedEntry, line: number, context: RenderContext): string {
@@ -227,8 +234,27 @@ export function renderUncompact(fields: EntryFields, line: number, context: Rend
 }
 
 export function renderPin(fields: EntryFields, line: number, context: RenderContext): string {
-  const label = fields.type === "pin" ? "Pinned" : "Unpinned";
-  return `<article class="entry ${fields.type}" id="L${line}">${header(line, label, fields.ts, [])}${preformatted(pinText(fields) ?? "", context)}</article>`;
+  return `<article class="entry pin" id="L${line}">${header(line, "Pinned note", fields.ts, [])}${preformatted(pinText(fields) ?? "", context)}</article>`;
+}
+
+/** An unpin: which pinned note it ends, linked to the pin entry when the file has it. */
+export function renderUnpin(fields: EntryFields, line: number, context: RenderContext): string {
+  const pinId = typeof fields.pinId === "string" ? fields.pinId : "?";
+  const pinLine = context.pinLines.get(pinId);
+  const target =
+    pinLine === undefined
+      ? `the note pinned by entry ${htmlText(pinId, context.redact)}`
+      : lineLink(pinLine, `the note pinned at line ${pinLine}`);
+  return `<article class="entry unpin" id="L${line}">${header(line, "Unpinned", fields.ts, [])}<p>${target} is no longer pinned.</p></article>`;
+}
+
+/** For an edited summary: a link to the compaction whose summary the user replaced. */
+function editedFrom(entry: CompactionEntry, context: RenderContext): string | undefined {
+  if (entry.editedFrom === undefined) return undefined;
+  const original = context.marks.get(entry.editedFrom);
+  return original === undefined
+    ? `compaction ${htmlText(entry.editedFrom, context.redact)}`
+    : lineLink(original.line, `compaction ${original.ordinal}`);
 }
 
 /** Any other entry type: its type, time and fields as escaped JSON, so nothing is hidden. */
@@ -248,5 +274,5 @@ export const OTHER_ENTRY_RENDERERS: Record<
   "compaction-failed": renderCompactionFailed,
   uncompact: renderUncompact,
   pin: renderPin,
-  unpin: renderPin,
+  unpin: renderUnpin,
 };

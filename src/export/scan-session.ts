@@ -55,6 +55,8 @@ export interface SessionScan {
   failedTurns: Array<{ from: number; to: number }>;
   entries: number;
   invalidLines: number[];
+  /** The line of each pin entry, by its id, so an unpin can link to the note it ends. */
+  pinLines: Map<string, number>;
 }
 
 interface Pending {
@@ -79,6 +81,7 @@ class Scanner {
     cacheWriteTokens: 0,
     compactionCalls: 0,
   };
+  readonly pinLines = new Map<string, number>();
   window: number | undefined;
   entries = 0;
   /** Message entries that the next request would carry (ids and lines only). */
@@ -171,6 +174,7 @@ class Scanner {
   }
 
   private seeOther(line: number, fields: EntryFields): void {
+    if (fields.type === "pin" && typeof fields.id === "string") this.pinLines.set(fields.id, line);
     if (fields.type === "compaction-failed") {
       const attempts = Array.isArray(fields.attempts) ? fields.attempts.length : 1;
       this.totals.compactionCalls += attempts;
@@ -212,6 +216,7 @@ export async function scanSession(path: string): Promise<SessionScan> {
     failedTurns: scanner.failedTurns,
     entries: scanner.entries,
     invalidLines: scanner.invalidLines,
+    pinLines: scanner.pinLines,
   };
   if (scanner.window !== undefined) scan.window = scanner.window;
   return scan;

@@ -22,8 +22,8 @@ function classify(line: number, text: string): SessionLine {
   const parsed = parseSessionLine(text);
   if (parsed.kind === "entry" && isCoreEntry(parsed.entry))
     return { kind: "entry", line, entry: parsed.entry };
-  if (parsed.kind === "entry" || parsed.kind === "unknown")
-    return { kind: "other", line, fields: JSON.parse(text) as EntryFields };
+  if (parsed.kind === "entry") return { kind: "other", line, fields: parsed.entry as unknown as EntryFields };
+  if (parsed.kind === "unknown") return { kind: "other", line, fields: JSON.parse(text) as EntryFields };
   return { kind: "invalid", line, text, reason: parsed.reason };
 }
 

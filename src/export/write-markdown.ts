@@ -3,11 +3,11 @@ import { cleanText, type Redact } from "./clean-text.js";
 import type { EffectiveIds } from "./effective-entries.js";
 import { EntryStatusTracker } from "./entry-status.js";
 import { formatCount } from "./format-count.js";
-import { compactionFailedInfo } from "./future-entries.js";
+import { compactionFailedInfo, pinText, undoneCompactionId } from "./future-entries.js";
 import { CUT_CHARS } from "./render-entries.js";
 import { describeMark } from "./render-timeline.js";
 import type { SessionScan } from "./scan-session.js";
-import { readSessionLines, type SessionLine } from "./session-lines.js";
+import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
 import type { TextSink } from "./text-sink.js";
 
 export interface MarkdownContext {
@@ -87,6 +87,8 @@ function lineMarkdown(
       const info = compactionFailedInfo(item.fields);
       return `## Compaction failed (${text(info.trigger)}) · line ${item.line}\n\n${info.attempts.map((attempt) => `- ${text(attempt.model)}: ${text(attempt.code)}: ${text(attempt.message)}`).join("\n")}`;
     }
+    const control = controlMarkdown(item.fields, scan, text);
+    if (control !== undefined) return `### ${control} · line ${item.line}`;
     return `### ${text(item.fields.type)} · line ${item.line}\n\n${fence(JSON.stringify(item.fields, null, 2), context)}`;
   }
   const { entry } = item;
@@ -95,7 +97,36 @@ function lineMarkdown(
     return `### turn failed · line ${item.line}\n\n${text(`${entry.code}: ${entry.error}`)}`;
   const mark = scan.compactions.find((candidate) => candidate.id === entry.id);
   const title = mark === undefined ? `Compaction (${entry.trigger})` : describeMark(mark);
-  return `## ${text(title)} · line ${item.line}\n\n${formatCount(entry.turnsSummarised)} turns summarised, ${formatCount(entry.turnsKept)} kept · model ${text(entry.model)}${entry.fellBack ? " (fell back)" : ""}\n\n${fence(entry.summary, context)}`;
+  const restored = (entry.restored ?? []).map((fact) => `- ${fact.kind}: ${text(fact.text)}`);
+  const pins = (entry.pins ?? []).map((pin) => `- ${text(pin.text)}`);
+  return [
+    `## ${text(title)} · line ${item.line}`,
+    `${formatCount(entry.turnsSummarised)} turns summarised, ${formatCount(entry.turnsKept)} kept · model ${text(entry.model)}${entry.fellBack ? " (fell back)" : ""}`,
+    fence(entry.summary, context),
+    restored.length === 0 ? "" : `Restored:\n\n${restored.join("\n")}`,
+    pins.length === 0 ? "" : `Pinned notes:\n\n${pins.join("\n")}`,
+  ]
+    .filter((part) => part !== "")
+    .join("\n\n");
+}
+
+/** One line for a pin, unpin or uncompact entry; undefined for other entry types. */
+function controlMarkdown(
+  fields: EntryFields,
+  scan: SessionScan,
+  text: (value: string) => string,
+): string | undefined {
+  if (fields.type === "pin") return `pinned note: ${text(pinText(fields) ?? "")}`;
+  if (fields.type === "unpin") {
+    const pinLine = typeof fields.pinId === "string" ? scan.pinLines.get(fields.pinId) : undefined;
+    return `unpinned the note pinned at line ${pinLine ?? "?"}`;
+  }
+  const undone = undoneCompactionId(fields);
+  if (undone === undefined) return undefined;
+  const mark = scan.compactions.find((candidate) => candidate.id === undone);
+  return mark === undefined
+    ? `compaction ${text(undone)} undone`
+    : `compaction ${mark.ordinal} (line ${mark.line}) undone`;
 }
 
 /** `--format md`: the timeline as a list and every entry in file order, for pasting into an issue. */

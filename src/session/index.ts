@@ -16,7 +16,7 @@ export { pinsInForce } from "./pins-in-force.js";
 export { readActiveSuffix } from "./read-active-suffix.js";
 export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compaction-history.js";
 export { validateHeader } from "./read-session-header.js";
-export { MISSING_RESULT_TEXT } from "./repair-tool-pairing.js";
+
 export { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 export {
   resolveSessionRef,

@@ -1,29 +1,16 @@
-import type {
-  AssistantMessage,
-  Message,
-  ToolCallBlock,
-  ToolResultBlock,
-  ToolResultMessage,
+import {
+  type AssistantMessage,
+  type Message,
+  missingToolResult,
+  type ToolCallBlock,
+  type ToolResultBlock,
+  type ToolResultMessage,
 } from "../core/index.js";
 
 /** Messages whose tool calls and tool results pair up, and what had to change to get there. */
 export interface PairingRepair {
   messages: Message[];
   problems: string[];
-}
-
-/** The text of the result that stands in for a tool call whose real result was never recorded. */
-export const MISSING_RESULT_TEXT =
-  "No result was recorded for this tool call (the session ended before it finished).";
-
-function missingResult(call: ToolCallBlock): ToolResultBlock {
-  return {
-    type: "tool-result",
-    toolCallId: call.id,
-    toolName: call.name,
-    content: [{ type: "text", text: MISSING_RESULT_TEXT }],
-    isError: true,
-  };
 }
 
 function orphanProblem(result: ToolResultBlock, why: string): string {
@@ -86,7 +73,7 @@ function repairExchange(
   }
   if (missing.length > 0) {
     const [first, ...rest] = kept;
-    const synthetic = missing.map(missingResult);
+    const synthetic = missing.map(missingToolResult);
     const merged: ToolResultMessage =
       first === undefined
         ? { role: "tool", content: synthetic }

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  applyCompaction,
   type CompactionOutcome,
   estimateTokens,
   groupTurns,
@@ -20,6 +19,15 @@ import {
   conversationSpec,
   simulatedTokens,
 } from "./conversation-arbitrary.js";
+
+/**
+ * The effective context the spec says a compaction leaves (rules 3 and 4): the summary, then the
+ * kept messages; any other outcome leaves the context as it was. replay() must agree with it.
+ */
+function applyCompaction(context: EffectiveContext, outcome: CompactionOutcome): EffectiveContext {
+  if (outcome.type !== "compacted") return context;
+  return { compaction: { type: "compaction", summary: outcome.record.summary }, messages: [...outcome.kept] };
+}
 
 const SYSTEM_PROMPT_TOKENS = 1_500;
 const budgets = fc.constantFrom(0, 40, 200, 1_000, 5_000, 50_000);

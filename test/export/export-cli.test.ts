@@ -66,7 +66,7 @@ describe("panto export", () => {
     expect(ambiguous.stderr).toContain("abcd2222.jsonl");
     const missing = await runCli(["export", "zzzz"], { cwd: t.project, env: t.env });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('no session of this project matches "zzzz"');
+    expect(missing.stderr).toContain('no session id or file name starts with "zzzz"');
     const badFormat = await runCli(["export", "--format", "pdf"], { cwd: t.project, env: t.env });
     expect(badFormat.code).toBe(2);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EffectiveContext, StreamEvent } from "../../src/core/index.js";
+import { MISSING_RESULT_TEXT } from "../../src/core/index.js";
 import { createAnthropicClient } from "../../src/providers/anthropic/index.js";
-import { MISSING_RESULT_TEXT } from "../../src/providers/shared/index.js";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import { startFakeHttpServer, startSse, writeSse } from "../../src/simulator/fake-http.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EffectiveContext, StreamEvent } from "../../src/core/index.js";
+import { MISSING_RESULT_TEXT } from "../../src/core/index.js";
 import { createOpenAIChatClient } from "../../src/providers/openai-chat/index.js";
-import { MISSING_RESULT_TEXT } from "../../src/providers/shared/index.js";
 import { sendBody, startFakeHttpServer, startSse, writeSse } from "../../src/simulator/fake-http.js";
 import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";

@@ -2,7 +2,8 @@ import { copyFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { EffectiveContext } from "../../src/core/index.js";
-import { MISSING_RESULT_TEXT, openSession } from "../../src/session/index.js";
+import { MISSING_RESULT_TEXT } from "../../src/core/index.js";
+import { openSession } from "../../src/session/index.js";
 import { makeTempDir, removeTempDir, warningSink } from "./session-test-helpers.js";
 
 const fixture = join(import.meta.dirname, "fixtures", "golden-session.jsonl");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/core/index.js";
-import { MISSING_RESULT_TEXT, replayEntries, type SessionEntry } from "../../src/session/index.js";
+import { MISSING_RESULT_TEXT } from "../../src/core/index.js";
+import { replayEntries, type SessionEntry } from "../../src/session/index.js";
 import { assistant, call, messageEntry, record, results, stamp, user } from "./session-test-helpers.js";
 
 function compactionEntry(summary: string, id?: string): SessionEntry {

@@ -14,7 +14,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../../core/index.js";
-import { pairToolResults, renderCompactionText } from "../shared/index.js";
+import { groupToolResults, renderCompactionText } from "../shared/index.js";
 
 /** The one cache breakpoint shape we use: the default five-minute ephemeral cache. */
 export const EPHEMERAL: CacheControlEphemeral = { type: "ephemeral" };
@@ -37,7 +37,7 @@ export interface RenderTarget {
  */
 export function renderAnthropicMessages(context: EffectiveContext, target: RenderTarget): AnthropicMessage[] {
   const rendered: AnthropicMessage[] = [];
-  for (const message of pairToolResults(context.messages)) {
+  for (const message of groupToolResults(context.messages)) {
     const next = renderMessage(message, target);
     if (next.content.length > 0) appendMerged(rendered, next);
   }

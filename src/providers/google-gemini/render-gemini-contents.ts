@@ -8,7 +8,7 @@ import type {
   ToolResultMessage,
 } from "../../core/index.js";
 import { renderCompactionText } from "../shared/compaction-text.js";
-import { pairToolResults } from "../shared/pair-tool-results.js";
+import { groupToolResults } from "../shared/group-tool-results.js";
 import { isSyntheticCallId } from "./synthetic-call-id.js";
 
 /**
@@ -24,7 +24,7 @@ export const FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
  * the very start. Thought signatures go back on the parts they came with.
  */
 export function renderGeminiContents(context: EffectiveContext): Content[] {
-  const contents = mergeSameRole(pairToolResults(context.messages).map(renderMessage));
+  const contents = mergeSameRole(groupToolResults(context.messages).map(renderMessage));
   if (context.compaction === undefined) return contents;
   const summary: Part = { text: renderCompactionText(context.compaction.summary) };
   const first = contents[0];

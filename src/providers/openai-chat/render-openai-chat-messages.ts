@@ -11,7 +11,7 @@ import type {
   TextBlock,
   ToolResultMessage,
 } from "../../core/index.js";
-import { pairToolResults, renderCompactionText } from "../shared/index.js";
+import { groupToolResults, renderCompactionText } from "../shared/index.js";
 
 type UserParam = Extract<ChatCompletionMessageParam, { role: "user" }>;
 type AssistantParam = Extract<ChatCompletionMessageParam, { role: "assistant" }>;
@@ -28,7 +28,7 @@ export function renderOpenAIChatMessages(
   context: EffectiveContext,
 ): ChatCompletionMessageParam[] {
   const rendered: ChatCompletionMessageParam[] = [];
-  for (const message of pairToolResults(context.messages)) {
+  for (const message of groupToolResults(context.messages)) {
     for (const param of renderMessage(message)) appendMerged(rendered, param);
   }
   if (context.compaction !== undefined) {

@@ -13,7 +13,7 @@ import type {
   ToolResultMessage,
 } from "../../core/index.js";
 import { renderCompactionText } from "../shared/compaction-text.js";
-import { pairToolResults } from "../shared/pair-tool-results.js";
+import { groupToolResults } from "../shared/group-tool-results.js";
 
 /**
  * Renders the effective context as Responses API input items. The compaction block becomes user
@@ -22,7 +22,7 @@ import { pairToolResults } from "../shared/pair-tool-results.js";
  * back with their encrypted content (the request is stateless, `store: false`).
  */
 export function renderResponsesInput(context: EffectiveContext): ResponseInputItem[] {
-  const messages = pairToolResults(context.messages);
+  const messages = groupToolResults(context.messages);
   const items = messages.flatMap(renderMessage);
   if (context.compaction === undefined) return items;
   const summary: ResponseInputMessageContentList[number] = {

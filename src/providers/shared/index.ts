@@ -5,8 +5,8 @@ export {
 } from "./capture-error-bodies.js";
 export { renderCompactionText } from "./compaction-text.js";
 export { describeEndpoint } from "./describe-endpoint.js";
+export { groupToolResults } from "./group-tool-results.js";
 export { isNetworkFailure } from "./is-network-failure.js";
-export { MISSING_RESULT_TEXT, pairToolResults } from "./pair-tool-results.js";
 export { parseToolArguments } from "./parse-tool-arguments.js";
 export { readSseEvents, type SseEvent } from "./read-sse-events.js";
 export {
