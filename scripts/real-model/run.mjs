@@ -6,7 +6,9 @@
 // Environment: REAL_MODEL=gemma|smollm (default gemma), REAL_MODEL_CTX (default 4096, the window the
 // session overflows), REAL_MODEL_PROBE_CTX (default 16384, the window probes run with, so the full
 // context fits for the baseline), REAL_MODEL_PORT (default 18080), REAL_MODEL_DEADLINE_S (default 900),
-// REAL_MODEL_SERVER (a llama-server built elsewhere; default <CACHE>/llama-build/bin/llama-server).
+// REAL_MODEL_SERVER (a llama-server built elsewhere; default <CACHE>/llama-build/bin/llama-server),
+// REAL_MODEL_RESTORE (on, off or on,off: which runs to make), REAL_MODEL_MAX_OUTPUT (default 300
+// tokens per answer and summary), REAL_MODEL_PROBE_OUTPUT (default 600 tokens per probe answer).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -26,6 +28,11 @@ const chosen = models[process.env.REAL_MODEL ?? "gemma"];
 const ctx = Number(process.env.REAL_MODEL_CTX ?? 4096);
 const probeCtx = Number(process.env.REAL_MODEL_PROBE_CTX ?? 16384);
 const port = Number(process.env.REAL_MODEL_PORT ?? 18080);
+/** Answer and summary length while the session runs, and probe answer length. */
+const maxOutput = Number(process.env.REAL_MODEL_MAX_OUTPUT ?? 300);
+const probeOutput = Number(process.env.REAL_MODEL_PROBE_OUTPUT ?? 600);
+/** Which runs to make: restored facts on, off, or both (default). */
+const modes = (process.env.REAL_MODEL_RESTORE ?? "on,off").split(",").map((mode) => mode.trim() === "on");
 const server = process.env.REAL_MODEL_SERVER ?? join(cache, "llama-build/bin/llama-server");
 const modelPath = join(cache, "models", chosen?.file ?? "");
 const PROMPTS = [
@@ -135,7 +142,7 @@ async function continueUntilCompaction(restoreFacts) {
     NO_COLOR: "1",
     LLAMACPP_BASE_URL: `http://127.0.0.1:${port}`,
   };
-  await writeConfig(where, restoreFacts, 300);
+  await writeConfig(where, restoreFacts, maxOutput);
   execFileSync(process.execPath, [join(here, "prepare-session.mjs"), where.home, where.project]);
   for (const [index, prompt] of PROMPTS.entries()) {
     const run = await panto(["-c", "--json", "-p", prompt], where);
@@ -174,13 +181,13 @@ async function main() {
   log(`model ${chosen.file}, ${version}, window ${ctx} (probes ${probeCtx}), load ${loadBefore}`);
   await startServer(ctx);
   const sessions = [];
-  for (const restoreFacts of [true, false])
+  for (const restoreFacts of modes)
     sessions.push({ restoreFacts, ...(await continueUntilCompaction(restoreFacts)) });
   await stopAndWait();
   await startServer(probeCtx);
   const rows = [];
   for (const session of sessions) {
-    await writeConfig(session.where, session.restoreFacts, 600);
+    await writeConfig(session.where, session.restoreFacts, probeOutput);
     const run = await panto(["fidelity", "--probe", "--baseline", "--json"], session.where);
     if (run.code !== 0) throw new Error(`panto fidelity exited ${run.code}: ${run.stderr}`);
     const report = JSON.parse(run.stdout);
