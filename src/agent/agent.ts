@@ -23,6 +23,7 @@ import type { AgentHooks } from "../hooks/index.js";
 import type { Session } from "../session/index.js";
 import type { Tool } from "../tools/index.js";
 import type { AgentEvent } from "./agent-events.js";
+import { assistantText } from "./assistant-text.js";
 import {
   contextForSummariser,
   type EditOutcome,
@@ -38,6 +39,7 @@ import { failureHint } from "./failure-hint.js";
 import { compactionBlockedByHook, promptBlockedByHook } from "./hook-points.js";
 import { PartialAnswer } from "./partial-answer.js";
 import { runToolCalls } from "./run-tool-calls.js";
+import { summaryRequester } from "./summary-requester.js";
 
 export interface AgentOptions {
   session: Session;
@@ -417,27 +419,11 @@ export class Agent {
   }
 
   /** The model call handed to the compaction orchestrator: one request, no tools, the transcript as the user prompt. */
-  readonly #summarise: SummariseFn = async (modelId, request, signal) => {
-    const client = modelId === this.#modelId ? this.#client : this.#options.createClient(modelId);
-    let characters = 0;
-    const message = await client.stream(
-      {
-        systemPrompt: request.systemPrompt,
-        context: { messages: [{ role: "user", content: [{ type: "text", text: request.userPrompt }] }] },
-        tools: [],
-      },
-      {
-        ...(signal === undefined ? {} : { signal }),
-        onEvent: (event) => {
-          if (event.type !== "text-delta") return;
-          characters += event.text.length;
-          this.#options.onEvent({ type: "compaction-progress", characters });
-        },
-      },
-    );
-    if (message.usage !== undefined) this.#summaryUsage.push({ model: modelId, ...message.usage });
-    return { text: assistantText(message) };
-  };
+  readonly #summarise: SummariseFn = summaryRequester(
+    (modelId) => (modelId === this.#modelId ? this.#client : this.#options.createClient(modelId)),
+    (characters) => this.#options.onEvent({ type: "compaction-progress", characters }),
+    (modelId, usage) => this.#summaryUsage.push({ model: modelId, ...usage }),
+  );
 }
 
 /** Said after Ctrl-C when the prompt and the partial answer stay in the context. */
@@ -468,13 +454,6 @@ function forwardStreamEvent(event: StreamEvent, onEvent: (event: AgentEvent) => 
     case "tool-call-start":
       return;
   }
-}
-
-export function assistantText(message: AssistantMessage): string {
-  return message.content
-    .filter((block) => block.type === "text")
-    .map((block) => block.text)
-    .join("");
 }
 
 function toPantoError(thrown: unknown, signal: AbortSignal | undefined): PantoError {

@@ -1,5 +1,7 @@
 export type { AgentOptions, ApprovalVerdict, PromptOptions, PromptResult } from "./agent.js";
-export { Agent, assistantText } from "./agent.js";
+export { Agent } from "./agent.js";
 export type { AgentEvent } from "./agent-events.js";
+export { assistantText } from "./assistant-text.js";
 export { buildSystemPrompt } from "./build-system-prompt.js";
 export { failureHint } from "./failure-hint.js";
+export { summaryRequester } from "./summary-requester.js";

@@ -11,6 +11,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
 import { printExportBenchmark } from "./export-benchmark.js";
+import { printFidelityBenchmark } from "./fidelity-benchmark-report.js";
 import { runResumeBenchmark } from "./resume-benchmark.js";
 import { reportSessionListBenchmark } from "./session-list-benchmark.js";
 import { runStartupBenchmark } from "./startup-benchmark.js";
@@ -78,6 +79,7 @@ async function resume(sizesMb: number[]): Promise<void> {
     }
     await reportSessionListBenchmark(dir);
     await printExportBenchmark(dir);
+    await printFidelityBenchmark(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

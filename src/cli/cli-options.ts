@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
+import { addFidelityCommand } from "./fidelity-command.js";
 import { helpAppendix } from "./help-text.js";
 
 /** The parsed command line of a normal run (everything but `panto demo`). */
@@ -30,6 +31,22 @@ export interface ExportCliOptions {
   full: boolean;
 }
 
+/** `panto fidelity [SESSION] [--fresh] [--prompt FILE] [--compaction-model M] [--probe] [--baseline] [--json]` */
+export interface FidelityCliOptions {
+  /** Id prefix or path; undefined: this project's latest session. */
+  session?: string;
+  fresh: boolean;
+  /** With --fresh: another COMPACTION.md. */
+  prompt?: string;
+  /** With --fresh: another summariser, "provider/model". */
+  compactionModel?: string;
+  /** The model that answers probes and is the active model of a fresh compaction. */
+  model?: string;
+  probe: boolean;
+  baseline: boolean;
+  json: boolean;
+}
+
 export type ParsedArgs =
   | { command: "run"; options: CliOptions }
   /** `panto demo`; `keep` leaves its temporary folder in place and says where. */
@@ -37,6 +54,7 @@ export type ParsedArgs =
   /** `panto sessions [--json]`: list this project's sessions. */
   | { command: "sessions"; json: boolean }
   | { command: "export"; options: ExportCliOptions }
+  | { command: "fidelity"; options: FidelityCliOptions }
   /** Help, version or a usage error was already written; exit with this status. */
   | { command: "exit"; code: number };
 
@@ -120,6 +138,7 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
     .action((raw: { json?: true }) => onParsed({ command: "sessions", json: raw.json === true }));
   addExportCommand(program, output, onParsed);
+  addFidelityCommand(program, output, onParsed);
   return program;
 }
 

@@ -23,6 +23,19 @@ Modes:
                                 one offline HTML page with its compaction timeline, in
                                 <session name>.html here (-o - for stdout; md/json also by -o
                                 extension); tool results cut to 4,000 characters unless --full
+  panto fidelity [SESSION] [--fresh] [--prompt FILE] [--compaction-model P/M] [--probe]
+                 [--baseline] [-m P/M] [--json]
+                                what the compaction in effect kept of the summarised turns' paths,
+                                commands, error lines and user instructions: in the summary, in the
+                                whole block, and (--probe) answered by the model after the compacted
+                                context (--baseline: after the full one too); normalised matching,
+                                no judge model. Reads the session only. --fresh: a new compaction of
+                                the current context, written nowhere (--prompt, --compaction-model
+                                try another COMPACTION.md or summariser). --json: one object
+                                {type: "fidelity", session, compaction: {trigger, model, fresh},
+                                facts: [{kind, text, in_summary, in_block, answered, answered_full}],
+                                totals: {facts, in_summary, in_block, answered, answered_full},
+                                requests}. Exit 2: no compaction in effect (without --fresh)
 
 Interactive keys:
   Enter sends; a paste is one prompt, sent only on Enter (bracketed paste; its breaks show as ↵);

@@ -41,6 +41,8 @@ async function main(): Promise<number> {
     stderr: process.stderr,
   };
   if (parsed.command === "export") return (await import("./run-export.js")).runExport(parsed.options, io);
+  if (parsed.command === "fidelity")
+    return (await import("./run-fidelity.js")).runFidelity(parsed.options, io);
   const { runCli } = await import("./run-cli.js");
   return runCli(parsed.options, io);
 }

@@ -211,7 +211,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
  * createModelClient, loaded lazily (it pulls in the provider SDKs) and memoised per model id so
  * checking the key up front costs nothing later.
  */
-async function clientFactory(
+export async function clientFactory(
   loaded: LoadedConfig,
   env: NodeJS.ProcessEnv,
   onWarning: (message: string) => void,

@@ -14,6 +14,7 @@ export {
 } from "./list-sessions.js";
 export { newSessionHeader, openSession } from "./open-session.js";
 export { parseSessionLine } from "./parse-session-line.js";
+export { pinsInForce } from "./pins-in-force.js";
 export { readActiveSuffix } from "./read-active-suffix.js";
 export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compaction-history.js";
 export { validateHeader } from "./read-session-header.js";

@@ -1,4 +1,5 @@
 /** Scriptable fake provider servers on 127.0.0.1, one per wire format, for tests and `panto demo`. */
+export { contextEchoResponder } from "./context-echo-responder.js";
 export { startFakeAnthropicServer } from "./fake-anthropic-server.js";
 export { startFakeGeminiServer } from "./fake-gemini-server.js";
 export { startFakeOpenAIChatServer } from "./fake-openai-chat-server.js";
