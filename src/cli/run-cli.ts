@@ -1,19 +1,9 @@
 import { SecretRedactor } from "../secrets/index.js";
+import type { CliIo } from "./cli-io.js";
 import type { CliOptions } from "./cli-options.js";
 import { EXIT_FAILURE, EXIT_USAGE } from "./exit-status.js";
 import { addEnvironmentSecrets } from "./known-secrets.js";
 import { redactingStream } from "./redacting-stream.js";
-
-export interface CliIo {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  version: string;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  /** The secrets known so far; startRun adds those config reveals. runCli makes one when absent. */
-  secrets?: SecretRedactor;
-}
 
 /**
  * Runs a parsed command line in the right mode: JSON, print (also when stdin is piped and no -p was

@@ -20,13 +20,13 @@ import {
 } from "../fidelity/index.js";
 import { SecretRedactor } from "../secrets/index.js";
 import { createDefaultTools } from "../tools/index.js";
+import type { CliIo } from "./cli-io.js";
 import type { FidelityCliOptions } from "./cli-options.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./exit-status.js";
 import type { FidelityModels, FreshSettings } from "./fidelity-model-calls.js";
 import { runFidelityProbes } from "./fidelity-probes.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./known-secrets.js";
 import { redactingStream } from "./redacting-stream.js";
-import type { CliIo } from "./run-cli.js";
 import { resolveSessionArgument } from "./session-argument.js";
 import { asUsageError, clientFactory } from "./start-run.js";
 
