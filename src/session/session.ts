@@ -3,6 +3,7 @@ import type {
   CompactionTrigger,
   EffectiveContext,
   ErrorCode,
+  LearnedWindow,
   Message,
 } from "../core/index.js";
 import type {
@@ -17,6 +18,7 @@ import type {
   TurnFailedEntry,
   UncompactEntry,
   UnpinEntry,
+  WindowEntry,
 } from "./session-entries.js";
 
 export interface OpenSessionOptions {
@@ -74,6 +76,13 @@ export interface Session {
     trigger: CompactionTrigger,
     attempts: readonly CompactionAttemptRecord[],
   ): Promise<CompactionFailedEntry>;
+  /** Records a context window learned from an overflow error (a `window` entry). */
+  appendWindow(model: string, window: LearnedWindow): Promise<WindowEntry>;
+  /**
+   * The latest window learned for each "provider/model", across resume: compaction entries carry
+   * the windows known when they were written, and window entries after them override.
+   */
+  learnedWindows(): Record<string, LearnedWindow>;
   /** Releases the lock; idempotent. */
   close(): Promise<void>;
 }
