@@ -33,9 +33,13 @@ export type AgentEvent =
   | {
       type: "compaction";
       record: CompactionRecord;
+      /** The request's size before and after, as the provider counts it (see `Agent.contextTokens`). */
       tokensBefore: number;
       tokensAfter: number;
       durationMs: number;
+      /** From the overflow error that triggered it, when the provider stated them. */
+      requestTokens?: number;
+      contextWindow?: number;
     }
   | {
       type: "compaction-failed";

@@ -1,8 +1,6 @@
 import {
   type CompactionOutcome,
   type CompactionPreview,
-  estimateContextTokens,
-  estimateTokens,
   runCompaction,
   type SummariseFn,
   withRestoredFacts,
@@ -32,7 +30,17 @@ import {
   unpinNote,
 } from "./compaction-controls.js";
 import { failureHint } from "./failure-hint.js";
+import { reportedRequestTokens } from "./reported-size.js";
 import { runToolCalls } from "./run-tool-calls.js";
+import {
+  effectiveKeepBudget,
+  estimateOverheadTokens,
+  estimateRequestTokens,
+  inFlightMisfit,
+  learnFromOverflow,
+  retryMisfit,
+  summaryRequestLimit,
+} from "./window-guard.js";
 
 export interface AgentOptions {
   session: Session;
@@ -110,9 +118,17 @@ export class Agent {
     return this.#options.session.effectiveContext();
   }
 
-  /** Estimated size in tokens of the system prompt plus the effective context. */
+  /**
+   * Size in tokens of the next request (system prompt, tool definitions, effective context) as the
+   * provider counts it: from the latest usage where there is usage, else the calibrated estimate.
+   */
   contextTokens(): number {
-    return estimateTokens(this.#options.systemPrompt) + estimateContextTokens(this.effectiveContext());
+    return this.#reportedTokens();
+  }
+
+  #reportedTokens(): number {
+    const window = this.#options.session.learnedWindows()[this.#modelId];
+    return reportedRequestTokens(this.effectiveContext(), this.#overheadTokens(), window);
   }
 
   /**
@@ -186,6 +202,7 @@ export class Agent {
         message = await this.#send(signal);
       } catch (thrown) {
         const error = toPantoError(thrown, signal);
+        await this.#learnWindow(error);
         if (error.code !== "context_overflow" || retriedAfterCompaction) throw error;
         await this.#recoverFromOverflow(error, signal);
         retriedAfterCompaction = true;
@@ -230,8 +247,14 @@ export class Agent {
 
   /** Compacts with the turn in flight kept verbatim; throws the overflow when compaction cannot help. */
   async #recoverFromOverflow(overflow: PantoError, signal: AbortSignal | undefined): Promise<void> {
-    const outcome = await this.#compactExclusively("overflow", undefined, signal);
-    if (outcome.type === "compacted") return;
+    const misfit = inFlightMisfit(this.#windowCheck());
+    if (misfit !== undefined) throw misfit;
+    const outcome = await this.#compactExclusively("overflow", undefined, signal, overflow);
+    if (outcome.type === "compacted") {
+      const retry = retryMisfit(this.#windowCheck());
+      if (retry !== undefined) throw retry;
+      return;
+    }
     if (outcome.type === "nothing-to-summarise") {
       throw new PantoError(
         "context_overflow",
@@ -251,12 +274,50 @@ export class Agent {
     );
   }
 
+  /** Records the window an overflow error stated, for this model, in the session. */
+  async #learnWindow(error: PantoError): Promise<void> {
+    const estimated = estimateRequestTokens(this.#overheadTokens(), this.effectiveContext());
+    const window = learnFromOverflow(error, estimated);
+    if (window !== undefined) await this.#options.session.appendWindow(this.#modelId, window);
+  }
+
+  #overheadTokens(): number {
+    const { systemPrompt, tools } = this.#options;
+    return estimateOverheadTokens(
+      systemPrompt,
+      tools.map((tool) => tool.definition),
+    );
+  }
+
+  /** What the window checks need: the active model, its learned window, the overhead, the context. */
+  #windowCheck() {
+    return {
+      model: this.#modelId,
+      window: this.#options.session.learnedWindows()[this.#modelId],
+      overheadTokens: this.#overheadTokens(),
+      context: this.effectiveContext(),
+    };
+  }
+
+  /** The keep budget and summary-request limit the learned windows allow (DESIGN: never configured). */
+  #windowLimits(): { budgetTokens: number; summaryLimitTokens?: number } {
+    const windows = this.#options.session.learnedWindows();
+    const budgetTokens = effectiveKeepBudget(
+      this.#options.keepVerbatimTokens,
+      windows[this.#modelId],
+      this.#overheadTokens(),
+    );
+    const summaryLimitTokens = summaryRequestLimit(windows[this.#options.compactionModel ?? this.#modelId]);
+    return summaryLimitTokens === undefined ? { budgetTokens } : { budgetTokens, summaryLimitTokens };
+  }
+
   #compactExclusively(
     trigger: CompactionTrigger,
     instructions: string | undefined,
     signal: AbortSignal | undefined,
+    overflow?: PantoError,
   ): Promise<CompactionOutcome> {
-    return this.#exclusively(() => this.#compact(trigger, instructions, signal));
+    return this.#exclusively(() => this.#compact(trigger, instructions, signal, overflow));
   }
 
   /** Runs `operation` once every compaction (or other change to the compaction state) before it is done. */
@@ -270,15 +331,17 @@ export class Agent {
     trigger: CompactionTrigger,
     instructions: string | undefined,
     signal: AbortSignal | undefined,
+    overflow?: PantoError,
   ): Promise<CompactionOutcome> {
     const { session, onEvent } = this.#options;
-    const tokensBefore = estimateContextTokens(session.effectiveContext());
+    // The provider's own count of the rejected request when it stated one.
+    const tokensBefore = overflow?.requestTokens ?? this.#reportedTokens();
     const started = performance.now();
     const outcome = await runCompaction({
       context: contextForSummariser(session),
       trigger,
       lastTurnInFlight: trigger === "overflow",
-      budgetTokens: this.#options.keepVerbatimTokens,
+      ...this.#windowLimits(),
       systemPrompt: summariserPrompt(session, this.#options.compactionPrompt),
       ...(instructions === undefined || instructions.trim() === "" ? {} : { instructions }),
       activeModel: this.#modelId,
@@ -307,8 +370,16 @@ export class Agent {
           ? outcome.record
           : withRestoredFacts(outcome.record, outcome.plan.summarise);
       await session.appendCompaction(record, outcome.kept);
-      const tokensAfter = estimateContextTokens(session.effectiveContext());
-      onEvent({ type: "compaction", record, tokensBefore, tokensAfter, durationMs });
+      const tokensAfter = this.#reportedTokens();
+      onEvent({
+        type: "compaction",
+        record,
+        tokensBefore,
+        tokensAfter,
+        durationMs,
+        ...(overflow?.requestTokens === undefined ? {} : { requestTokens: overflow.requestTokens }),
+        ...(overflow?.contextWindow === undefined ? {} : { contextWindow: overflow.contextWindow }),
+      });
       return { ...outcome, record };
     }
     if (outcome.type === "nothing-to-summarise") {
