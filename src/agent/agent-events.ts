@@ -74,5 +74,8 @@ export type AgentEvent =
     }
   /** The failed request is being sent once more, against the compacted context. */
   | { type: "overflow-retry" }
-  /** `code` marks warnings a script may act on: "empty_answer" (no text and no tool call). */
-  | { type: "warning"; message: string; code?: "empty_answer" };
+  /**
+   * `code` marks warnings a script may act on: "empty_answer" (no text and no tool call),
+   * "prompt_truncated" (the server reported a prompt far smaller than what was sent).
+   */
+  | { type: "warning"; message: string; code?: "empty_answer" | "prompt_truncated" };

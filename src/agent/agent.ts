@@ -32,6 +32,7 @@ import {
 import { failureHint } from "./failure-hint.js";
 import { reportedRequestTokens } from "./reported-size.js";
 import { runToolCalls } from "./run-tool-calls.js";
+import { truncationWarning } from "./truncation-check.js";
 import {
   effectiveKeepBudget,
   estimateOverheadTokens,
@@ -95,6 +96,8 @@ export class Agent {
   #client: ModelClient;
   /** Whether the prompt running now has written tool results (work the model must not forget). */
   #turnRanTools = false;
+  /** Whether the silent-truncation warning was given (once per session). */
+  #truncationWarned = false;
   /** Serialises compactions: a manual /compact never races overflow recovery. */
   #compactionLock: Promise<unknown> = Promise.resolve();
 
@@ -212,6 +215,7 @@ export class Agent {
       }
       // A later request of the same turn may overflow again and earns its own single retry.
       retriedAfterCompaction = false;
+      this.#warnIfTruncated(message);
       await this.#options.session.appendMessage(message);
       this.#options.onEvent({ type: "assistant-message", message });
       const calls = message.content.filter((block): block is ToolCallBlock => block.type === "tool-call");
@@ -272,6 +276,16 @@ export class Agent {
         cause: overflow,
       },
     );
+  }
+
+  /** Warns once per session when a response's prompt size says the server cut the request. */
+  #warnIfTruncated(message: AssistantMessage): void {
+    if (this.#truncationWarned) return;
+    const estimated = estimateRequestTokens(this.#overheadTokens(), this.effectiveContext());
+    const warning = truncationWarning(message, estimated);
+    if (warning === undefined) return;
+    this.#truncationWarned = true;
+    this.#options.onEvent({ type: "warning", code: "prompt_truncated", message: warning });
   }
 
   /** Records the window an overflow error stated, for this model, in the session. */

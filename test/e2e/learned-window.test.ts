@@ -149,6 +149,14 @@ describe.each(FAMILIES)("a learned context window on $name", (family) => {
     expect(first.code).toBe(0);
     const events = compactionEvents(first.stdout);
     expect(events.filter((event) => event.type === "compaction")).toHaveLength(1);
+    // The size before is the provider's own count of the rejected request, and the event carries it
+    // with the window.
+    const rejectedRequest = server.requests.find((request) => fakeCount(request) > window);
+    expect(events.find((event) => event.type === "compaction")).toMatchObject({
+      request_tokens: fakeCount(rejectedRequest as RecordedRequest),
+      context_window: window,
+      tokens_before: fakeCount(rejectedRequest as RecordedRequest),
+    });
     expect(events.some((event) => event.type === "compaction_failed")).toBe(false);
     const next = await run("the prompt after that");
     expect(next.code).toBe(0);
@@ -188,5 +196,23 @@ describe.each(FAMILIES)("a learned context window on $name", (family) => {
     expect(again.code).toBe(1);
     expect(server.requests.filter(isSummaryRequest)).toEqual([]);
     expect((await sessionLines(session)).filter((line) => line.type === "window")).toHaveLength(2);
+  }, 60_000);
+});
+
+describe("a server that silently truncates the prompt", () => {
+  it("warns once, with a code, that part of the conversation may have been dropped and how to raise the context size", async () => {
+    const family = FAMILIES.find((candidate) => candidate.model.startsWith("local/")) as Family;
+    const { startServer } = await setUp(family, {});
+    const { run } = await startServer({ truncateAbove: 1024 });
+    const result = await run(`${"a long prompt that the server cuts ".repeat(400)}`);
+    expect(result.code).toBe(0);
+    const warnings = jsonEvents(result.stdout).filter((event) => event.type === "warning");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ code: "prompt_truncated" });
+    expect(String(warnings[0]?.message)).toMatch(/num_ctx|OLLAMA_CONTEXT_LENGTH/);
+
+    const { run: runUntruncated } = await startServer({});
+    const fine = await runUntruncated(`${"a long prompt that fits ".repeat(400)}`);
+    expect(jsonEvents(fine.stdout).filter((event) => event.type === "warning")).toEqual([]);
   }, 60_000);
 });
