@@ -314,13 +314,18 @@ export class Agent {
   }
 
   /** The keep budget and summary-request limit the learned windows allow (DESIGN: never configured). */
-  #windowLimits(): { budgetTokens: number; summaryLimitTokens?: number } {
+  #windowLimits(trigger: CompactionTrigger): { budgetTokens: number; summaryLimitTokens?: number } {
     const windows = this.#options.session.learnedWindows();
-    const budgetTokens = effectiveKeepBudget(
-      this.#options.keepVerbatimTokens,
-      windows[this.#modelId],
-      this.#overheadTokens(),
-    );
+    // A manual /compact keeps the configured budget; only recovery must make its one retry fit.
+    const budgetTokens =
+      trigger === "manual"
+        ? this.#options.keepVerbatimTokens
+        : effectiveKeepBudget(
+            this.#options.keepVerbatimTokens,
+            windows[this.#modelId],
+            this.#overheadTokens(),
+            this.effectiveContext(),
+          );
     const summaryLimitTokens = summaryRequestLimit(windows[this.#options.compactionModel ?? this.#modelId]);
     return summaryLimitTokens === undefined ? { budgetTokens } : { budgetTokens, summaryLimitTokens };
   }
@@ -355,7 +360,7 @@ export class Agent {
       context: contextForSummariser(session),
       trigger,
       lastTurnInFlight: trigger === "overflow",
-      ...this.#windowLimits(),
+      ...this.#windowLimits(trigger),
       systemPrompt: summariserPrompt(session, this.#options.compactionPrompt),
       ...(instructions === undefined || instructions.trim() === "" ? {} : { instructions }),
       activeModel: this.#modelId,

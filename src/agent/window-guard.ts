@@ -20,11 +20,6 @@ import { PantoError } from "../core/index.js";
 export const WINDOW_MARGIN = 0.1;
 /** Part of the window kept for the summary a compaction puts in front of the kept turns. */
 export const SUMMARY_SHARE = 0.15;
-/**
- * Part of the room left after the overhead and the summary that the kept turns may fill; the rest is
- * for the turns that follow, so the prompt after a recovery does not overflow again at once.
- */
-export const KEEP_SHARE = 0.5;
 /** The plausible range of provider tokens per estimated token (see `learnFromOverflow`). */
 const MIN_SCALE = 0.4;
 const MAX_SCALE = 2;
@@ -67,19 +62,57 @@ export function summaryAllowanceTokens(window: LearnedWindow): number {
 }
 
 /**
+ * The fixed overhead as the provider counts it, from the session's own usage: the earliest response
+ * in the context whose reported prompt plausibly is the request panto estimates (overhead, summary
+ * and the messages before it), with that prompt split in proportion to the estimates. The earliest
+ * is used because its prompt is mostly overhead, so the split errs least. Undefined without usage.
+ */
+export function overheadFromUsage(context: EffectiveContext, overheadTokens: number): number | undefined {
+  let prefix =
+    overheadTokens + (context.compaction === undefined ? 0 : estimateTokens(context.compaction.summary));
+  for (const message of context.messages) {
+    if (message.role === "assistant" && message.usage !== undefined && prefix > 0) {
+      const failed = message.stopReason === "error" || message.stopReason === "aborted";
+      const scale = message.usage.promptTokens / prefix;
+      if (!failed && scale >= MIN_SCALE && scale <= MAX_SCALE) return Math.ceil(overheadTokens * scale);
+    }
+    prefix += estimateMessageTokens(message);
+  }
+  return undefined;
+}
+
+/**
+ * The fixed overhead in the units `usableWindowTokens` and retention use (provider tokens when the
+ * estimate overcounts, estimate units when it undercounts and the window is scaled down instead):
+ * from the session's usage when there is some, else the estimate scaled by the learned window.
+ */
+export function overheadInWindowUnits(
+  window: LearnedWindow,
+  overheadTokens: number,
+  context: EffectiveContext,
+): number {
+  const scale = providerScale(window);
+  const fromUsage = overheadFromUsage(context, overheadTokens);
+  if (fromUsage !== undefined) return Math.ceil(fromUsage / Math.max(1, scale));
+  return Math.ceil(overheadTokens * Math.min(1, scale));
+}
+
+/**
  * The keep-verbatim budget (turn in flight included, as retention counts it) a compaction may use:
  * the configured one, or less when the learned window could not hold it next to the fixed overhead
- * and the summary, so the single retry fits whenever the turn in flight does. Retention keeps the
- * turn in flight whatever the budget.
+ * and the summary's allowance with the margin, so the single retry fits whenever the turn in flight
+ * does. Retention keeps the turn in flight whatever the budget.
  */
 export function effectiveKeepBudget(
   configured: number,
   window: LearnedWindow | undefined,
   overheadTokens: number,
+  context: EffectiveContext,
 ): number {
   if (window === undefined) return configured;
-  const room = usableWindowTokens(window) - overheadTokens - summaryAllowanceTokens(window);
-  return Math.max(0, Math.min(configured, Math.floor(room * KEEP_SHARE)));
+  const overhead = overheadInWindowUnits(window, overheadTokens, context);
+  const room = usableWindowTokens(window) - overhead - summaryAllowanceTokens(window);
+  return Math.max(0, Math.min(configured, room));
 }
 
 /**

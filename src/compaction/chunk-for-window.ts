@@ -3,6 +3,9 @@ import { buildCompactionRequest } from "./build-compaction-request.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { serializeTranscript } from "./serialize-transcript.js";
 
+/** How far over the limit (which holds back a margin and the summary's room) a request may go. */
+const LONE_TURN_SLACK = 1.35;
+
 export interface ChunkLimits {
   /** The most a summary request may be (local estimate, system prompt included). */
   limitTokens: number;
@@ -46,5 +49,10 @@ export function nextChunk(
   }
   if (end > start) return { ok: true, end };
   const first = turns[start] as SizedTurn;
-  return { ok: false, tokens: used + estimateTokens(serializeTranscript(first.messages)) };
+  const tokens = used + estimateTokens(serializeTranscript(first.messages));
+  // A lone turn is still sent when only the margin and summary allowance the limit holds back (and
+  // the estimate's tendency to err large) stand in the way; beyond that it is refused unsent.
+  return tokens <= limits.limitTokens * LONE_TURN_SLACK
+    ? { ok: true, end: start + 1 }
+    : { ok: false, tokens };
 }
