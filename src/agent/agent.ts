@@ -30,6 +30,7 @@ import {
   unpinNote,
 } from "./compaction-controls.js";
 import { failureHint } from "./failure-hint.js";
+import { MessageTooLargeError, messageTooLarge } from "./message-too-large.js";
 import { reportedRequestTokens } from "./reported-size.js";
 import { runToolCalls } from "./run-tool-calls.js";
 import { truncationWarning } from "./truncation-check.js";
@@ -37,8 +38,11 @@ import {
   effectiveKeepBudget,
   estimateOverheadTokens,
   estimateRequestTokens,
+  inFlightEstimate,
   inFlightMisfit,
   learnFromOverflow,
+  onlyTurnInFlight,
+  predictProviderTokens,
   retryMisfit,
   summaryRequestLimit,
 } from "./window-guard.js";
@@ -206,7 +210,8 @@ export class Agent {
       } catch (thrown) {
         const error = toPantoError(thrown, signal);
         await this.#learnWindow(error);
-        if (error.code !== "context_overflow" || retriedAfterCompaction) throw error;
+        if (error.code !== "context_overflow") throw error;
+        if (retriedAfterCompaction) throw await this.#afterFailedRetry(error);
         await this.#recoverFromOverflow(error, signal);
         retriedAfterCompaction = true;
         this.#options.onEvent({ type: "overflow-retry" });
@@ -260,6 +265,7 @@ export class Agent {
       return;
     }
     if (outcome.type === "nothing-to-summarise") {
+      if (onlyTurnInFlight(this.effectiveContext())) throw this.#messageTooLarge("untouched", overflow);
       throw new PantoError(
         "context_overflow",
         `${overflow.message} (compaction cannot help: ${outcome.reason})`,
@@ -286,6 +292,36 @@ export class Agent {
     if (warning === undefined) return;
     this.#truncationWarned = true;
     this.#options.onEvent({ type: "warning", code: "prompt_truncated", message: warning });
+  }
+
+  /**
+   * The retry after an overflow compaction overflowed too. When the turn in flight is what does not
+   * fit (the learned window says so, or nothing but it was left beside the summary), the compaction
+   * did nothing useful: it is undone, and the error says the message itself is too large.
+   */
+  async #afterFailedRetry(error: PantoError): Promise<PantoError> {
+    const check = this.#windowCheck();
+    const misfit = inFlightMisfit(check);
+    if (!(misfit instanceof MessageTooLargeError) && !onlyTurnInFlight(check.context)) return error;
+    if (this.#options.session.activeCompaction()?.trigger !== "overflow") return error;
+    await this.#exclusively(() => uncompactLatest(this.#options));
+    return this.#messageTooLarge("compaction-undone", error);
+  }
+
+  #messageTooLarge(conversation: "untouched" | "compaction-undone", cause: PantoError): MessageTooLargeError {
+    const { window, overheadTokens, context } = this.#windowCheck();
+    const size = (tokens: number) => (window === undefined ? tokens : predictProviderTokens(window, tokens));
+    const contextWindow = window?.contextWindow ?? cause.contextWindow;
+    return messageTooLarge(
+      {
+        model: this.#modelId,
+        messageTokens: size(inFlightEstimate(context)),
+        overheadTokens: size(overheadTokens),
+        ...(contextWindow === undefined ? {} : { contextWindow }),
+        conversation,
+      },
+      cause,
+    );
   }
 
   /** Records the window an overflow error stated, for this model, in the session. */

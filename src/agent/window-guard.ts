@@ -6,6 +6,7 @@ import {
 } from "../compaction/index.js";
 import type { EffectiveContext, LearnedWindow, ToolDefinition } from "../core/index.js";
 import { PantoError } from "../core/index.js";
+import { messageTooLarge } from "./message-too-large.js";
 
 /**
  * How a learned context window bounds overflow recovery (issue: "know the window"). The window only
@@ -127,10 +128,22 @@ export function summaryRequestLimit(window: LearnedWindow | undefined): number |
   return Math.max(1, Math.floor(room / providerScale(window)));
 }
 
+/** The turn in flight's size by the local estimate (0 when there is none). */
+export function inFlightEstimate(context: EffectiveContext): number {
+  const inFlight = groupTurns(context.messages).at(-1);
+  if (inFlight === undefined) return 0;
+  return inFlight.messages.reduce((total, message) => total + estimateMessageTokens(message), 0);
+}
+
+/** Whether the context holds no turn but the one in flight (a summary may precede it). */
+export function onlyTurnInFlight(context: EffectiveContext): boolean {
+  return groupTurns(context.messages).length <= 1;
+}
+
 /**
  * Refuses at once, without a model call, when the learned window cannot hold even the fixed
- * overhead plus the turn in flight: no compaction could make the retry fit. The message says what is
- * too large and what to do (it is the message itself, not the conversation).
+ * overhead plus the turn in flight: no compaction could make the retry fit. When the overhead alone
+ * fills the window the model is the problem; otherwise it is the message itself.
  */
 export function inFlightMisfit(input: {
   model: string;
@@ -139,22 +152,26 @@ export function inFlightMisfit(input: {
   context: EffectiveContext;
 }): PantoError | undefined {
   const { window } = input;
-  if (window === undefined) return undefined;
-  const inFlight = groupTurns(input.context.messages).at(-1);
-  if (inFlight === undefined) return undefined;
-  const turnTokens = inFlight.messages.reduce((total, message) => total + estimateMessageTokens(message), 0);
+  if (window === undefined || groupTurns(input.context.messages).length === 0) return undefined;
   const overhead = predictProviderTokens(window, input.overheadTokens);
-  const turn = predictProviderTokens(window, turnTokens);
+  const turn = predictProviderTokens(window, inFlightEstimate(input.context));
   if (overhead + turn <= window.contextWindow) return undefined;
-  const message =
-    `the latest message and what its turn brought in (tool calls and results) come to about ${turn} tokens, ` +
-    `and panto's fixed overhead (system prompt and tool definitions) to about ${overhead}: together more than ` +
-    `${input.model}'s context window of ${window.contextWindow} tokens. Compacting older turns cannot help, so ` +
-    "no summary was requested. Send a shorter message (or ask for smaller tool outputs), or switch to a model " +
-    "with a larger window (/model); for a local server, raise its context size.";
-  return new PantoError("context_overflow", message, {
+  if (overhead >= window.contextWindow) {
+    const message =
+      `panto's fixed overhead (system prompt and tool definitions) alone comes to about ${overhead} tokens, ` +
+      `more than ${input.model}'s context window of ${window.contextWindow} tokens, so no summary was ` +
+      "requested. Switch to a model with a larger window (/model); for a local server, raise its context size.";
+    return new PantoError("context_overflow", message, {
+      contextWindow: window.contextWindow,
+      requestTokens: overhead + turn,
+    });
+  }
+  return messageTooLarge({
+    model: input.model,
+    messageTokens: turn,
+    overheadTokens: overhead,
     contextWindow: window.contextWindow,
-    requestTokens: overhead + turn,
+    conversation: "untouched",
   });
 }
 
