@@ -134,8 +134,10 @@ export class Agent {
   }
 
   #reportedTokens(): number {
-    const window = this.#options.session.learnedWindows()[this.#modelId];
-    return reportedRequestTokens(this.effectiveContext(), this.#overheadTokens(), window);
+    const { session } = this.#options;
+    const window = session.learnedWindows()[this.#modelId];
+    const copies = session.activeCompaction()?.keptMessages ?? 0;
+    return reportedRequestTokens(this.effectiveContext(), this.#overheadTokens(), window, copies);
   }
 
   /**
@@ -168,7 +170,9 @@ export class Agent {
     const { compactionModel } = this.#options;
     return previewNow(
       {
-        ...this.#options,
+        ...this.#controlDeps(),
+        keepVerbatimTokens: this.#options.keepVerbatimTokens,
+        compactionPrompt: this.#options.compactionPrompt,
         activeModel: this.#modelId,
         ...(compactionModel === undefined ? {} : { compactionModel }),
       },
@@ -176,24 +180,30 @@ export class Agent {
     );
   }
 
+  /** What the compaction controls need: the session, the event sink, and honest sizes. */
+  #controlDeps() {
+    const { session, onEvent } = this.#options;
+    return { session, onEvent, requestTokens: () => this.#reportedTokens() };
+  }
+
   /** `/uncompact`: undoes the compaction in effect (after any compaction still running). */
   uncompact(): Promise<UncompactOutcome> {
-    return this.#exclusively(() => uncompactLatest(this.#options));
+    return this.#exclusively(() => uncompactLatest(this.#controlDeps()));
   }
 
   /** `/pin TEXT`: returns the note's number. */
   pin(text: string): Promise<number> {
-    return this.#exclusively(() => pinNote(this.#options, text));
+    return this.#exclusively(() => pinNote(this.#controlDeps(), text));
   }
 
   /** `/unpin N`: the removed note's text, or undefined when there is no note N. */
   unpin(number: number): Promise<string | undefined> {
-    return this.#exclusively(() => unpinNote(this.#options, number));
+    return this.#exclusively(() => unpinNote(this.#controlDeps(), number));
   }
 
   /** `/summary edit`: stores `text` as the summary in effect (a compaction entry with trigger "edited"). */
   editSummary(text: string): Promise<EditOutcome> {
-    return this.#exclusively(() => editSummary(this.#options, text));
+    return this.#exclusively(() => editSummary(this.#controlDeps(), text));
   }
 
   async #runTurn(
@@ -304,7 +314,7 @@ export class Agent {
     const misfit = inFlightMisfit(check);
     if (!(misfit instanceof MessageTooLargeError) && !onlyTurnInFlight(check.context)) return error;
     if (this.#options.session.activeCompaction()?.trigger !== "overflow") return error;
-    await this.#exclusively(() => uncompactLatest(this.#options));
+    await this.#exclusively(() => uncompactLatest(this.#controlDeps()));
     return this.#messageTooLarge("compaction-undone", error);
   }
 

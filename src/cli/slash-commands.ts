@@ -34,7 +34,8 @@ const HANDLERS: Record<string, Handler> = {
   pins: async (run) => ok(describePins(run)),
   unpin: runUnpin,
   summary: runSummary,
-  context: async (run) => ok(describeContext(run.agent.effectiveContext())),
+  context: async (run) =>
+    ok(describeContext(run.agent.effectiveContext(), { requestTokens: run.agent.contextTokens() })),
   model: runModel,
   session: async (run) => ok(`${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),
   tools: async (run) => ok(describeTools(run)),
