@@ -9,6 +9,7 @@ import type {
   AssistantMessage,
   CompactionTrigger,
   EffectiveContext,
+  LearnedWindow,
   ModelClient,
   StreamEvent,
   ToolCallBlock,
@@ -131,6 +132,15 @@ export class Agent {
    */
   contextTokens(): number {
     return this.#reportedTokens();
+  }
+
+  /**
+   * The context window learned for the active model (from an overflow error's numbers, remembered in
+   * the session across resume), or undefined when none was learned; never configured. With
+   * `contextTokens()` it gives the share of the known window the next request fills.
+   */
+  learnedWindow(): LearnedWindow | undefined {
+    return this.#options.session.learnedWindows()[this.#modelId];
   }
 
   #reportedTokens(): number {

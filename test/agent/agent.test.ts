@@ -102,6 +102,21 @@ describe("Agent overflow recovery", () => {
     expect(texts(calls[4]!.request.context.messages)).toEqual(["small", "a1", "next"]);
   });
 
+  it("gives the window learned from an overflow's numbers for the active model only, as the status line reads it", async () => {
+    const stated = new PantoError("context_overflow", "prompt is too long: 90000 tokens > 64000 maximum", {
+      status: 400,
+      requestTokens: 90000,
+      contextWindow: 64000,
+    });
+    const { agent } = makeAgent([{ reply: "a1" }, { fail: stated }, { reply: "SUMMARY" }, { reply: "a2" }]);
+    expect(agent.learnedWindow()).toBeUndefined();
+    await agent.prompt("small");
+    expect(await agent.prompt("bigger")).toEqual({ ok: true, text: "a2" });
+    expect(agent.learnedWindow()).toMatchObject({ contextWindow: 64000, requestTokens: 90000 });
+    agent.setModel("fake/other");
+    expect(agent.learnedWindow()).toBeUndefined();
+  });
+
   it("fails at once without a model call when nothing is older than the turn in flight", async () => {
     const { agent, calls, events } = makeAgent([{ fail: overflow() }]);
     const result = await agent.prompt("the very first prompt is already too big");
