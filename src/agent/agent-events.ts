@@ -38,9 +38,13 @@ export type AgentEvent =
   | {
       type: "compaction";
       record: CompactionRecord;
+      /** The request's size before and after, as the provider counts it (see `Agent.contextTokens`). */
       tokensBefore: number;
       tokensAfter: number;
       durationMs: number;
+      /** From the overflow error that triggered it, when the provider stated them. */
+      requestTokens?: number;
+      contextWindow?: number;
     }
   | {
       type: "compaction-failed";
@@ -77,5 +81,8 @@ export type AgentEvent =
   | { type: "overflow-retry" }
   /** One hook command ran (config "hooks"). */
   | { type: "hook"; run: HookRun }
-  /** `code` marks warnings a script may act on: "empty_answer" (no text and no tool call). */
-  | { type: "warning"; message: string; code?: "empty_answer" };
+  /**
+   * `code` marks warnings a script may act on: "empty_answer" (no text and no tool call),
+   * "prompt_truncated" (the server reported a prompt far smaller than what was sent).
+   */
+  | { type: "warning"; message: string; code?: "empty_answer" | "prompt_truncated" };

@@ -1,8 +1,6 @@
 import {
   type CompactionOutcome,
   type CompactionPreview,
-  estimateContextTokens,
-  estimateTokens,
   runCompaction,
   type SummariseFn,
   withRestoredFacts,
@@ -12,6 +10,7 @@ import type {
   AssistantMessage,
   CompactionTrigger,
   EffectiveContext,
+  LearnedWindow,
   ModelClient,
   StreamEvent,
   SummaryRequestUsage,
@@ -37,9 +36,24 @@ import {
 } from "./compaction-controls.js";
 import { failureHint } from "./failure-hint.js";
 import { compactionBlockedByHook, promptBlockedByHook } from "./hook-points.js";
+import { MessageTooLargeError, messageTooLarge } from "./message-too-large.js";
 import { PartialAnswer } from "./partial-answer.js";
+import { reportedRequestTokens } from "./reported-size.js";
 import { runToolCalls } from "./run-tool-calls.js";
 import { summaryRequester } from "./summary-requester.js";
+import { truncationWarning } from "./truncation-check.js";
+import {
+  effectiveKeepBudget,
+  estimateOverheadTokens,
+  estimateRequestTokens,
+  inFlightEstimate,
+  inFlightMisfit,
+  learnFromOverflow,
+  onlyTurnInFlight,
+  predictProviderTokens,
+  retryMisfit,
+  summaryRequestLimit,
+} from "./window-guard.js";
 
 export interface AgentOptions {
   session: Session;
@@ -106,6 +120,8 @@ export class Agent {
   #keptInterrupted = false;
   /** A model switched to with setModel and not yet written to the session. */
   #modelToRecord: string | undefined;
+  /** Whether the silent-truncation warning was given (once per session). */
+  #truncationWarned = false;
   /** Serialises compactions: a manual /compact never races overflow recovery. */
   #compactionLock: Promise<unknown> = Promise.resolve();
 
@@ -142,9 +158,28 @@ export class Agent {
     return this.#options.session.effectiveContext();
   }
 
-  /** Estimated size in tokens of the system prompt plus the effective context. */
+  /**
+   * Size in tokens of the next request (system prompt, tool definitions, effective context) as the
+   * provider counts it: from the latest usage where there is usage, else the calibrated estimate.
+   */
   contextTokens(): number {
-    return estimateTokens(this.#options.systemPrompt) + estimateContextTokens(this.effectiveContext());
+    return this.#reportedTokens();
+  }
+
+  /**
+   * The context window learned for the active model (from an overflow error's numbers, remembered in
+   * the session across resume), or undefined when none was learned; never configured. With
+   * `contextTokens()` it gives the share of the known window the next request fills.
+   */
+  learnedWindow(): LearnedWindow | undefined {
+    return this.#options.session.learnedWindows()[this.#modelId];
+  }
+
+  #reportedTokens(): number {
+    const { session } = this.#options;
+    const window = session.learnedWindows()[this.#modelId];
+    const copies = session.activeCompaction()?.keptMessages ?? 0;
+    return reportedRequestTokens(this.effectiveContext(), this.#overheadTokens(), window, copies);
   }
 
   /**
@@ -188,7 +223,9 @@ export class Agent {
     const { compactionModel } = this.#options;
     return previewNow(
       {
-        ...this.#options,
+        ...this.#controlDeps(),
+        keepVerbatimTokens: this.#options.keepVerbatimTokens,
+        compactionPrompt: this.#options.compactionPrompt,
         activeModel: this.#modelId,
         ...(compactionModel === undefined ? {} : { compactionModel }),
       },
@@ -196,24 +233,30 @@ export class Agent {
     );
   }
 
+  /** What the compaction controls need: the session, the event sink, and honest sizes. */
+  #controlDeps() {
+    const { session, onEvent } = this.#options;
+    return { session, onEvent, requestTokens: () => this.#reportedTokens() };
+  }
+
   /** `/uncompact`: undoes the compaction in effect (after any compaction still running). */
   uncompact(): Promise<UncompactOutcome> {
-    return this.#exclusively(() => uncompactLatest(this.#options));
+    return this.#exclusively(() => uncompactLatest(this.#controlDeps()));
   }
 
   /** `/pin TEXT`: returns the note's number. */
   pin(text: string): Promise<number> {
-    return this.#exclusively(() => pinNote(this.#options, text));
+    return this.#exclusively(() => pinNote(this.#controlDeps(), text));
   }
 
   /** `/unpin N`: the removed note's text, or undefined when there is no note N. */
   unpin(number: number): Promise<string | undefined> {
-    return this.#exclusively(() => unpinNote(this.#options, number));
+    return this.#exclusively(() => unpinNote(this.#controlDeps(), number));
   }
 
   /** `/summary edit`: stores `text` as the summary in effect (a compaction entry with trigger "edited"). */
   editSummary(text: string): Promise<EditOutcome> {
-    return this.#exclusively(() => editSummary(this.#options, text));
+    return this.#exclusively(() => editSummary(this.#controlDeps(), text));
   }
 
   async #runTurn(
@@ -229,7 +272,9 @@ export class Agent {
         message = await this.#send(signal);
       } catch (thrown) {
         const error = toPantoError(thrown, signal);
-        if (error.code !== "context_overflow" || retriedAfterCompaction) throw error;
+        await this.#learnWindow(error);
+        if (error.code !== "context_overflow") throw error;
+        if (retriedAfterCompaction) throw await this.#afterFailedRetry(error);
         await this.#recoverFromOverflow(error, signal);
         retriedAfterCompaction = true;
         this.#options.onEvent({ type: "overflow-retry" });
@@ -238,6 +283,7 @@ export class Agent {
       }
       // A later request of the same turn may overflow again and earns its own single retry.
       retriedAfterCompaction = false;
+      this.#warnIfTruncated(message);
       await this.#options.session.appendMessage(message);
       this.#options.onEvent({ type: "assistant-message", message });
       const calls = message.content.filter((block): block is ToolCallBlock => block.type === "tool-call");
@@ -304,9 +350,16 @@ export class Agent {
 
   /** Compacts with the turn in flight kept verbatim; throws the overflow when compaction cannot help. */
   async #recoverFromOverflow(overflow: PantoError, signal: AbortSignal | undefined): Promise<void> {
-    const outcome = await this.#compactExclusively("overflow", undefined, signal);
-    if (outcome.type === "compacted") return;
+    const misfit = inFlightMisfit(this.#windowCheck());
+    if (misfit !== undefined) throw misfit;
+    const outcome = await this.#compactExclusively("overflow", undefined, signal, overflow);
+    if (outcome.type === "compacted") {
+      const retry = retryMisfit(this.#windowCheck());
+      if (retry !== undefined) throw retry;
+      return;
+    }
     if (outcome.type === "nothing-to-summarise") {
+      if (onlyTurnInFlight(this.effectiveContext())) throw this.#messageTooLarge("untouched", overflow);
       throw new PantoError(
         "context_overflow",
         `${overflow.message} (compaction cannot help: ${outcome.reason})`,
@@ -325,12 +378,95 @@ export class Agent {
     );
   }
 
+  /** Warns once per session when a response's prompt size says the server cut the request. */
+  #warnIfTruncated(message: AssistantMessage): void {
+    if (this.#truncationWarned) return;
+    const estimated = estimateRequestTokens(this.#overheadTokens(), this.effectiveContext());
+    const warning = truncationWarning(message, estimated);
+    if (warning === undefined) return;
+    this.#truncationWarned = true;
+    this.#options.onEvent({ type: "warning", code: "prompt_truncated", message: warning });
+  }
+
+  /**
+   * The retry after an overflow compaction overflowed too. When the turn in flight is what does not
+   * fit (the learned window says so, or nothing but it was left beside the summary), the compaction
+   * did nothing useful: it is undone, and the error says the message itself is too large.
+   */
+  async #afterFailedRetry(error: PantoError): Promise<PantoError> {
+    const check = this.#windowCheck();
+    const misfit = inFlightMisfit(check);
+    if (!(misfit instanceof MessageTooLargeError) && !onlyTurnInFlight(check.context)) return error;
+    if (this.#options.session.activeCompaction()?.trigger !== "overflow") return error;
+    await this.#exclusively(() => uncompactLatest(this.#controlDeps()));
+    return this.#messageTooLarge("compaction-undone", error);
+  }
+
+  #messageTooLarge(conversation: "untouched" | "compaction-undone", cause: PantoError): MessageTooLargeError {
+    const { window, overheadTokens, context } = this.#windowCheck();
+    const size = (tokens: number) => (window === undefined ? tokens : predictProviderTokens(window, tokens));
+    const contextWindow = window?.contextWindow ?? cause.contextWindow;
+    return messageTooLarge(
+      {
+        model: this.#modelId,
+        messageTokens: size(inFlightEstimate(context)),
+        overheadTokens: size(overheadTokens),
+        ...(contextWindow === undefined ? {} : { contextWindow }),
+        conversation,
+      },
+      cause,
+    );
+  }
+
+  /** Records the window an overflow error stated, for this model, in the session. */
+  async #learnWindow(error: PantoError): Promise<void> {
+    const estimated = estimateRequestTokens(this.#overheadTokens(), this.effectiveContext());
+    const window = learnFromOverflow(error, estimated);
+    if (window !== undefined) await this.#options.session.appendWindow(this.#modelId, window);
+  }
+
+  #overheadTokens(): number {
+    const { systemPrompt, tools } = this.#options;
+    return estimateOverheadTokens(
+      systemPrompt,
+      tools.map((tool) => tool.definition),
+    );
+  }
+
+  /** What the window checks need: the active model, its learned window, the overhead, the context. */
+  #windowCheck() {
+    return {
+      model: this.#modelId,
+      window: this.#options.session.learnedWindows()[this.#modelId],
+      overheadTokens: this.#overheadTokens(),
+      context: this.effectiveContext(),
+    };
+  }
+
+  /** The keep budget and summary-request limit the learned windows allow (DESIGN: never configured). */
+  #windowLimits(trigger: CompactionTrigger): { budgetTokens: number; summaryLimitTokens?: number } {
+    const windows = this.#options.session.learnedWindows();
+    // A manual /compact keeps the configured budget; only recovery must make its one retry fit.
+    const budgetTokens =
+      trigger === "manual"
+        ? this.#options.keepVerbatimTokens
+        : effectiveKeepBudget(
+            this.#options.keepVerbatimTokens,
+            windows[this.#modelId],
+            this.#overheadTokens(),
+            this.effectiveContext(),
+          );
+    const summaryLimitTokens = summaryRequestLimit(windows[this.#options.compactionModel ?? this.#modelId]);
+    return summaryLimitTokens === undefined ? { budgetTokens } : { budgetTokens, summaryLimitTokens };
+  }
+
   #compactExclusively(
     trigger: CompactionTrigger,
     instructions: string | undefined,
     signal: AbortSignal | undefined,
+    overflow?: PantoError,
   ): Promise<CompactionOutcome> {
-    return this.#exclusively(() => this.#compact(trigger, instructions, signal));
+    return this.#exclusively(() => this.#compact(trigger, instructions, signal, overflow));
   }
 
   /** Runs `operation` once every compaction (or other change to the compaction state) before it is done. */
@@ -344,9 +480,11 @@ export class Agent {
     trigger: CompactionTrigger,
     instructions: string | undefined,
     signal: AbortSignal | undefined,
+    overflow?: PantoError,
   ): Promise<CompactionOutcome> {
     const { session, onEvent } = this.#options;
-    const tokensBefore = estimateContextTokens(session.effectiveContext());
+    // The provider's own count of the rejected request when it stated one.
+    const tokensBefore = overflow?.requestTokens ?? this.#reportedTokens();
     const { hooks, keepVerbatimTokens } = this.#options;
     const blocked = await compactionBlockedByHook(hooks, {
       trigger,
@@ -361,7 +499,7 @@ export class Agent {
       context: contextForSummariser(session),
       trigger,
       lastTurnInFlight: trigger === "overflow",
-      budgetTokens: this.#options.keepVerbatimTokens,
+      ...this.#windowLimits(trigger),
       systemPrompt: summariserPrompt(session, this.#options.compactionPrompt),
       ...(instructions === undefined || instructions.trim() === "" ? {} : { instructions }),
       activeModel: this.#modelId,
@@ -391,8 +529,16 @@ export class Agent {
           : withRestoredFacts(outcome.record, outcome.plan.summarise);
       const record = this.#summaryUsage.length === 0 ? checked : { ...checked, usage: this.#summaryUsage };
       await session.appendCompaction(record, outcome.kept);
-      const tokensAfter = estimateContextTokens(session.effectiveContext());
-      onEvent({ type: "compaction", record, tokensBefore, tokensAfter, durationMs });
+      const tokensAfter = this.#reportedTokens();
+      onEvent({
+        type: "compaction",
+        record,
+        tokensBefore,
+        tokensAfter,
+        durationMs,
+        ...(overflow?.requestTokens === undefined ? {} : { requestTokens: overflow.requestTokens }),
+        ...(overflow?.contextWindow === undefined ? {} : { contextWindow: overflow.contextWindow }),
+      });
       await hooks?.postCompact(record, tokensBefore, tokensAfter);
       return { ...outcome, record };
     }

@@ -14,6 +14,16 @@ import type { AgentEvent } from "./agent-events.js";
 export interface ControlDeps {
   session: Session;
   onEvent: (event: AgentEvent) => void;
+  /**
+   * The next request's size as the provider counts it (usage plus the estimate of what came after,
+   * see reported-size.ts); without it, the local estimate of the effective context.
+   */
+  requestTokens?: () => number;
+}
+
+/** The size the controls report: the provider's count where the agent knows it. */
+function sizeNow(deps: ControlDeps): number {
+  return deps.requestTokens?.() ?? estimateContextTokens(deps.session.effectiveContext());
 }
 
 /**
@@ -56,7 +66,7 @@ export function previewNow(deps: PreviewDeps, instructions: string | undefined):
     ...(instructions === undefined ? {} : { instructions }),
     ...(deps.compactionModel === undefined ? {} : { compactionModel: deps.compactionModel }),
   });
-  const tokensBefore = estimateContextTokens(deps.session.effectiveContext());
+  const tokensBefore = sizeNow(deps);
   deps.onEvent({ type: "compaction-preview", preview, tokensBefore });
   return preview;
 }
@@ -79,9 +89,9 @@ export async function uncompactLatest(deps: ControlDeps): Promise<UncompactOutco
   const { session } = deps;
   const compaction = session.activeCompaction();
   if (compaction === undefined) return { type: "nothing-to-undo" };
-  const tokensBefore = estimateContextTokens(session.effectiveContext());
+  const tokensBefore = sizeNow(deps);
   await session.appendUncompact(compaction.id);
-  const tokensAfter = estimateContextTokens(session.effectiveContext());
+  const tokensAfter = sizeNow(deps);
   const earlier = session.activeCompaction() !== undefined;
   deps.onEvent({
     type: "compaction-undone",
@@ -137,7 +147,7 @@ export async function editSummary(deps: ControlDeps, text: string): Promise<Edit
   if (summary === "") return { type: "empty" };
   if (summary === base.summary.trim()) return { type: "unchanged" };
   const before = session.effectiveContext();
-  const tokensBefore = estimateContextTokens(before);
+  const tokensBefore = sizeNow(deps);
   // No model call wrote this copy: it must not repeat the original's usage.
   const { chunks: _chunks, instructions: _instructions, usage: _usage, ...kept } = recordOf(base);
   const record: CompactionRecord = {
@@ -152,7 +162,7 @@ export async function editSummary(deps: ControlDeps, text: string): Promise<Edit
     summaryTokens: estimateTokens(summary),
   };
   const { compaction } = await session.appendCompaction(record, before.messages);
-  const tokensAfter = estimateContextTokens(session.effectiveContext());
+  const tokensAfter = sizeNow(deps);
   deps.onEvent({
     type: "summary-edited",
     compactionId: compaction.id,

@@ -4,11 +4,13 @@ import { formatTokens, plural, shorten } from "./render.js";
 
 /**
  * What the effective context holds, as `/context` and `panto demo` show it: the compaction block
- * (its summary, indented) and then every turn after it with its estimated size.
+ * (its summary, indented) and then every turn after it with its estimated size. `requestTokens`,
+ * when given, is the whole next request as the provider counts it (Agent.contextTokens: usage plus
+ * the estimate of what came after it), shown as the headline size.
  */
 export function describeContext(
   context: EffectiveContext,
-  options: { summaryLines?: number; width?: number } = {},
+  options: { summaryLines?: number; width?: number; requestTokens?: number } = {},
 ): string {
   const width = options.width ?? 100;
   const lines: string[] = [];
@@ -18,9 +20,14 @@ export function describeContext(
   );
   const summaryTokens = context.compaction === undefined ? 0 : estimateTokens(context.compaction.summary);
   const total = summaryTokens + turnTokens.reduce((sum, tokens) => sum + tokens, 0);
+  const size =
+    options.requestTokens === undefined
+      ? `about ${formatTokens(total)} tokens (system prompt not counted)`
+      : `about ${formatTokens(options.requestTokens)} tokens as the provider counts the next request ` +
+        "(system prompt and tool definitions included; per-turn sizes below are local estimates)";
   lines.push(
     `Effective context: ${context.compaction === undefined ? "no compaction block" : "1 compaction block"}, ` +
-      `${plural(turns.length, "turn")}, about ${formatTokens(total)} tokens (system prompt not counted).`,
+      `${plural(turns.length, "turn")}, ${size}.`,
   );
   if (context.compaction !== undefined) {
     lines.push(`[compaction block] summary, ~${formatTokens(summaryTokens)} tokens`);

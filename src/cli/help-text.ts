@@ -171,7 +171,8 @@ JSON events (--json; one object per line, always ending with "done"):
   compaction {trigger, model, fallback, turns_summarised, turns_kept, tokens_summarised,
     tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, duration_ms,
     restored: [{kind: path|command|error, text}], instructions?,
-    chunks? (summary requests chained when the prefix was too large for one)}
+    chunks? (summary requests chained when the prefix was too large for one),
+    request_tokens?, context_window? (the provider's numbers from the overflow error, when stated)}
   compaction_failed {trigger, code, message, attempts: [{model, code, message}], duration_ms}
   compaction_skipped {trigger, reason}
   compaction_preview {trigger, model, fallback_model?, turns_summarised, turns_kept,
@@ -182,6 +183,8 @@ JSON events (--json; one object per line, always ending with "done"):
   pinned {number, text, pins}   unpinned {number, text, pins}
   summary_edited {compaction_id, summary_tokens, tokens_before, tokens_after}
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
+    (code "prompt_truncated": the server reported a prompt far smaller than sent; it may have
+    dropped part of the conversation: raise its context size, e.g. Ollama num_ctx)
   hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
     invalid_request, or usage/config/session/auth,

@@ -116,6 +116,8 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     tokens_kept: record.tokensKept,
     tokens_before: event.tokensBefore,
     tokens_after: event.tokensAfter,
+    ...(event.requestTokens === undefined ? {} : { request_tokens: event.requestTokens }),
+    ...(event.contextWindow === undefined ? {} : { context_window: event.contextWindow }),
     summary_tokens: record.summaryTokens,
     size_sources: record.sizeSources,
     summary: record.summary,

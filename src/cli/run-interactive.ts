@@ -273,7 +273,10 @@ class Repl {
     prefetchContextWindow(run);
     const result = await run.agent.prompt(prompt, { signal });
     this.#renderer.reset();
-    if (result.ok) this.#renderer.line(await contextStatusLine(run, this.#style));
+    if (result.ok)
+      this.#renderer.line(
+        await contextStatusLine(run, this.#style, run.agent.learnedWindow()?.contextWindow),
+      );
     if (!result.ok) {
       const cancelled = result.error.code === "aborted";
       this.#renderer.line(

@@ -42,7 +42,9 @@ const HANDLERS: Record<string, Handler> = {
   summary: runSummary,
   init: (run, args, signal) => runInitCommand(run, args, signal),
   context: async (run) =>
-    ok(`${describeNextRequest(run)}\n\n${describeContext(run.agent.effectiveContext())}`),
+    ok(
+      `${describeNextRequest(run)}\n\n${describeContext(run.agent.effectiveContext(), { requestTokens: run.agent.contextTokens() })}`,
+    ),
   cost: async (run) => ok(describeCost(await readSessionUsage(run.session.path), run.prices)),
   model: (run, args, signal) => runModelCommand(run, args, signal),
   session: async (run) => ok(`${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),

@@ -3,10 +3,11 @@ import type {
   CompactionTrigger,
   EffectiveContext,
   Message,
-  PantoError,
   SizedTurn,
 } from "../core/index.js";
+import { PantoError } from "../core/index.js";
 import { buildCompactionRequest } from "./build-compaction-request.js";
+import { nextChunk } from "./chunk-for-window.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { groupTurns } from "./group-turns.js";
 import { planRetention, type RetentionPlan } from "./plan-retention.js";
@@ -37,6 +38,12 @@ export interface RunCompactionInput {
   /** Config `compaction_model`. */
   compactionModel?: string;
   summarise: SummariseFn;
+  /**
+   * The most one summary request may be (local estimate), from the summarising model's learned
+   * context window. When set, the turns to summarise are cut up front into chunks that fit, and none
+   * is sent that is known not to fit.
+   */
+  summaryLimitTokens?: number;
   signal?: AbortSignal;
   onEvent?: (event: CompactionEvent) => void;
 }
@@ -59,7 +66,7 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
   const plan = planWithinRejectedContext(sized, input);
   if (plan.summarise.length === 0)
     return { type: "nothing-to-summarise", reason: nothingReason(input, plan) };
-  const result = await summariseTurns(plan.summarise, input.context.compaction?.summary, input);
+  const result = await summariseWithinLimit(plan.summarise, input);
   if (!result.ok) return { type: "failed", error: result.error, attempts: result.attempts };
   return {
     type: "compacted",
@@ -106,6 +113,54 @@ async function summariseTurns(
     fellBack: first.fellBack || second.fellBack,
     requests: first.requests + second.requests,
   };
+}
+
+/**
+ * Summarises the prefix in one request, or, when the summarising model's window is known, in chunks
+ * of whole turns cut to fit it before anything is sent, each chunk's summary the next one's previous
+ * summary.
+ */
+async function summariseWithinLimit(
+  turns: readonly SizedTurn[],
+  input: RunCompactionInput,
+): Promise<ChunkedSummary> {
+  let summary = input.context.compaction?.summary;
+  const limitTokens = input.summaryLimitTokens;
+  if (limitTokens === undefined) return summariseTurns(turns, summary, input);
+  const limits = {
+    limitTokens,
+    systemPrompt: input.systemPrompt,
+    ...optional("instructions", input.instructions),
+  };
+  let combined: ChunkedSummary | undefined;
+  for (let start = 0; start < turns.length; ) {
+    const chunk = nextChunk(turns, start, summary, limits);
+    if (!chunk.ok) return chunkMisfit(input, start, chunk.tokens, limitTokens);
+    const result = await summariseTurns(turns.slice(start, chunk.end), summary, input);
+    if (!result.ok) return result;
+    summary = result.summary;
+    combined =
+      combined?.ok === true
+        ? {
+            ...result,
+            fellBack: combined.fellBack || result.fellBack,
+            requests: combined.requests + result.requests,
+          }
+        : result;
+    start = chunk.end;
+  }
+  return combined as ChunkedSummary;
+}
+
+function chunkMisfit(
+  input: RunCompactionInput,
+  index: number,
+  tokens: number,
+  limit: number,
+): ChunkedSummary {
+  const model = input.compactionModel ?? input.activeModel;
+  const message = `turn ${index + 1} of the part to summarise makes a summary request of about ${tokens} tokens, more than the ${limit} that fit ${model}'s known context window; a turn is never split, so nothing more was sent`;
+  return { ok: false, error: new PantoError("context_overflow", message), attempts: [] };
 }
 
 type ChunkedSummary = (SummaryResult & { ok: true; requests: number }) | (SummaryResult & { ok: false });

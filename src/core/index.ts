@@ -2,6 +2,7 @@ export type * from "./compaction-record.js";
 export type * from "./content.js";
 export type * from "./context.js";
 export * from "./error-codes.js";
+export type * from "./learned-window.js";
 export type * from "./messages.js";
 export { MISSING_RESULT_TEXT, missingToolResult } from "./missing-tool-result.js";
 export type * from "./model-client.js";

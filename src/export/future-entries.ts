@@ -1,7 +1,8 @@
 /**
- * Entry types and fields that other branches are adding while this exporter is written. Their
- * shapes are guesses, kept here in one place so that wiring the final ones is a local change.
- * Every reader returns undefined when a field is absent or not of the guessed type.
+ * Entry types and fields that other branches added while this exporter was written, read from the
+ * raw fields in one place so that a change of shape is a local change. The window readers follow
+ * the real `window` entry and the compaction entry's `windows`; the others are the shapes guessed
+ * then. Every reader returns undefined (or nothing) when a field is absent or not of its type.
  */
 type Fields = Record<string, unknown>;
 
@@ -35,12 +36,32 @@ export function undoneCompactionId(entry: Fields): string | undefined {
   return entry.type === "uncompact" ? text(entry.compactionId) : undefined;
 }
 
-/** `window`: the context window learned (e.g. from an overflow error's numbers). */
-export function learnedWindow(entry: Fields): number | undefined {
-  if (entry.type === "window") return count(entry.contextWindow) ?? count(entry.tokens);
-  if (entry.type === "compaction") return count(entry.contextWindow);
-  return undefined;
+/**
+ * The context windows an entry records, by "provider/model": a `window` entry (written when an
+ * overflow error stated the window: `model`, `contextWindow`, optional `requestTokens` and
+ * `estimatedTokens`) names one; a compaction entry carries every window known when it was written
+ * in `windows` (model -> that same shape). Malformed values are skipped.
+ */
+export function learnedWindows(entry: Fields): Array<[model: string, contextWindow: number]> {
+  if (entry.type === "window") {
+    const model = text(entry.model);
+    const window = positive(windowOf(entry));
+    return model === undefined || window === undefined ? [] : [[model, window]];
+  }
+  if (entry.type !== "compaction" || typeof entry.windows !== "object" || entry.windows === null) return [];
+  return Object.entries(entry.windows as Fields).flatMap(([model, value]): Array<[string, number]> => {
+    const window = positive(
+      typeof value === "object" && value !== null ? windowOf(value as Fields) : undefined,
+    );
+    return window === undefined ? [] : [[model, window]];
+  });
 }
+
+const windowOf = (fields: Fields): unknown => fields.contextWindow;
+const positive = (value: unknown): number | undefined => {
+  const number = count(value);
+  return number === undefined || number === 0 ? undefined : number;
+};
 
 /** Optional compaction fields: how long it took, the size of the request that triggered it, restored facts. */
 export function compactionExtras(entry: Fields): {

@@ -1,6 +1,6 @@
 import { estimateMessageTokens, estimateTokens } from "../compaction/index.js";
 import type { CompactionEntry, MessageEntry, SessionHeader } from "../session/index.js";
-import { compactionExtras, learnedWindow, undoneCompactionId } from "./future-entries.js";
+import { compactionExtras, learnedWindows, undoneCompactionId } from "./future-entries.js";
 import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
 
 /** The context size of one model request (one assistant message, kept copies excluded). */
@@ -48,7 +48,10 @@ export interface SessionScan {
   header: SessionHeader;
   requests: RequestPoint[];
   compactions: CompactionMark[];
-  /** The learned context window, when the session records one. */
+  /**
+   * The learned context window of the model that answered last (else the latest one learned), when
+   * the session records one: drawn as a line on the timeline.
+   */
   window?: number;
   totals: Totals;
   /** Line ranges (inclusive) of turns that failed for good. */
@@ -82,7 +85,11 @@ class Scanner {
     compactionCalls: 0,
   };
   readonly pinLines = new Map<string, number>();
-  window: number | undefined;
+  /** Windows learned so far by "provider/model", and the latest one learned for any model. */
+  private readonly windows = new Map<string, number>();
+  private latestWindow: number | undefined;
+  /** "provider/model" of the latest assistant message. */
+  private lastModel: string | undefined;
   entries = 0;
   /** Message entries that the next request would carry (ids and lines only). */
   private replaying: Array<{ id: string; line: number }> = [];
@@ -100,7 +107,10 @@ class Scanner {
     const isCopy = item.kind === "entry" && item.entry.type === "message" && item.entry.keptBy !== undefined;
     if (this.pending !== undefined && !(isCopy && (fields.keptBy as string) === this.pending.entry.id))
       this.settle();
-    this.window = learnedWindow(fields) ?? this.window;
+    for (const [model, window] of learnedWindows(fields)) {
+      this.windows.set(model, window);
+      this.latestWindow = window;
+    }
     if (item.kind === "other") this.seeOther(item.line, item.fields);
     else if (item.entry.type === "message") this.seeMessage(item.line, item.entry);
     else if (item.entry.type === "compaction") this.seeCompaction(item.line, item.entry);
@@ -111,10 +121,15 @@ class Scanner {
     if (this.pending !== undefined) this.settle();
   }
 
+  get window(): number | undefined {
+    return (this.lastModel === undefined ? undefined : this.windows.get(this.lastModel)) ?? this.latestWindow;
+  }
+
   private seeMessage(line: number, entry: MessageEntry): void {
     const { message } = entry;
     if (entry.keptBy !== undefined && this.pending !== undefined) this.pending.copies++;
     if (message.role === "assistant" && entry.keptBy === undefined) {
+      this.lastModel = `${message.provider}/${message.model}`;
       const usage = message.usage;
       this.requests.push({ tokens: usage?.promptTokens ?? this.contextEstimate, estimated: !usage, line });
       this.totals.requests++;

@@ -41,6 +41,7 @@ export type {
   TurnFailedEntry,
   UncompactEntry,
   UnpinEntry,
+  WindowEntry,
 } from "./session-entries.js";
 export { SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";

@@ -4,6 +4,7 @@ import type {
   CompactionTrigger,
   EffectiveContext,
   ErrorCode,
+  LearnedWindow,
   Message,
 } from "../core/index.js";
 import { newSessionHeader, openSession } from "./open-session.js";
@@ -21,6 +22,7 @@ import type {
   TurnFailedEntry,
   UncompactEntry,
   UnpinEntry,
+  WindowEntry,
 } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
 
@@ -74,6 +76,10 @@ class LazySession implements Session {
     return this.#opened?.recordedModel();
   }
 
+  learnedWindows(): Record<string, LearnedWindow> {
+    return this.#opened?.learnedWindows() ?? {};
+  }
+
   async appendMessage(message: Message): Promise<MessageEntry> {
     return (await this.#file()).appendMessage(message);
   }
@@ -108,6 +114,10 @@ class LazySession implements Session {
     attempts: readonly CompactionAttemptRecord[],
   ): Promise<CompactionFailedEntry> {
     return (await this.#file()).appendCompactionFailed(trigger, attempts);
+  }
+
+  async appendWindow(model: string, window: LearnedWindow): Promise<WindowEntry> {
+    return (await this.#file()).appendWindow(model, window);
   }
 
   async appendModel(model: string): Promise<ModelEntry> {

@@ -6,9 +6,11 @@ import {
   type CompactionTrigger,
   type EffectiveContext,
   type ErrorCode,
+  type LearnedWindow,
   type Message,
   PantoError,
 } from "../core/index.js";
+import { learnedWindows } from "./learned-windows.js";
 import { pinsInForce } from "./pins-in-force.js";
 import { readActiveSuffix } from "./read-active-suffix.js";
 import { recordedModel } from "./recorded-model.js";
@@ -29,6 +31,7 @@ import {
   type TurnFailedEntry,
   type UncompactEntry,
   type UnpinEntry,
+  type WindowEntry,
 } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
 import { acquireSessionLock, type SessionLock, sameFile } from "./session-lock.js";
@@ -133,12 +136,14 @@ class FileSession implements Session {
     kept: readonly Message[],
   ): Promise<{ compaction: CompactionEntry; copies: MessageEntry[] }> {
     return this.enqueue(async () => {
+      const windows = this.learnedWindows();
       const compaction: CompactionEntry = {
         type: "compaction",
         ...this.stamp(),
         ...structuredClone(record),
         keptMessages: kept.length,
         pins: pinsInForce(this.entries),
+        ...(Object.keys(windows).length === 0 ? {} : { windows }),
       };
       const copies = kept.map(
         (message): MessageEntry => ({
@@ -156,6 +161,19 @@ class FileSession implements Session {
       this.ids = new Set(this.entries.map((entry) => entry.id));
       return { compaction, copies };
     });
+  }
+
+  appendWindow(model: string, window: LearnedWindow): Promise<WindowEntry> {
+    return this.enqueue(async () => {
+      const entry: WindowEntry = { type: "window", ...this.stamp(), model, ...structuredClone(window) };
+      await this.write([entry]);
+      this.remember([entry]);
+      return entry;
+    });
+  }
+
+  learnedWindows(): Record<string, LearnedWindow> {
+    return learnedWindows(this.entries);
   }
 
   markLastTurnFailed(code: ErrorCode, error: string): Promise<TurnFailedEntry | undefined> {

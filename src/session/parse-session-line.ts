@@ -64,6 +64,21 @@ function isAttempt(value: unknown): boolean {
   return isObject(value) && typeof value.model === "string" && typeof value.message === "string";
 }
 
+function isPositiveCount(value: unknown): boolean {
+  return isCount(value) && (value as number) > 0;
+}
+
+function checkWindow(value: JsonObject): string | undefined {
+  if (typeof value.model !== "string") return "window entry without a model";
+  if (!isPositiveCount(value.contextWindow))
+    return "window entry whose contextWindow is not a positive count";
+  for (const key of ["requestTokens", "estimatedTokens"] as const) {
+    if (value[key] !== undefined && !isPositiveCount(value[key]))
+      return `window entry whose ${key} is not a positive count`;
+  }
+  return undefined;
+}
+
 function checkKnownEntry(value: JsonObject): string | undefined {
   switch (value.type) {
     case "pin":
@@ -84,6 +99,8 @@ function checkKnownEntry(value: JsonObject): string | undefined {
       return checkCompaction(value);
     case "turn-failed":
       return checkTurnFailed(value);
+    case "window":
+      return checkWindow(value);
     default:
       return undefined;
   }

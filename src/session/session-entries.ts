@@ -1,5 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { CompactionRecord, CompactionTrigger, ErrorCode, Message } from "../core/index.js";
+import type {
+  CompactionRecord,
+  CompactionTrigger,
+  ErrorCode,
+  LearnedWindow,
+  Message,
+} from "../core/index.js";
 
 /** The session format version this panto writes and reads. */
 export const SESSION_VERSION = 1;
@@ -48,6 +54,21 @@ export interface CompactionEntry extends EntryBase, CompactionRecord {
    * reading further back; pin and unpin entries after it adjust the list.
    */
   pins?: PinnedNote[];
+  /**
+   * Every context window learned so far, by "provider/model", carried forward here because resuming
+   * reads no further back than the latest compaction. Absent when none was learned.
+   */
+  windows?: Record<string, LearnedWindow>;
+}
+
+/**
+ * A model's context window, learned from the numbers in an overflow error (never configured).
+ * Written when learned; the latest one for a model wins.
+ */
+export interface WindowEntry extends EntryBase, LearnedWindow {
+  type: "window";
+  /** "provider/model" whose request was rejected. */
+  model: string;
 }
 
 /** A pinned note: the id of the pin entry that added it, and its text, verbatim. */
@@ -115,7 +136,8 @@ export type SessionEntry =
   | UnpinEntry
   | UncompactEntry
   | CompactionFailedEntry
-  | ModelEntry;
+  | ModelEntry
+  | WindowEntry;
 
 /** Every entry type this panto reads; any other type is reported and ignored. */
 export const ENTRY_TYPES: ReadonlySet<string> = new Set([
@@ -127,6 +149,7 @@ export const ENTRY_TYPES: ReadonlySet<string> = new Set([
   "uncompact",
   "compaction-failed",
   "model",
+  "window",
 ]);
 
 /** A new entry id: 8 hex characters from the system's random source. */

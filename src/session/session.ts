@@ -3,6 +3,7 @@ import type {
   CompactionTrigger,
   EffectiveContext,
   ErrorCode,
+  LearnedWindow,
   Message,
 } from "../core/index.js";
 import type {
@@ -18,6 +19,7 @@ import type {
   TurnFailedEntry,
   UncompactEntry,
   UnpinEntry,
+  WindowEntry,
 } from "./session-entries.js";
 
 export interface OpenSessionOptions {
@@ -83,6 +85,13 @@ export interface Session {
   recordedModel(): string | undefined;
   /** False until the first entry of a session opened with openNewSession is written (no file yet). */
   readonly hasFile: boolean;
+  /** Records a context window learned from an overflow error (a `window` entry). */
+  appendWindow(model: string, window: LearnedWindow): Promise<WindowEntry>;
+  /**
+   * The latest window learned for each "provider/model", across resume: compaction entries carry
+   * the windows known when they were written, and window entries after them override.
+   */
+  learnedWindows(): Record<string, LearnedWindow>;
   /** Releases the lock; idempotent. */
   close(): Promise<void>;
 }

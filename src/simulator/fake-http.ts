@@ -138,7 +138,8 @@ export function startFakeServer(
       const requestTokens = estimateRequestTokens(rawBody);
       if (contextWindow === undefined || requestTokens <= contextWindow || !format.accepts(request))
         return undefined;
-      return { type: "error", ...format.overflowError(requestTokens, contextWindow) };
+      const overflowError = options.overflowError ?? format.overflowError;
+      return { type: "error", ...overflowError(requestTokens, contextWindow) };
     },
     answer: (reply, request, res, rawBody, index) => {
       if (!format.accepts(request)) {
@@ -155,7 +156,7 @@ export function startFakeServer(
         model: modelOf(request.body),
         usage:
           reply.type === "text" || reply.type === "tool-calls"
-            ? resolveUsage(reply, estimateRequestTokens(rawBody))
+            ? resolveUsage(reply, keptTokens(estimateRequestTokens(rawBody), options.truncateAbove))
             : null,
       };
       if (firstByteDelayMs <= 0) writeReply(format, reply, exchange, res);
@@ -218,6 +219,11 @@ function writeKeepalives(res: ServerResponse, text: string, intervalMs: number):
 }
 
 /** The reply's usage, or the default: the request's estimated size in, a quarter of the output's characters out. */
+/** What a silently truncating server reports as the prompt: no more than it kept. */
+function keptTokens(requestTokens: number, truncateAbove: number | undefined): number {
+  return truncateAbove === undefined ? requestTokens : Math.min(requestTokens, truncateAbove);
+}
+
 function resolveUsage(reply: FakeAnswer, requestTokens: number): FakeUsage | null {
   if (reply.usage !== undefined) return reply.usage;
   return { input: requestTokens, output: Math.ceil(answerLength(reply) / 4) };

@@ -70,6 +70,16 @@ export interface FakeServerOptions {
    * Gemini GET /v1beta/models). Without it the list endpoint answers 404, like servers without one.
    */
   models?: readonly string[];
+  /**
+   * Another server's real overflow error to answer `contextWindow` with (llama.cpp, vLLM... behind the
+   * same wire format), given the request's size and the window. Default: the wire format's own.
+   */
+  overflowError?: (requestTokens: number, contextWindow: number) => { status: number; body: string };
+  /**
+   * Like Ollama: a request larger than this many tokens is not rejected but silently cut to this size,
+   * and the usage reports only the part kept.
+   */
+  truncateAbove?: number;
   /** Answers requests when the queue is empty. Default: a short text reply. */
   responder?: (request: RecordedRequest, index: number) => FakeReply;
   /** The server kind whose context-window endpoint the fake answers (see FakeServerInfo). */

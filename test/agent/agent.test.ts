@@ -79,7 +79,7 @@ describe("Agent overflow recovery", () => {
     expect(texts(agent.effectiveContext().messages)).toEqual(["three", "third answer after compaction"]);
   });
 
-  it("surfaces an overflow that survives the retry, and the next prompt starts from the compacted context", async () => {
+  it("surfaces an overflow that survives the retry with only the message left beside the summary as the message being too large, undoes that compaction, and the next prompt starts from the context before it", async () => {
     const { agent, calls } = makeAgent([
       { reply: "a1" },
       { fail: overflow() },
@@ -92,12 +92,29 @@ describe("Agent overflow recovery", () => {
     expect(failed.ok).toBe(false);
     expect(!failed.ok && failed.error.code).toBe("context_overflow");
     expect(!failed.ok && failed.hint).toContain("s.jsonl");
+    expect(!failed.ok && failed.error.message).toMatch(/your message is too large on its own/);
+    expect(!failed.ok && failed.hint).not.toMatch(/\/compact/);
     expect(calls).toHaveLength(4);
-    expect(agent.effectiveContext().compaction?.summary).toBe("SUMMARY");
-    expect(texts(agent.effectiveContext().messages)).toEqual([]);
+    expect(agent.effectiveContext().compaction).toBeUndefined();
+    expect(texts(agent.effectiveContext().messages)).toEqual(["small", "a1"]);
 
     expect(await agent.prompt("next")).toEqual({ ok: true, text: "fine now" });
-    expect(texts(calls[4]!.request.context.messages)).toEqual(["next"]);
+    expect(texts(calls[4]!.request.context.messages)).toEqual(["small", "a1", "next"]);
+  });
+
+  it("gives the window learned from an overflow's numbers for the active model only, as the status line reads it", async () => {
+    const stated = new PantoError("context_overflow", "prompt is too long: 90000 tokens > 64000 maximum", {
+      status: 400,
+      requestTokens: 90000,
+      contextWindow: 64000,
+    });
+    const { agent } = makeAgent([{ reply: "a1" }, { fail: stated }, { reply: "SUMMARY" }, { reply: "a2" }]);
+    expect(agent.learnedWindow()).toBeUndefined();
+    await agent.prompt("small");
+    expect(await agent.prompt("bigger")).toEqual({ ok: true, text: "a2" });
+    expect(agent.learnedWindow()).toMatchObject({ contextWindow: 64000, requestTokens: 90000 });
+    agent.setModel("fake/other");
+    expect(agent.learnedWindow()).toBeUndefined();
   });
 
   it("fails at once without a model call when nothing is older than the turn in flight", async () => {

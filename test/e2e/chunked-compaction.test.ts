@@ -49,7 +49,11 @@ describe("a session moved to a model whose window cannot take even the summary r
 
     const events = jsonEvents(result.stdout);
     const compaction = events.find((event) => event.type === "compaction");
-    expect(compaction).toMatchObject({ trigger: "overflow", turns_summarised: 6 });
+    expect(compaction).toMatchObject({ trigger: "overflow" });
+    // The six history turns and the one in flight; the overflow stated the window, so the keep budget
+    // is what fits it (the last history turn may stay verbatim), and most of the history is summarised.
+    expect(Number(compaction?.turns_summarised) + Number(compaction?.turns_kept)).toBe(7);
+    expect(compaction?.turns_summarised).toBeGreaterThanOrEqual(5);
     expect(compaction?.chunks).toBeGreaterThan(1);
     // The fake server rejects by the same estimate, so the accepted requests are the ones within it.
     const accepted = small.requests

@@ -83,7 +83,7 @@ describe.each(PROVIDER_FAMILIES)("automatic compaction on $name", (family) => {
 });
 
 describe("overflow that survives the retry", () => {
-  it("exits 1 with a clear message, keeps the session intact, and the next prompt works", async () => {
+  it("exits 1 with a clear message, keeps the session intact, and the next prompt works from before the failed turn (its useless compaction undone)", async () => {
     const family = PROVIDER_FAMILIES[0]!;
     const server = await family.start();
     servers.push(server);
@@ -112,8 +112,14 @@ describe("overflow that survives the retry", () => {
     const next = await run("prompt-after");
     expect(next.code).toBe(0);
     expect(next.stdout.trim()).toBe("answer-after");
+    // Only the turn in flight was left beside the summary and the retry overflowed the same way:
+    // the message itself is too large, so the compaction made for it was undone (issue 17 item 7).
+    expect(failed.stderr).toMatch(/your message is too large on its own/);
+    expect(failed.stderr).not.toMatch(/\/compact/);
     const resent = bodyText(server.requests[4]!);
-    expect(resent).toContain("SUMMARY-ONE");
+    expect(resent).toContain("prompt-one");
+    expect(resent).toContain("answer-one");
+    expect(resent).not.toContain("SUMMARY-ONE");
     expect(resent).not.toContain("prompt-huge");
   });
 
