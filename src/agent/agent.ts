@@ -18,10 +18,8 @@ import type {
   ToolResultMessage,
 } from "../core/index.js";
 import { PantoError } from "../core/index.js";
-import type { AgentHooks } from "../hooks/index.js";
-import type { Session } from "../session/index.js";
-import type { Tool } from "../tools/index.js";
 import type { AgentEvent } from "./agent-events.js";
+import type { AgentOptions } from "./agent-options.js";
 import { assistantText } from "./assistant-text.js";
 import {
   contextForSummariser,
@@ -55,29 +53,7 @@ import {
   summaryRequestLimit,
 } from "./window-guard.js";
 
-export interface AgentOptions {
-  session: Session;
-  /** "provider/model" */
-  model: string;
-  createClient: (modelId: string) => ModelClient;
-  tools: Tool[];
-  systemPrompt: string;
-  /** The resolved COMPACTION.md text. */
-  compactionPrompt: string;
-  keepVerbatimTokens: number;
-  compactionModel?: string;
-  /** Check each summary for the paths, commands and errors it left out and restore them (default true). */
-  restoreFacts?: boolean;
-  maxOutputTokens?: number;
-  approve: (call: ToolCallBlock, tool: Tool) => Promise<ApprovalVerdict>;
-  onEvent: (event: AgentEvent) => void;
-  cwd: string;
-  /** Config "hooks", when any are configured. */
-  hooks?: AgentHooks;
-}
-
-/** The answer to a permission question; a denial may carry the user's reason, which the model is told. */
-export type ApprovalVerdict = "allow" | "deny" | { deny: true; reason: string };
+export type { AgentOptions, ApprovalVerdict } from "./agent-options.js";
 
 /**
  * `stopped: "max-requests"`: the prompt's `maxRequests` model answers were used up while the model

@@ -1,6 +1,6 @@
 import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
 import { runTool } from "../tools/index.js";
-import type { AgentOptions, ApprovalVerdict } from "./agent.js";
+import type { AgentOptions, ApprovalVerdict } from "./agent-options.js";
 
 /**
  * Runs one assistant message's tool calls in order, asking permission for write and exec tools.

@@ -1,67 +1,16 @@
 import { Command, CommanderError, Option } from "commander";
+import type { ArgsOutput, CliOptions, ExportCliOptions, ParsedArgs } from "./cli-option-types.js";
 import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { addFidelityCommand } from "./fidelity-command.js";
 import { helpAppendix } from "./help-text.js";
 
-/** The parsed command line of a normal run (everything but `panto demo`). */
-export interface CliOptions {
-  /** True for -p/--print and for --json. */
-  print: boolean;
-  /** The -p value; undefined means "read the prompt from stdin". */
-  prompt?: string;
-  json: boolean;
-  model?: string;
-  session?: string;
-  continue: boolean;
-  /** -r/--resume: an id prefix or path, or true to pick one. */
-  resume?: string | true;
-  /** --max-turns: model requests a print or JSON run may make. */
-  maxTurns?: number;
-  allowTools: boolean;
-}
-
-/** `panto export [SESSION] [-o FILE] [--format html|md|json] [--full]` */
-export interface ExportCliOptions {
-  /** Id prefix or path; undefined: this project's latest session. */
-  session?: string;
-  /** Output file, "-" for stdout; undefined: a file named after the session in the working directory. */
-  output?: string;
-  /** Undefined: from the output file's extension, else html. */
-  format?: "html" | "md" | "json";
-  full: boolean;
-}
-
-/** `panto fidelity [SESSION] [--fresh] [--prompt FILE] [--compaction-model M] [--probe] [--baseline] [--json]` */
-export interface FidelityCliOptions {
-  /** Id prefix or path; undefined: this project's latest session. */
-  session?: string;
-  fresh: boolean;
-  /** With --fresh: another COMPACTION.md. */
-  prompt?: string;
-  /** With --fresh: another summariser, "provider/model". */
-  compactionModel?: string;
-  /** The model that answers probes and is the active model of a fresh compaction. */
-  model?: string;
-  probe: boolean;
-  baseline: boolean;
-  json: boolean;
-}
-
-export type ParsedArgs =
-  | { command: "run"; options: CliOptions }
-  /** `panto demo`; `keep` leaves its temporary folder in place and says where. */
-  | { command: "demo"; keep: boolean }
-  /** `panto sessions [--json]`: list this project's sessions. */
-  | { command: "sessions"; json: boolean }
-  | { command: "export"; options: ExportCliOptions }
-  | { command: "fidelity"; options: FidelityCliOptions }
-  /** Help, version or a usage error was already written; exit with this status. */
-  | { command: "exit"; code: number };
-
-export interface ArgsOutput {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
+export type {
+  ArgsOutput,
+  CliOptions,
+  ExportCliOptions,
+  FidelityCliOptions,
+  ParsedArgs,
+} from "./cli-option-types.js";
 
 /**
  * Parses argv (without the node and script entries) with commander. Help and version go to

@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { CompactionPreview } from "../compaction/index.js";
-import type { JsonEvent } from "./json-events.js";
+import type { JsonEvent } from "./json-event.js";
 
 type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 

@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import type { ArgsOutput, FidelityCliOptions, ParsedArgs } from "./cli-options.js";
+import type { ArgsOutput, FidelityCliOptions, ParsedArgs } from "./cli-option-types.js";
 import { EXIT_USAGE } from "./exit-status.js";
 
 interface RawFidelityOptions {

@@ -1,9 +1,9 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { AssistantMessage, Usage } from "../core/index.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
+import type { JsonEvent } from "./json-event.js";
 
-/** One line of `--json` output. Field names are snake_case and stable: scripts depend on them. */
-export type JsonEvent = { type: string } & Record<string, unknown>;
+export type { JsonEvent } from "./json-event.js";
 
 /** Converts an agent event to its JSON line, or undefined for events JSON mode leaves out (deltas). */
 export function toJsonEvent(event: AgentEvent): JsonEvent | undefined {

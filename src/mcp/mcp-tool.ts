@@ -1,6 +1,12 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool, ToolOutput } from "../tools/index.js";
-import type { McpConnection } from "./mcp-servers.js";
 import { toToolOutput } from "./mcp-tool-output.js";
+
+/** What a tool needs of its server's connection: the client while connected, and why not otherwise. */
+export interface ToolConnection {
+  readonly client: Client | undefined;
+  readonly status: { readonly state: string; readonly error?: string | undefined };
+}
 
 /** One tool a server offers, as listed at start. */
 export interface McpToolInfo {
@@ -26,7 +32,7 @@ export function mcpToolName(server: string, tool: string): string {
  * A panto tool that calls `info.name` on its server. It needs permission like bash unless the server
  * marked it read-only; once the server is gone, a call returns an error result naming the server.
  */
-export function createMcpTool(info: McpToolInfo, connection: McpConnection): Tool {
+export function createMcpTool(info: McpToolInfo, connection: ToolConnection): Tool {
   const name = mcpToolName(info.server, info.name);
   return {
     definition: {

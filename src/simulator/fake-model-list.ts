@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { sendJson } from "./fake-http.js";
 import type { RecordedRequest } from "./fake-provider-types.js";
+import { sendJson } from "./fake-responses.js";
 
 /** Which wire format's list endpoint a fake server serves. */
 export type ModelListWire = "anthropic" | "openai" | "gemini";

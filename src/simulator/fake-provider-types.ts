@@ -1,5 +1,3 @@
-import type { FakeServerInfo } from "./fake-server-info.js";
-
 /**
  * Shared shapes of the scriptable fake provider servers in this folder. Each server speaks one real
  * wire format on 127.0.0.1; tests and `panto demo` point the real adapters at it by base URL.
@@ -101,4 +99,19 @@ export interface FakeServer {
 /** The size estimate the fake servers use to decide overflow: JSON body characters / 4. */
 export function estimateRequestTokens(rawBody: string): number {
   return Math.ceil(rawBody.length / 4);
+}
+
+/**
+ * The kind of server a fake OpenAI-compatible endpoint pretends to be, for the endpoints that report
+ * the context window: llama.cpp `GET /props` and `/slots`, Ollama `POST /api/show`, LM Studio
+ * `GET /api/v0/models`, OpenRouter `GET /v1/models` (its `/api/v1/models`, under the fake's /v1).
+ */
+export interface FakeServerInfo {
+  kind: "llama.cpp" | "ollama" | "lmstudio" | "openrouter";
+  /** The window the server reports: n_ctx, context_length, loaded_context_length. */
+  contextWindow: number;
+  /** The model name the listings carry (LM Studio, OpenRouter); default "fake-model". */
+  model?: string;
+  /** Ollama only: also report `num_ctx` among the model's parameters. */
+  numCtx?: number;
 }

@@ -1,19 +1,6 @@
-import type { RecordedRequest } from "./fake-provider-types.js";
+import type { FakeServerInfo, RecordedRequest } from "./fake-provider-types.js";
 
-/**
- * The kind of server a fake OpenAI-compatible endpoint pretends to be, for the endpoints that report
- * the context window: llama.cpp `GET /props` and `/slots`, Ollama `POST /api/show`, LM Studio
- * `GET /api/v0/models`, OpenRouter `GET /v1/models` (its `/api/v1/models`, under the fake's /v1).
- */
-export interface FakeServerInfo {
-  kind: "llama.cpp" | "ollama" | "lmstudio" | "openrouter";
-  /** The window the server reports: n_ctx, context_length, loaded_context_length. */
-  contextWindow: number;
-  /** The model name the listings carry (LM Studio, OpenRouter); default "fake-model". */
-  model?: string;
-  /** Ollama only: also report `num_ctx` among the model's parameters. */
-  numCtx?: number;
-}
+export type { FakeServerInfo } from "./fake-provider-types.js";
 
 /** Paths every fake answers as server information, never from the reply queue. */
 const INFO_PATHS = new Set([

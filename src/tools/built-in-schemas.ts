@@ -16,5 +16,3 @@ export const BUILT_IN_SCHEMAS = {
   glob: globSchema,
   grep: grepSchema,
 };
-
-export type BuiltInToolName = keyof typeof BUILT_IN_SCHEMAS;

@@ -1,0 +1,30 @@
+import type { ModelClient, ToolCallBlock } from "../core/index.js";
+import type { AgentHooks } from "../hooks/index.js";
+import type { Session } from "../session/index.js";
+import type { Tool } from "../tools/index.js";
+import type { AgentEvent } from "./agent-events.js";
+
+/** What an Agent is built from: its session, model, tools, prompts and the caller's callbacks. */
+export interface AgentOptions {
+  session: Session;
+  /** "provider/model" */
+  model: string;
+  createClient: (modelId: string) => ModelClient;
+  tools: Tool[];
+  systemPrompt: string;
+  /** The resolved COMPACTION.md text. */
+  compactionPrompt: string;
+  keepVerbatimTokens: number;
+  compactionModel?: string;
+  /** Check each summary for the paths, commands and errors it left out and restore them (default true). */
+  restoreFacts?: boolean;
+  maxOutputTokens?: number;
+  approve: (call: ToolCallBlock, tool: Tool) => Promise<ApprovalVerdict>;
+  onEvent: (event: AgentEvent) => void;
+  cwd: string;
+  /** Config "hooks", when any are configured. */
+  hooks?: AgentHooks;
+}
+
+/** The answer to a permission question; a denial may carry the user's reason, which the model is told. */
+export type ApprovalVerdict = "allow" | "deny" | { deny: true; reason: string };
