@@ -1,4 +1,4 @@
-import { estimateMessageTokens, estimateTokens } from "../compaction/index.js";
+import { estimateMessageTokens } from "../compaction/index.js";
 import type { CompactionEntry, MessageEntry, SessionHeader } from "../session/index.js";
 import { compactionExtras, learnedWindows, undoneCompactionId } from "./future-entries.js";
 import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
@@ -147,14 +147,22 @@ class Scanner {
 
   private seeCompaction(line: number, entry: CompactionEntry): void {
     const extras = compactionExtras(entry as unknown as EntryFields);
+    // Sizes on the scale of the requests around it: the provider's count of the rejected request, else
+    // the running size (latest usage plus estimates since); the drop is what the summary replaced.
+    const local = entry.tokensSummarised + entry.tokensKept;
+    const before = extras.requestTokens ?? (this.requests.length > 0 ? this.contextEstimate : local);
+    const after = Math.max(
+      entry.summaryTokens + entry.tokensKept,
+      before - entry.tokensSummarised + entry.summaryTokens,
+    );
     const mark: CompactionMark = {
       id: entry.id,
       line,
       ordinal: this.compactions.length + 1,
       trigger: entry.trigger,
       status: "applied",
-      before: extras.requestTokens ?? entry.tokensSummarised + entry.tokensKept,
-      after: entry.summaryTokens + entry.tokensKept,
+      before,
+      after,
       afterRequest: this.requests.length,
       keptOriginals: new Map(),
     };
@@ -162,7 +170,7 @@ class Scanner {
     this.totals.compactionCalls += entry.chunks ?? 1;
     this.pending = { mark, entry, snapshot: this.replaying, copies: 0 };
     this.replaying = [];
-    this.contextEstimate = estimateTokens(entry.summary);
+    this.contextEstimate = after;
   }
 
   /** After a compaction's copies: which originals it kept, or that it was cut off. */
