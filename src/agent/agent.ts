@@ -17,7 +17,7 @@ import type {
   ToolCallBlock,
   ToolResultMessage,
 } from "../core/index.js";
-import { PantoError } from "../core/index.js";
+import { optional, PantoError } from "../core/index.js";
 import type { AgentEvent } from "./agent-events.js";
 import type { AgentOptions } from "./agent-options.js";
 import { assistantText } from "./assistant-text.js";
@@ -183,7 +183,7 @@ export class Agent {
       return {
         ok: false,
         error,
-        ...(hint === undefined ? {} : { hint }),
+        ...optional("hint", hint),
         ...(kept ? { keptInterrupted: true } : {}),
       };
     }
@@ -203,7 +203,7 @@ export class Agent {
         keepVerbatimTokens: this.#options.keepVerbatimTokens,
         compactionPrompt: this.#options.compactionPrompt,
         activeModel: this.#modelId,
-        ...(compactionModel === undefined ? {} : { compactionModel }),
+        ...optional("compactionModel", compactionModel),
       },
       instructions === undefined || instructions.trim() === "" ? undefined : instructions,
     );
@@ -288,14 +288,14 @@ export class Agent {
       systemPrompt,
       context,
       tools: tools.map((tool) => tool.definition),
-      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+      ...optional("maxOutputTokens", maxOutputTokens),
     };
     onEvent({ type: "request-started", model: this.#modelId });
     const partial = new PartialAnswer();
     const client = this.#client;
     try {
       return await client.stream(request, {
-        ...(signal === undefined ? {} : { signal }),
+        ...optional("signal", signal),
         onEvent: (event) => {
           partial.see(event);
           forwardStreamEvent(event, onEvent);
@@ -387,7 +387,7 @@ export class Agent {
         model: this.#modelId,
         messageTokens: size(inFlightEstimate(context)),
         overheadTokens: size(overheadTokens),
-        ...(contextWindow === undefined ? {} : { contextWindow }),
+        ...optional("contextWindow", contextWindow),
         conversation,
       },
       cause,
@@ -483,7 +483,7 @@ export class Agent {
         ? {}
         : { compactionModel: this.#options.compactionModel }),
       summarise: this.#summarise,
-      ...(signal === undefined ? {} : { signal }),
+      ...optional("signal", signal),
       onEvent: (event) => {
         if (event.type === "compaction-attempt")
           onEvent({ type: "compaction-started", trigger, model: event.model, tokensBefore });

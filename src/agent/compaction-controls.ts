@@ -7,6 +7,7 @@ import {
   withPinnedNotes,
 } from "../compaction/index.js";
 import type { CompactionRecord, EffectiveContext } from "../core/index.js";
+import { optional } from "../core/index.js";
 import { type CompactionEntry, composeCompactionSummary, type Session } from "../session/index.js";
 import type { AgentEvent } from "./agent-events.js";
 
@@ -36,7 +37,7 @@ export function contextForSummariser(session: Session): EffectiveContext {
   if (base === undefined) return { messages };
   const summary = composeCompactionSummary({
     summary: base.summary,
-    ...(base.restored === undefined ? {} : { restored: base.restored }),
+    ...optional("restored", base.restored),
   });
   return { compaction: { type: "compaction", summary }, messages };
 }
@@ -63,8 +64,8 @@ export function previewNow(deps: PreviewDeps, instructions: string | undefined):
     budgetTokens: deps.keepVerbatimTokens,
     systemPrompt: summariserPrompt(deps.session, deps.compactionPrompt),
     activeModel: deps.activeModel,
-    ...(instructions === undefined ? {} : { instructions }),
-    ...(deps.compactionModel === undefined ? {} : { compactionModel: deps.compactionModel }),
+    ...optional("instructions", instructions),
+    ...optional("compactionModel", deps.compactionModel),
   });
   const tokensBefore = sizeNow(deps);
   deps.onEvent({ type: "compaction-preview", preview, tokensBefore });

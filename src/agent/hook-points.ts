@@ -1,5 +1,5 @@
 import type { CompactionOutcome } from "../compaction/index.js";
-import { type CompactionTrigger, PantoError } from "../core/index.js";
+import { type CompactionTrigger, optional, PantoError } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 
 /** The error a prompt ends with when a UserPromptSubmit hook blocks it, or undefined to go on. */
@@ -27,7 +27,7 @@ export async function compactionBlockedByHook(
 ): Promise<CompactionOutcome | undefined> {
   const verdict = await hooks?.preCompact({
     trigger: input.trigger,
-    ...(input.instructions === undefined ? {} : { instructions: input.instructions }),
+    ...optional("instructions", input.instructions),
     contextTokens: input.tokensBefore,
     keepVerbatimTokens: input.keepVerbatimTokens,
   });

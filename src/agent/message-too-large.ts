@@ -1,4 +1,4 @@
-import { PantoError } from "../core/index.js";
+import { optional, PantoError } from "../core/index.js";
 
 /**
  * A context overflow caused by the message itself: the turn in flight (the user's message and what
@@ -55,8 +55,8 @@ export function messageTooLarge(facts: MessageTooLargeFacts, cause?: unknown): M
     `definitions) to about ${facts.overheadTokens}: ${limit}. ${outcome} ${MESSAGE_TOO_LARGE_ADVICE}`;
   return new MessageTooLargeError(message, {
     messageTokens: facts.messageTokens,
-    ...(facts.contextWindow === undefined ? {} : { contextWindow: facts.contextWindow }),
+    ...optional("contextWindow", facts.contextWindow),
     requestTokens: facts.messageTokens + facts.overheadTokens,
-    ...(cause === undefined ? {} : { cause }),
+    ...optional("cause", cause),
   });
 }

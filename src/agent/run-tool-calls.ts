@@ -1,4 +1,5 @@
 import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
+import { optional } from "../core/index.js";
 import { runTool } from "../tools/index.js";
 import type { AgentOptions, ApprovalVerdict } from "./agent-options.js";
 
@@ -36,7 +37,7 @@ async function runOne(
   onStart(call);
   const result = await runTool(options.tools, call, {
     cwd: options.cwd,
-    ...(signal === undefined ? {} : { signal }),
+    ...optional("signal", signal),
   });
   await options.hooks?.postToolUse(call, result);
   return result;

@@ -1,5 +1,6 @@
 import type { SummariseFn } from "../compaction/index.js";
 import type { ModelClient, Usage } from "../core/index.js";
+import { optional } from "../core/index.js";
 import { assistantText } from "./assistant-text.js";
 
 /**
@@ -21,7 +22,7 @@ export function summaryRequester(
         tools: [],
       },
       {
-        ...(signal === undefined ? {} : { signal }),
+        ...optional("signal", signal),
         onEvent: (event) => {
           if (event.type !== "text-delta") return;
           characters += event.text.length;

@@ -1,4 +1,5 @@
 import type { ModelClient } from "../core/index.js";
+import { optional } from "../core/index.js";
 
 /**
  * The model used when none is configured, by the provider key found in the environment (first
@@ -50,7 +51,7 @@ export function chooseModel(input: {
   }
   const fallback = fallbackModel(input.configured, input.env);
   if (fallback === undefined) return undefined;
-  return { ...fallback, ...(warning === undefined ? {} : { warning }) };
+  return { ...fallback, ...optional("warning", warning) };
 }
 
 function fallbackModel(configured: string | undefined, env: NodeJS.ProcessEnv): ModelChoice | undefined {

@@ -1,4 +1,5 @@
 import type { CompactionPreview } from "../compaction/index.js";
+import { optional } from "../core/index.js";
 import { composeCompactionSummary, readCompactionHistory, type Session } from "../session/index.js";
 import { EditorError } from "./edit-in-editor.js";
 import { EXIT_FAILURE, EXIT_USAGE } from "./exit-status.js";
@@ -106,7 +107,7 @@ export async function runSummary(
   if (args === "") {
     const text = composeCompactionSummary({
       summary: base.summary,
-      ...(base.restored === undefined ? {} : { restored: base.restored }),
+      ...optional("restored", base.restored),
     });
     return ok(
       `Summary in effect (${base.trigger} compaction ${base.id}, ${base.ts}, model ${base.model}):\n\n${text}`,

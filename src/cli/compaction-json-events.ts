@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { CompactionPreview } from "../compaction/index.js";
+import { optional } from "../core/index.js";
 import type { JsonEvent } from "./json-event.js";
 
 type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
@@ -11,7 +12,7 @@ export function compactionPreviewEvent(event: EventOf<"compaction-preview">): Js
     type: "compaction_preview",
     trigger: "manual",
     model: preview.model,
-    ...(preview.fallbackModel === undefined ? {} : { fallback_model: preview.fallbackModel }),
+    ...optional("fallback_model", preview.fallbackModel),
     turns_summarised: preview.turnsSummarised,
     turns_kept: preview.turnsKept,
     tokens_summarised: preview.tokensSummarised,
@@ -20,8 +21,8 @@ export function compactionPreviewEvent(event: EventOf<"compaction-preview">): Js
     size_sources: preview.sizeSources,
     request_tokens: preview.requestTokens,
     turns: previewTurns(preview),
-    ...(preview.instructions === undefined ? {} : { instructions: preview.instructions }),
-    ...(preview.nothingReason === undefined ? {} : { nothing_to_summarise: preview.nothingReason }),
+    ...optional("instructions", preview.instructions),
+    ...optional("nothing_to_summarise", preview.nothingReason),
   };
 }
 

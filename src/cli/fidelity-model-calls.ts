@@ -6,7 +6,13 @@ import {
   withPinnedNotes,
   withRestoredFacts,
 } from "../compaction/index.js";
-import { type EffectiveContext, type ModelClient, PantoError, type ToolDefinition } from "../core/index.js";
+import {
+  type EffectiveContext,
+  type ModelClient,
+  optional,
+  PantoError,
+  type ToolDefinition,
+} from "../core/index.js";
 import {
   estimateProbeTokens,
   type FidelityTarget,
@@ -45,7 +51,7 @@ export function previewFresh(
     budgetTokens: settings.budgetTokens,
     systemPrompt: withPinnedNotes(settings.compactionPrompt, view.pins),
     activeModel: model,
-    ...(settings.compactionModel === undefined ? {} : { compactionModel: settings.compactionModel }),
+    ...optional("compactionModel", settings.compactionModel),
   });
 }
 
@@ -67,7 +73,7 @@ export async function compactFresh(
     budgetTokens: settings.budgetTokens,
     systemPrompt: withPinnedNotes(settings.compactionPrompt, view.pins),
     activeModel: models.model,
-    ...(settings.compactionModel === undefined ? {} : { compactionModel: settings.compactionModel }),
+    ...optional("compactionModel", settings.compactionModel),
     summarise: summaryRequester(models.createClient),
     onEvent: (event) => {
       if (event.type === "compaction-attempt") onRequest();

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { AssistantMessage, Usage } from "../core/index.js";
+import { optional } from "../core/index.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 import type { JsonEvent } from "./json-event.js";
 
@@ -73,7 +74,7 @@ export function toJsonEvent(event: AgentEvent): JsonEvent | undefined {
     case "warning":
       return {
         type: "warning",
-        ...(event.code === undefined ? {} : { code: event.code }),
+        ...optional("code", event.code),
         message: event.message,
       };
   }
@@ -97,9 +98,9 @@ function usageJson(usage: Usage): Record<string, number> {
   return {
     prompt_tokens: usage.promptTokens,
     output_tokens: usage.outputTokens,
-    ...(usage.cacheReadTokens === undefined ? {} : { cache_read_tokens: usage.cacheReadTokens }),
-    ...(usage.cacheWriteTokens === undefined ? {} : { cache_write_tokens: usage.cacheWriteTokens }),
-    ...(usage.reasoningTokens === undefined ? {} : { reasoning_tokens: usage.reasoningTokens }),
+    ...optional("cache_read_tokens", usage.cacheReadTokens),
+    ...optional("cache_write_tokens", usage.cacheWriteTokens),
+    ...optional("reasoning_tokens", usage.reasoningTokens),
   };
 }
 
@@ -116,15 +117,15 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     tokens_kept: record.tokensKept,
     tokens_before: event.tokensBefore,
     tokens_after: event.tokensAfter,
-    ...(event.requestTokens === undefined ? {} : { request_tokens: event.requestTokens }),
-    ...(event.contextWindow === undefined ? {} : { context_window: event.contextWindow }),
+    ...optional("request_tokens", event.requestTokens),
+    ...optional("context_window", event.contextWindow),
     summary_tokens: record.summaryTokens,
     size_sources: record.sizeSources,
     summary: record.summary,
     duration_ms: event.durationMs,
     restored: record.restored ?? [],
-    ...(record.instructions === undefined ? {} : { instructions: record.instructions }),
-    ...(record.chunks === undefined ? {} : { chunks: record.chunks }),
+    ...optional("instructions", record.instructions),
+    ...optional("chunks", record.chunks),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   loadConfig,
   readCompactionPromptLayers,
 } from "../config/index.js";
+import { optional } from "../core/index.js";
 import {
   buildFidelityReport,
   compactionInEffect,
@@ -163,7 +164,7 @@ async function freshSettings(
       options.prompt === undefined
         ? await configuredPrompt(loaded)
         : await promptFile(resolve(cwd, options.prompt)),
-    ...(compactionModel === undefined ? {} : { compactionModel }),
+    ...optional("compactionModel", compactionModel),
     budgetTokens: loaded.config.keep_verbatim_tokens ?? DEFAULT_KEEP_VERBATIM_TOKENS,
     restoreFacts: loaded.config.restore_facts !== false,
   };

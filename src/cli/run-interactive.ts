@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import type { ApprovalVerdict } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
+import { optional } from "../core/index.js";
 import type { Tool } from "../tools/index.js";
 import { ApprovalPrompt, takeLine } from "./approval-prompt.js";
 import type { CliIo } from "./cli-io.js";
@@ -42,7 +43,7 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
       options,
       cwd: io.cwd,
       env: io.env,
-      ...(io.secrets === undefined ? {} : { secrets: io.secrets }),
+      ...optional("secrets", io.secrets),
       hooks: {
         onEvent: (event) => renderer.render(event),
         onWarning: (message) => renderer.warning(message),

@@ -1,3 +1,4 @@
+import { optional } from "../core/index.js";
 import { readSessionUsageSync } from "../session/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { type JsonEvent, jsonLine, toJsonEvent } from "./json-events.js";
@@ -51,7 +52,7 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
       emit({
         type: "done",
         exit_code: exitCode,
-        ...(text === undefined ? {} : { text }),
+        ...optional("text", text),
         ...(current === undefined ? {} : { usage: usageJson(readSessionUsageSync(current.session.path)) }),
       }),
   };

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
+import { optional } from "../core/index.js";
 import type { SecretRedactor } from "../secrets/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { editorFor } from "./edit-in-editor.js";
@@ -65,7 +66,7 @@ async function runOnceInner(
       options,
       cwd: io.cwd,
       env: io.env,
-      ...(io.secrets === undefined ? {} : { secrets: io.secrets }),
+      ...optional("secrets", io.secrets),
       hooks: {
         onEvent: (event) => reporter.event(event),
         onWarning: (message) => reporter.warning(message),
@@ -108,7 +109,7 @@ async function runOnceInner(
     reporter.failure({
       code: result.error.code,
       message: result.error.message,
-      ...(result.hint === undefined ? {} : { hint: result.hint }),
+      ...optional("hint", result.hint),
     });
     const exitCode = result.error.code === "aborted" ? EXIT_INTERRUPTED : EXIT_FAILURE;
     reporter.done(exitCode);

@@ -13,7 +13,7 @@ import {
   type TimeoutsConfig,
   userConfigPath,
 } from "../config/index.js";
-import { isPantoError, type ModelClient, type ToolCallBlock } from "../core/index.js";
+import { isPantoError, type ModelClient, optional, type ToolCallBlock } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import type { McpServers } from "../mcp/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
@@ -157,13 +157,13 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       systemPrompt,
       compactionPrompt,
       keepVerbatimTokens: config.keep_verbatim_tokens ?? DEFAULT_KEEP_VERBATIM_TOKENS,
-      ...(config.compaction_model === undefined ? {} : { compactionModel: config.compaction_model }),
-      ...(config.max_output_tokens === undefined ? {} : { maxOutputTokens: config.max_output_tokens }),
-      ...(config.restore_facts === undefined ? {} : { restoreFacts: config.restore_facts }),
+      ...optional("compactionModel", config.compaction_model),
+      ...optional("maxOutputTokens", config.max_output_tokens),
+      ...optional("restoreFacts", config.restore_facts),
       approve: hooks.approve,
       onEvent: hooks.onEvent,
       cwd,
-      ...(agentHooks === undefined ? {} : { hooks: agentHooks }),
+      ...optional("hooks", agentHooks),
     });
   };
   const mcp = await startMcp(loaded, cwd, env, hooks.onWarning);
@@ -227,7 +227,7 @@ export async function clientFactory(
       onWarning,
       redact: secrets.redact,
       ...timeoutOptions(loaded.config.timeouts),
-      ...(loaded.config.providers === undefined ? {} : { config: loaded.config.providers }),
+      ...optional("config", loaded.config.providers),
       ...(loaded.config.max_output_tokens === undefined
         ? {}
         : { maxOutputTokens: loaded.config.max_output_tokens }),

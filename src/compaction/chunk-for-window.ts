@@ -1,4 +1,5 @@
 import type { SizedTurn } from "../core/index.js";
+import { optional } from "../core/index.js";
 import { buildCompactionRequest } from "./build-compaction-request.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { serializeTranscript } from "./serialize-transcript.js";
@@ -35,8 +36,8 @@ export function nextChunk(
   const empty = buildCompactionRequest({
     systemPrompt: limits.systemPrompt,
     transcript: "",
-    ...(limits.instructions === undefined ? {} : { instructions: limits.instructions }),
-    ...(previousSummary === undefined ? {} : { previousSummary }),
+    ...optional("instructions", limits.instructions),
+    ...optional("previousSummary", previousSummary),
   });
   let used = estimateTokens(empty.systemPrompt) + estimateTokens(empty.userPrompt);
   let end = start;

@@ -5,7 +5,7 @@ import type {
   Message,
   SizedTurn,
 } from "../core/index.js";
-import { PantoError } from "../core/index.js";
+import { optional, PantoError } from "../core/index.js";
 import { buildCompactionRequest } from "./build-compaction-request.js";
 import { nextChunk } from "./chunk-for-window.js";
 import { estimateTokens } from "./estimate-tokens.js";
@@ -225,9 +225,4 @@ function buildRecord(
 function keptMessages(plan: RetentionPlan): Message[] {
   const turns = plan.inFlight === undefined ? plan.keep : [...plan.keep, plan.inFlight];
   return structuredClone(turns.flatMap((turn) => turn.messages));
-}
-
-/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes forbids explicit undefined). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }

@@ -6,6 +6,7 @@ export type * from "./learned-window.js";
 export type * from "./messages.js";
 export { MISSING_RESULT_TEXT, missingToolResult } from "./missing-tool-result.js";
 export type * from "./model-client.js";
+export { optional } from "./optional.js";
 export * from "./panto-error.js";
 export type * from "./turn.js";
 export type * from "./usage.js";

@@ -1,3 +1,4 @@
+import { optional } from "../core/index.js";
 import type { Redact } from "./clean-text.js";
 import { findEffectiveIds } from "./effective-entries.js";
 import { createMarkdownRenderer } from "./render-markdown.js";
@@ -52,7 +53,7 @@ export async function exportSession(options: ExportSessionOptions, sink: TextSin
       markdown,
       marks,
       pinLines: scan.pinLines,
-      ...(effective.compactionId === undefined ? {} : { effectiveCompactionId: effective.compactionId }),
+      ...optional("effectiveCompactionId", effective.compactionId),
     };
     await writeHtml(options.path, scan, effective, context, sink);
   }

@@ -1,5 +1,6 @@
 import { groupTurns } from "../compaction/group-turns.js";
 import type { CompactionRecord, CompactionTrigger, EffectiveContext, Message, Turn } from "../core/index.js";
+import { optional } from "../core/index.js";
 import {
   type CompactionEntry,
   composeCompactionSummary,
@@ -90,7 +91,7 @@ export function summariserView(entries: readonly SessionEntry[]): SummariserView
   if (base === undefined) return { context: { messages: current.messages }, pins, current };
   const summary = composeCompactionSummary({
     summary: base.summary,
-    ...(base.restored === undefined ? {} : { restored: base.restored }),
+    ...optional("restored", base.restored),
   });
   return {
     context: { compaction: { type: "compaction", summary }, messages: current.messages },
@@ -108,7 +109,7 @@ export function freshTarget(
 ): FidelityTarget {
   const block = composeCompactionSummary({
     summary: record.summary,
-    ...(record.restored === undefined ? {} : { restored: record.restored }),
+    ...optional("restored", record.restored),
     pins: view.pins,
   });
   return {

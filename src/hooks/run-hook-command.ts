@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { optional } from "../core/index.js";
 
 /** How one hook command ended. */
 export interface HookProcessResult {
@@ -57,7 +58,7 @@ export function runHookCommand(command: string, options: HookProcessOptions): Pr
         ...output,
         timedOut,
         durationMs: Math.round(performance.now() - started),
-        ...(spawnError === undefined ? {} : { spawnError }),
+        ...optional("spawnError", spawnError),
       });
     };
     const timer = setTimeout(() => {

@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { optional } from "../core/index.js";
 import type { Tool, ToolOutput } from "../tools/index.js";
 import { toToolOutput } from "./mcp-tool-output.js";
 
@@ -51,7 +52,7 @@ export function createMcpTool(info: McpToolInfo, connection: ToolConnection): To
       try {
         const result = await client.callTool({ name: info.name, arguments: args }, undefined, {
           timeout: MCP_CALL_TIMEOUT_MS,
-          ...(context.signal === undefined ? {} : { signal: context.signal }),
+          ...optional("signal", context.signal),
         });
         return toToolOutput(result);
       } catch (error) {

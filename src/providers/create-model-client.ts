@@ -1,4 +1,5 @@
 import type { ModelClient } from "../core/index.js";
+import { optional } from "../core/index.js";
 import type { AdapterOptions } from "./adapter-options.js";
 import { lazyModelClient } from "./lazy-model-client.js";
 import { type ModelSpec, type ProvidersConfig, resolveModelSpec } from "./resolve-model-spec.js";
@@ -32,8 +33,8 @@ export interface CreateModelClientOptions {
  */
 export function createModelClient(id: string, options: CreateModelClientOptions = {}): ModelClient {
   const spec = resolveModelSpec(id, {
-    ...(options.config === undefined ? {} : { config: options.config }),
-    ...(options.env === undefined ? {} : { env: options.env }),
+    ...optional("config", options.config),
+    ...optional("env", options.env),
   });
   const adapterOptions = toAdapterOptions(spec, options);
   if (spec.api === "openai-responses" && spec.chatFallback === true) {
@@ -59,9 +60,9 @@ function withServerContextWindow(client: ModelClient, options: AdapterOptions, b
       window ??= queryContextWindow({
         baseURL,
         model: options.model,
-        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-        ...(options.headers === undefined ? {} : { headers: options.headers }),
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        ...optional("apiKey", options.apiKey),
+        ...optional("headers", options.headers),
+        ...optional("fetch", options.fetch),
       }).catch(() => undefined);
       return window;
     },
@@ -90,15 +91,15 @@ function toAdapterOptions(spec: ModelSpec, options: CreateModelClientOptions): A
   return {
     provider: spec.provider,
     model: spec.model,
-    ...(spec.apiKey === undefined ? {} : { apiKey: spec.apiKey }),
-    ...(spec.baseURL === undefined ? {} : { baseURL: spec.baseURL }),
-    ...(spec.headers === undefined ? {} : { headers: spec.headers }),
-    ...(options.retry === undefined ? {} : { retry: options.retry }),
-    ...(options.firstByteTimeoutMs === undefined ? {} : { firstByteTimeoutMs: options.firstByteTimeoutMs }),
-    ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
-    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
-    ...(options.redact === undefined ? {} : { redact: options.redact }),
-    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...optional("apiKey", spec.apiKey),
+    ...optional("baseURL", spec.baseURL),
+    ...optional("headers", spec.headers),
+    ...optional("retry", options.retry),
+    ...optional("firstByteTimeoutMs", options.firstByteTimeoutMs),
+    ...optional("idleTimeoutMs", options.idleTimeoutMs),
+    ...optional("requestTimeoutMs", options.requestTimeoutMs),
+    ...optional("redact", options.redact),
+    ...optional("maxOutputTokens", options.maxOutputTokens),
+    ...optional("fetch", options.fetch),
   };
 }

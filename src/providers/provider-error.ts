@@ -1,4 +1,4 @@
-import { PantoError } from "../core/index.js";
+import { optional, PantoError } from "../core/index.js";
 import { classifyProviderError, saysUnknownModel } from "./classify-provider-error.js";
 import { readableErrorMessage } from "./readable-error-message.js";
 
@@ -37,10 +37,10 @@ export function providerErrorFromResponse(input: {
   return new PantoError(classification.code, `${input.provider}: ${statusText}${body}`, {
     retryable: classification.retryable,
     provider: input.provider,
-    ...(input.status === undefined ? {} : { status: input.status }),
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    ...(classification.requestTokens === undefined ? {} : { requestTokens: classification.requestTokens }),
-    ...(classification.contextWindow === undefined ? {} : { contextWindow: classification.contextWindow }),
+    ...optional("status", input.status),
+    ...optional("retryAfterMs", retryAfterMs),
+    ...optional("requestTokens", classification.requestTokens),
+    ...optional("contextWindow", classification.contextWindow),
     ...(classification.code === "invalid_request" && saysUnknownModel(input) ? { unknownModel: true } : {}),
   });
 }

@@ -1,4 +1,4 @@
-import { type ApiKind, PantoError } from "../core/index.js";
+import { type ApiKind, optional, PantoError } from "../core/index.js";
 import { BUILT_IN_PROVIDER_NAMES, BUILT_IN_PROVIDERS, type BuiltInProvider } from "./model-catalog.js";
 
 /** One entry of config "providers": an endpoint reached through one of the four adapters. */
@@ -69,7 +69,7 @@ export function resolveModelSpec(id: string, options: ResolveModelSpecOptions = 
     provider,
     model,
     api,
-    ...(baseURL === undefined ? {} : { baseURL }),
+    ...optional("baseURL", baseURL),
     ...resolveKey(provider, custom, builtIn, env),
     ...(custom?.headers === undefined ? {} : { headers: { ...custom.headers } }),
   };

@@ -1,4 +1,5 @@
 import type { LearnedWindow } from "../core/index.js";
+import { optional } from "../core/index.js";
 import type { SessionEntry } from "./session-entries.js";
 
 /**
@@ -20,8 +21,8 @@ export function learnedWindows(entries: readonly SessionEntry[]): Record<string,
 function windowOf(entry: LearnedWindow): LearnedWindow {
   return {
     contextWindow: entry.contextWindow,
-    ...(entry.requestTokens === undefined ? {} : { requestTokens: entry.requestTokens }),
-    ...(entry.estimatedTokens === undefined ? {} : { estimatedTokens: entry.estimatedTokens }),
+    ...optional("requestTokens", entry.requestTokens),
+    ...optional("estimatedTokens", entry.estimatedTokens),
   };
 }
 

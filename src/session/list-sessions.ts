@@ -1,5 +1,6 @@
 import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { optional } from "../core/index.js";
 import {
   countEntriesInBuffer,
   countEntriesInRange,
@@ -127,7 +128,7 @@ async function summarise(
       id: head.header.id,
       created: head.header.created,
       modified: info.mtime.toISOString(),
-      ...(head.firstPrompt === undefined ? {} : { firstPrompt: head.firstPrompt }),
+      ...optional("firstPrompt", head.firstPrompt),
       turns: counts.turns,
       compactions: counts.compactions,
       countsExact: counts.exact,

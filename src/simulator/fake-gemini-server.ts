@@ -1,3 +1,4 @@
+import { optional } from "../core/index.js";
 import {
   chunkText,
   type FakeAnswer,
@@ -86,7 +87,7 @@ function partGroups(answer: FakeAnswer): Part[][] {
         functionCall: {
           name: call.name,
           args: call.arguments,
-          ...(call.id === undefined ? {} : { id: call.id }),
+          ...optional("id", call.id),
         },
       })),
     );
@@ -123,7 +124,7 @@ function chunk(parts: Part[], finishReason?: string): Chunk {
     candidates: [
       {
         content: { parts, role: "model" },
-        ...(finishReason === undefined ? {} : { finishReason }),
+        ...optional("finishReason", finishReason),
         index: 0,
       },
     ],
@@ -137,8 +138,8 @@ function usageMetadata(usage: FakeUsage): Record<string, unknown> {
     promptTokenCount: prompt,
     candidatesTokenCount: usage.output,
     totalTokenCount: prompt + usage.output + (usage.reasoning ?? 0),
-    ...(usage.cacheRead === undefined ? {} : { cachedContentTokenCount: usage.cacheRead }),
-    ...(usage.reasoning === undefined ? {} : { thoughtsTokenCount: usage.reasoning }),
+    ...optional("cachedContentTokenCount", usage.cacheRead),
+    ...optional("thoughtsTokenCount", usage.reasoning),
   };
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { optional } from "../core/index.js";
 import { isModelListRequest, type ModelListWire, sendModelList } from "./fake-model-list.js";
 import {
   estimateRequestTokens,
@@ -130,8 +131,8 @@ export function startFakeServer(
   const { contextWindow, firstByteDelayMs = 0 } = options;
   return startFakeHttpServer({
     pathPrefix: format.urlPath,
-    ...(options.responder === undefined ? {} : { responder: options.responder }),
-    ...(options.serverInfo === undefined ? {} : { serverInfo: options.serverInfo }),
+    ...optional("responder", options.responder),
+    ...optional("serverInfo", options.serverInfo),
     intercept: (request, res) => {
       if (options.models === undefined || !isModelListRequest(format.modelList, request)) return false;
       sendModelList(format.modelList, res, options.models);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { optional } from "../core/index.js";
 import {
   chunkText,
   type FakeAnswer,
@@ -143,7 +144,7 @@ function completeMessage(answer: FakeAnswer, exchange: FakeExchange): Record<str
   return {
     role: "assistant",
     content: answer.text ?? null,
-    ...(answer.thinking === undefined ? {} : { reasoning_content: answer.thinking }),
+    ...optional("reasoning_content", answer.thinking),
     ...(calls.length === 0 ? {} : { tool_calls: calls }),
     refusal: null,
   };

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { optional } from "../core/index.js";
 import {
   chunkText,
   type FakeAnswer,
@@ -115,7 +116,7 @@ function responseUsage(usage: FakeUsage): Record<string, unknown> {
     input_tokens: input,
     input_tokens_details: {
       cached_tokens: usage.cacheRead ?? 0,
-      ...(usage.cacheWrite === undefined ? {} : { cache_write_tokens: usage.cacheWrite }),
+      ...optional("cache_write_tokens", usage.cacheWrite),
     },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: usage.reasoning ?? 0 },

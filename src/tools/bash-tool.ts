@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { optional } from "../core/index.js";
 import { toolEnvironment } from "../secrets/index.js";
 import { defineTool, type Zod } from "./define-tool.js";
 import { type CommandResult, runCommand } from "./run-command.js";
@@ -50,7 +51,7 @@ export function createBashTool(options: { env?: NodeJS.ProcessEnv } = {}): Tool 
         timeoutMs,
         env: options.env ?? toolEnvironment(process.env),
         maxOutputChars: MAX_BASH_OUTPUT_CHARS,
-        ...(context.signal === undefined ? {} : { signal: context.signal }),
+        ...optional("signal", context.signal),
       });
       return formatCommandResult(result, timeoutMs);
     },

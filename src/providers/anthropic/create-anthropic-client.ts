@@ -1,5 +1,6 @@
 import { Anthropic } from "@anthropic-ai/sdk";
 import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
+import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { networkError, providerErrorFromResponse } from "../provider-error.js";
 import {
@@ -37,7 +38,7 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
     const params = renderAnthropicRequest(request, {
       provider: options.provider,
       model: options.model,
-      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+      ...optional("maxOutputTokens", options.maxOutputTokens),
     });
     return runWithRetry(options, streamOptions, {
       attempt: async (watchdog) => {

@@ -1,4 +1,5 @@
 import type { Usage } from "../../core/index.js";
+import { optional } from "../../core/index.js";
 
 /** Usage figures as Anthropic reports them, gathered from message_start and message_delta. */
 export interface AnthropicUsageFigures {
@@ -51,9 +52,9 @@ export function normalizeAnthropicUsage(figures: AnthropicUsageFigures): Usage |
     promptTokens,
     outputTokens: figures.output,
     resentOutputTokens,
-    ...(figures.cacheRead === undefined ? {} : { cacheReadTokens: figures.cacheRead }),
-    ...(figures.cacheWrite === undefined ? {} : { cacheWriteTokens: figures.cacheWrite }),
-    ...(figures.thinking === undefined ? {} : { reasoningTokens: figures.thinking }),
+    ...optional("cacheReadTokens", figures.cacheRead),
+    ...optional("cacheWriteTokens", figures.cacheWrite),
+    ...optional("reasoningTokens", figures.thinking),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import {
   type AssistantMessage,
+  optional,
   PantoError,
   type StreamEvent,
   type TextBlock,
@@ -112,7 +113,7 @@ export async function readAnthropicStream(
     provider: context.provider,
     api: "anthropic-messages",
     model: context.model,
-    ...(usage === undefined ? {} : { usage }),
+    ...optional("usage", usage),
     stopReason: mapAnthropicStopReason(stopReason),
   };
 }

@@ -2,6 +2,7 @@ import {
   type AssistantMessage,
   type ModelClient,
   type ModelRequest,
+  optional,
   PantoError,
   type StreamOptions,
 } from "../../core/index.js";
@@ -28,7 +29,7 @@ export function createGeminiClient(options: AdapterOptions): ModelClient {
     const fullRequest: ModelRequest = {
       ...request,
       model: options.model,
-      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+      ...optional("maxOutputTokens", maxOutputTokens),
     };
     return runWithRetry(options, streamOptions, {
       attempt: (watchdog) => streamOnce(fullRequest, watchdog, options, streamOptions),

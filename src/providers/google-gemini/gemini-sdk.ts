@@ -1,4 +1,5 @@
 import { GoogleGenAI } from "@google/genai";
+import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { KEYLESS_PLACEHOLDER, splitApiVersion } from "../shared/index.js";
 
@@ -17,8 +18,8 @@ export function geminiSdk(options: AdapterOptions, fetch: typeof globalThis.fetc
     apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
     httpOptions: {
       baseUrl: base,
-      ...(version === undefined ? {} : { apiVersion: version }),
-      ...(options.headers === undefined ? {} : { headers: options.headers }),
+      ...optional("apiVersion", version),
+      ...optional("headers", options.headers),
       fetch,
     },
   });

@@ -7,6 +7,7 @@ import type {
   ThinkingBlock,
   ToolCallBlock,
 } from "../../core/index.js";
+import { optional } from "../../core/index.js";
 import { mapGeminiUsage } from "./map-gemini-usage.js";
 import { syntheticCallId } from "./synthetic-call-id.js";
 
@@ -62,7 +63,7 @@ export class GeminiStreamReader {
       api: "google-gemini",
       // The configured name, not the reported version: sizing compares models across messages.
       model: this.meta.model,
-      ...(usage === undefined ? {} : { usage }),
+      ...optional("usage", usage),
       stopReason: this.stopReason(content),
     };
   }

@@ -1,3 +1,4 @@
+import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import type { GeminiFailureCapture, HttpFailure } from "./capture-gemini-failures.js";
 import { geminiSdk } from "./gemini-sdk.js";
@@ -13,7 +14,7 @@ export async function listGeminiModels(
   const names: string[] = [];
   try {
     const pager = await geminiSdk(options, capture.fetch).models.list({
-      config: { pageSize: 1000, ...(signal === undefined ? {} : { abortSignal: signal }) },
+      config: { pageSize: 1000, ...optional("abortSignal", signal) },
     });
     for await (const model of pager) {
       if (model.name !== undefined) names.push(model.name.replace(/^models\//, ""));

@@ -1,5 +1,6 @@
 import type { GenerateContentConfig, GenerateContentParameters } from "@google/genai";
 import type { ModelRequest } from "../../core/index.js";
+import { optional } from "../../core/index.js";
 import { renderGeminiContents } from "./render-gemini-contents.js";
 
 /**
@@ -26,7 +27,7 @@ export function renderGeminiRequest(
             },
           ],
         }),
-    ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
+    ...optional("maxOutputTokens", request.maxOutputTokens),
     ...(isThinkingModel(request.model) ? { thinkingConfig: { includeThoughts: true } } : {}),
     automaticFunctionCalling: { disable: true },
     automaticContinuation: false,

@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { type AssistantMessage, PantoError, type StreamEvent, type ToolCallBlock } from "../../core/index.js";
+import {
+  type AssistantMessage,
+  optional,
+  PantoError,
+  type StreamEvent,
+  type ToolCallBlock,
+} from "../../core/index.js";
 import { parseToolArguments } from "../shared/index.js";
 import { mapOpenAIChatFinishReason } from "./map-openai-chat-finish-reason.js";
 import { normalizeOpenAIChatUsage, type RawOpenAIChatUsage } from "./normalize-openai-chat-usage.js";
@@ -125,7 +131,7 @@ export class ChatStreamAccumulator {
       provider: this.target.provider,
       api: "openai-chat",
       model: this.target.model,
-      ...(usage === undefined ? {} : { usage }),
+      ...optional("usage", usage),
       stopReason: mapOpenAIChatFinishReason(this.finishReason, toolCalls.length > 0),
     };
   }

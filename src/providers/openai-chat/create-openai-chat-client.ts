@@ -1,5 +1,6 @@
 import { OpenAI } from "openai";
 import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
+import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { networkError, providerErrorFromResponse } from "../provider-error.js";
 import {
@@ -45,7 +46,7 @@ export function createOpenAIChatClient(options: AdapterOptions): ModelClient {
         provider: options.provider,
         model: options.model,
         includeUsage,
-        ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+        ...optional("maxOutputTokens", options.maxOutputTokens),
       });
       const accumulator = new ChatStreamAccumulator(options, streamOptions?.onEvent);
       return sendAndRead(getSdk(), params, watchdog, accumulator, options.provider);

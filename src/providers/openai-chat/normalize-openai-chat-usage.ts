@@ -1,4 +1,5 @@
 import type { Usage } from "../../core/index.js";
+import { optional } from "../../core/index.js";
 
 /** The usage object of a chat completion (or its last chunk), with fields compatible servers add. */
 export interface RawOpenAIChatUsage {
@@ -26,9 +27,9 @@ export function normalizeOpenAIChatUsage(raw: RawOpenAIChatUsage | null | undefi
     promptTokens: raw.prompt_tokens,
     outputTokens: raw.completion_tokens,
     resentOutputTokens: Math.max(0, raw.completion_tokens - (reasoning ?? 0)),
-    ...(cacheRead === undefined ? {} : { cacheReadTokens: cacheRead }),
-    ...(cacheWrite === undefined ? {} : { cacheWriteTokens: cacheWrite }),
-    ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
+    ...optional("cacheReadTokens", cacheRead),
+    ...optional("cacheWriteTokens", cacheWrite),
+    ...optional("reasoningTokens", reasoning),
   };
 }
 

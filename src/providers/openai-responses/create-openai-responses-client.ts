@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
+import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { listOpenAIModels } from "../openai-chat/list-openai-models.js";
 import { networkError } from "../provider-error.js";
@@ -37,7 +38,7 @@ export function createOpenAIResponsesClient(options: AdapterOptions): ModelClien
     const body = renderResponsesRequest({
       ...request,
       model: options.model,
-      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+      ...optional("maxOutputTokens", maxOutputTokens),
     });
     return runWithRetry(options, streamOptions, {
       attempt: (watchdog) => streamOnce(getSdk(), body, watchdog, options, streamOptions),

@@ -1,5 +1,6 @@
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import type { ModelRequest } from "../../core/index.js";
+import { optional } from "../../core/index.js";
 import { renderResponsesInput } from "./render-responses-input.js";
 
 /**
@@ -24,7 +25,7 @@ export function renderResponsesRequest(request: ModelRequest): ResponseCreatePar
             strict: false,
           })),
         }),
-    ...(request.maxOutputTokens === undefined ? {} : { max_output_tokens: request.maxOutputTokens }),
+    ...optional("max_output_tokens", request.maxOutputTokens),
     ...(reasoning ? { include: ["reasoning.encrypted_content"], reasoning: { summary: "auto" } } : {}),
     store: false,
     stream: true,

@@ -5,6 +5,7 @@ import type {
 } from "openai/resources/responses/responses";
 import {
   type AssistantMessage,
+  optional,
   PantoError,
   type StopReason,
   type StreamEvent,
@@ -100,7 +101,7 @@ export class ResponsesStreamReader {
       api: "openai-responses",
       // The configured name, not the dated snapshot: sizing compares models across messages.
       model: this.meta.model,
-      ...(usage === undefined ? {} : { usage }),
+      ...optional("usage", usage),
       stopReason: this.stopReason(content),
     };
   }

@@ -1,4 +1,5 @@
 import type { PantoError } from "../../core/index.js";
+import { optional } from "../../core/index.js";
 import { providerErrorFromResponse } from "../provider-error.js";
 
 /**
@@ -53,7 +54,7 @@ export function sdkHttpErrorToPanto(
     status: error.status,
     body,
     provider,
-    ...(error.headers === undefined ? {} : { headers: error.headers }),
+    ...optional("headers", error.headers),
   });
 }
 

@@ -1,3 +1,4 @@
+import { optional } from "../../core/index.js";
 /** One server-sent event: its `event:` name when the server gave one, and its data lines joined. */
 export interface SseEvent {
   event?: string;
@@ -81,9 +82,7 @@ class SseLineParser {
 
   private dispatch(): SseEvent | undefined {
     const event =
-      this.data.length === 0
-        ? undefined
-        : { ...(this.event === undefined ? {} : { event: this.event }), data: this.data.join("\n") };
+      this.data.length === 0 ? undefined : { ...optional("event", this.event), data: this.data.join("\n") };
     this.data = [];
     this.event = undefined;
     return event;

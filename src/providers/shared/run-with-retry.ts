@@ -1,4 +1,4 @@
-import { PantoError, type StreamOptions } from "../../core/index.js";
+import { optional, PantoError, type StreamOptions } from "../../core/index.js";
 import { looksSecretName, SecretRedactor } from "../../secrets/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { abortedError } from "../provider-error.js";
@@ -74,7 +74,7 @@ export async function runWithRetry<T>(
   };
   try {
     return await withRetry(once, resolveRetryOptions(options.retry), {
-      ...(signal === undefined ? {} : { signal }),
+      ...optional("signal", signal),
       onRetry: (info) =>
         streamOptions?.onEvent?.({
           type: "retry-wait",
@@ -166,9 +166,9 @@ function redactError(error: PantoError, redact: ((text: string) => string) | und
 function copyWithMessage(error: PantoError, message: string): PantoError {
   return new PantoError(error.code, message, {
     retryable: error.retryable,
-    ...(error.status === undefined ? {} : { status: error.status }),
-    ...(error.provider === undefined ? {} : { provider: error.provider }),
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    ...optional("status", error.status),
+    ...optional("provider", error.provider),
+    ...optional("retryAfterMs", error.retryAfterMs),
     cause: error.cause,
   });
 }

@@ -1,3 +1,4 @@
+import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 
 /** Stands in for a missing key: keyless local endpoints need none, but the SDKs refuse an empty one. */
@@ -27,7 +28,7 @@ export function sdkClientOptions(
   return {
     apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
     baseURL: options.baseURL ?? defaultBaseURL,
-    ...(options.headers === undefined ? {} : { defaultHeaders: options.headers }),
+    ...optional("defaultHeaders", options.headers),
     fetch,
     maxRetries: 0,
     timeout: SDK_TIMEOUT_MS,
