@@ -98,12 +98,10 @@ export async function contextStatusLine(
   style: Style,
   learnedWindow?: number,
 ): Promise<string> {
-  const { source } = contextSize({
+  const size = contextSize({
     session: run.session,
     systemPrompt: run.systemPrompt,
     toolDefinitions: run.tools.map((tool) => tool.definition),
   });
-  // The agent's figure is the one /context and the compaction report show: one size everywhere.
-  const size: ContextSize = { tokens: run.agent.contextTokens(), source };
   return formatContextStatus(size, await knownWindow(run.modelClient(), learnedWindow), style);
 }
