@@ -12,7 +12,7 @@ export function describeMark(mark: CompactionMark): string {
   const sizes =
     mark.before === undefined || mark.after === undefined
       ? ""
-      : `: ${formatCount(mark.before)} → ${formatCount(mark.after)} tokens (−${formatCount(Math.max(0, mark.before - mark.after))})`;
+      : `: ${formatCount(mark.before)} → ${formatCount(mark.after)} tokens (${mark.after > mark.before ? "+" : "−"}${formatCount(Math.abs(mark.before - mark.after))})`;
   const status =
     mark.status === "undone"
       ? ", undone"
