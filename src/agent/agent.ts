@@ -239,26 +239,11 @@ export class Agent {
     signal: AbortSignal | undefined,
     maxRequests = Number.POSITIVE_INFINITY,
   ): Promise<{ text: string; stopped?: "max-requests" }> {
-    let retriedAfterCompaction = false;
     let lastText = "";
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       if (round >= maxRequests) return { text: lastText, stopped: "max-requests" };
-      let message: AssistantMessage;
-      try {
-        message = await this.#send(signal);
-      } catch (thrown) {
-        const error = toPantoError(thrown, signal);
-        await this.#learnWindow(error);
-        if (error.code !== "context_overflow") throw error;
-        if (retriedAfterCompaction) throw await this.#afterFailedRetry(error);
-        await this.#recoverFromOverflow(error, signal);
-        retriedAfterCompaction = true;
-        this.#options.onEvent({ type: "overflow-retry" });
-        round--;
-        continue;
-      }
-      // A later request of the same turn may overflow again and earns its own single retry.
-      retriedAfterCompaction = false;
+      // Each request of the turn earns its own single retry after an overflow.
+      const message = await this.#sendRecoveringOnce(signal);
       this.#warnIfTruncated(message);
       await this.#options.session.appendMessage(message);
       this.#options.onEvent({ type: "assistant-message", message });
@@ -279,6 +264,33 @@ export class Agent {
       if (signal?.aborted) throw new PantoError("aborted", "interrupted while tools were running");
     }
     throw new PantoError("other", `stopped after ${MAX_TOOL_ROUNDS} tool rounds in one prompt`);
+  }
+
+  /**
+   * The spec's flow for one request: send it; if the provider rejects it as too large, compact
+   * (the turn in flight kept verbatim) and send it once more. A second overflow is final.
+   */
+  async #sendRecoveringOnce(signal: AbortSignal | undefined): Promise<AssistantMessage> {
+    try {
+      return await this.#send(signal);
+    } catch (thrown) {
+      const overflow = await this.#overflowOrThrow(thrown, signal);
+      await this.#recoverFromOverflow(overflow, signal);
+      this.#options.onEvent({ type: "overflow-retry" });
+    }
+    try {
+      return await this.#send(signal);
+    } catch (thrown) {
+      throw await this.#afterFailedRetry(await this.#overflowOrThrow(thrown, signal));
+    }
+  }
+
+  /** A failed request's error: learned from (its window), rethrown unless it is an overflow. */
+  async #overflowOrThrow(thrown: unknown, signal: AbortSignal | undefined): Promise<PantoError> {
+    const error = toPantoError(thrown, signal);
+    await this.#learnWindow(error);
+    if (error.code !== "context_overflow") throw error;
+    return error;
   }
 
   async #send(signal: AbortSignal | undefined): Promise<AssistantMessage> {
