@@ -153,8 +153,15 @@ export function inFlightMisfit(input: {
 }): PantoError | undefined {
   const { window } = input;
   if (window === undefined || groupTurns(input.context.messages).length === 0) return undefined;
-  const overhead = predictProviderTokens(window, input.overheadTokens);
-  const turn = predictProviderTokens(window, inFlightEstimate(input.context));
+  // The session's own usage says best what the provider counts (the estimate overrates JSON tool
+  // definitions, for one); the overflow's ratio comes next; without either, the estimate itself.
+  const fromUsage = overheadFromUsage(input.context, input.overheadTokens);
+  const scale =
+    fromUsage !== undefined && input.overheadTokens > 0
+      ? fromUsage / input.overheadTokens
+      : providerScale(window);
+  const overhead = Math.ceil(input.overheadTokens * scale);
+  const turn = Math.ceil(inFlightEstimate(input.context) * scale);
   if (overhead + turn <= window.contextWindow) return undefined;
   if (overhead >= window.contextWindow) {
     const message =
