@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import type { ArgsOutput, CliOptions, ExportCliOptions, ParsedArgs } from "./cli-option-types.js";
 import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
-import { addFidelityCommand } from "./fidelity-command.js";
+import { addFidelityCommand } from "./fidelity/fidelity-command.js";
 import { helpAppendix } from "./help-text.js";
 
 export type {

@@ -1,4 +1,4 @@
-import { formatSlashCommandList } from "./slash-command-table.js";
+import { formatSlashCommandList } from "./commands/slash-command-table.js";
 
 /** Everything `panto --help` shows after the generated list of options. */
 export function helpAppendix(): string {

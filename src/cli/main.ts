@@ -23,9 +23,9 @@ async function main(): Promise<number> {
   });
   if (parsed.command === "exit") return parsed.code;
   if (parsed.command === "demo")
-    return (await import("./demo.js")).runDemo({ stdout: process.stdout, keep: parsed.keep });
+    return (await import("./demo/demo.js")).runDemo({ stdout: process.stdout, keep: parsed.keep });
   if (parsed.command === "sessions")
-    return (await import("./sessions-command.js")).runSessionsCommand({
+    return (await import("./sessions/sessions-command.js")).runSessionsCommand({
       json: parsed.json,
       cwd: process.cwd(),
       env: process.env,
@@ -40,9 +40,10 @@ async function main(): Promise<number> {
     stdout: process.stdout,
     stderr: process.stderr,
   };
-  if (parsed.command === "export") return (await import("./run-export.js")).runExport(parsed.options, io);
+  if (parsed.command === "export")
+    return (await import("./sessions/run-export.js")).runExport(parsed.options, io);
   if (parsed.command === "fidelity")
-    return (await import("./run-fidelity.js")).runFidelity(parsed.options, io);
+    return (await import("./fidelity/run-fidelity.js")).runFidelity(parsed.options, io);
   const { runCli } = await import("./run-cli.js");
   return runCli(parsed.options, io);
 }

@@ -22,16 +22,18 @@ export async function runCli(given: CliOptions, rawIo: CliIo): Promise<number> {
   };
   try {
     const options =
-      given.resume === true ? await (await import("./resolve-resume.js")).pickResume(given, io) : given;
+      given.resume === true
+        ? await (await import("./sessions/resolve-resume.js")).pickResume(given, io)
+        : given;
     if (typeof options === "number") return options;
     if (options.maxTurns !== undefined && !options.print && io.stdin.isTTY === true) {
       io.stderr.write("panto: error: --max-turns applies to print and JSON runs (-p, --json)\n");
       return EXIT_USAGE;
     }
-    if (options.json) return await (await import("./run-json.js")).runJson(options, io);
+    if (options.json) return await (await import("./modes/run-json.js")).runJson(options, io);
     if (options.print || io.stdin.isTTY !== true)
-      return await (await import("./run-print.js")).runPrint({ ...options, print: true }, io);
-    return await (await import("./run-interactive.js")).runInteractive(options, io);
+      return await (await import("./modes/run-print.js")).runPrint({ ...options, print: true }, io);
+    return await (await import("./modes/run-interactive.js")).runInteractive(options, io);
   } catch (error) {
     io.stderr.write(
       `panto: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { LoadedConfig } from "../config/index.js";
 import { collectMcpServers, type McpServerStatus, type McpServers } from "../mcp/index.js";
-import { plural } from "./render.js";
+import { plural } from "./terminal/render.js";
 
 /**
  * Starts the MCP servers of the project's `.mcp.json` and of `mcp_servers` in config. With none

@@ -259,7 +259,7 @@ async function chooseSessionPath(
 ): Promise<string> {
   if (options.session !== undefined) return resolve(cwd, options.session);
   if (typeof options.resume === "string")
-    return await (await import("./resolve-resume.js")).resolveResumePath(
+    return await (await import("./sessions/resolve-resume.js")).resolveResumePath(
       options.resume,
       cwd,
       pantoHome,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { approvalQuestion, describeApproval, parseApprovalAnswer } from "../../src/cli/approval-preview.js";
+import {
+  approvalQuestion,
+  describeApproval,
+  parseApprovalAnswer,
+} from "../../src/cli/terminal/approval-preview.js";
 
 const call = (name: string, args: Record<string, unknown>) => ({
   type: "tool-call" as const,

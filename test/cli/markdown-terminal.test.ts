@@ -1,8 +1,8 @@
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
-import { createHighlight } from "../../src/cli/code-highlight.js";
-import { MarkdownStream } from "../../src/cli/markdown-stream.js";
-import { TerminalMarkdown } from "../../src/cli/markdown-terminal.js";
+import { createHighlight } from "../../src/cli/terminal/code-highlight.js";
+import { MarkdownStream } from "../../src/cli/terminal/markdown-stream.js";
+import { TerminalMarkdown } from "../../src/cli/terminal/markdown-terminal.js";
 
 const plain = (text: string): string => stripVTControlCharacters(text);
 const render = (source: string, width?: number): string => new TerminalMarkdown(() => width).render(source);

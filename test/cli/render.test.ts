@@ -6,7 +6,7 @@ import {
   formatCompactionReport,
   formatTokens,
   formatToolResult,
-} from "../../src/cli/render.js";
+} from "../../src/cli/terminal/render.js";
 import type { CompactionRecord } from "../../src/core/index.js";
 
 const record: CompactionRecord = {

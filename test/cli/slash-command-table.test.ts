@@ -5,7 +5,7 @@ import {
   formatSlashCommandList,
   parseSlashCommand,
   SLASH_COMMAND_TABLE,
-} from "../../src/cli/slash-command-table.js";
+} from "../../src/cli/commands/slash-command-table.js";
 
 describe("parseSlashCommand", () => {
   it("splits a command from its arguments", () => {

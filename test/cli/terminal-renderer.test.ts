@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { createStyle } from "../../src/cli/render.js";
-import { TerminalRenderer } from "../../src/cli/terminal-renderer.js";
+import { createStyle } from "../../src/cli/terminal/render.js";
+import { TerminalRenderer } from "../../src/cli/terminal/terminal-renderer.js";
 import type { CompactionRecord } from "../../src/core/index.js";
 
 /** A stream that records what is written to it, posing as a terminal of the given width. */

@@ -1,0 +1,94 @@
+import type { ModelPrice } from "../../config/index.js";
+import { addCounts, type SessionUsage, type TokenCounts } from "../../session/index.js";
+
+const HEADINGS = ["input", "output", "cache read", "cache write", "cost"] as const;
+
+/**
+ * `/cost`: tokens per model for the whole session (resumed history included), the agent's requests
+ * and compaction's summary requests apart, priced only where config "prices" names the model and
+ * every kind of token it used. Nothing is estimated.
+ */
+export function describeCost(usage: SessionUsage, prices: Record<string, ModelPrice> = {}): string {
+  const chat = Object.entries(usage.chat);
+  const compaction = Object.entries(usage.compaction);
+  if (chat.length === 0 && compaction.length === 0)
+    return "No usage reported in this session yet (providers that report none are not counted).";
+  const rows: string[][] = [];
+  const costs: Array<number | undefined> = [];
+  const section = (title: string, entries: Array<[string, TokenCounts]>): void => {
+    if (entries.length === 0) return;
+    rows.push([title]);
+    for (const [model, counts] of entries) {
+      const cost = priceOf(counts, prices[model]);
+      costs.push(cost);
+      rows.push([`  ${model}`, ...countCells(counts), cost === undefined ? "-" : formatCost(cost)]);
+    }
+  };
+  section("Requests", chat);
+  section("Compaction (summary requests)", compaction);
+  const total = addCounts([...chat, ...compaction].map(([, counts]) => counts));
+  const priced = costs.filter((cost): cost is number => cost !== undefined);
+  const totalCost = priced.length === 0 ? "-" : formatCost(priced.reduce((sum, cost) => sum + cost, 0));
+  rows.push(["Total", ...countCells(total), totalCost]);
+  const lines = table([["Session usage (tokens)", ...HEADINGS], ...rows]);
+  lines.push(costNote(priced.length, costs.length));
+  return lines.join("\n");
+}
+
+/** The price of `counts`, or undefined when no price is configured for a kind of token it used. */
+export function priceOf(counts: TokenCounts, price: ModelPrice | undefined): number | undefined {
+  if (price === undefined) return undefined;
+  const parts: Array<[number, number | undefined]> = [
+    [counts.input, price.input_per_mtok],
+    [counts.output, price.output_per_mtok],
+    [counts.cacheRead, price.cache_read_per_mtok],
+    [counts.cacheWrite, price.cache_write_per_mtok],
+  ];
+  let sum = 0;
+  for (const [tokens, perMillion] of parts) {
+    if (tokens === 0) continue;
+    if (perMillion === undefined) return undefined;
+    sum += (tokens * perMillion) / 1_000_000;
+  }
+  return sum;
+}
+
+function costNote(priced: number, rows: number): string {
+  if (priced === rows) return 'Cost from config "prices" (per million tokens); input excludes cached tokens.';
+  if (priced === 0)
+    return 'No cost shown: no price configured for these models (config "prices", per million tokens). Input excludes cached tokens.';
+  return 'Cost only where config "prices" covers the model and every kind of token it used ("-" elsewhere, not counted in the total). Input excludes cached tokens.';
+}
+
+function countCells(counts: TokenCounts): string[] {
+  return [counts.input, counts.output, counts.cacheRead, counts.cacheWrite].map(formatCount);
+}
+
+function formatCount(count: number): string {
+  return count.toLocaleString("en-US");
+}
+
+function formatCost(cost: number): string {
+  return `$${cost.toFixed(cost >= 1 ? 2 : 4)}`;
+}
+
+/** Left-aligned first column, the others right-aligned; a row of one cell is a heading line. */
+function table(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    if (row.length === 1) continue;
+    row.forEach((cell, index) => {
+      widths[index] = Math.max(widths[index] ?? 0, cell.length);
+    });
+  }
+  return rows.map((row) =>
+    row.length === 1
+      ? (row[0] ?? "")
+      : row
+          .map((cell, index) =>
+            index === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[index] ?? 0),
+          )
+          .join("  ")
+          .trimEnd(),
+  );
+}

@@ -1,0 +1,54 @@
+import type { FidelityTarget, SessionSnapshot } from "../../fidelity/index.js";
+import { FIDELITY_FACT_KINDS, probeQuestion, summariserView } from "../../fidelity/index.js";
+import { UsageError } from "../exit-status.js";
+import {
+  compactFresh,
+  type FidelityModels,
+  type FreshSettings,
+  previewFresh,
+  probeTokens,
+} from "./fidelity-model-calls.js";
+import { describePlan, type PlannedRequest } from "./fidelity-plan.js";
+
+export interface FreshRun {
+  probe: boolean;
+  baseline: boolean;
+  stderr: NodeJS.WritableStream;
+  onRequest: () => void;
+}
+
+/**
+ * `--fresh`: plans the compaction `/compact` would make now, says what the whole check will send
+ * (summary and probes) before any model call, then makes the compaction, written nowhere. Nothing
+ * to summarise is a UsageError.
+ */
+export async function freshCompaction(
+  snapshot: SessionSnapshot,
+  settings: FreshSettings,
+  models: FidelityModels,
+  run: FreshRun,
+): Promise<FidelityTarget> {
+  const view = summariserView(snapshot.entries);
+  const preview = previewFresh(view, settings, models.model);
+  if (preview.nothingReason !== undefined)
+    throw new UsageError(`--fresh: nothing to compact (${preview.nothingReason})`, "session");
+  const question = probeQuestion(FIDELITY_FACT_KINDS.map((kind) => ({ kind, text: "" })));
+  const planned: PlannedRequest[] = [
+    {
+      what: `the summary, by ${preview.model}${preview.fallbackModel === undefined ? "" : ` (${preview.fallbackModel} once more if it fails)`}`,
+      tokens: preview.requestTokens,
+    },
+  ];
+  if (run.probe)
+    planned.push({
+      what: "a probe after the compacted context (plus the summary's own size)",
+      tokens: probeTokens(models, { messages: [] }, question) + preview.tokensKept,
+    });
+  if (run.baseline)
+    planned.push({
+      what: "a probe after the full context",
+      tokens: probeTokens(models, view.current, question),
+    });
+  run.stderr.write(describePlan(planned));
+  return compactFresh(view, settings, models, run.onRequest);
+}

@@ -1,0 +1,44 @@
+import { findProjectRoot, resolvePantoHome } from "../../config/index.js";
+import { listSessions, type SessionListing, sessionDirectory } from "../../session/index.js";
+import { EXIT_OK } from "../exit-status.js";
+import { formatSessionTable, sessionsJson } from "./format-session-list.js";
+
+export interface SessionsCommandIo {
+  json: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream;
+}
+
+/** This project's sessions folder and its listing. */
+export async function listProjectSessions(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ directory: string; projectRoot: string; listing: SessionListing }> {
+  const pantoHome = resolvePantoHome(env);
+  const projectRoot = findProjectRoot(cwd, { pantoHome });
+  const directory = sessionDirectory(pantoHome, projectRoot);
+  return { directory, projectRoot, listing: await listSessions(directory) };
+}
+
+/**
+ * `panto sessions`: this project's sessions, newest first, as a table (or with --json one JSON
+ * array). Files that are not sessions are named on stderr; the listing still succeeds.
+ */
+export async function runSessionsCommand(io: SessionsCommandIo): Promise<number> {
+  const { projectRoot, listing } = await listProjectSessions(io.cwd, io.env);
+  for (const problem of listing.problems) io.stderr.write(`panto: warning: ${problem}\n`);
+  if (io.json) {
+    io.stdout.write(`${JSON.stringify(sessionsJson(listing.sessions))}\n`);
+    return EXIT_OK;
+  }
+  if (listing.sessions.length === 0) {
+    io.stdout.write(`no sessions yet for ${projectRoot}\n`);
+    return EXIT_OK;
+  }
+  io.stdout.write(
+    formatSessionTable(listing.sessions, io.stdout.isTTY === true ? io.stdout.columns : undefined),
+  );
+  return EXIT_OK;
+}

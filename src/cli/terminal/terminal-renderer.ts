@@ -1,0 +1,251 @@
+import type { AgentEvent } from "../../agent/index.js";
+import type { CompactionTrigger } from "../../core/index.js";
+import type { MarkdownStream } from "./markdown-stream.js";
+import { formatCompactionLine, formatToolCall, formatToolResult, type Style, visible } from "./render.js";
+import { StatusLine } from "./status-line.js";
+import { WordWrapper, wrapLines } from "./word-wrapper.js";
+
+type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+/**
+ * Renders agent events in the interactive terminal: answers stream to stdout as they arrive, as
+ * their plain text (left to the terminal to wrap, so code copies back as it was) or, given a
+ * {@link MarkdownStream}, rendered block by block; thinking is dim and word-wrapped; tool calls and notices get a line each. While panto waits
+ * (for the model's first token, a retry, a tool, a compaction) a status line on stderr says so; it
+ * is erased before anything else is written.
+ */
+export class TerminalRenderer {
+  readonly #out: Output;
+  readonly #style: Style;
+  readonly #spinner: StatusLine;
+  readonly #answer: WordWrapper;
+  readonly #markdown: MarkdownStream | undefined;
+  #thinking = false;
+  /** Characters of the answer received so far, while Markdown blocks are still being completed. */
+  #received = 0;
+  /**
+   * Warnings raised while a compaction runs (an attempt that failed), held until its outcome says
+   * whether they matter: a fallback or a success shows them, a cancel or a manual /compact (which
+   * prints its own account) drops them. Undefined when no compaction is running.
+   */
+  #held: string[] | undefined;
+
+  constructor(out: Output, err: Output, style: Style, markdown?: MarkdownStream) {
+    this.#out = out;
+    this.#style = style;
+    this.#spinner = new StatusLine(err, style);
+    // Only thinking is wrapped here: an answer may hold code, which must reach the terminal as it is.
+    this.#answer = new WordWrapper(() => (this.#thinking ? this.columns : undefined));
+    this.#markdown = markdown;
+  }
+
+  /** The terminal's width, or undefined when stdout is not a terminal (nothing is wrapped then). */
+  get columns(): number | undefined {
+    return this.#out.isTTY === true ? this.#out.columns : undefined;
+  }
+
+  render(event: AgentEvent): void {
+    switch (event.type) {
+      case "text-delta":
+      case "thinking-delta":
+        this.#stream(event.text, event.type === "thinking-delta");
+        return;
+      case "assistant-message":
+        this.#spinner.stop();
+        this.#thinking = false;
+        this.endLine();
+        return;
+      case "request-started":
+        this.endLine();
+        this.#spinner.start(`waiting for ${event.model}`);
+        return;
+      case "tool-started":
+        this.endLine();
+        this.#spinner.start(`running ${formatToolCall(event.call)}`);
+        return;
+      case "retry-wait":
+        this.line(this.#noticeFor(event) ?? "");
+        this.#spinner.relabel(retryLabel(event.attempt, event.delayMs, event.reason));
+        return;
+      case "compaction-started":
+        this.#compactionStarted(event.trigger, event.model);
+        return;
+      case "compaction-progress":
+        this.#spinner.progress(event.characters, "characters of summary");
+        return;
+      case "warning":
+        this.#holdOrWarn(event.message);
+        return;
+      case "compaction-attempt-failed":
+        this.#holdOrWarn(`compaction with ${event.model} failed (${event.code}): ${event.message}`);
+        return;
+      case "compaction":
+      case "compaction-failed":
+      case "compaction-skipped":
+        this.#compactionEnded(event);
+        return;
+      default: {
+        const line = this.#noticeFor(event);
+        if (line !== undefined) this.line(line);
+      }
+    }
+  }
+
+  #holdOrWarn(message: string): void {
+    if (this.#held === undefined) this.warning(message);
+    else this.#held.push(message);
+  }
+
+  #compactionStarted(trigger: CompactionTrigger, model: string): void {
+    if (this.#held !== undefined) this.#showHeld();
+    else if (trigger === "overflow")
+      this.line(
+        this.#style.yellow(
+          "context overflow: the request is too large for the model; compacting older turns, then retrying once",
+        ),
+      );
+    this.#held = [];
+    this.endLine();
+    this.#spinner.announce(`compacting with ${model}`);
+  }
+
+  #compactionEnded(event: Extract<AgentEvent, { type: `compaction${string}` }>): void {
+    this.#spinner.stop();
+    const style = this.#style;
+    switch (event.type) {
+      case "compaction":
+        this.#showHeld();
+        // A manual /compact prints its own fuller report afterwards.
+        if (event.record.trigger === "overflow")
+          this.line(
+            style.green(
+              `✓ context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}`,
+            ),
+          );
+        break;
+      case "compaction-failed":
+        // A cancel is reported once by whoever was cancelled; /compact lists every attempt itself.
+        if (event.code === "aborted" || event.trigger === "manual") this.#held = undefined;
+        else {
+          this.#showHeld();
+          this.line(style.red(`✗ compaction failed (${event.code}): ${event.message}`));
+        }
+        break;
+      case "compaction-skipped":
+        if (event.trigger === "overflow")
+          this.line(style.yellow(`context overflow: compaction cannot help: ${event.reason}`));
+        break;
+    }
+    this.#held = undefined;
+  }
+
+  #showHeld(): void {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    for (const message of held) this.warning(message);
+  }
+
+  /** The one-line notice for an event that is not streamed text, if it deserves one. */
+  #noticeFor(event: AgentEvent): string | undefined {
+    const style = this.#style;
+    switch (event.type) {
+      case "tool-call":
+        return style.cyan(`● ${formatToolCall(event.call)}`);
+      case "tool-result": {
+        const text = `  ⎿ ${formatToolResult(event.result)}`;
+        return event.result.isError ? style.red(text) : style.dim(text);
+      }
+      case "retry-wait":
+        return style.dim(
+          `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`,
+        );
+      case "overflow-retry":
+        return style.dim("↻ retrying the request once against the compacted context");
+      default:
+        return undefined;
+    }
+  }
+
+  warning(message: string): void {
+    this.line(this.#style.yellow(`warning: ${message}`));
+  }
+
+  /**
+   * Writes a whole line (or several) to stdout, word-wrapped, starting a fresh line first if an
+   * answer was mid-line and clearing the spinner's row if one is showing.
+   */
+  line(text: string): void {
+    this.endLine();
+    this.#spinner.clearRow();
+    this.#out.write(`${wrapLines(text, this.columns)}\n`);
+  }
+
+  /** Ends a partly written line so the next output starts at column 0. */
+  endLine(): void {
+    this.#received = 0;
+    const rendered = this.#markdown?.flush() ?? "";
+    if (rendered !== "") {
+      this.#spinner.clearRow();
+      this.#out.write(rendered);
+    }
+    const rest = this.#answer.flush();
+    if (rest !== "") this.#out.write(this.#thinking ? this.#style.dim(rest) : rest);
+    if (!this.#answer.atLineStart) this.#out.write(this.#answer.push("\n"));
+  }
+
+  /** Takes the status line away (before a question is asked). */
+  stopStatus(): void {
+    this.#spinner.stop();
+  }
+
+  /** Stops any spinner (e.g. when a request is cancelled) and ends the line. */
+  reset(): void {
+    this.#spinner.stop();
+    this.#held = undefined;
+    this.endLine();
+    this.#thinking = false;
+  }
+
+  #stream(text: string, thinking: boolean): void {
+    if (text === "") return;
+    if (!thinking && this.#markdown !== undefined) {
+      this.#streamMarkdown(this.#markdown, text);
+      return;
+    }
+    // The status line shares the row the answer is written on: it goes before the first token.
+    this.#spinner.stop();
+    if (thinking !== this.#thinking) {
+      this.endLine();
+      this.#thinking = thinking;
+    }
+    // Model text is shown, never obeyed: escape sequences in it are made visible.
+    const out = this.#answer.push(visible(text.replace(/\r\n/g, "\n")));
+    if (out !== "") this.#out.write(thinking ? this.#style.dim(out) : out);
+  }
+
+  /** Markdown is written a whole block at a time; until a block is complete the status line counts what came. */
+  #streamMarkdown(markdown: MarkdownStream, text: string): void {
+    if (this.#thinking) {
+      this.endLine();
+      this.#thinking = false;
+    }
+    if (this.#received === 0) this.#spinner.relabel("writing the answer");
+    this.#received += text.length;
+    this.#spinner.progress(this.#received);
+    // Model text is shown, never obeyed: escape sequences in it are made visible.
+    const out = markdown.push(visible(text.replace(/\r\n/g, "\n")));
+    if (out === "") return;
+    this.#spinner.clearRow();
+    this.#out.write(out);
+  }
+}
+
+/** "retrying in 2.4s (attempt 2: overloaded)", counting down; then "waiting for the retry (attempt 2)". */
+function retryLabel(attempt: number, delayMs: number, reason: string): (now: number) => string {
+  const due = Date.now() + delayMs;
+  const why = reason.length > 40 ? `${reason.slice(0, 39)}…` : reason;
+  return (now) =>
+    now < due
+      ? `retrying in ${((due - now) / 1000).toFixed(1)}s (attempt ${attempt}: ${why})`
+      : `waiting for the retry (attempt ${attempt})`;
+}
