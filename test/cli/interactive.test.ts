@@ -31,6 +31,7 @@ describe("interactive mode", { timeout: 60_000 }, () => {
     const box = await makeSandbox();
     const { terminal, exit } = await start(box);
     expect(terminal.screen).toContain(`model ${MODEL}`);
+    expect(terminal.screen).toContain("(new: the file is written with the first message)");
     server?.enqueue({ type: "text", text: "Streamed answer one." });
     terminal.type("question one\r");
     let seen = await terminal.waitForAnswer("Streamed answer one.");

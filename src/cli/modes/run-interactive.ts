@@ -163,7 +163,7 @@ class Repl {
     const context = run.agent.effectiveContext();
     const state = run.resumed
       ? `resumed: ${context.compaction === undefined ? "" : "a compaction block + "}${plural(context.messages.length, "message")} in context`
-      : "new";
+      : "new: the file is written with the first message";
     const write = (text: string): void => this.#renderer.line(text);
     write(`${this.#style.bold(`panto ${this.#io.version}`)} · model ${this.#style.cyan(run.agent.model)}`);
     write(this.#style.dim(`session ${run.session.path} (${state})`));
