@@ -6,6 +6,7 @@ import type {
   ModelClient,
   ModelRequest,
   StreamEvent,
+  ToolResultBlock,
   UserMessage,
 } from "../../src/core/index.js";
 import { PantoError } from "../../src/core/index.js";
@@ -146,6 +147,20 @@ export const hello: AdapterRequest = {
 };
 
 export const user = (text: string): UserMessage => ({ role: "user", content: [{ type: "text", text }] });
+
+/** A tool's text result for the call `toolCallId`. */
+export const toolResult = (
+  toolCallId: string,
+  toolName: string,
+  text: string,
+  isError = false,
+): ToolResultBlock => ({
+  type: "tool-result",
+  toolCallId,
+  toolName,
+  content: [{ type: "text", text }],
+  isError,
+});
 
 export function request(messages: Message[], extra: Partial<AdapterRequest> = {}): AdapterRequest {
   return { systemPrompt: "You are panto.", context: { messages }, tools: [], ...extra };
