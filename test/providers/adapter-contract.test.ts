@@ -14,7 +14,8 @@ import {
 /*
  * What every adapter promises whatever its wire: transient faults are retried (honouring
  * retry-after) and then succeed, drops and cut-off streams are retryable network errors, a stalled
- * stream gives up on the idle timeout, and the caller's abort stops at once without a retry; usage
+ * stream gives up on the idle timeout, and the caller's abort stops at once without a retry; text
+ * streams as deltas into the whole message; usage
  * it was not given stays undefined; a key comes from the options alone; the same context is sent
  * as the same bytes. Each wire's own error bodies are below; everything else is the same test for
  * all four.
@@ -157,6 +158,26 @@ describe.each(ADAPTER_FAMILIES)("adapter contract: $name", (family) => {
   const faults = WIRE_FAULTS[family.name];
   const { server, start, client, run } = adapterHarness({ ...family, maxRetries: 2, startBeforeEach: true });
   const retryWaits = (events: StreamEvent[]) => events.filter((event) => event.type === "retry-wait");
+
+  it("streams text as deltas and resolves with the whole message, its usage and stop reason", async () => {
+    const text = "Hello there, this is a longer answer.";
+    server.enqueue({ type: "text", text, usage: { input: 40, output: 9 } });
+    const { message, events } = await run();
+    const deltas = events.flatMap((event) => (event.type === "text-delta" ? [event.text] : []));
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe(text);
+    expect(message).toMatchObject({
+      role: "assistant",
+      content: [{ type: "text", text }],
+      provider: family.provider,
+      api: family.api,
+      model: family.model,
+      stopReason: "stop",
+      usage: { promptTokens: 40, outputTokens: 9, resentOutputTokens: 9, ...family.zeroUsage },
+    });
+    expect(server.requests[0]?.path).toBe(family.streamPath);
+    expect(server.requests[0]?.headers).toMatchObject(family.keyHeaders("test-key"));
+  });
 
   it("waits as long as retry-after says on 429, then succeeds", async () => {
     server.enqueue(

@@ -117,13 +117,6 @@ describe("Anthropic adapter: streaming", () => {
     expect(ends.map((call) => call.arguments)).toEqual([{ path: "a.ts" }, { path: "b.ts", limit: 20 }]);
   });
 
-  it("maps a plain answer to stopReason stop", async () => {
-    server.enqueue({ type: "text", text: "Hello there, how can I help?" });
-    const message = await client().stream(request([user("hi")]));
-    expect(message.content).toEqual([{ type: "text", text: "Hello there, how can I help?" }]);
-    expect(message.stopReason).toBe("stop");
-  });
-
   it.each([
     ["max_tokens", "length"],
     ["refusal", "content-filter"],
@@ -267,8 +260,8 @@ describe("Anthropic adapter: errors from the fixture file", () => {
   });
 });
 
-// Retries, drops, timeouts, aborts, missing usage, credentials and cache-stable bodies are the same
-// for every adapter: adapter-contract.test.ts runs them against all four.
+// Plain text streaming, retries, drops, timeouts, aborts, missing usage, credentials and
+// cache-stable bodies are the same for every adapter: adapter-contract.test.ts runs them for all four.
 describe("Anthropic adapter: overflows", () => {
   it("answers an oversized request with the real overflow error, classified and never retried", async () => {
     await start({ contextWindow: 50 });

@@ -30,28 +30,6 @@ function contentsOf(index: number): WireContent[] {
 }
 
 describe("Gemini adapter: streaming", () => {
-  it("streams text over the SSE endpoint and resolves with the whole message", async () => {
-    await start();
-    server.enqueue({
-      type: "text",
-      text: "Hello there, this is a longer answer.",
-      usage: { input: 40, output: 9 },
-    });
-    const { message, events } = await run();
-    const deltas = events.filter((event) => event.type === "text-delta").map((event) => event.text);
-    expect(deltas.length).toBeGreaterThan(1);
-    expect(deltas.join("")).toBe("Hello there, this is a longer answer.");
-    expect(message).toMatchObject({
-      content: [{ type: "text", text: "Hello there, this is a longer answer." }],
-      provider: "google",
-      api: "google-gemini",
-      stopReason: "stop",
-      usage: { promptTokens: 40, outputTokens: 9, resentOutputTokens: 9 },
-    });
-    expect(server.requests[0]?.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
-    expect(server.requests[0]?.headers["x-goog-api-key"]).toBe("test-key");
-  });
-
   it("streams thoughts and parallel function calls, synthesising stable ids when Gemini sends none", async () => {
     await start();
     server.enqueue({
@@ -168,8 +146,8 @@ describe("Gemini adapter: fixture errors served for real", () => {
   });
 });
 
-// Retries, drops, timeouts, aborts, missing usage, credentials and cache-stable bodies are the same
-// for every adapter: adapter-contract.test.ts runs them against all four.
+// Plain text streaming, retries, drops, timeouts, aborts, missing usage, credentials and
+// cache-stable bodies are the same for every adapter: adapter-contract.test.ts runs them for all four.
 describe("Gemini adapter: the SDK's own retries", () => {
   it("does not let the SDK retry by itself: a 503 with retries off is one request", async () => {
     await start();

@@ -340,8 +340,8 @@ describe("OpenAI chat adapter: errors from the fixture file", () => {
   });
 });
 
-// Retries, drops, timeouts, aborts, missing usage, credentials and cache-stable bodies are the same
-// for every adapter: adapter-contract.test.ts runs them against all four.
+// Plain text streaming, retries, drops, timeouts, aborts, missing usage, credentials and
+// cache-stable bodies are the same for every adapter: adapter-contract.test.ts runs them for all four.
 describe("OpenAI chat adapter: overflows", () => {
   it("answers an oversized request with OpenAI's real overflow error, classified and never retried", async () => {
     await start({ contextWindow: 50 });

@@ -23,35 +23,6 @@ function inputOf(index: number): Array<Record<string, unknown>> {
 }
 
 describe("OpenAI Responses adapter: streaming", () => {
-  it("streams text deltas and resolves with the whole message, usage and stop reason", async () => {
-    await start();
-    server.enqueue({
-      type: "text",
-      text: "Hello there, this is a longer answer.",
-      usage: { input: 40, output: 9 },
-    });
-    const { message, events } = await run();
-    const deltas = events.filter((event) => event.type === "text-delta").map((event) => event.text);
-    expect(deltas.length).toBeGreaterThan(1);
-    expect(deltas.join("")).toBe("Hello there, this is a longer answer.");
-    expect(message).toMatchObject({
-      role: "assistant",
-      content: [{ type: "text", text: "Hello there, this is a longer answer." }],
-      provider: "openai",
-      api: "openai-responses",
-      model: "gpt-4.1",
-      stopReason: "stop",
-      usage: {
-        promptTokens: 40,
-        outputTokens: 9,
-        resentOutputTokens: 9,
-        cacheReadTokens: 0,
-        reasoningTokens: 0,
-      },
-    });
-    expect(server.requests[0]?.path).toBe("/v1/responses");
-  });
-
   it("streams reasoning and parallel tool calls, in output order, with parsed arguments", async () => {
     await start();
     server.enqueue({
@@ -173,8 +144,8 @@ describe("OpenAI Responses adapter: fixture errors served for real", () => {
   });
 });
 
-// Retries, drops, timeouts, aborts, missing usage, credentials and cache-stable bodies are the same
-// for every adapter: adapter-contract.test.ts runs them against all four.
+// Plain text streaming, retries, drops, timeouts, aborts, missing usage, credentials and
+// cache-stable bodies are the same for every adapter: adapter-contract.test.ts runs them for all four.
 describe("OpenAI Responses adapter: request bodies", () => {
   const toolCallTurn: Message[] = [
     user("read a and b"),

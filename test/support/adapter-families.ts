@@ -29,6 +29,10 @@ export interface AdapterFamily {
   keyVariable: string;
   /** The request headers that carry `key`. */
   keyHeaders: (key: string) => Record<string, string>;
+  /** Where a streamed request for `model` goes. */
+  streamPath: string;
+  /** What this wire's usage adds to the normalised figures when it reports zero of them. */
+  zeroUsage: Record<string, number>;
   /** This wire format's keepalive, as real servers send it. */
   keepalive: string;
 }
@@ -45,6 +49,8 @@ export const ADAPTER_FAMILIES: readonly AdapterFamily[] = [
     reasoningModel: "claude-sonnet-4-5",
     keyVariable: "ANTHROPIC_API_KEY",
     keyHeaders: (key) => ({ authorization: `Bearer ${key}` }),
+    streamPath: "/v1/messages",
+    zeroUsage: {},
     keepalive: 'event: ping\ndata: {"type": "ping"}\n\n',
   },
   {
@@ -57,6 +63,8 @@ export const ADAPTER_FAMILIES: readonly AdapterFamily[] = [
     reasoningModel: "qwen3-coder",
     keyVariable: "OPENAI_API_KEY",
     keyHeaders: (key) => ({ authorization: `Bearer ${key}` }),
+    streamPath: "/v1/chat/completions",
+    zeroUsage: {},
     keepalive: ": OPENROUTER PROCESSING\n\n",
   },
   {
@@ -69,6 +77,8 @@ export const ADAPTER_FAMILIES: readonly AdapterFamily[] = [
     reasoningModel: "gpt-5",
     keyVariable: "OPENAI_API_KEY",
     keyHeaders: (key) => ({ authorization: `Bearer ${key}` }),
+    streamPath: "/v1/responses",
+    zeroUsage: { cacheReadTokens: 0, reasoningTokens: 0 },
     keepalive: 'data: {"type": "keepalive"}\n\n',
   },
   {
@@ -81,6 +91,8 @@ export const ADAPTER_FAMILIES: readonly AdapterFamily[] = [
     reasoningModel: "gemini-2.5-flash",
     keyVariable: "GEMINI_API_KEY",
     keyHeaders: (key) => ({ "x-goog-api-key": key }),
+    streamPath: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+    zeroUsage: {},
     keepalive: ": ping\n\n",
   },
 ];
