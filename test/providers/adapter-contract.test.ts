@@ -289,6 +289,12 @@ describe.each(ADAPTER_FAMILIES)("adapter contract: $name", (family) => {
     expect(server.requests[0]?.headers).toMatchObject({ ...family.keyHeaders("sk-test"), "x-team": "panto" });
   });
 
+  it("sends the request's output limit over the configured one, and the configured one when the request sets none", async () => {
+    await run({ maxOutputTokens: 1000 });
+    await run({ maxOutputTokens: 1000 }, { ...hello, maxOutputTokens: 200 });
+    expect(server.requests.map((recorded) => family.outputLimit(recorded.body))).toEqual([1000, 200]);
+  });
+
   it("sends the same bytes for the same context twice, so the provider's prompt cache can hit", async () => {
     const request = cacheableRequest(family);
     await run({ model: family.reasoningModel }, request);

@@ -33,6 +33,8 @@ export interface AdapterFamily {
   streamPath: string;
   /** What this wire's usage adds to the normalised figures when it reports zero of them. */
   zeroUsage: Record<string, number>;
+  /** The output limit a request body carries, in this wire's field. */
+  outputLimit: (body: unknown) => unknown;
   /** This wire format's keepalive, as real servers send it. */
   keepalive: string;
 }
@@ -51,6 +53,7 @@ export const ADAPTER_FAMILIES: readonly AdapterFamily[] = [
     keyHeaders: (key) => ({ authorization: `Bearer ${key}` }),
     streamPath: "/v1/messages",
     zeroUsage: {},
+    outputLimit: (body) => (body as { max_tokens?: number }).max_tokens,
     keepalive: 'event: ping\ndata: {"type": "ping"}\n\n',
   },
   {
@@ -65,6 +68,7 @@ export const ADAPTER_FAMILIES: readonly AdapterFamily[] = [
     keyHeaders: (key) => ({ authorization: `Bearer ${key}` }),
     streamPath: "/v1/chat/completions",
     zeroUsage: {},
+    outputLimit: (body) => (body as { max_tokens?: number }).max_tokens,
     keepalive: ": OPENROUTER PROCESSING\n\n",
   },
   {
@@ -79,6 +83,7 @@ export const ADAPTER_FAMILIES: readonly AdapterFamily[] = [
     keyHeaders: (key) => ({ authorization: `Bearer ${key}` }),
     streamPath: "/v1/responses",
     zeroUsage: { cacheReadTokens: 0, reasoningTokens: 0 },
+    outputLimit: (body) => (body as { max_output_tokens?: number }).max_output_tokens,
     keepalive: 'data: {"type": "keepalive"}\n\n',
   },
   {
@@ -93,6 +98,8 @@ export const ADAPTER_FAMILIES: readonly AdapterFamily[] = [
     keyHeaders: (key) => ({ "x-goog-api-key": key }),
     streamPath: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
     zeroUsage: {},
+    outputLimit: (body) =>
+      (body as { generationConfig?: { maxOutputTokens?: number } }).generationConfig?.maxOutputTokens,
     keepalive: ": ping\n\n",
   },
 ];
