@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { Message, StreamEvent } from "../../src/core/index.js";
+import type { StreamEvent } from "../../src/core/index.js";
 import type { FakeReply } from "../../src/simulator/fake-provider-types.js";
 import { ADAPTER_FAMILIES, type AdapterFamily } from "../support/adapter-families.js";
 import {
   type AdapterRequest,
   adapterHarness,
   hello,
+  parallelReadTurn,
   rejection,
-  toolResult,
   user,
 } from "../support/adapter-harness.js";
 
@@ -306,26 +306,7 @@ describe.each(ADAPTER_FAMILIES)("adapter contract: $name", (family) => {
 
 /** A compacted context with this adapter's own signed thinking, text, parallel calls and their results. */
 function cacheableRequest(family: AdapterFamily): AdapterRequest {
-  const messages: Message[] = [
-    user("read a and b"),
-    {
-      role: "assistant",
-      provider: family.provider,
-      api: family.api,
-      model: family.reasoningModel,
-      stopReason: "tool-use",
-      content: [
-        { type: "thinking", text: "both", signature: "sig_1", redacted: "ENC" },
-        { type: "text", text: "Reading." },
-        { type: "tool-call", id: "call_a", name: "read", arguments: { path: "a" } },
-        { type: "tool-call", id: "call_b", name: "read", arguments: { path: "b" } },
-      ],
-    },
-    {
-      role: "tool",
-      content: [toolResult("call_b", "read", "B"), toolResult("call_a", "read", "no", true)],
-    },
-    user("again"),
-  ];
+  const identity = { provider: family.provider, api: family.api, model: family.reasoningModel };
+  const messages = [...parallelReadTurn(identity), user("again")];
   return { ...hello, context: { compaction: { type: "compaction", summary: "S" }, messages } };
 }

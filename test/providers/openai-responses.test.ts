@@ -3,7 +3,7 @@ import type { EffectiveContext, Message } from "../../src/core/index.js";
 import { createOpenAIResponsesClient } from "../../src/providers/openai-responses/index.js";
 import { ResponsesStreamReader } from "../../src/providers/openai-responses/responses-stream-reader.js";
 import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
-import { adapterHarness, failure, hello, toolResult, user } from "../support/adapter-harness.js";
+import { adapterHarness, failure, hello, parallelReadTurn, user } from "../support/adapter-harness.js";
 import { adapterFixtures, fixtureReply, servedAs } from "../support/provider-error-fixtures.js";
 
 const FIXTURES = adapterFixtures((entry) => entry.api === "openai-responses");
@@ -147,26 +147,7 @@ describe("OpenAI Responses adapter: fixture errors served for real", () => {
 // Plain text streaming, retries, drops, timeouts, aborts, missing usage, credentials and
 // cache-stable bodies are the same for every adapter: adapter-contract.test.ts runs them for all four.
 describe("OpenAI Responses adapter: request bodies", () => {
-  const toolCallTurn: Message[] = [
-    user("read a and b"),
-    {
-      role: "assistant",
-      provider: "openai",
-      api: "openai-responses",
-      model: "gpt-5",
-      stopReason: "tool-use",
-      content: [
-        { type: "thinking", text: "both", signature: "rs_1", redacted: "ENC" },
-        { type: "text", text: "Reading." },
-        { type: "tool-call", id: "call_a", name: "read", arguments: { path: "a" } },
-        { type: "tool-call", id: "call_b", name: "read", arguments: { path: "b" } },
-      ],
-    },
-    {
-      role: "tool",
-      content: [toolResult("call_b", "read", "B"), toolResult("call_a", "read", "no such file", true)],
-    },
-  ];
+  const toolCallTurn = parallelReadTurn({ provider: "openai", api: "openai-responses", model: "gpt-5" });
 
   it("sends the system prompt as instructions and the tools as functions", async () => {
     await start();

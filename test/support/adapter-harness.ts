@@ -166,6 +166,31 @@ export function request(messages: Message[], extra: Partial<AdapterRequest> = {}
   return { systemPrompt: "You are panto.", context: { messages }, tools: [], ...extra };
 }
 
+/**
+ * One tool-use turn as `identity`'s adapter recorded it: "read a and b", answered with signed and
+ * encrypted thinking, text and two parallel calls, whose results came back out of order (one failed).
+ */
+export function parallelReadTurn(identity: Pick<AssistantMessage, "provider" | "api" | "model">): Message[] {
+  return [
+    user("read a and b"),
+    {
+      role: "assistant",
+      ...identity,
+      stopReason: "tool-use",
+      content: [
+        { type: "thinking", text: "both", signature: "rs_1", redacted: "ENC" },
+        { type: "text", text: "Reading." },
+        { type: "tool-call", id: "call_a", name: "read", arguments: { path: "a" } },
+        { type: "tool-call", id: "call_b", name: "read", arguments: { path: "b" } },
+      ],
+    },
+    {
+      role: "tool",
+      content: [toolResult("call_b", "read", "B"), toolResult("call_a", "read", "no such file", true)],
+    },
+  ];
+}
+
 /** Builds assistant messages as this provider's adapter records them. */
 export function assistantOf(
   defaults: Pick<AssistantMessage, "provider" | "api">,
