@@ -8,7 +8,15 @@ import {
   isThinkingModel,
 } from "../../src/providers/google-gemini/index.js";
 import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
-import { adapterHarness, failure, hello, toolResult, user } from "../support/adapter-harness.js";
+import {
+  adapterHarness,
+  failure,
+  foreignToolCalls,
+  hello,
+  screenshotTurn,
+  toolResult,
+  user,
+} from "../support/adapter-harness.js";
 import { adapterFixtures, fixtureReply, servedAs } from "../support/provider-error-fixtures.js";
 
 const FIXTURES = adapterFixtures((entry) => entry.api === "gemini" || entry.api === "vertex-gemini");
@@ -307,18 +315,7 @@ describe("Gemini adapter: request bodies", () => {
     await start();
     const messages: Message[] = [
       user("go"),
-      {
-        role: "assistant",
-        provider: "anthropic",
-        api: "anthropic-messages",
-        model: "claude",
-        stopReason: "tool-use",
-        content: [
-          { type: "thinking", text: "hmm", signature: "anthropic-sig" },
-          { type: "tool-call", id: "toolu_1", name: "ls", arguments: {} },
-          { type: "tool-call", id: "toolu_2", name: "ls", arguments: { path: "src" } },
-        ],
-      },
+      foreignToolCalls({ id: "toolu_1" }, { id: "toolu_2", path: "src" }),
     ];
     await run({}, { ...hello, context: { messages } });
     const contents = contentsOf(0);
@@ -335,38 +332,11 @@ describe("Gemini adapter: request bodies", () => {
 
   it("sends images inline, from the user and from tool results", async () => {
     await start();
-    const messages: Message[] = [
-      {
-        role: "user",
-        content: [
-          { type: "text", text: "look" },
-          { type: "image", mediaType: "image/png", data: "iVBOR" },
-        ],
-      },
-      {
-        role: "assistant",
-        provider: "google",
-        api: "google-gemini",
-        model: "gemini-2.5-flash",
-        stopReason: "tool-use",
-        content: [{ type: "tool-call", id: "gemini_call_0_shot", name: "shot", arguments: {} }],
-      },
-      {
-        role: "tool",
-        content: [
-          {
-            type: "tool-result",
-            toolCallId: "gemini_call_0_shot",
-            toolName: "shot",
-            content: [
-              { type: "text", text: "taken" },
-              { type: "image", mediaType: "image/jpeg", data: "/9j/" },
-            ],
-            isError: false,
-          },
-        ],
-      },
-    ];
+    const messages = screenshotTurn(
+      { provider: "google", api: "google-gemini", model: "gemini-2.5-flash" },
+      { id: "gemini_call_0_shot", name: "shot", text: "taken" },
+    );
+
     await run({}, { ...hello, context: { messages } });
     const contents = contentsOf(0);
     expect(contents[0]?.parts[1]).toEqual({ inlineData: { mimeType: "image/png", data: "iVBOR" } });

@@ -3,7 +3,15 @@ import type { EffectiveContext, Message } from "../../src/core/index.js";
 import { createOpenAIResponsesClient } from "../../src/providers/openai-responses/index.js";
 import { ResponsesStreamReader } from "../../src/providers/openai-responses/responses-stream-reader.js";
 import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
-import { adapterHarness, failure, hello, parallelReadTurn, user } from "../support/adapter-harness.js";
+import {
+  adapterHarness,
+  failure,
+  foreignToolCalls,
+  hello,
+  parallelReadTurn,
+  screenshotTurn,
+  user,
+} from "../support/adapter-harness.js";
 import { adapterFixtures, fixtureReply, servedAs } from "../support/provider-error-fixtures.js";
 
 const FIXTURES = adapterFixtures((entry) => entry.api === "openai-responses");
@@ -229,21 +237,7 @@ describe("OpenAI Responses adapter: request bodies", () => {
 
   it("drops thinking from another API, and gives a call without a result a synthetic one", async () => {
     await start();
-    const messages: Message[] = [
-      user("go"),
-      {
-        role: "assistant",
-        provider: "anthropic",
-        api: "anthropic-messages",
-        model: "claude",
-        stopReason: "tool-use",
-        content: [
-          { type: "thinking", text: "hmm", signature: "anthropic-sig" },
-          { type: "tool-call", id: "toolu_1", name: "ls", arguments: {} },
-        ],
-      },
-      user("never mind"),
-    ];
+    const messages: Message[] = [user("go"), foreignToolCalls({ id: "toolu_1" }), user("never mind")];
     await run({}, { ...hello, context: { messages } });
     const input = inputOf(0);
     expect(input.some((item) => item.type === "reasoning")).toBe(false);
@@ -258,38 +252,11 @@ describe("OpenAI Responses adapter: request bodies", () => {
 
   it("sends images as data URLs, in user messages and in tool results", async () => {
     await start();
-    const messages: Message[] = [
-      {
-        role: "user",
-        content: [
-          { type: "text", text: "look" },
-          { type: "image", mediaType: "image/png", data: "iVBOR" },
-        ],
-      },
-      {
-        role: "assistant",
-        provider: "openai",
-        api: "openai-responses",
-        model: "gpt-4.1",
-        stopReason: "tool-use",
-        content: [{ type: "tool-call", id: "call_s", name: "screenshot", arguments: {} }],
-      },
-      {
-        role: "tool",
-        content: [
-          {
-            type: "tool-result",
-            toolCallId: "call_s",
-            toolName: "screenshot",
-            content: [
-              { type: "text", text: "shot" },
-              { type: "image", mediaType: "image/jpeg", data: "/9j/" },
-            ],
-            isError: false,
-          },
-        ],
-      },
-    ];
+    const messages = screenshotTurn(
+      { provider: "openai", api: "openai-responses", model: "gpt-4.1" },
+      { id: "call_s", name: "screenshot", text: "shot" },
+    );
+
     await run({}, { ...hello, context: { messages } });
     const input = inputOf(0);
     expect(input[0]).toMatchObject({

@@ -6,6 +6,7 @@ import type {
   ModelClient,
   ModelRequest,
   StreamEvent,
+  ToolCallBlock,
   ToolResultBlock,
   UserMessage,
 } from "../../src/core/index.js";
@@ -189,6 +190,68 @@ export function parallelReadTurn(identity: Pick<AssistantMessage, "provider" | "
       content: [toolResult("call_b", "read", "B"), toolResult("call_a", "read", "no such file", true)],
     },
   ];
+}
+
+/**
+ * A user's "look" with a PNG, and the screenshot tool's answer (text and a JPEG) to a call
+ * `identity`'s adapter recorded: images from both places a wire can carry them.
+ */
+export function screenshotTurn(
+  identity: Pick<AssistantMessage, "provider" | "api" | "model">,
+  call: { id: string; name: string; text: string },
+): Message[] {
+  return [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "look" },
+        { type: "image", mediaType: "image/png", data: "iVBOR" },
+      ],
+    },
+    {
+      role: "assistant",
+      ...identity,
+      stopReason: "tool-use",
+      content: [{ type: "tool-call", id: call.id, name: call.name, arguments: {} }],
+    },
+    {
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: call.id,
+          toolName: call.name,
+          content: [
+            { type: "text", text: call.text },
+            { type: "image", mediaType: "image/jpeg", data: "/9j/" },
+          ],
+          isError: false,
+        },
+      ],
+    },
+  ];
+}
+
+/** An Anthropic answer with signed thinking (which no other API can verify) and these `ls` calls. */
+export function foreignToolCalls(...calls: Array<{ id: string; path?: string }>): AssistantMessage {
+  return {
+    role: "assistant",
+    provider: "anthropic",
+    api: "anthropic-messages",
+    model: "claude",
+    stopReason: "tool-use",
+    content: [
+      { type: "thinking", text: "hmm", signature: "anthropic-sig" },
+      ...calls.map(
+        ({ id, path }): ToolCallBlock => ({
+          type: "tool-call",
+          id,
+          name: "ls",
+          arguments: path === undefined ? {} : { path },
+        }),
+      ),
+    ],
+  };
 }
 
 /** Builds assistant messages as this provider's adapter records them. */
