@@ -51,6 +51,13 @@ export function networkError(provider: string, cause: unknown, what = "connectio
   return new PantoError("network", `${provider}: ${what}: ${detail}`, { retryable: true, provider, cause });
 }
 
+/** Whatever an adapter could not classify (an SDK complaint, a bug): never retried. A PantoError stays as it is. */
+export function otherError(provider: string, error: unknown): PantoError {
+  if (error instanceof PantoError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new PantoError("other", `${provider}: ${message}`, { provider, cause: error });
+}
+
 /** The caller cancelled. */
 export function abortedError(provider: string): PantoError {
   return new PantoError("aborted", `${provider}: request aborted`, { provider });

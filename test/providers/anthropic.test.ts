@@ -11,6 +11,7 @@ import {
   assistantOf,
   rejection,
   request,
+  toolResult,
   user,
 } from "../support/adapter-harness.js";
 import { adapterFixtures, fixtureReply } from "../support/provider-error-fixtures.js";
@@ -114,13 +115,6 @@ describe("Anthropic adapter: streaming", () => {
     ]);
     const ends = events.flatMap((event) => (event.type === "tool-call-end" ? [event.call] : []));
     expect(ends.map((call) => call.arguments)).toEqual([{ path: "a.ts" }, { path: "b.ts", limit: 20 }]);
-  });
-
-  it("maps a plain answer to stopReason stop", async () => {
-    server.enqueue({ type: "text", text: "Hello there, how can I help?" });
-    const message = await client().stream(request([user("hi")]));
-    expect(message.content).toEqual([{ type: "text", text: "Hello there, how can I help?" }]);
-    expect(message.stopReason).toBe("stop");
   });
 
   it.each([
@@ -243,13 +237,6 @@ describe("Anthropic adapter: usage", () => {
     }
   });
 
-  it("leaves usage undefined when the response reports none", async () => {
-    server.enqueue({ type: "text", text: "ok", usage: null });
-    const message = await client().stream(request([user("hi")]));
-    expect(message.usage).toBeUndefined();
-    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
-  });
-
   it("reports the default usage from the request size when none is scripted", async () => {
     server.enqueue({ type: "text", text: "12345678" });
     const message = await client().stream(request([user("hi")]));
@@ -273,7 +260,9 @@ describe("Anthropic adapter: errors from the fixture file", () => {
   });
 });
 
-describe("Anthropic adapter: faults and retries", () => {
+// Plain text streaming, retries, drops, timeouts, aborts, missing usage, credentials and
+// cache-stable bodies are the same for every adapter: adapter-contract.test.ts runs them for all four.
+describe("Anthropic adapter: overflows", () => {
   it("answers an oversized request with the real overflow error, classified and never retried", async () => {
     await start({ contextWindow: 50 });
     const error = await rejection(
@@ -285,62 +274,6 @@ describe("Anthropic adapter: faults and retries", () => {
     expect(error.contextWindow).toBe(50);
     expect(error.message).toContain(`${error.requestTokens} tokens > 50`);
     expect(server.requests).toHaveLength(1);
-  });
-
-  it("waits as long as retry-after says on 429, then succeeds", async () => {
-    server.enqueue({
-      type: "error",
-      status: 429,
-      body: JSON.stringify({
-        type: "error",
-        error: {
-          type: "rate_limit_error",
-          message: "Number of request tokens has exceeded your per-minute rate limit",
-        },
-      }),
-      headers: { "retry-after": "0.05" },
-    });
-    const events: StreamEvent[] = [];
-    const message = await client().stream(request([user("hi")]), { onEvent: (event) => events.push(event) });
-    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
-    expect(events.filter((event) => event.type === "retry-wait")).toEqual([
-      { type: "retry-wait", attempt: 1, delayMs: 50, reason: expect.stringContaining("429") },
-    ]);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it.each([
-    [
-      "500",
-      {
-        type: "error",
-        status: 500,
-        body: '{"type":"error","error":{"type":"api_error","message":"Internal server error"}}',
-      },
-    ],
-    [
-      "529 overloaded",
-      {
-        type: "error",
-        status: 529,
-        body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
-      },
-    ],
-    [
-      "an overloaded error inside the stream",
-      {
-        type: "stream-error",
-        body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
-      },
-    ],
-    ["a connection dropped mid-stream", { type: "drop", afterText: "partial" }],
-  ] as const)("retries after %s, then succeeds", async (_name, fault) => {
-    server.enqueue(fault);
-    const events: StreamEvent[] = [];
-    const message = await client().stream(request([user("hi")]), { onEvent: (event) => events.push(event) });
-    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
-    expect(events.filter((event) => event.type === "retry-wait")).toHaveLength(1);
-    expect(server.requests).toHaveLength(2);
   });
 
   it("recognises an overflow that arrives inside the stream and does not retry it", async () => {
@@ -367,66 +300,6 @@ describe("Anthropic adapter: faults and retries", () => {
     const error = await rejection(client().stream(request([user("hi")])));
     expect(error.code).toBe("context_overflow");
     expect(server.requests).toHaveLength(1);
-  });
-
-  it("fails with a network error once drops outlast the retries", async () => {
-    server.enqueue({ type: "drop" }, { type: "drop" });
-    const error = await rejection(
-      client({ retry: { maxRetries: 1, baseDelayMs: 1 } }).stream(request([user("hi")])),
-    );
-    expect(error.code).toBe("network");
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("treats a stream that ends without message_stop as a network error", async () => {
-    server.enqueue({ type: "truncate", afterText: "half an ans" });
-    const error = await rejection(client({ retry: { maxRetries: 0 } }).stream(request([user("hi")])));
-    expect(error.code).toBe("network");
-    expect(error.retryable).toBe(true);
-    expect(error.message).toContain("truncated");
-  });
-
-  it("gives up on a stream that never ends after the idle timeout", async () => {
-    server.enqueue({ type: "hang" });
-    const error = await rejection(
-      client({ idleTimeoutMs: 200, retry: { maxRetries: 0 } }).stream(request([user("hi")])),
-    );
-    expect(error.code).toBe("network");
-    expect(error.message).toContain("idle timeout");
-  });
-
-  it("reports a caller abort as aborted and does not retry it", async () => {
-    const controller = new AbortController();
-    await start({
-      responder: () => {
-        controller.abort();
-        return { type: "hang" };
-      },
-    });
-    const error = await rejection(
-      client({ retry: { maxRetries: 3, baseDelayMs: 1 } }).stream(request([user("hi")]), {
-        signal: controller.signal,
-      }),
-    );
-    expect(error.code).toBe("aborted");
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it("sends nothing when the signal is already aborted", async () => {
-    const controller = new AbortController();
-    controller.abort();
-    const error = await rejection(client().stream(request([user("hi")]), { signal: controller.signal }));
-    expect(error.code).toBe("aborted");
-    expect(server.requests).toHaveLength(0);
-  });
-
-  it("reports a refused connection as a network error", async () => {
-    const closed = await startFakeAnthropicServer();
-    await closed.close();
-    const error = await rejection(
-      client({ baseURL: closed.url, retry: { maxRetries: 0 } }).stream(request([user("hi")])),
-    );
-    expect(error.code).toBe("network");
   });
 });
 
@@ -521,27 +394,11 @@ describe("Anthropic adapter: request bodies", () => {
         ),
         {
           role: "tool",
-          content: [
-            {
-              type: "tool-result",
-              toolCallId: "toolu_2",
-              toolName: "read",
-              content: [{ type: "text", text: "A" }],
-              isError: false,
-            },
-          ],
+          content: [toolResult("toolu_2", "read", "A")],
         },
         {
           role: "tool",
-          content: [
-            {
-              type: "tool-result",
-              toolCallId: "toolu_1",
-              toolName: "ls",
-              content: [{ type: "text", text: "a b" }],
-              isError: false,
-            },
-          ],
+          content: [toolResult("toolu_1", "ls", "a b")],
         },
       ],
     });
@@ -636,42 +493,12 @@ describe("Anthropic adapter: request bodies", () => {
         }),
         {
           role: "tool",
-          content: [
-            {
-              type: "tool-result",
-              toolCallId: "call_1|fc_2",
-              toolName: "ls",
-              content: [{ type: "text", text: "." }],
-              isError: false,
-            },
-          ],
+          content: [toolResult("call_1|fc_2", "ls", ".")],
         },
       ],
     });
     expect(body.messages[1]?.content[0]?.id).toBe("call_1_fc_2");
     expect(body.messages[2]?.content[0]?.tool_use_id).toBe("call_1_fc_2");
-  });
-  it("sends the configured key, a placeholder for a keyless endpoint (never ANTHROPIC_API_KEY), and extra headers", async () => {
-    const saved = process.env.ANTHROPIC_API_KEY;
-    process.env.ANTHROPIC_API_KEY = "sk-ant-from-the-environment";
-    try {
-      await client().stream(request([user("hi")]));
-      const keyless = createAnthropicClient({
-        provider: "proxy",
-        model: "m",
-        baseURL: server.url,
-        headers: { "x-panto-test": "1" },
-      });
-      await keyless.stream(request([user("hi")]));
-    } finally {
-      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
-      else process.env.ANTHROPIC_API_KEY = saved;
-    }
-    expect(server.requests.map((recorded) => recorded.headers.authorization)).toEqual([
-      "Bearer test-key",
-      "Bearer no-key",
-    ]);
-    expect(server.requests[1]?.headers["x-panto-test"]).toBe("1");
   });
 });
 

@@ -8,7 +8,15 @@ import {
   isThinkingModel,
 } from "../../src/providers/google-gemini/index.js";
 import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
-import { adapterHarness, failure, hello } from "../support/adapter-harness.js";
+import {
+  adapterHarness,
+  failure,
+  foreignToolCalls,
+  hello,
+  screenshotTurn,
+  toolResult,
+  user,
+} from "../support/adapter-harness.js";
 import { adapterFixtures, fixtureReply, servedAs } from "../support/provider-error-fixtures.js";
 
 const FIXTURES = adapterFixtures((entry) => entry.api === "gemini" || entry.api === "vertex-gemini");
@@ -30,28 +38,6 @@ function contentsOf(index: number): WireContent[] {
 }
 
 describe("Gemini adapter: streaming", () => {
-  it("streams text over the SSE endpoint and resolves with the whole message", async () => {
-    await start();
-    server.enqueue({
-      type: "text",
-      text: "Hello there, this is a longer answer.",
-      usage: { input: 40, output: 9 },
-    });
-    const { message, events } = await run();
-    const deltas = events.filter((event) => event.type === "text-delta").map((event) => event.text);
-    expect(deltas.length).toBeGreaterThan(1);
-    expect(deltas.join("")).toBe("Hello there, this is a longer answer.");
-    expect(message).toMatchObject({
-      content: [{ type: "text", text: "Hello there, this is a longer answer." }],
-      provider: "google",
-      api: "google-gemini",
-      stopReason: "stop",
-      usage: { promptTokens: 40, outputTokens: 9, resentOutputTokens: 9 },
-    });
-    expect(server.requests[0]?.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
-    expect(server.requests[0]?.headers["x-goog-api-key"]).toBe("test-key");
-  });
-
   it("streams thoughts and parallel function calls, synthesising stable ids when Gemini sends none", async () => {
     await start();
     server.enqueue({
@@ -103,13 +89,6 @@ describe("Gemini adapter: usage", () => {
       cacheReadTokens: 50,
       reasoningTokens: 30,
     });
-  });
-
-  it("leaves usage undefined, never zeros, when the response carries no usageMetadata", async () => {
-    await start();
-    server.enqueue({ type: "text", text: "ok", usage: null });
-    const { message } = await run();
-    expect(message.usage).toBeUndefined();
   });
 });
 
@@ -175,57 +154,9 @@ describe("Gemini adapter: fixture errors served for real", () => {
   });
 });
 
-describe("Gemini adapter: faults and retries", () => {
-  it("waits as long as retry-after says after a 429, then succeeds", async () => {
-    await start();
-    server.enqueue(
-      {
-        type: "error",
-        status: 429,
-        body: JSON.stringify({
-          error: {
-            code: 429,
-            message: "Resource has been exhausted (e.g. check quota).",
-            status: "RESOURCE_EXHAUSTED",
-          },
-        }),
-        headers: { "retry-after": "0.03" },
-      },
-      { type: "text", text: "after the wait" },
-    );
-    const { message, events } = await run();
-    expect(events.filter((event) => event.type === "retry-wait")).toEqual([
-      expect.objectContaining({ type: "retry-wait", attempt: 1, delayMs: 30 }),
-    ]);
-    expect(message.content).toEqual([{ type: "text", text: "after the wait" }]);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it.each([
-    [500, { error: { code: 500, message: "An internal error has occurred.", status: "INTERNAL" } }],
-    [
-      503,
-      {
-        error: {
-          code: 503,
-          message: "The model is overloaded. Please try again later.",
-          status: "UNAVAILABLE",
-        },
-      },
-    ],
-    [529, { error: { code: 529, message: "Overloaded", status: "UNAVAILABLE" } }],
-  ])("retries a %i and then succeeds", async (status, body) => {
-    await start();
-    server.enqueue(
-      { type: "error", status, body: JSON.stringify(body) },
-      { type: "text", text: "recovered" },
-    );
-    const { message, events } = await run();
-    expect(message.content).toEqual([{ type: "text", text: "recovered" }]);
-    expect(events.filter((event) => event.type === "retry-wait")).toHaveLength(1);
-    expect(server.requests).toHaveLength(2);
-  });
-
+// Plain text streaming, retries, drops, timeouts, aborts, missing usage, credentials and
+// cache-stable bodies are the same for every adapter: adapter-contract.test.ts runs them for all four.
+describe("Gemini adapter: the SDK's own retries", () => {
   it("does not let the SDK retry by itself: a 503 with retries off is one request", async () => {
     await start();
     server.enqueue({
@@ -237,54 +168,12 @@ describe("Gemini adapter: faults and retries", () => {
     expect(error.retryable).toBe(true);
     expect(server.requests).toHaveLength(1);
   });
-
-  it("retries a connection dropped mid-stream and then succeeds", async () => {
-    await start();
-    server.enqueue({ type: "drop", afterText: "half an ans" }, { type: "text", text: "whole answer" });
-    const { message } = await run();
-    expect(message.content).toEqual([{ type: "text", text: "whole answer" }]);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("fails with a network error when every attempt drops", async () => {
-    await start({ responder: () => ({ type: "drop" }) });
-    const error = await failure(run({ retry: { baseDelayMs: 1, maxRetries: 1 } }));
-    expect(error.code).toBe("network");
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("treats a stream that ends before any finishReason as a network error", async () => {
-    await start();
-    server.enqueue({ type: "truncate" });
-    const error = await failure(run({ retry: { maxRetries: 0 } }));
-    expect(error.code).toBe("network");
-    expect(error.message).toContain("truncated");
-  });
-
-  it("gives up on a stream that sends nothing for the idle timeout", async () => {
-    await start();
-    server.enqueue({ type: "hang" });
-    const error = await failure(run({ retry: { maxRetries: 0 }, idleTimeoutMs: 200 }));
-    expect(error.code).toBe("network");
-    expect(error.message).toContain("idle timeout");
-  });
-
-  it("stops at once, without retrying, when the caller aborts", async () => {
-    await start({ responder: () => ({ type: "hang" }) });
-    const controller = new AbortController();
-    const pending = run({}, hello, controller.signal);
-    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    controller.abort();
-    const error = await failure(pending);
-    expect(error.code).toBe("aborted");
-    expect(server.requests).toHaveLength(1);
-  });
 });
 
 describe("Gemini adapter: request bodies", () => {
   const signature = "c2lnLW9uLWNhbGw=";
   const toolCallTurn: Message[] = [
-    { role: "user", content: [{ type: "text", text: "read a and b" }] },
+    user("read a and b"),
     {
       role: "assistant",
       provider: "google",
@@ -302,20 +191,8 @@ describe("Gemini adapter: request bodies", () => {
     {
       role: "tool",
       content: [
-        {
-          type: "tool-result",
-          toolCallId: "fc-b",
-          toolName: "read",
-          content: [{ type: "text", text: "B" }],
-          isError: false,
-        },
-        {
-          type: "tool-result",
-          toolCallId: "gemini_call_0_read",
-          toolName: "read",
-          content: [{ type: "text", text: "no such file" }],
-          isError: true,
-        },
+        toolResult("fc-b", "read", "B"),
+        toolResult("gemini_call_0_read", "read", "no such file", true),
       ],
     },
   ];
@@ -427,10 +304,7 @@ describe("Gemini adapter: request bodies", () => {
 
   it("merges consecutive user messages so roles alternate", async () => {
     await start();
-    const messages: Message[] = [
-      { role: "user", content: [{ type: "text", text: "first, never answered" }] },
-      { role: "user", content: [{ type: "text", text: "second" }] },
-    ];
+    const messages: Message[] = [user("first, never answered"), user("second")];
     await run({}, { ...hello, context: { messages } });
     expect(contentsOf(0)).toEqual([
       { role: "user", parts: [{ text: "first, never answered" }, { text: "second" }] },
@@ -440,19 +314,8 @@ describe("Gemini adapter: request bodies", () => {
   it("drops another API's thinking and signs its first function call with the documented placeholder", async () => {
     await start();
     const messages: Message[] = [
-      { role: "user", content: [{ type: "text", text: "go" }] },
-      {
-        role: "assistant",
-        provider: "anthropic",
-        api: "anthropic-messages",
-        model: "claude",
-        stopReason: "tool-use",
-        content: [
-          { type: "thinking", text: "hmm", signature: "anthropic-sig" },
-          { type: "tool-call", id: "toolu_1", name: "ls", arguments: {} },
-          { type: "tool-call", id: "toolu_2", name: "ls", arguments: { path: "src" } },
-        ],
-      },
+      user("go"),
+      foreignToolCalls({ id: "toolu_1" }, { id: "toolu_2", path: "src" }),
     ];
     await run({}, { ...hello, context: { messages } });
     const contents = contentsOf(0);
@@ -469,38 +332,11 @@ describe("Gemini adapter: request bodies", () => {
 
   it("sends images inline, from the user and from tool results", async () => {
     await start();
-    const messages: Message[] = [
-      {
-        role: "user",
-        content: [
-          { type: "text", text: "look" },
-          { type: "image", mediaType: "image/png", data: "iVBOR" },
-        ],
-      },
-      {
-        role: "assistant",
-        provider: "google",
-        api: "google-gemini",
-        model: "gemini-2.5-flash",
-        stopReason: "tool-use",
-        content: [{ type: "tool-call", id: "gemini_call_0_shot", name: "shot", arguments: {} }],
-      },
-      {
-        role: "tool",
-        content: [
-          {
-            type: "tool-result",
-            toolCallId: "gemini_call_0_shot",
-            toolName: "shot",
-            content: [
-              { type: "text", text: "taken" },
-              { type: "image", mediaType: "image/jpeg", data: "/9j/" },
-            ],
-            isError: false,
-          },
-        ],
-      },
-    ];
+    const messages = screenshotTurn(
+      { provider: "google", api: "google-gemini", model: "gemini-2.5-flash" },
+      { id: "gemini_call_0_shot", name: "shot", text: "taken" },
+    );
+
     await run({}, { ...hello, context: { messages } });
     const contents = contentsOf(0);
     expect(contents[0]?.parts[1]).toEqual({ inlineData: { mimeType: "image/png", data: "iVBOR" } });
@@ -547,57 +383,6 @@ describe("Gemini adapter: request bodies", () => {
     expect(contentsOf(1)[2]?.parts).toEqual([
       { functionResponse: { name: "ls", response: { output: "a b" } } },
     ]);
-  });
-});
-
-describe("Gemini adapter: prompt caching", () => {
-  it("sends the same bytes for the same context twice, so Gemini's implicit cache can hit", async () => {
-    await start();
-    const messages: Message[] = [
-      { role: "user", content: [{ type: "text", text: "go" }] },
-      {
-        role: "assistant",
-        provider: "google",
-        api: "google-gemini",
-        model: "gemini-2.5-flash",
-        stopReason: "stop",
-        content: [
-          { type: "thinking", text: "", signature: "abc" },
-          { type: "text", text: "done" },
-        ],
-      },
-      { role: "user", content: [{ type: "text", text: "again" }] },
-    ];
-    const request = {
-      ...hello,
-      context: { compaction: { type: "compaction" as const, summary: "S" }, messages },
-    };
-    await run({}, request);
-    await run({}, request);
-    expect(JSON.stringify(server.requests[0]?.body)).toBe(JSON.stringify(server.requests[1]?.body));
-  });
-});
-
-describe("Gemini adapter: credentials", () => {
-  it("never sends a key from the environment: a keyless endpoint gets a placeholder", async () => {
-    await start();
-    const saved = process.env.GEMINI_API_KEY;
-    process.env.GEMINI_API_KEY = "AIza-from-the-environment";
-    try {
-      await createGeminiClient({ provider: "proxy", model: "gemini-2.5-flash", baseURL: server.url }).stream(
-        hello,
-      );
-    } finally {
-      if (saved === undefined) delete process.env.GEMINI_API_KEY;
-      else process.env.GEMINI_API_KEY = saved;
-    }
-    expect(server.requests[0]?.headers["x-goog-api-key"]).toBe("no-key");
-  });
-
-  it("sends extra headers with every request", async () => {
-    await start();
-    await run({ headers: { "x-team": "panto" } });
-    expect(server.requests[0]?.headers["x-team"]).toBe("panto");
   });
 });
 

@@ -11,6 +11,7 @@ import {
   assistantOf,
   rejection,
   request,
+  toolResult,
   user,
 } from "../support/adapter-harness.js";
 import { adapterFixtures } from "../support/provider-error-fixtures.js";
@@ -257,13 +258,6 @@ describe("OpenAI chat adapter: usage", () => {
     });
   });
 
-  it("leaves usage undefined when the response reports none", async () => {
-    server.enqueue({ type: "text", text: "ok", usage: null });
-    const message = await client().stream(request([user("hi")]));
-    expect(message.usage).toBeUndefined();
-    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
-  });
-
   it("reads DeepSeek's prompt_cache_hit_tokens as cache reads", async () => {
     const message = await withScripted(
       [
@@ -346,7 +340,9 @@ describe("OpenAI chat adapter: errors from the fixture file", () => {
   });
 });
 
-describe("OpenAI chat adapter: faults and retries", () => {
+// Plain text streaming, retries, drops, timeouts, aborts, missing usage, credentials and
+// cache-stable bodies are the same for every adapter: adapter-contract.test.ts runs them for all four.
+describe("OpenAI chat adapter: overflows", () => {
   it("answers an oversized request with OpenAI's real overflow error, classified and never retried", async () => {
     await start({ contextWindow: 50 });
     const error = await rejection(
@@ -359,104 +355,6 @@ describe("OpenAI chat adapter: faults and retries", () => {
     expect(error.contextWindow).toBe(50);
     expect(error.message).toContain(`resulted in ${error.requestTokens} tokens`);
     expect(server.requests).toHaveLength(1);
-  });
-
-  it("waits as long as retry-after says on 429, then succeeds", async () => {
-    server.enqueue({
-      type: "error",
-      status: 429,
-      body: '{"error":{"message":"Rate limit reached for gpt-4o on requests per min (RPM): Limit 3","type":"requests","code":"rate_limit_exceeded"}}',
-      headers: { "retry-after": "0.05" },
-    });
-    const events: StreamEvent[] = [];
-    const message = await client().stream(request([user("hi")]), { onEvent: (event) => events.push(event) });
-    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
-    expect(events.filter((event) => event.type === "retry-wait")).toEqual([
-      { type: "retry-wait", attempt: 1, delayMs: 50, reason: expect.stringContaining("429") },
-    ]);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it.each([
-    [
-      "500",
-      {
-        type: "error",
-        status: 500,
-        body: '{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}',
-      },
-    ],
-    [
-      "503 while a local server loads the model",
-      {
-        type: "error",
-        status: 503,
-        body: '{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}',
-      },
-    ],
-    [
-      "an upstream error chunk inside the stream",
-      { type: "stream-error", body: '{"error":{"code":502,"message":"Provider disconnected"}}' },
-    ],
-    ["a connection dropped mid-stream", { type: "drop", afterText: "partial" }],
-  ] as const)("retries after %s, then succeeds", async (_name, fault) => {
-    server.enqueue(fault);
-    const events: StreamEvent[] = [];
-    const message = await client().stream(request([user("hi")]), { onEvent: (event) => events.push(event) });
-    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
-    expect(events.filter((event) => event.type === "retry-wait")).toHaveLength(1);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("fails with a network error once drops outlast the retries", async () => {
-    server.enqueue({ type: "drop" }, { type: "drop" });
-    const error = await rejection(
-      client({ retry: { maxRetries: 1, baseDelayMs: 1 } }).stream(request([user("hi")])),
-    );
-    expect(error.code).toBe("network");
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("treats a stream that ends without a finish_reason as a network error", async () => {
-    server.enqueue({ type: "truncate", afterText: "half an ans" });
-    const error = await rejection(client({ retry: { maxRetries: 0 } }).stream(request([user("hi")])));
-    expect(error.code).toBe("network");
-    expect(error.message).toContain("truncated");
-  });
-
-  it("gives up on a stream that never ends after the idle timeout", async () => {
-    server.enqueue({ type: "hang" });
-    const error = await rejection(
-      client({ idleTimeoutMs: 200, retry: { maxRetries: 0 } }).stream(request([user("hi")])),
-    );
-    expect(error.code).toBe("network");
-    expect(error.message).toContain("idle timeout");
-  });
-
-  it("reports a caller abort as aborted and does not retry it", async () => {
-    const controller = new AbortController();
-    await start({
-      responder: () => {
-        controller.abort();
-        return { type: "hang" };
-      },
-    });
-    const error = await rejection(
-      client({ retry: { maxRetries: 3, baseDelayMs: 1 } }).stream(request([user("hi")]), {
-        signal: controller.signal,
-      }),
-    );
-    expect(error.code).toBe("aborted");
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it("reports a refused connection as a network error", async () => {
-    const closed = await startFakeOpenAIChatServer();
-    await closed.close();
-    const error = await rejection(
-      client({ baseURL: closed.url, retry: { maxRetries: 0 } }).stream(request([user("hi")])),
-    );
-    expect(error.code).toBe("network");
   });
 });
 
@@ -533,27 +431,11 @@ describe("OpenAI chat adapter: request bodies", () => {
         ),
         {
           role: "tool",
-          content: [
-            {
-              type: "tool-result",
-              toolCallId: "call_2",
-              toolName: "read",
-              content: [{ type: "text", text: "A" }],
-              isError: false,
-            },
-          ],
+          content: [toolResult("call_2", "read", "A")],
         },
         {
           role: "tool",
-          content: [
-            {
-              type: "tool-result",
-              toolCallId: "call_1",
-              toolName: "ls",
-              content: [{ type: "text", text: "a b" }],
-              isError: false,
-            },
-          ],
+          content: [toolResult("call_1", "ls", "a b")],
         },
       ],
     });
@@ -601,13 +483,7 @@ describe("OpenAI chat adapter: request bodies", () => {
               content: [{ type: "text", text: "captured" }, image],
               isError: false,
             },
-            {
-              type: "tool-result",
-              toolCallId: "call_t",
-              toolName: "ls",
-              content: [{ type: "text", text: "x" }],
-              isError: false,
-            },
+            toolResult("call_t", "ls", "x"),
           ],
         },
         user("and now?"),
@@ -651,25 +527,6 @@ describe("OpenAI chat adapter: request bodies", () => {
     expect(JSON.stringify(body.messages)).not.toMatch(/private|signed/);
     expect(body.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(body.messages[3]?.content).toBe("q2\n\nq3");
-  });
-
-  it("sends a placeholder key to a keyless endpoint, never OPENAI_API_KEY, and passes extra headers", async () => {
-    const saved = process.env.OPENAI_API_KEY;
-    process.env.OPENAI_API_KEY = "sk-from-the-environment";
-    try {
-      const keyless = createOpenAIChatClient({
-        provider: "ollama",
-        model: "m",
-        baseURL: server.url,
-        headers: { "x-panto-test": "1" },
-      });
-      await keyless.stream(request([user("hi")]));
-    } finally {
-      if (saved === undefined) delete process.env.OPENAI_API_KEY;
-      else process.env.OPENAI_API_KEY = saved;
-    }
-    expect(server.requests[0]?.headers.authorization).toBe("Bearer no-key");
-    expect(server.requests[0]?.headers["x-panto-test"]).toBe("1");
   });
 });
 

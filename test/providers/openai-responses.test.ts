@@ -3,7 +3,15 @@ import type { EffectiveContext, Message } from "../../src/core/index.js";
 import { createOpenAIResponsesClient } from "../../src/providers/openai-responses/index.js";
 import { ResponsesStreamReader } from "../../src/providers/openai-responses/responses-stream-reader.js";
 import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
-import { adapterHarness, failure, hello } from "../support/adapter-harness.js";
+import {
+  adapterHarness,
+  failure,
+  foreignToolCalls,
+  hello,
+  parallelReadTurn,
+  screenshotTurn,
+  user,
+} from "../support/adapter-harness.js";
 import { adapterFixtures, fixtureReply, servedAs } from "../support/provider-error-fixtures.js";
 
 const FIXTURES = adapterFixtures((entry) => entry.api === "openai-responses");
@@ -23,35 +31,6 @@ function inputOf(index: number): Array<Record<string, unknown>> {
 }
 
 describe("OpenAI Responses adapter: streaming", () => {
-  it("streams text deltas and resolves with the whole message, usage and stop reason", async () => {
-    await start();
-    server.enqueue({
-      type: "text",
-      text: "Hello there, this is a longer answer.",
-      usage: { input: 40, output: 9 },
-    });
-    const { message, events } = await run();
-    const deltas = events.filter((event) => event.type === "text-delta").map((event) => event.text);
-    expect(deltas.length).toBeGreaterThan(1);
-    expect(deltas.join("")).toBe("Hello there, this is a longer answer.");
-    expect(message).toMatchObject({
-      role: "assistant",
-      content: [{ type: "text", text: "Hello there, this is a longer answer." }],
-      provider: "openai",
-      api: "openai-responses",
-      model: "gpt-4.1",
-      stopReason: "stop",
-      usage: {
-        promptTokens: 40,
-        outputTokens: 9,
-        resentOutputTokens: 9,
-        cacheReadTokens: 0,
-        reasoningTokens: 0,
-      },
-    });
-    expect(server.requests[0]?.path).toBe("/v1/responses");
-  });
-
   it("streams reasoning and parallel tool calls, in output order, with parsed arguments", async () => {
     await start();
     server.enqueue({
@@ -124,14 +103,6 @@ describe("OpenAI Responses adapter: usage", () => {
     const { message } = await run();
     expect(message.usage).toMatchObject({ promptTokens: 15, cacheWriteTokens: 5 });
   });
-
-  it("leaves usage undefined, never zeros, when the response carries none", async () => {
-    await start();
-    server.enqueue({ type: "text", text: "ok", usage: null });
-    const { message } = await run();
-    expect(message.usage).toBeUndefined();
-    expect(message.content).toEqual([{ type: "text", text: "ok" }]);
-  });
 });
 
 describe("OpenAI Responses adapter: fixture errors served for real", () => {
@@ -181,135 +152,10 @@ describe("OpenAI Responses adapter: fixture errors served for real", () => {
   });
 });
 
-describe("OpenAI Responses adapter: faults and retries", () => {
-  it("waits as long as retry-after says after a 429, then succeeds", async () => {
-    await start();
-    server.enqueue(
-      {
-        type: "error",
-        status: 429,
-        body: JSON.stringify({
-          error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" },
-        }),
-        headers: { "retry-after": "0.02" },
-      },
-      { type: "text", text: "after the wait" },
-    );
-    const { message, events } = await run();
-    expect(events.filter((event) => event.type === "retry-wait")).toEqual([
-      expect.objectContaining({ type: "retry-wait", attempt: 1, delayMs: 20 }),
-    ]);
-    expect(message.content).toEqual([{ type: "text", text: "after the wait" }]);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it.each([
-    [500, JSON.stringify({ error: { message: "The server had an error", type: "server_error" } })],
-    [529, JSON.stringify({ error: { message: "Overloaded", type: "overloaded_error" } })],
-  ])("retries a %i and then succeeds", async (status, body) => {
-    await start();
-    server.enqueue({ type: "error", status, body }, { type: "text", text: "recovered" });
-    const { message, events } = await run();
-    expect(message.content).toEqual([{ type: "text", text: "recovered" }]);
-    expect(events.filter((event) => event.type === "retry-wait")).toHaveLength(1);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("retries a connection dropped mid-stream and then succeeds", async () => {
-    await start();
-    server.enqueue({ type: "drop", afterText: "half an ans" }, { type: "text", text: "whole answer" });
-    const { message } = await run();
-    expect(message.content).toEqual([{ type: "text", text: "whole answer" }]);
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("fails with a network error when every attempt drops", async () => {
-    await start({ responder: () => ({ type: "drop" }) });
-    const error = await failure(run({ retry: { baseDelayMs: 1, maxRetries: 1 } }));
-    expect(error.code).toBe("network");
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it("treats a stream that ends without response.completed as a network error", async () => {
-    await start();
-    server.enqueue({ type: "truncate" });
-    const error = await failure(run({ retry: { maxRetries: 0 } }));
-    expect(error.code).toBe("network");
-    expect(error.message).toContain("truncated");
-  });
-
-  it("gives up on a stream that sends nothing for the idle timeout", async () => {
-    await start();
-    server.enqueue({ type: "hang" });
-    const error = await failure(run({ retry: { maxRetries: 0 }, idleTimeoutMs: 200 }));
-    expect(error.code).toBe("network");
-    expect(error.message).toContain("idle timeout");
-  });
-
-  it("stops at once, without retrying, when the caller aborts", async () => {
-    await start({ responder: () => ({ type: "hang" }) });
-    const controller = new AbortController();
-    const pending = run({}, hello, controller.signal);
-    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    controller.abort();
-    const error = await failure(pending);
-    expect(error.code).toBe("aborted");
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it("fails as a network error when nothing listens", async () => {
-    await start();
-    const url = server.url;
-    await server.close();
-    const error = await failure(
-      createOpenAIResponsesClient({
-        provider: "openai",
-        model: "gpt-4.1",
-        apiKey: "k",
-        baseURL: url,
-        retry: { maxRetries: 0 },
-      }).stream(hello),
-    );
-    expect(error.code).toBe("network");
-  });
-});
-
+// Plain text streaming, retries, drops, timeouts, aborts, missing usage, credentials and
+// cache-stable bodies are the same for every adapter: adapter-contract.test.ts runs them for all four.
 describe("OpenAI Responses adapter: request bodies", () => {
-  const toolCallTurn: Message[] = [
-    { role: "user", content: [{ type: "text", text: "read a and b" }] },
-    {
-      role: "assistant",
-      provider: "openai",
-      api: "openai-responses",
-      model: "gpt-5",
-      stopReason: "tool-use",
-      content: [
-        { type: "thinking", text: "both", signature: "rs_1", redacted: "ENC" },
-        { type: "text", text: "Reading." },
-        { type: "tool-call", id: "call_a", name: "read", arguments: { path: "a" } },
-        { type: "tool-call", id: "call_b", name: "read", arguments: { path: "b" } },
-      ],
-    },
-    {
-      role: "tool",
-      content: [
-        {
-          type: "tool-result",
-          toolCallId: "call_b",
-          toolName: "read",
-          content: [{ type: "text", text: "B" }],
-          isError: false,
-        },
-        {
-          type: "tool-result",
-          toolCallId: "call_a",
-          toolName: "read",
-          content: [{ type: "text", text: "no such file" }],
-          isError: true,
-        },
-      ],
-    },
-  ];
+  const toolCallTurn = parallelReadTurn({ provider: "openai", api: "openai-responses", model: "gpt-5" });
 
   it("sends the system prompt as instructions and the tools as functions", async () => {
     await start();
@@ -391,21 +237,7 @@ describe("OpenAI Responses adapter: request bodies", () => {
 
   it("drops thinking from another API, and gives a call without a result a synthetic one", async () => {
     await start();
-    const messages: Message[] = [
-      { role: "user", content: [{ type: "text", text: "go" }] },
-      {
-        role: "assistant",
-        provider: "anthropic",
-        api: "anthropic-messages",
-        model: "claude",
-        stopReason: "tool-use",
-        content: [
-          { type: "thinking", text: "hmm", signature: "anthropic-sig" },
-          { type: "tool-call", id: "toolu_1", name: "ls", arguments: {} },
-        ],
-      },
-      { role: "user", content: [{ type: "text", text: "never mind" }] },
-    ];
+    const messages: Message[] = [user("go"), foreignToolCalls({ id: "toolu_1" }), user("never mind")];
     await run({}, { ...hello, context: { messages } });
     const input = inputOf(0);
     expect(input.some((item) => item.type === "reasoning")).toBe(false);
@@ -420,38 +252,11 @@ describe("OpenAI Responses adapter: request bodies", () => {
 
   it("sends images as data URLs, in user messages and in tool results", async () => {
     await start();
-    const messages: Message[] = [
-      {
-        role: "user",
-        content: [
-          { type: "text", text: "look" },
-          { type: "image", mediaType: "image/png", data: "iVBOR" },
-        ],
-      },
-      {
-        role: "assistant",
-        provider: "openai",
-        api: "openai-responses",
-        model: "gpt-4.1",
-        stopReason: "tool-use",
-        content: [{ type: "tool-call", id: "call_s", name: "screenshot", arguments: {} }],
-      },
-      {
-        role: "tool",
-        content: [
-          {
-            type: "tool-result",
-            toolCallId: "call_s",
-            toolName: "screenshot",
-            content: [
-              { type: "text", text: "shot" },
-              { type: "image", mediaType: "image/jpeg", data: "/9j/" },
-            ],
-            isError: false,
-          },
-        ],
-      },
-    ];
+    const messages = screenshotTurn(
+      { provider: "openai", api: "openai-responses", model: "gpt-4.1" },
+      { id: "call_s", name: "screenshot", text: "shot" },
+    );
+
     await run({}, { ...hello, context: { messages } });
     const input = inputOf(0);
     expect(input[0]).toMatchObject({
@@ -467,14 +272,6 @@ describe("OpenAI Responses adapter: request bodies", () => {
         { type: "input_image", image_url: "data:image/jpeg;base64,/9j/" },
       ],
     });
-  });
-
-  it("sends the same bytes for the same context twice, so the provider's prompt cache can hit", async () => {
-    await start();
-    const request = { ...hello, context: { messages: toolCallTurn } };
-    await run({ model: "gpt-5" }, request);
-    await run({ model: "gpt-5" }, request);
-    expect(JSON.stringify(server.requests[0]?.body)).toBe(JSON.stringify(server.requests[1]?.body));
   });
 });
 
@@ -540,27 +337,6 @@ describe("ResponsesStreamReader", () => {
       }),
     );
     expect(reader.result()).toBeUndefined();
-  });
-});
-
-describe("OpenAI Responses adapter: credentials", () => {
-  it("never sends a key from the environment: a keyless endpoint gets a placeholder", async () => {
-    await start();
-    const saved = process.env.OPENAI_API_KEY;
-    process.env.OPENAI_API_KEY = "sk-from-the-environment";
-    try {
-      await createOpenAIResponsesClient({ provider: "local", model: "m", baseURL: server.url }).stream(hello);
-    } finally {
-      if (saved === undefined) delete process.env.OPENAI_API_KEY;
-      else process.env.OPENAI_API_KEY = saved;
-    }
-    expect(server.requests[0]?.headers.authorization).toBe("Bearer no-key");
-  });
-
-  it("sends the configured key and extra headers", async () => {
-    await start();
-    await run({ apiKey: "sk-test", headers: { "x-team": "panto" } });
-    expect(server.requests[0]?.headers).toMatchObject({ authorization: "Bearer sk-test", "x-team": "panto" });
   });
 });
 

@@ -2,10 +2,6 @@ import { createServer } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ModelClient, PantoError } from "../../src/core/index.js";
 import type { AdapterOptions } from "../../src/providers/adapter-options.js";
-import { createAnthropicClient } from "../../src/providers/anthropic/index.js";
-import { createGeminiClient } from "../../src/providers/google-gemini/index.js";
-import { createOpenAIChatClient } from "../../src/providers/openai-chat/index.js";
-import { createOpenAIResponsesClient } from "../../src/providers/openai-responses/index.js";
 import {
   DEFAULT_FIRST_BYTE_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
@@ -14,50 +10,10 @@ import {
   runWithRetry,
 } from "../../src/providers/shared/index.js";
 import type { FakeReply, FakeServer } from "../../src/simulator/fake-provider-types.js";
-import {
-  startFakeAnthropicServer,
-  startFakeGeminiServer,
-  startFakeOpenAIChatServer,
-  startFakeOpenAIResponsesServer,
-} from "../../src/simulator/index.js";
+import { ADAPTER_FAMILIES, type AdapterFamily } from "../support/adapter-families.js";
 import { failure, hello } from "../support/adapter-harness.js";
 
 const KEY = "sk-deadline-test-0123456789";
-
-interface Family {
-  name: string;
-  start: () => Promise<FakeServer>;
-  create: (options: AdapterOptions) => ModelClient;
-  /** This wire format's keepalive, as real servers send it. */
-  keepalive: string;
-}
-
-const FAMILIES: Family[] = [
-  {
-    name: "anthropic",
-    start: () => startFakeAnthropicServer(),
-    create: createAnthropicClient,
-    keepalive: 'event: ping\ndata: {"type": "ping"}\n\n',
-  },
-  {
-    name: "openai-chat",
-    start: () => startFakeOpenAIChatServer(),
-    create: createOpenAIChatClient,
-    keepalive: ": OPENROUTER PROCESSING\n\n",
-  },
-  {
-    name: "openai-responses",
-    start: () => startFakeOpenAIResponsesServer(),
-    create: createOpenAIResponsesClient,
-    keepalive: 'data: {"type": "keepalive"}\n\n',
-  },
-  {
-    name: "google-gemini",
-    start: () => startFakeGeminiServer(),
-    create: createGeminiClient,
-    keepalive: ": ping\n\n",
-  },
-];
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -66,8 +22,8 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-function client(family: Family, url: string, overrides: Partial<AdapterOptions>): ModelClient {
-  return family.create({
+function client(family: AdapterFamily, url: string, overrides: Partial<AdapterOptions>): ModelClient {
+  return family.createClient({
     provider: family.name,
     model: "test-model",
     apiKey: KEY,
@@ -80,15 +36,15 @@ function client(family: Family, url: string, overrides: Partial<AdapterOptions>)
   });
 }
 
-async function failWith(family: Family, reply: FakeReply, overrides: Partial<AdapterOptions>) {
-  server = await family.start();
+async function failWith(family: AdapterFamily, reply: FakeReply, overrides: Partial<AdapterOptions>) {
+  server = await family.startServer();
   server.enqueue(reply, reply, reply, reply, reply);
   const error = await failure(client(family, server.url, overrides).stream(hello));
   const port = new URL(server.url).port;
   return { error, endpoint: `127.0.0.1:${port}` };
 }
 
-describe.each(FAMILIES)("deadlines of a $name request", (family) => {
+describe.each(ADAPTER_FAMILIES)("deadlines of a $name request", (family) => {
   it("fails a keepalive-only stream on the idle timeout: keepalives are not progress", async () => {
     const { error, endpoint } = await failWith(
       family,
@@ -134,7 +90,7 @@ describe.each(FAMILIES)("deadlines of a $name request", (family) => {
   });
 
   it("retries a timed-out attempt once, however many retries are allowed", async () => {
-    server = await family.start();
+    server = await family.startServer();
     server.enqueue({ type: "silent" }, { type: "silent" }, { type: "silent" }, { type: "silent" });
     const retries: string[] = [];
     const options = { firstByteTimeoutMs: 150, retry: { maxRetries: 4, baseDelayMs: 1 } };
@@ -150,7 +106,7 @@ describe.each(FAMILIES)("deadlines of a $name request", (family) => {
   });
 
   it("reports Ctrl-C (the caller's abort) at once while the server is silent", async () => {
-    server = await family.start();
+    server = await family.startServer();
     server.enqueue({ type: "silent" });
     const controller = new AbortController();
     const pending = failure(

@@ -6,6 +6,8 @@ import type {
   ModelClient,
   ModelRequest,
   StreamEvent,
+  ToolCallBlock,
+  ToolResultBlock,
   UserMessage,
 } from "../../src/core/index.js";
 import { PantoError } from "../../src/core/index.js";
@@ -147,8 +149,109 @@ export const hello: AdapterRequest = {
 
 export const user = (text: string): UserMessage => ({ role: "user", content: [{ type: "text", text }] });
 
+/** A tool's text result for the call `toolCallId`. */
+export const toolResult = (
+  toolCallId: string,
+  toolName: string,
+  text: string,
+  isError = false,
+): ToolResultBlock => ({
+  type: "tool-result",
+  toolCallId,
+  toolName,
+  content: [{ type: "text", text }],
+  isError,
+});
+
 export function request(messages: Message[], extra: Partial<AdapterRequest> = {}): AdapterRequest {
   return { systemPrompt: "You are panto.", context: { messages }, tools: [], ...extra };
+}
+
+/**
+ * One tool-use turn as `identity`'s adapter recorded it: "read a and b", answered with signed and
+ * encrypted thinking, text and two parallel calls, whose results came back out of order (one failed).
+ */
+export function parallelReadTurn(identity: Pick<AssistantMessage, "provider" | "api" | "model">): Message[] {
+  return [
+    user("read a and b"),
+    {
+      role: "assistant",
+      ...identity,
+      stopReason: "tool-use",
+      content: [
+        { type: "thinking", text: "both", signature: "rs_1", redacted: "ENC" },
+        { type: "text", text: "Reading." },
+        { type: "tool-call", id: "call_a", name: "read", arguments: { path: "a" } },
+        { type: "tool-call", id: "call_b", name: "read", arguments: { path: "b" } },
+      ],
+    },
+    {
+      role: "tool",
+      content: [toolResult("call_b", "read", "B"), toolResult("call_a", "read", "no such file", true)],
+    },
+  ];
+}
+
+/**
+ * A user's "look" with a PNG, and the screenshot tool's answer (text and a JPEG) to a call
+ * `identity`'s adapter recorded: images from both places a wire can carry them.
+ */
+export function screenshotTurn(
+  identity: Pick<AssistantMessage, "provider" | "api" | "model">,
+  call: { id: string; name: string; text: string },
+): Message[] {
+  return [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "look" },
+        { type: "image", mediaType: "image/png", data: "iVBOR" },
+      ],
+    },
+    {
+      role: "assistant",
+      ...identity,
+      stopReason: "tool-use",
+      content: [{ type: "tool-call", id: call.id, name: call.name, arguments: {} }],
+    },
+    {
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: call.id,
+          toolName: call.name,
+          content: [
+            { type: "text", text: call.text },
+            { type: "image", mediaType: "image/jpeg", data: "/9j/" },
+          ],
+          isError: false,
+        },
+      ],
+    },
+  ];
+}
+
+/** An Anthropic answer with signed thinking (which no other API can verify) and these `ls` calls. */
+export function foreignToolCalls(...calls: Array<{ id: string; path?: string }>): AssistantMessage {
+  return {
+    role: "assistant",
+    provider: "anthropic",
+    api: "anthropic-messages",
+    model: "claude",
+    stopReason: "tool-use",
+    content: [
+      { type: "thinking", text: "hmm", signature: "anthropic-sig" },
+      ...calls.map(
+        ({ id, path }): ToolCallBlock => ({
+          type: "tool-call",
+          id,
+          name: "ls",
+          arguments: path === undefined ? {} : { path },
+        }),
+      ),
+    ],
+  };
 }
 
 /** Builds assistant messages as this provider's adapter records them. */

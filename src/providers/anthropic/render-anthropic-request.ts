@@ -4,6 +4,7 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelRequest, ToolDefinition } from "../../core/index.js";
+import type { RenderTarget } from "../shared/index.js";
 import { defaultMaxTokens } from "./default-max-tokens.js";
 import { EPHEMERAL, renderAnthropicMessages } from "./render-anthropic-messages.js";
 
@@ -13,16 +14,16 @@ import { EPHEMERAL, renderAnthropicMessages } from "./render-anthropic-messages.
  * (tools, system, summary) is paid for once per cache lifetime. Nothing volatile precedes them.
  */
 export function renderAnthropicRequest(
-  request: Omit<ModelRequest, "model">,
-  target: { provider: string; model: string; maxOutputTokens?: number },
+  request: ModelRequest,
+  target: RenderTarget,
 ): MessageCreateParamsStreaming {
   const system: TextBlockParam[] =
     request.systemPrompt === ""
       ? []
       : [{ type: "text", text: request.systemPrompt, cache_control: EPHEMERAL }];
   return {
-    model: target.model,
-    max_tokens: request.maxOutputTokens ?? target.maxOutputTokens ?? defaultMaxTokens(target.model),
+    model: request.model,
+    max_tokens: request.maxOutputTokens ?? defaultMaxTokens(request.model),
     ...(system.length === 0 ? {} : { system }),
     ...(request.tools.length === 0 ? {} : { tools: renderAnthropicTools(request.tools) }),
     messages: renderAnthropicMessages(request.context, { provider: target.provider }),

@@ -1,13 +1,7 @@
-import {
-  type AssistantMessage,
-  type ModelClient,
-  type ModelRequest,
-  optional,
-  PantoError,
-  type StreamOptions,
-} from "../../core/index.js";
+import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import { type RequestWatchdog, runWithRetry } from "../shared/index.js";
+import { otherError } from "../provider-error.js";
+import { createAdapterClient, type RequestWatchdog } from "../shared/index.js";
 import { captureGeminiFailures } from "./capture-gemini-failures.js";
 import { DEFAULT_BASE_URL, geminiSdk } from "./gemini-sdk.js";
 import { GeminiStreamReader } from "./gemini-stream-reader.js";
@@ -21,43 +15,20 @@ import { renderGeminiRequest } from "./render-gemini-request.js";
  * retries, the idle watchdog and error classification are ours.
  */
 export function createGeminiClient(options: AdapterOptions): ModelClient {
-  const stream = (
-    request: Omit<ModelRequest, "model">,
-    streamOptions?: StreamOptions,
-  ): Promise<AssistantMessage> => {
-    const maxOutputTokens = request.maxOutputTokens ?? options.maxOutputTokens;
-    const fullRequest: ModelRequest = {
-      ...request,
-      model: options.model,
-      ...optional("maxOutputTokens", maxOutputTokens),
-    };
-    return runWithRetry(options, streamOptions, {
-      attempt: (watchdog) => streamOnce(fullRequest, watchdog, options, streamOptions),
-      // streamOnce classifies its own failures (it holds the attempt's captured bodies).
-      toPantoError: (error) =>
-        error instanceof PantoError
-          ? error
-          : new PantoError("other", `${options.provider}: ${String(error)}`, {
-              provider: options.provider,
-              cause: error,
-            }),
-      endpoint: options.baseURL ?? DEFAULT_BASE_URL,
-    });
-  };
-  return {
-    id: `${options.provider}/${options.model}`,
-    provider: options.provider,
-    model: options.model,
-    stream,
-    listModels: (listOptions) => listGeminiModels(options, listOptions?.signal),
-  };
+  return createAdapterClient(options, {
+    defaultBaseURL: DEFAULT_BASE_URL,
+    attempt: (request, watchdog, onEvent) => streamOnce(request, watchdog, options, onEvent),
+    // streamOnce classifies its own failures (it holds the attempt's captured bodies).
+    toPantoError: (error) => otherError(options.provider, error),
+    listModels: (signal) => listGeminiModels(options, signal),
+  });
 }
 
 async function streamOnce(
   request: ModelRequest,
   watchdog: RequestWatchdog,
   options: AdapterOptions,
-  streamOptions: StreamOptions | undefined,
+  onEvent: StreamOptions["onEvent"],
 ): Promise<AssistantMessage> {
   const { provider } = options;
   // One capture per attempt: "the last failure seen" must not mix attempts or concurrent streams.
@@ -65,11 +36,11 @@ async function streamOnce(
   let streaming = false;
   try {
     const chunks = await geminiSdk(options, capture.fetch).models.generateContentStream(
-      renderGeminiRequest(request, watchdog.signal),
+      renderGeminiRequest(request, { provider, abortSignal: watchdog.signal }),
     );
     streaming = true;
     watchdog.responded();
-    const reader = new GeminiStreamReader({ provider, model: options.model }, streamOptions?.onEvent);
+    const reader = new GeminiStreamReader({ provider, model: options.model }, onEvent);
     try {
       for await (const chunk of chunks) {
         // A chunk without candidates or usage is a keepalive, not progress.

@@ -1,6 +1,6 @@
 import { ApiError } from "@google/genai";
 import { PantoError } from "../../core/index.js";
-import { networkError, providerErrorFromResponse } from "../provider-error.js";
+import { networkError, otherError, providerErrorFromResponse } from "../provider-error.js";
 import { isNetworkFailure } from "../shared/is-network-failure.js";
 import type { GeminiFailureCapture } from "./capture-gemini-failures.js";
 
@@ -28,8 +28,7 @@ export function mapGeminiError(
     );
   }
   if (isNetworkFailure(error) || isCutOffStream(error)) return networkError(provider, error);
-  const message = error instanceof Error ? error.message : String(error);
-  return new PantoError("other", `${provider}: ${message}`, { provider, cause: error });
+  return otherError(provider, error);
 }
 
 /**

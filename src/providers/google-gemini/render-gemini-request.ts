@@ -1,6 +1,7 @@
 import type { GenerateContentConfig, GenerateContentParameters } from "@google/genai";
 import type { ModelRequest } from "../../core/index.js";
 import { optional } from "../../core/index.js";
+import type { RenderTarget } from "../shared/index.js";
 import { renderGeminiContents } from "./render-gemini-contents.js";
 
 /**
@@ -10,8 +11,9 @@ import { renderGeminiContents } from "./render-gemini-contents.js";
  */
 export function renderGeminiRequest(
   request: ModelRequest,
-  abortSignal: AbortSignal,
+  target: RenderTarget & { abortSignal: AbortSignal },
 ): GenerateContentParameters {
+  const { abortSignal } = target;
   const config: GenerateContentConfig = {
     ...(request.systemPrompt === "" ? {} : { systemInstruction: request.systemPrompt }),
     ...(request.tools.length === 0

@@ -1,15 +1,12 @@
-import { OpenAI } from "openai";
 import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
 import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { networkError, providerErrorFromResponse } from "../provider-error.js";
 import {
-  captureErrorBodies,
+  createAdapterClient,
   type RequestWatchdog,
   readSseEvents,
-  runWithRetry,
-  sdkClientOptions,
-  sniffResponseBody,
+  type SniffedBody,
 } from "../shared/index.js";
 import {
   type ChatChunk,
@@ -17,11 +14,9 @@ import {
   ChatStreamAccumulator,
   completionAsChunk,
 } from "./chat-stream-accumulator.js";
-import { listOpenAIModels } from "./list-openai-models.js";
-import { openAIChatErrorToPanto, rejectsStreamOptions } from "./openai-chat-error-to-panto.js";
+import { OPENAI_BASE_URL, openAISdk } from "./openai-sdk.js";
+import { rejectsStreamOptions } from "./rejects-stream-options.js";
 import { renderOpenAIChatRequest } from "./render-openai-chat-request.js";
-
-const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /**
  * A ModelClient for OpenAI Chat Completions and every OpenAI-compatible server (Ollama, llama.cpp,
@@ -29,66 +24,44 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
  * /v1, as with OPENAI_BASE_URL.
  */
 export function createOpenAIChatClient(options: AdapterOptions): ModelClient {
-  const capture = captureErrorBodies(options.fetch);
-  let sdk: OpenAI | undefined;
+  const { provider } = options;
+  const { send, capture, toPantoError, listModelIds } = openAISdk(options);
   // Remembered per client: a server that rejected stream_options once will again.
   let includeUsage = true;
-  // Built on first use so that an SDK complaint surfaces as a rejected stream, not a throwing factory.
-  const getSdk = (): OpenAI =>
-    (sdk ??= new OpenAI(sdkClientOptions(options, DEFAULT_BASE_URL, capture.fetch)));
-
-  const stream = (
-    request: Omit<ModelRequest, "model">,
-    streamOptions?: StreamOptions,
+  const once = async (
+    request: ModelRequest,
+    watchdog: RequestWatchdog,
+    onEvent: StreamOptions["onEvent"],
   ): Promise<AssistantMessage> => {
-    const once = (watchdog: RequestWatchdog): Promise<AssistantMessage> => {
-      const params = renderOpenAIChatRequest(request, {
-        provider: options.provider,
-        model: options.model,
-        includeUsage,
-        ...optional("maxOutputTokens", options.maxOutputTokens),
-      });
-      const accumulator = new ChatStreamAccumulator(options, streamOptions?.onEvent);
-      return sendAndRead(getSdk(), params, watchdog, accumulator, options.provider);
-    };
-    return runWithRetry(options, streamOptions, {
-      attempt: async (watchdog) => {
-        try {
-          return await once(watchdog);
-        } catch (error) {
-          if (!includeUsage || !rejectsStreamOptions(error, capture)) throw error;
-          includeUsage = false;
-          return await once(watchdog);
-        }
-      },
-      toPantoError: (error) => openAIChatErrorToPanto(error, options.provider, capture),
-      endpoint: options.baseURL ?? DEFAULT_BASE_URL,
-    });
+    const params = renderOpenAIChatRequest(request, { provider, includeUsage });
+    const sniffed = await send(
+      (client) => client.chat.completions.create(params, { signal: watchdog.signal }),
+      watchdog,
+    );
+    return readAnswer(sniffed, watchdog, new ChatStreamAccumulator(options, onEvent), provider);
   };
-
-  return {
-    id: `${options.provider}/${options.model}`,
-    provider: options.provider,
-    model: options.model,
-    stream,
-    listModels: (listOptions) =>
-      listOpenAIModels(getSdk(), listOptions?.signal, (error) =>
-        openAIChatErrorToPanto(error, options.provider, capture),
-      ),
-  };
+  return createAdapterClient(options, {
+    defaultBaseURL: OPENAI_BASE_URL,
+    attempt: async (request, watchdog, onEvent) => {
+      try {
+        return await once(request, watchdog, onEvent);
+      } catch (error) {
+        if (!includeUsage || !rejectsStreamOptions(error, capture)) throw error;
+        includeUsage = false;
+        return await once(request, watchdog, onEvent);
+      }
+    },
+    toPantoError,
+    listModels: (signal) => listModelIds((client) => client.models.list(optional("signal", signal))),
+  });
 }
 
-async function sendAndRead(
-  sdk: OpenAI,
-  params: ReturnType<typeof renderOpenAIChatRequest>,
+async function readAnswer(
+  sniffed: SniffedBody,
   watchdog: RequestWatchdog,
   accumulator: ChatStreamAccumulator,
   provider: string,
 ): Promise<AssistantMessage> {
-  const response = await sdk.chat.completions.create(params, { signal: watchdog.signal }).asResponse();
-  watchdog.responded();
-  if (response.body === null) throw networkError(provider, new Error("no response body"), "empty response");
-  const sniffed = await sniffResponseBody(response.body);
   if (sniffed.type === "json") {
     // A server that ignored stream: true, or a gateway error wrapped in a 200.
     const body = JSON.parse(sniffed.text) as ChatCompletionBody & { error?: unknown };

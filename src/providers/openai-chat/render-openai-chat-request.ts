@@ -3,13 +3,11 @@ import type {
   ChatCompletionFunctionTool,
 } from "openai/resources/chat/completions";
 import type { ModelRequest, ToolDefinition } from "../../core/index.js";
+import type { RenderTarget } from "../shared/index.js";
 import { renderOpenAIChatMessages } from "./render-openai-chat-messages.js";
 
 /** Who the request is for and what the client has learned about the server. */
-export interface OpenAIChatTarget {
-  provider: string;
-  model: string;
-  maxOutputTokens?: number;
+export interface OpenAIChatTarget extends RenderTarget {
   /** Ask for the usage chunk (`stream_options.include_usage`); off for servers that reject it. */
   includeUsage: boolean;
 }
@@ -21,13 +19,13 @@ export interface OpenAIChatTarget {
  * itself (its reasoning models refuse `max_tokens`), `max_tokens` for compatible servers.
  */
 export function renderOpenAIChatRequest(
-  request: Omit<ModelRequest, "model">,
+  request: ModelRequest,
   target: OpenAIChatTarget,
 ): ChatCompletionCreateParamsStreaming {
-  const maxTokens = request.maxOutputTokens ?? target.maxOutputTokens;
+  const maxTokens = request.maxOutputTokens;
   const maxTokensField = target.provider === "openai" ? "max_completion_tokens" : "max_tokens";
   return {
-    model: target.model,
+    model: request.model,
     messages: renderOpenAIChatMessages(request.systemPrompt, request.context),
     ...(request.tools.length === 0 ? {} : { tools: request.tools.map(renderTool) }),
     ...(maxTokens === undefined ? {} : { [maxTokensField]: maxTokens }),

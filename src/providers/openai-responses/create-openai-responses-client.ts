@@ -1,77 +1,42 @@
-import OpenAI from "openai";
-import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
+import type { AssistantMessage, ModelClient } from "../../core/index.js";
 import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import { listOpenAIModels } from "../openai-chat/list-openai-models.js";
+import { OPENAI_BASE_URL, openAISdk } from "../openai-chat/openai-sdk.js";
 import { networkError } from "../provider-error.js";
-import {
-  captureErrorBodies,
-  type RequestWatchdog,
-  runWithRetry,
-  sdkClientOptions,
-  sniffResponseBody,
-} from "../shared/index.js";
-import { mapResponsesError } from "./map-responses-error.js";
+import { createAdapterClient, type RequestWatchdog, type SniffedBody } from "../shared/index.js";
 import { renderResponsesRequest } from "./render-responses-request.js";
 import { responsesSseEvents } from "./responses-sse-events.js";
 import { ResponsesStreamReader } from "./responses-stream-reader.js";
 import { wholeResponseEvent } from "./whole-response-event.js";
-
-const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /**
  * A ModelClient for the OpenAI Responses API (`POST {baseURL}/responses`, streamed, stateless).
  * Retries, idle timeouts and error classification are ours; the SDK's retries are off.
  */
 export function createOpenAIResponsesClient(options: AdapterOptions): ModelClient {
-  const capture = captureErrorBodies(options.fetch);
-  let sdk: OpenAI | undefined;
-  // Built on first use so that an SDK complaint surfaces as a rejected stream, not a throwing factory.
-  const getSdk = (): OpenAI =>
-    (sdk ??= new OpenAI(sdkClientOptions(options, DEFAULT_BASE_URL, capture.fetch)));
-
-  const stream = (
-    request: Omit<ModelRequest, "model">,
-    streamOptions?: StreamOptions,
-  ): Promise<AssistantMessage> => {
-    const maxOutputTokens = request.maxOutputTokens ?? options.maxOutputTokens;
-    const body = renderResponsesRequest({
-      ...request,
-      model: options.model,
-      ...optional("maxOutputTokens", maxOutputTokens),
-    });
-    return runWithRetry(options, streamOptions, {
-      attempt: (watchdog) => streamOnce(getSdk(), body, watchdog, options, streamOptions),
-      toPantoError: (error) => mapResponsesError(error, options.provider, capture),
-      endpoint: options.baseURL ?? DEFAULT_BASE_URL,
-    });
-  };
-
-  return {
-    id: `${options.provider}/${options.model}`,
-    provider: options.provider,
-    model: options.model,
-    stream,
-    listModels: (listOptions) =>
-      listOpenAIModels(getSdk(), listOptions?.signal, (error) =>
-        mapResponsesError(error, options.provider, capture),
-      ),
-  };
+  const { provider, model } = options;
+  const { send, toPantoError, listModelIds } = openAISdk(options);
+  return createAdapterClient(options, {
+    defaultBaseURL: OPENAI_BASE_URL,
+    attempt: async (request, watchdog, onEvent) => {
+      const body = renderResponsesRequest(request);
+      const sniffed = await send(
+        (client) => client.responses.create(body, { signal: watchdog.signal }),
+        watchdog,
+      );
+      return readAnswer(sniffed, watchdog, new ResponsesStreamReader({ provider, model }, onEvent), provider);
+    },
+    toPantoError,
+    listModels: (signal) => listModelIds((client) => client.models.list(optional("signal", signal))),
+  });
 }
 
-async function streamOnce(
-  sdk: OpenAI,
-  body: ReturnType<typeof renderResponsesRequest>,
+async function readAnswer(
+  sniffed: SniffedBody,
   watchdog: RequestWatchdog,
-  options: AdapterOptions,
-  streamOptions: StreamOptions | undefined,
+  reader: ResponsesStreamReader,
+  provider: string,
 ): Promise<AssistantMessage> {
-  const { provider } = options;
-  const response = await sdk.responses.create(body, { signal: watchdog.signal }).asResponse();
-  watchdog.responded();
-  const reader = new ResponsesStreamReader({ provider, model: options.model }, streamOptions?.onEvent);
-  if (response.body === null) throw networkError(provider, "no response body", "empty response");
-  const sniffed = await sniffResponseBody(response.body);
   if (sniffed.type === "json") {
     // A server that ignored stream: true: the whole response, or a gateway's error.
     reader.handle(wholeResponseEvent(sniffed.text, provider));

@@ -1,3 +1,4 @@
+export { type AdapterWire, createAdapterClient, type RenderTarget } from "./adapter-client.js";
 export {
   captureErrorBodies,
   type ErrorBodyCapture,
@@ -25,6 +26,8 @@ export {
   runWithRetry,
   TIMEOUT_RETRY_WINDOW_MS,
 } from "./run-with-retry.js";
-export { KEYLESS_PLACEHOLDER, sdkClientOptions } from "./sdk-client-options.js";
+export { KEYLESS_PLACEHOLDER, type SdkClientOptions, sdkClientOptions } from "./sdk-client-options.js";
 export { type PeekedBody, peekBody, type SniffedBody, sniffResponseBody } from "./sniff-response-body.js";
 export { splitApiVersion } from "./split-api-version.js";
+export type { StainlessErrors } from "./stainless-error-to-panto.js";
+export { type StainlessSdk, stainlessSdk } from "./stainless-sdk.js";

@@ -7,6 +7,15 @@ export const KEYLESS_PLACEHOLDER = "no-key";
 /** Generous: the SDK's deadline only guards the wait for headers; the idle watchdog catches stalls. */
 const SDK_TIMEOUT_MS = 60 * 60 * 1000;
 
+export interface SdkClientOptions {
+  apiKey: string;
+  baseURL: string;
+  defaultHeaders?: Record<string, string>;
+  fetch: typeof globalThis.fetch;
+  maxRetries: 0;
+  timeout: number;
+}
+
 /**
  * The constructor options the Anthropic and OpenAI SDKs share. Credentials and endpoints come from
  * the adapter options alone (the providers layer already read the environment, and an SDK must not
@@ -17,14 +26,7 @@ export function sdkClientOptions(
   options: AdapterOptions,
   defaultBaseURL: string,
   fetch: typeof globalThis.fetch,
-): {
-  apiKey: string;
-  baseURL: string;
-  defaultHeaders?: Record<string, string>;
-  fetch: typeof globalThis.fetch;
-  maxRetries: 0;
-  timeout: number;
-} {
+): SdkClientOptions {
   return {
     apiKey: options.apiKey ?? KEYLESS_PLACEHOLDER,
     baseURL: options.baseURL ?? defaultBaseURL,

@@ -1,26 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { ModelClient } from "../../../src/core/index.js";
-import type { AdapterOptions } from "../../../src/providers/adapter-options.js";
 import { createAnthropicClient } from "../../../src/providers/anthropic/index.js";
-import {
-  adapterOptions,
-  HOLD_OPEN,
-  hello,
-  rejection,
-  replyWith,
-  run,
-  sse,
-  startWireServer,
-  textsOf,
-  type WireServer,
-} from "./wire-server.js";
+import { rejection } from "../../support/adapter-harness.js";
+import { HOLD_OPEN, hello, replyWith, run, sse, startWire, textsOf, wireClient } from "./wire-server.js";
 
 // ---------------------------------------------------------------------------------------------
 // Anthropic Messages
 // ---------------------------------------------------------------------------------------------
 
-const anthropic = (server: WireServer, extra: Partial<AdapterOptions> = {}): ModelClient =>
-  createAnthropicClient(adapterOptions(server.origin, extra));
+const anthropic = wireClient(createAnthropicClient);
 
 const messageStart = (usage: Record<string, unknown> = { input_tokens: 25, output_tokens: 1 }) => ({
   type: "message_start",
@@ -49,7 +36,7 @@ const messageStop = { type: "message_stop" };
 
 describe("Anthropic wire variants", () => {
   it("reads message_start usage that has no cache fields", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -69,7 +56,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("keeps message_start's figures when message_delta carries no usage", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -88,7 +75,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("skips ping events and events of unknown types", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -125,9 +112,7 @@ describe("Anthropic wire variants", () => {
       stop_sequence: null,
       usage: { input_tokens: 30, output_tokens: 12, cache_read_input_tokens: 10 },
     };
-    const server = await startWireServer(
-      replyWith(JSON.stringify(whole), { contentType: "application/json" }),
-    );
+    const server = await startWire(replyWith(JSON.stringify(whole), { contentType: "application/json" }));
     const { message, events } = await run(anthropic(server));
     expect(message.content).toEqual([
       { type: "thinking", text: "look first", signature: "sig" },
@@ -145,7 +130,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("still classifies an error object sent as a 200 JSON body", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', {
         contentType: "application/json",
       }),
@@ -155,7 +140,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("reads an event stream mislabelled application/json as the stream it is", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -176,7 +161,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("keeps the initial text of a content_block_start", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -197,7 +182,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("takes a tool call's input from content_block_start when no input_json_delta follows", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -222,7 +207,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("reads text deltas whose block was never announced by content_block_start", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -240,7 +225,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("reads events sent as bare `data:` lines without `event:` lines", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([
           messageStart(),
@@ -255,7 +240,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("parses CRLF line endings, `data:` without a space and comment lines", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -279,7 +264,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("resolves at message_stop even when the server keeps the connection open afterwards", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -305,7 +290,7 @@ describe("Anthropic wire variants", () => {
       error: { type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum" },
     };
     for (const eventLines of [true, false]) {
-      const server = await startWireServer(replyWith(sse([messageStart(), overflow], { eventLines })));
+      const server = await startWire(replyWith(sse([messageStart(), overflow], { eventLines })));
       const error = await rejection(anthropic(server).stream(hello));
       expect(error.code).toBe("context_overflow");
       await server.close();
@@ -313,7 +298,7 @@ describe("Anthropic wire variants", () => {
   });
 
   it("still fails as a network error when the stream ends before message_stop", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(sse([messageStart(), ...textBlock(0, "cut")], { eventLines: true })),
     );
     const error = await rejection(anthropic(server).stream(hello));

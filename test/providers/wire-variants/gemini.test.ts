@@ -1,26 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { ModelClient } from "../../../src/core/index.js";
 import { createGeminiClient } from "../../../src/providers/google-gemini/index.js";
 import { jsonArrayElements } from "../../../src/providers/google-gemini/json-array-elements.js";
 import { readSseEvents, type SseEvent } from "../../../src/providers/shared/index.js";
-import {
-  adapterOptions,
-  hello,
-  rejection,
-  replyWith,
-  run,
-  sse,
-  startWireServer,
-  textsOf,
-  type WireServer,
-} from "./wire-server.js";
+import { rejection } from "../../support/adapter-harness.js";
+import { hello, replyWith, run, sse, startWire, textsOf, wireClient } from "./wire-server.js";
 
 // ---------------------------------------------------------------------------------------------
 // Google Gemini
 // ---------------------------------------------------------------------------------------------
 
-const gemini = (server: WireServer): ModelClient =>
-  createGeminiClient(adapterOptions(server.origin, { provider: "google", model: "gemini-2.5-flash" }));
+const gemini = wireClient(createGeminiClient, "", { provider: "google", model: "gemini-2.5-flash" });
 
 function geminiChunk(
   parts: unknown[] | undefined,
@@ -42,7 +31,7 @@ function geminiChunk(
 
 describe("Gemini wire variants", () => {
   it("reads chunks without usageMetadata: usage stays undefined", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([geminiChunk([{ text: "no " }]), geminiChunk([{ text: "usage" }], { finishReason: "STOP" })]),
       ),
@@ -53,7 +42,7 @@ describe("Gemini wire variants", () => {
   });
 
   it("ends on a final chunk that carries only the finishReason", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([
           geminiChunk([{ text: "body" }]),
@@ -71,7 +60,7 @@ describe("Gemini wire variants", () => {
   });
 
   it("gives a functionCall without an id a stable synthetic one", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([geminiChunk([{ functionCall: { name: "ls", args: { dir: "." } } }], { finishReason: "STOP" })]),
       ),
@@ -93,7 +82,7 @@ describe("Gemini wire variants", () => {
     ];
     // The real API pretty-prints the array and streams it element by element.
     const body = `[${chunks.map((chunk) => JSON.stringify(chunk, null, 2)).join("\r\n,\r\n")}]`;
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(body, { contentType: "application/json; charset=UTF-8", pieces: 9 }),
     );
     const { message, events } = await run(gemini(server));
@@ -109,7 +98,7 @@ describe("Gemini wire variants", () => {
         status: "INVALID_ARGUMENT",
       },
     };
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(JSON.stringify([overflow]), { contentType: "application/json" }),
     );
     const error = await rejection(gemini(server).stream(hello));
@@ -121,15 +110,13 @@ describe("Gemini wire variants", () => {
       finishReason: "STOP",
       usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2 },
     });
-    const server = await startWireServer(
-      replyWith(JSON.stringify(body), { contentType: "application/json" }),
-    );
+    const server = await startWire(replyWith(JSON.stringify(body), { contentType: "application/json" }));
     const { message } = await run(gemini(server));
     expect(message.content).toEqual([{ type: "text", text: "one shot" }]);
   });
 
   it("parses CRLF line endings, `data:` without a space, comments and `event:` lines", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([geminiChunk([{ text: "cr" }]), geminiChunk([{ text: "lf" }], { finishReason: "STOP" })], {
           eol: "\r\n",
@@ -144,18 +131,16 @@ describe("Gemini wire variants", () => {
   });
 
   it("keeps a finished answer when the server then holds the connection open", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(sse([geminiChunk([{ text: "held" }], { finishReason: "STOP" })]), { keepOpen: true }),
     );
-    const { message } = await run(
-      createGeminiClient(adapterOptions(server.origin, { model: "gemini-2.5-flash", idleTimeoutMs: 300 })),
-    );
+    const { message } = await run(gemini(server, { idleTimeoutMs: 300 }));
     expect(message.content).toEqual([{ type: "text", text: "held" }]);
     expect(server.requests).toHaveLength(1);
   });
 
   it("still classifies an error payload inside the stream", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([
           geminiChunk([{ text: "x" }]),
@@ -175,7 +160,7 @@ describe("Gemini wire variants", () => {
   });
 
   it("still fails as a network error when the stream ends before any finishReason", async () => {
-    const server = await startWireServer(replyWith(sse([geminiChunk([{ text: "cut" }])])));
+    const server = await startWire(replyWith(sse([geminiChunk([{ text: "cut" }])])));
     const error = await rejection(gemini(server).stream(hello));
     expect(error.code).toBe("network");
   });

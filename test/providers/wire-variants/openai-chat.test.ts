@@ -1,26 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { ModelClient } from "../../../src/core/index.js";
-import type { AdapterOptions } from "../../../src/providers/adapter-options.js";
 import { createOpenAIChatClient } from "../../../src/providers/openai-chat/index.js";
-import {
-  adapterOptions,
-  HOLD_OPEN,
-  hello,
-  rejection,
-  replyWith,
-  run,
-  sse,
-  startWireServer,
-  textsOf,
-  type WireServer,
-} from "./wire-server.js";
+import { rejection } from "../../support/adapter-harness.js";
+import { HOLD_OPEN, hello, replyWith, run, sse, startWire, textsOf, wireClient } from "./wire-server.js";
 
 // ---------------------------------------------------------------------------------------------
 // OpenAI Chat Completions
 // ---------------------------------------------------------------------------------------------
 
-const chat = (server: WireServer, extra: Partial<AdapterOptions> = {}): ModelClient =>
-  createOpenAIChatClient(adapterOptions(`${server.origin}/v1`, extra));
+const chat = wireClient(createOpenAIChatClient, "/v1");
 
 function chatChunk(
   delta: Record<string, unknown> | undefined,
@@ -39,7 +26,7 @@ function chatChunk(
 
 describe("OpenAI chat wire variants", () => {
   it("reads a stream without any usage chunk, from a server that ignores stream_options: usage stays undefined", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -61,7 +48,7 @@ describe("OpenAI chat wire variants", () => {
   });
 
   it("takes finish_reason from the chunk that also carries the last content", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([chatChunk({ content: "Hi " }), chatChunk({ content: "there" }, "length")], { done: true }),
       ),
@@ -75,16 +62,14 @@ describe("OpenAI chat wire variants", () => {
     const last = chatChunk({ content: "!" }, "stop", {
       usage: { prompt_tokens: 20, completion_tokens: 3, total_tokens: 23 },
     });
-    const server = await startWireServer(
-      replyWith(sse([chatChunk({ content: "ok" }), last], { done: true })),
-    );
+    const server = await startWire(replyWith(sse([chatChunk({ content: "ok" }), last], { done: true })));
     const { message } = await run(chat(server));
     expect(message.content).toEqual([{ type: "text", text: "ok!" }]);
     expect(message.usage).toEqual({ promptTokens: 20, outputTokens: 3, resentOutputTokens: 3 });
   });
 
   it("reads `usage: null` on every chunk and the figures in a choices-less last chunk", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -122,7 +107,7 @@ describe("OpenAI chat wire variants", () => {
       ],
       usage: { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 },
     };
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(JSON.stringify(completion), { contentType: "application/json; charset=utf-8" }),
     );
     const { message, events } = await run(chat(server));
@@ -139,7 +124,7 @@ describe("OpenAI chat wire variants", () => {
       object: "chat.completion",
       choices: [{ index: 0, message: { role: "assistant", content: "plain" }, finish_reason: "stop" }],
     };
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(`\n${JSON.stringify(completion)}`, { contentType: "text/plain" }),
     );
     const { message } = await run(chat(server));
@@ -166,7 +151,7 @@ describe("OpenAI chat wire variants", () => {
       ],
       usage: { prompt_tokens: 4, completion_tokens: 2 },
     };
-    const server = await startWireServer(replyWith(sse([completion], { done: true })));
+    const server = await startWire(replyWith(sse([completion], { done: true })));
     const { message } = await run(chat(server));
     expect(message.content).toEqual([
       { type: "text", text: "Both." },
@@ -178,18 +163,18 @@ describe("OpenAI chat wire variants", () => {
 
   it("reads an event stream mislabelled application/json, and JSON behind a byte-order mark", async () => {
     const stream = sse([chatChunk({ content: "mislabelled" }), chatChunk({}, "stop")], { done: true });
-    const server = await startWireServer(replyWith(stream, { contentType: "application/json" }));
+    const server = await startWire(replyWith(stream, { contentType: "application/json" }));
     expect((await run(chat(server))).message.content).toEqual([{ type: "text", text: "mislabelled" }]);
     await server.close();
     const completion = { choices: [{ message: { content: "bom" }, finish_reason: "stop" }] };
-    const bom = await startWireServer(
+    const bom = await startWire(
       replyWith(`\uFEFF${JSON.stringify(completion)}`, { contentType: "application/json" }),
     );
     expect((await run(chat(bom))).message.content).toEqual([{ type: "text", text: "bom" }]);
   });
 
   it("skips chunks with `choices: []` before the first delta (Azure's prompt filter results)", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -208,7 +193,7 @@ describe("OpenAI chat wire variants", () => {
   });
 
   it("reads `role` only in the first delta and `content: null` deltas as no text", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -229,7 +214,7 @@ describe("OpenAI chat wire variants", () => {
 
   it("joins tool-call arguments split over many chunks with the id and name only in the first", async () => {
     const fragments = ['{"pa', 'th": ', '"src/', 'a.ts"', "}"];
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -263,7 +248,7 @@ describe("OpenAI chat wire variants", () => {
   });
 
   it("tells tool calls apart when `index` is missing: fragments extend the open call, a new id starts one", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -290,7 +275,7 @@ describe("OpenAI chat wire variants", () => {
   });
 
   it("tells whole tool calls apart when neither `index` nor `id` is sent", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -313,7 +298,7 @@ describe("OpenAI chat wire variants", () => {
   });
 
   it("reads Mistral-style content parts: thinking parts as thinking, text parts as text", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -337,7 +322,7 @@ describe("OpenAI chat wire variants", () => {
   });
 
   it("accepts tool-call arguments sent as an object instead of JSON text", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -364,7 +349,7 @@ describe("OpenAI chat wire variants", () => {
   });
 
   it("ends a stream that sends [DONE] but never a finish_reason as a normal stop", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([chatChunk({ role: "assistant", content: "all" }), chatChunk({ content: " done" })], {
           done: true,
@@ -377,7 +362,7 @@ describe("OpenAI chat wire variants", () => {
   });
 
   it("ends tool calls followed by [DONE] without a finish_reason as tool-use", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [chatChunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "ls", arguments: "{}" } }] })],
@@ -391,14 +376,14 @@ describe("OpenAI chat wire variants", () => {
   });
 
   it("still fails as a retryable network error when the stream closes with neither [DONE] nor a finish_reason", async () => {
-    const server = await startWireServer(replyWith(sse([chatChunk({ content: "half an ans" })])));
+    const server = await startWire(replyWith(sse([chatChunk({ content: "half an ans" })])));
     const error = await rejection(chat(server).stream(hello));
     expect(error.code).toBe("network");
     expect(error.retryable).toBe(true);
   });
 
   it("treats [DONE] after nothing at all as a cut-off answer, not an empty success", async () => {
-    const server = await startWireServer(replyWith(sse([chatChunk({ role: "assistant" })], { done: true })));
+    const server = await startWire(replyWith(sse([chatChunk({ role: "assistant" })], { done: true })));
     const error = await rejection(chat(server).stream(hello));
     expect(error.code).toBe("network");
   });
@@ -412,7 +397,7 @@ describe("OpenAI chat wire variants", () => {
       ],
       { eol: "\r\n", dataPrefix: "data:", comments: true, done: true },
     );
-    const server = await startWireServer(replyWith(`: hello${"\r\n\r\n"}${body}`));
+    const server = await startWire(replyWith(`: hello${"\r\n\r\n"}${body}`));
     const { message } = await run(chat(server));
     expect(message.content).toEqual([{ type: "text", text: "crlf ok" }]);
   });
@@ -422,13 +407,13 @@ describe("OpenAI chat wire variants", () => {
       [chatChunk({ content: "héllo wörld, 日本語 ✓" }), chatChunk({ content: " 🎉" }), chatChunk({}, "stop")],
       { eol: "\r\n", done: true },
     );
-    const server = await startWireServer(replyWith(body, { pieces: 37 }));
+    const server = await startWire(replyWith(body, { pieces: 37 }));
     const { message } = await run(chat(server));
     expect(message.content).toEqual([{ type: "text", text: "héllo wörld, 日本語 ✓ 🎉" }]);
   });
 
   it("resolves at [DONE] even when the server keeps the connection open afterwards", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(sse([chatChunk({ content: "kept open" }), chatChunk({}, "stop")], { done: true }), {
         keepOpen: true,
       }),
@@ -438,7 +423,7 @@ describe("OpenAI chat wire variants", () => {
   });
 
   it("keeps a finished answer when the server then holds the connection open without [DONE]", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(sse([chatChunk({ content: "finished" }), chatChunk({}, "stop")]), { keepOpen: true }),
     );
     const { message } = await run(chat(server, { idleTimeoutMs: 300 }));
@@ -448,7 +433,7 @@ describe("OpenAI chat wire variants", () => {
 
   it("accepts a last event that lacks its closing blank line", async () => {
     const body = `${sse([chatChunk({ content: "tail" }), chatChunk({}, "stop")])}data: [DONE]`;
-    const server = await startWireServer(replyWith(body));
+    const server = await startWire(replyWith(body));
     const { message } = await run(chat(server));
     expect(message.content).toEqual([{ type: "text", text: "tail" }]);
   });
@@ -458,7 +443,7 @@ describe("OpenAI chat wire variants", () => {
       "data: {",
       "event: message\ndata: {",
     );
-    const server = await startWireServer(replyWith(body));
+    const server = await startWire(replyWith(body));
     const { message } = await run(chat(server));
     expect(message.content).toEqual([{ type: "text", text: "named" }]);
   });
@@ -473,7 +458,7 @@ describe("OpenAI chat wire variants", () => {
         },
       },
     ]);
-    const server = await startWireServer(replyWith(body));
+    const server = await startWire(replyWith(body));
     const error = await rejection(chat(server).stream(hello));
     expect(error.code).toBe("context_overflow");
   });

@@ -1,26 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { ModelClient } from "../../../src/core/index.js";
-import type { AdapterOptions } from "../../../src/providers/adapter-options.js";
 import { createOpenAIResponsesClient } from "../../../src/providers/openai-responses/index.js";
-import {
-  adapterOptions,
-  HOLD_OPEN,
-  hello,
-  rejection,
-  replyWith,
-  run,
-  sse,
-  startWireServer,
-  textsOf,
-  type WireServer,
-} from "./wire-server.js";
+import { rejection } from "../../support/adapter-harness.js";
+import { HOLD_OPEN, hello, replyWith, run, sse, startWire, textsOf, wireClient } from "./wire-server.js";
 
 // ---------------------------------------------------------------------------------------------
 // OpenAI Responses
 // ---------------------------------------------------------------------------------------------
 
-const responses = (server: WireServer, extra: Partial<AdapterOptions> = {}): ModelClient =>
-  createOpenAIResponsesClient(adapterOptions(`${server.origin}/v1`, extra));
+const responses = wireClient(createOpenAIResponsesClient, "/v1");
 
 function responseObject(
   output: unknown[],
@@ -54,7 +41,7 @@ const functionCallItem = (callId: string, name: string, args: string) => ({
 
 describe("OpenAI Responses wire variants", () => {
   it("reads the minimal sequence: output_text deltas and response.completed, no response.created", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([
           {
@@ -86,7 +73,7 @@ describe("OpenAI Responses wire variants", () => {
       messageItem("From the final object."),
       functionCallItem("call_9", "read", '{"path":"x"}'),
     ];
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -111,7 +98,7 @@ describe("OpenAI Responses wire variants", () => {
   });
 
   it("takes the text from response.output_text.done when no deltas preceded it", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([
           {
@@ -136,7 +123,7 @@ describe("OpenAI Responses wire variants", () => {
       output_index: index,
       item: { ...functionCallItem(callId, "read", ""), status: "in_progress" },
     });
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([
           added(0, "c1"),
@@ -166,7 +153,7 @@ describe("OpenAI Responses wire variants", () => {
 
   it("reads message parts typed `text` (not `output_text`) in the final output", async () => {
     const item = { ...messageItem(""), content: [{ type: "text", text: "loosely typed" }] };
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(sse([{ type: "response.completed", response: responseObject([item]) }])),
     );
     const { message } = await run(responses(server));
@@ -174,7 +161,7 @@ describe("OpenAI Responses wire variants", () => {
   });
 
   it("ignores event types it does not know", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -206,9 +193,7 @@ describe("OpenAI Responses wire variants", () => {
       ],
       { usage: { input_tokens: 40, output_tokens: 9, output_tokens_details: { reasoning_tokens: 4 } } },
     );
-    const server = await startWireServer(
-      replyWith(JSON.stringify(body), { contentType: "application/json" }),
-    );
+    const server = await startWire(replyWith(JSON.stringify(body), { contentType: "application/json" }));
     const { message } = await run(responses(server));
     expect(message.content).toEqual([
       { type: "thinking", text: "Plan.", signature: "rs_1" },
@@ -229,16 +214,14 @@ describe("OpenAI Responses wire variants", () => {
       incomplete_details: { reason: "max_output_tokens" },
       usage: { input_tokens: 3, output_tokens: 2 },
     });
-    const server = await startWireServer(
-      replyWith(JSON.stringify(body), { contentType: "application/json" }),
-    );
+    const server = await startWire(replyWith(JSON.stringify(body), { contentType: "application/json" }));
     const { message } = await run(responses(server));
     expect(message.content).toEqual([{ type: "text", text: "Trunc" }]);
     expect(message.stopReason).toBe("length");
   });
 
   it("still classifies an error object sent as a 200 JSON body", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         JSON.stringify({
           error: {
@@ -256,7 +239,7 @@ describe("OpenAI Responses wire variants", () => {
   });
 
   it("parses CRLF, `data:` without a space and comments, and resolves though the server keeps the connection open", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse(
           [
@@ -279,7 +262,7 @@ describe("OpenAI Responses wire variants", () => {
   });
 
   it("still fails as a network error when the stream ends before response.completed", async () => {
-    const server = await startWireServer(
+    const server = await startWire(
       replyWith(
         sse([
           { type: "response.output_text.delta", item_id: "m", output_index: 0, content_index: 0, delta: "x" },

@@ -1,8 +1,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { afterEach, expect } from "vitest";
+import { afterEach } from "vitest";
 import type { AssistantMessage, ModelClient, ModelRequest, StreamEvent } from "../../../src/core/index.js";
-import { PantoError } from "../../../src/core/index.js";
 import type { AdapterOptions } from "../../../src/providers/adapter-options.js";
 
 /*
@@ -33,7 +32,7 @@ afterEach(async () => {
   open = undefined;
 });
 
-export async function startWireServer(respond: Respond): Promise<WireServer> {
+export async function startWire(respond: Respond): Promise<WireServer> {
   const requests: RecordedWireRequest[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -132,7 +131,7 @@ export const hello: Omit<ModelRequest, "model"> = {
  * Tests of servers that keep the connection open after the answer use `HOLD_OPEN` instead: an idle
  * timeout far beyond the test's own, so only stopping at the terminal event can pass them.
  */
-export function adapterOptions(baseURL: string, extra: Partial<AdapterOptions> = {}): AdapterOptions {
+function adapterOptions(baseURL: string, extra: Partial<AdapterOptions> = {}): AdapterOptions {
   return {
     provider: "local",
     model: "m",
@@ -146,21 +145,24 @@ export function adapterOptions(baseURL: string, extra: Partial<AdapterOptions> =
 
 export const HOLD_OPEN: Partial<AdapterOptions> = { idleTimeoutMs: 600_000 };
 
+/**
+ * The adapter under test pointed at a wire server: `path` is what its base URL adds to the origin
+ * ("/v1" for the OpenAI adapters), `defaults` what every client of this adapter's tests sets.
+ */
+export function wireClient(
+  create: (options: AdapterOptions) => ModelClient,
+  path = "",
+  defaults: Partial<AdapterOptions> = {},
+): (server: WireServer, extra?: Partial<AdapterOptions>) => ModelClient {
+  return (server, extra = {}) => create(adapterOptions(`${server.origin}${path}`, { ...defaults, ...extra }));
+}
+
 export async function run(
   client: ModelClient,
 ): Promise<{ message: AssistantMessage; events: StreamEvent[] }> {
   const events: StreamEvent[] = [];
   const message = await client.stream(hello, { onEvent: (event) => events.push(event) });
   return { message, events };
-}
-
-export async function rejection(promise: Promise<unknown>): Promise<PantoError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(PantoError);
-  return error as PantoError;
 }
 
 export const textsOf = (events: StreamEvent[]): string =>
