@@ -31,6 +31,8 @@ interface BinRun {
   loaded: string[];
   /** The bundled npm packages inside those files (esbuild marks each with a `// node_modules/...` line). */
   packages: Set<string>;
+  /** The bundled files of those packages, as "package/path/in/package.mjs". */
+  modules: Set<string>;
 }
 
 /** Runs the installed command as a subprocess (asynchronously: the fake server lives in this process). */
@@ -63,18 +65,20 @@ function describeRun(status: number | null, stdout: string, traced: string): Bin
     .map((line) => fileURLToPath(line.slice("IMPORT ".length)))
     .filter((file) => file.startsWith(dist));
   const packages = new Set<string>();
+  const modules = new Set<string>();
   for (const file of new Set(loaded)) {
     for (const match of readFileSync(file, "utf8").matchAll(
-      /^\/\/ node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\//gm,
+      /^\/\/ node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\/(\S+)$/gm,
     )) {
       packages.add(match[1] as string);
+      modules.add(`${match[1]}/${match[2]}`);
     }
   }
   const stderr = traced
     .split("\n")
     .filter((line) => !line.startsWith("IMPORT "))
     .join("\n");
-  return { status, stdout, stderr, loaded, packages };
+  return { status, stdout, stderr, loaded, packages, modules };
 }
 
 describe("the installed panto command (bundled)", { timeout: 60_000 }, () => {
@@ -109,6 +113,15 @@ describe("the installed panto command (bundled)", { timeout: 60_000 }, () => {
     expect(server.requests).toHaveLength(1);
     expect(run.packages.has("@anthropic-ai/sdk")).toBe(true);
     expect([...run.packages].filter((name) => name === "openai" || name === "@google/genai")).toEqual([]);
+    // The SDK's base client with its messages resource, not the whole client: its beta API (beta
+    // messages, agents, sessions, ...) alone was two thirds of the code a run loaded.
+    expect(run.modules.has("@anthropic-ai/sdk/resources/messages/messages.mjs")).toBe(true);
+    expect(
+      [...run.modules].filter((name) => name.startsWith("@anthropic-ai/sdk/resources/beta/messages/")),
+    ).toEqual([]);
+    expect(
+      [...run.modules].filter((name) => name.startsWith("@anthropic-ai/sdk/resources/beta/agents")),
+    ).toEqual([]);
   });
 
   it("quotes forged turn markers from a tool result in the summary request the server receives", async () => {

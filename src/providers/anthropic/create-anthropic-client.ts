@@ -1,4 +1,3 @@
-import { Anthropic } from "@anthropic-ai/sdk";
 import type { AssistantMessage, ModelClient, StreamOptions } from "../../core/index.js";
 import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
@@ -11,6 +10,7 @@ import {
   stainlessSdk,
 } from "../shared/index.js";
 import { ANTHROPIC_ERRORS } from "./anthropic-errors.js";
+import { AnthropicSdk } from "./anthropic-sdk.js";
 import { anthropicSseEvents } from "./anthropic-sse-events.js";
 import { readAnthropicStream } from "./read-anthropic-stream.js";
 import { renderAnthropicRequest } from "./render-anthropic-request.js";
@@ -25,7 +25,7 @@ const DEFAULT_BASE_URL = "https://api.anthropic.com";
 export function createAnthropicClient(options: AdapterOptions): ModelClient {
   const { provider, model } = options;
   const { send, toPantoError, listModelIds } = stainlessSdk(withoutVersion(options), {
-    create: (clientOptions) => new Anthropic(clientOptions),
+    create: (clientOptions) => new AnthropicSdk(clientOptions),
     defaultBaseURL: DEFAULT_BASE_URL,
     errors: ANTHROPIC_ERRORS,
   });
