@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
+import { setFlagsFromString } from "node:v8";
 
 /**
  * The `panto` executable. Nothing is loaded up front: `--version` answers from package.json alone,
@@ -10,6 +11,7 @@ import * as nodeModule from "node:module";
  */
 async function main(): Promise<number> {
   enableCompileCache();
+  keepWasmUnoptimised();
   const version = readVersion();
   const args = process.argv.slice(2);
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
@@ -60,6 +62,17 @@ function enableCompileCache(): void {
   } catch {
     // A cache folder that cannot be created only costs the speed-up.
   }
+}
+
+/**
+ * Node's fetch parses HTTP with llhttp compiled to WebAssembly. V8 compiles it with its baseline
+ * compiler (Liftoff), then recompiles the busy functions optimised on a background thread, and Node
+ * waits for that background work before the process may exit: 100 ms or more after a `-p` run has
+ * finished, longer on a busy machine. Baseline code parses the few kilobytes a model sends at no
+ * noticeable cost, so panto keeps it and skips the recompilation.
+ */
+function keepWasmUnoptimised(): void {
+  setFlagsFromString("--liftoff-only");
 }
 
 function readVersion(): string {
