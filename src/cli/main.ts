@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { subscribe } from "node:diagnostics_channel";
 import { readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { setFlagsFromString } from "node:v8";
@@ -11,7 +12,7 @@ import { setFlagsFromString } from "node:v8";
  */
 async function main(): Promise<number> {
   enableCompileCache();
-  keepWasmUnoptimised();
+  keepHttpParserUnoptimised();
   const version = readVersion();
   const args = process.argv.slice(2);
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
@@ -65,14 +66,21 @@ function enableCompileCache(): void {
 }
 
 /**
- * Node's fetch parses HTTP with llhttp compiled to WebAssembly. V8 compiles it with its baseline
- * compiler (Liftoff), then recompiles the busy functions optimised on a background thread, and Node
- * waits for that background work before the process may exit: 100 ms or more after a `-p` run has
- * finished, longer on a busy machine. Baseline code parses the few kilobytes a model sends at no
- * noticeable cost, so panto keeps it and skips the recompilation.
+ * Node's fetch (undici) parses HTTP with llhttp compiled to WebAssembly. Once the parser is busy, V8
+ * recompiles it optimised on a background thread, and Node waits for that work before the process
+ * may exit: 100 ms or more after a `-p` run has finished, longer on a busy machine. So panto keeps
+ * the parser on V8's baseline code (`--liftoff-only`), which parses what a model sends at no
+ * noticeable cost. The flag is set when the first HTTP request is created, not earlier: any change
+ * of V8's flags makes V8 refuse Node's built-in code cache for the internal modules loaded after
+ * it, and undici (loaded just before its first request) would then take twice as long to load.
  */
-function keepWasmUnoptimised(): void {
-  setFlagsFromString("--liftoff-only");
+function keepHttpParserUnoptimised(): void {
+  let set = false;
+  subscribe("undici:request:create", () => {
+    if (set) return;
+    set = true;
+    setFlagsFromString("--liftoff-only");
+  });
 }
 
 function readVersion(): string {
