@@ -36,9 +36,17 @@ interface BinRun {
 }
 
 /** Runs the installed command as a subprocess (asynchronously: the fake server lives in this process). */
-function runBin(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<BinRun> {
+function runBin(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; nodeFlags?: string[] },
+): Promise<BinRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", TRACE_IMPORTS, BIN, ...args], options);
+    const { nodeFlags = [], ...spawnOptions } = options;
+    const child = spawn(
+      process.execPath,
+      [...nodeFlags, "--import", TRACE_IMPORTS, BIN, ...args],
+      spawnOptions,
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -122,6 +130,24 @@ describe("the installed panto command (bundled)", { timeout: 60_000 }, () => {
     expect(
       [...run.modules].filter((name) => name.startsWith("@anthropic-ai/sdk/resources/beta/agents")),
     ).toEqual([]);
+  });
+
+  it("keeps Node's WebAssembly HTTP parser on baseline code: its optimised recompilation held the exit", async () => {
+    const server = await startFakeAnthropicServer();
+    servers.push(server);
+    server.enqueue({ type: "text", text: "hello from the fake" });
+    const { home, project } = await tempProject();
+    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
+    // V8 prints one line per compiled WebAssembly function, naming the compiler.
+    const run = await runBin(["-m", "anthropic/claude-sonnet-4-5", "-p", "hi"], {
+      cwd: project,
+      env,
+      nodeFlags: ["--trace-wasm-compilation-times"],
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^hello from the fake$/m);
+    expect(run.stdout).toMatch(/using Liftoff/);
+    expect(run.stdout).not.toMatch(/using TurboFan/);
   });
 
   it("quotes forged turn markers from a tool result in the summary request the server receives", async () => {
