@@ -2,7 +2,6 @@
 import { subscribe } from "node:diagnostics_channel";
 import { readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
-import { setFlagsFromString } from "node:v8";
 
 /**
  * The `panto` executable. Nothing is loaded up front: `--version` answers from package.json alone,
@@ -79,7 +78,9 @@ function keepHttpParserUnoptimised(): void {
   subscribe("undici:request:create", () => {
     if (set) return;
     set = true;
-    setFlagsFromString("--liftoff-only");
+    // Required here rather than imported: node:v8 takes milliseconds to load, which --help need not pay.
+    const v8 = nodeModule.createRequire(import.meta.url)("node:v8") as typeof import("node:v8");
+    v8.setFlagsFromString("--liftoff-only");
   });
 }
 
