@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { defineTool, type Zod } from "./define-tool.js";
-import { describeError } from "./describe-error.js";
+import { toolFailure } from "./describe-error.js";
 import { findFiles } from "./find-files.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
@@ -42,7 +42,7 @@ export function createGlobTool(): Tool {
 
 async function assertDirectory(absolute: string, shown: string): Promise<void> {
   const info = await stat(absolute).catch((error: unknown) => {
-    throw new ToolError(`Cannot search ${describeError(error, shown)}`);
+    throw toolFailure("search", error, shown);
   });
   if (!info.isDirectory()) throw new ToolError(`${shown} is not a directory`);
 }

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { defineTool, type Zod } from "./define-tool.js";
-import { describeError } from "./describe-error.js";
+import { toolFailure } from "./describe-error.js";
 import { findFiles } from "./find-files.js";
 import { createLineMatcher, matchLines } from "./line-matcher.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
@@ -82,7 +82,7 @@ export function createGrepTool(): Tool {
 /** A single file, or the files under a directory (optionally filtered by a glob), sorted by path. */
 async function filesToSearch(target: string, shown: string, fileGlob: string | undefined): Promise<string[]> {
   const info = await stat(target).catch((error: unknown) => {
-    throw new ToolError(`Cannot search ${describeError(error, shown)}`);
+    throw toolFailure("search", error, shown);
   });
   if (!info.isDirectory()) {
     refuseSpecialFile(info, shown, "grep");

@@ -2,12 +2,12 @@ import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, type Zod } from "./define-tool.js";
-import { describeError } from "./describe-error.js";
+import { toolFailure } from "./describe-error.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { toolTarget } from "./tool-paths.js";
 
 /** Entries listed at most. */
 export const MAX_LS_ENTRIES = 1000;
@@ -26,13 +26,12 @@ export function createLsTool(): Tool {
     schema: lsSchema,
     parameters: TOOL_PARAMETERS.ls,
     async run(args, context) {
-      const absolute = resolveToolPath(context.cwd, args.path ?? ".");
-      const shown = displayPath(context.cwd, absolute);
+      const { absolute, shown } = toolTarget(context.cwd, args.path ?? ".");
       const entries = await readdir(absolute, { withFileTypes: true }).catch((error: unknown) => {
         if ((error as NodeJS.ErrnoException).code === "ENOTDIR") {
           throw new ToolError(`${shown} is not a directory`);
         }
-        throw new ToolError(`Cannot list ${describeError(error, shown)}`);
+        throw toolFailure("list", error, shown);
       });
       if (entries.length === 0) return textOutput(`(${shown} is empty)`);
       const names = (await Promise.all(entries.map((entry) => entryName(absolute, entry)))).sort();

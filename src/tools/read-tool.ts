@@ -9,7 +9,7 @@ import type { Tool, ToolOutput } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
 import { TOOL_PARAMETERS } from "./tool-parameters.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { toolTarget } from "./tool-paths.js";
 
 /** Lines returned when the model gives no limit. */
 export const DEFAULT_READ_LIMIT = 2000;
@@ -49,8 +49,7 @@ export function createReadTool(): Tool {
     schema: readSchema,
     parameters: TOOL_PARAMETERS.read,
     async run(args, context) {
-      const absolute = resolveToolPath(context.cwd, args.path);
-      const shown = displayPath(context.cwd, absolute);
+      const { absolute, shown } = toolTarget(context.cwd, args.path);
       await assertReadableFile(absolute, shown);
       const handle = await openRegularFile(absolute, shown, "read", READ_ONLY);
       try {
