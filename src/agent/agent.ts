@@ -36,7 +36,7 @@ import { failureHint } from "./failure-hint.js";
 import { compactionBlockedByHook, promptBlockedByHook } from "./hook-points.js";
 import { MessageTooLargeError, messageTooLarge } from "./message-too-large.js";
 import { PartialAnswer } from "./partial-answer.js";
-import { reportedRequestTokens } from "./reported-size.js";
+import { requestSize } from "./reported-size.js";
 import { runToolCalls } from "./run-tool-calls.js";
 import { summaryRequester } from "./summary-requester.js";
 import { truncationWarning } from "./truncation-check.js";
@@ -155,7 +155,11 @@ export class Agent {
     const { session } = this.#options;
     const window = session.learnedWindows()[this.#modelId];
     const copies = session.activeCompaction()?.keptMessages ?? 0;
-    return reportedRequestTokens(this.effectiveContext(), this.#overheadTokens(), window, copies);
+    return requestSize(this.effectiveContext(), this.#overheadTokens(), {
+      calibrated: true,
+      copiedMessages: copies,
+      window,
+    }).tokens;
   }
 
   /**
