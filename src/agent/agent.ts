@@ -88,8 +88,6 @@ export class Agent {
   readonly #options: AgentOptions;
   #modelId: string;
   #client: ModelClient;
-  /** Whether the prompt running now has written tool results (work the model must not forget). */
-  #turnRanTools = false;
   /** Usage of the summary requests of the compaction running now, recorded with it. */
   #summaryUsage: SummaryRequestUsage[] = [];
   /** Whether the prompt running now kept an interrupted answer (so the turn stays in the context). */
@@ -173,15 +171,15 @@ export class Agent {
     if (blocked !== undefined) return { ok: false, error: blocked };
     await this.recordModel({ evenWithoutFile: true });
     await session.appendMessage({ role: "user", content: [{ type: "text", text }] });
-    this.#turnRanTools = false;
     this.#keptInterrupted = false;
+    const turn = await this.#runTurn(options.signal, options.maxRequests);
     try {
-      const answer = await this.#runTurn(options.signal, options.maxRequests);
-      await this.#options.hooks?.stop(answer.text);
-      return { ok: true, ...answer };
+      if (turn.answer === undefined) throw turn.thrown;
+      await this.#options.hooks?.stop(turn.answer.text);
+      return { ok: true, ...turn.answer };
     } catch (thrown) {
       const error = toPantoError(thrown, options.signal);
-      const kept = error.code === "aborted" && (this.#turnRanTools || this.#keptInterrupted);
+      const kept = error.code === "aborted" && (turn.ranTools || this.#keptInterrupted);
       if (!kept) await session.markLastTurnFailed(error.code, error.message);
       const hint = kept ? INTERRUPTED_KEPT : failureHint(error, session.path);
       return {
@@ -239,35 +237,47 @@ export class Agent {
     return this.#exclusively(() => editSummary(this.#controlDeps(), text));
   }
 
-  async #runTurn(
-    signal: AbortSignal | undefined,
-    maxRequests = Number.POSITIVE_INFINITY,
-  ): Promise<{ text: string; stopped?: "max-requests" }> {
+  /**
+   * The prompt's requests and tool rounds, until the model answers without tool calls. Never throws:
+   * a failure comes back with whether tools had run (work the model must not forget on an interrupt).
+   */
+  async #runTurn(signal: AbortSignal | undefined, maxRequests = Number.POSITIVE_INFINITY): Promise<TurnEnd> {
     let lastText = "";
-    for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-      if (round >= maxRequests) return { text: lastText, stopped: "max-requests" };
-      // Each request of the turn earns its own single retry after an overflow.
-      const message = await this.#sendRecoveringOnce(signal);
-      this.#warnIfTruncated(message);
-      await this.#options.session.appendMessage(message);
-      this.#options.onEvent({ type: "assistant-message", message });
-      const calls = message.content.filter((block): block is ToolCallBlock => block.type === "tool-call");
-      lastText = assistantText(message);
-      if (calls.length === 0) {
-        if (lastText.trim() === "") this.#options.onEvent(EMPTY_ANSWER);
-        return { text: lastText };
+    let ranTools = false;
+    try {
+      for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+        if (round >= maxRequests) return { ranTools, answer: { text: lastText, stopped: "max-requests" } };
+        // Each request of the turn earns its own single retry after an overflow.
+        const message = await this.#sendRecoveringOnce(signal);
+        this.#warnIfTruncated(message);
+        await this.#options.session.appendMessage(message);
+        this.#options.onEvent({ type: "assistant-message", message });
+        const calls = message.content.filter((block): block is ToolCallBlock => block.type === "tool-call");
+        lastText = assistantText(message);
+        if (calls.length === 0) {
+          if (lastText.trim() === "") this.#options.onEvent(EMPTY_ANSWER);
+          return { ranTools, answer: { text: lastText } };
+        }
+        await this.#runTools(calls, signal);
+        ranTools = true;
+        if (signal?.aborted) throw new PantoError("aborted", "interrupted while tools were running");
       }
-      const results = await runToolCalls(calls, this.#options, signal, (call) =>
-        this.#options.onEvent({ type: "tool-started", call }),
-      );
-      const toolMessage: ToolResultMessage = { role: "tool", content: results };
-      await this.#options.session.appendMessage(toolMessage);
-      this.#turnRanTools = true;
-      // Reported only once written, so a result a script has seen survives a crash.
-      for (const result of results) this.#options.onEvent({ type: "tool-result", result });
-      if (signal?.aborted) throw new PantoError("aborted", "interrupted while tools were running");
+      throw new PantoError("other", `stopped after ${MAX_TOOL_ROUNDS} tool rounds in one prompt`);
+    } catch (thrown) {
+      return { ranTools, thrown };
     }
-    throw new PantoError("other", `stopped after ${MAX_TOOL_ROUNDS} tool rounds in one prompt`);
+  }
+
+  /** Runs one round of tool calls, then writes and reports their results. */
+  async #runTools(calls: ToolCallBlock[], signal: AbortSignal | undefined): Promise<void> {
+    const { session, onEvent } = this.#options;
+    const results = await runToolCalls(calls, this.#options, signal, (call) =>
+      onEvent({ type: "tool-started", call }),
+    );
+    const toolMessage: ToolResultMessage = { role: "tool", content: results };
+    await session.appendMessage(toolMessage);
+    // Reported only once written, so a result a script has seen survives a crash.
+    for (const result of results) onEvent({ type: "tool-result", result });
   }
 
   /**
@@ -563,6 +573,14 @@ export class Agent {
     (modelId, usage) => this.#summaryUsage.push({ model: modelId, ...usage }),
   );
 }
+
+/**
+ * How a prompt's turn ended: its answer, or what stopped it; either way whether its tools had run
+ * (their results are written, so an interrupted turn keeps them in the context).
+ */
+type TurnEnd =
+  | { ranTools: boolean; answer: { text: string; stopped?: "max-requests" }; thrown?: undefined }
+  | { ranTools: boolean; answer?: undefined; thrown: unknown };
 
 /** Said after Ctrl-C when the prompt and the partial answer stay in the context. */
 const INTERRUPTED_KEPT =
