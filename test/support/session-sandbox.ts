@@ -8,6 +8,8 @@ import { openSession, type Session } from "../../src/session/index.js";
 export interface SessionSandbox {
   /** The current test's folder; also the `cwd` of every session opened here. */
   readonly dir: string;
+  /** `s.jsonl` in that folder. */
+  readonly path: string;
   /** Opens (or creates) the session at `path`; it is closed after the test, before its folder goes. */
   open(path: string, onWarning?: (message: string) => void): Promise<Session>;
 }
@@ -17,6 +19,7 @@ export function useSessionSandbox(): SessionSandbox {
   const opened: Session[] = [];
   const sandbox = {
     dir: "",
+    path: "",
     async open(path: string, onWarning?: (message: string) => void): Promise<Session> {
       const options = onWarning === undefined ? { cwd: sandbox.dir } : { cwd: sandbox.dir, onWarning };
       const session = await openSession(path, options);
@@ -26,6 +29,7 @@ export function useSessionSandbox(): SessionSandbox {
   };
   beforeEach(async () => {
     sandbox.dir = await mkdtemp(join(tmpdir(), "panto-session-"));
+    sandbox.path = join(sandbox.dir, "s.jsonl");
   });
   afterEach(async () => {
     for (const session of opened.splice(0)) await session.close();
