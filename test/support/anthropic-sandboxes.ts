@@ -1,11 +1,7 @@
-import { afterEach } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import type { FakeServer, FakeServerOptions } from "../../src/simulator/fake-provider-types.js";
 import { makeSandbox, type Sandbox } from "../cli/panto-process.js";
-
-interface Closable {
-  close(): Promise<unknown>;
-}
+import { type Closable, closeAfterEach } from "./close-after-each.js";
 
 export interface AnthropicSandbox {
   box: Sandbox;
@@ -23,14 +19,7 @@ export function useAnthropicSandboxes(apiKey: string): {
   start(options?: FakeServerOptions): Promise<AnthropicSandbox>;
   closeAfter<T extends Closable>(thing: T): T;
 } {
-  const closing: Closable[] = [];
-  afterEach(async () => {
-    await Promise.all(closing.splice(0).map((thing) => thing.close()));
-  });
-  const closeAfter = <T extends Closable>(thing: T): T => {
-    closing.push(thing);
-    return thing;
-  };
+  const closeAfter = closeAfterEach();
   /** A fresh sandbox and fake Anthropic server, and the environment pointing panto at it with `apiKey`. */
   const start = async (options?: FakeServerOptions): Promise<AnthropicSandbox> => {
     const box = await makeSandbox();
