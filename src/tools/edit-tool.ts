@@ -1,12 +1,12 @@
 import { countLines } from "./count-lines.js";
-import { defineTool, type Zod } from "./define-tool.js";
+import { defineBuiltInTool } from "./define-built-in-tool.js";
+import type { Zod } from "./define-tool.js";
 import { toolFailure } from "./describe-error.js";
 import { numberLine } from "./number-lines.js";
 import { readRegularFile, writeRegularFile } from "./regular-file.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { toolTarget } from "./tool-paths.js";
 
 /** Lines of unchanged text shown around an edit. */
@@ -27,14 +27,13 @@ export const editSchema = (z: Zod) =>
 
 /** Replaces an exact string in a file: once (it must be unique) or everywhere. */
 export function createEditTool(): Tool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "edit",
     kind: "write",
     description:
       "Edit a file by exact string replacement. old_string must match the file exactly (whitespace included) " +
       "and occur once, unless replace_all is true. Read the file first.",
     schema: editSchema,
-    parameters: TOOL_PARAMETERS.edit,
     async run(args, context) {
       const { absolute, shown } = toolTarget(context.cwd, args.path);
       if (args.old_string === args.new_string) {

@@ -1,12 +1,12 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { defineTool, type Zod } from "./define-tool.js";
+import { defineBuiltInTool } from "./define-built-in-tool.js";
+import type { Zod } from "./define-tool.js";
 import { toolFailure } from "./describe-error.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { toolTarget } from "./tool-paths.js";
 
 /** Entries listed at most. */
@@ -19,12 +19,11 @@ export const lsSchema = (z: Zod) =>
 
 /** Lists one directory: sorted names, directories marked with a trailing slash, dotfiles included. */
 export function createLsTool(): Tool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "ls",
     kind: "read",
     description: `List a directory's entries, sorted, directories ending in "/" (at most ${MAX_LS_ENTRIES}).`,
     schema: lsSchema,
-    parameters: TOOL_PARAMETERS.ls,
     async run(args, context) {
       const { absolute, shown } = toolTarget(context.cwd, args.path ?? ".");
       const entries = await readdir(absolute, { withFileTypes: true }).catch((error: unknown) => {

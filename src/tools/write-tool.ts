@@ -1,12 +1,12 @@
 import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { countLines } from "./count-lines.js";
-import { defineTool, type Zod } from "./define-tool.js";
+import { defineBuiltInTool } from "./define-built-in-tool.js";
+import type { Zod } from "./define-tool.js";
 import { toolFailure } from "./describe-error.js";
 import { refuseSpecialFile, writeRegularFile } from "./regular-file.js";
 import type { Tool } from "./tool.js";
 import { textOutput } from "./tool-output.js";
-import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { toolTarget } from "./tool-paths.js";
 
 export const writeSchema = (z: Zod) =>
@@ -17,14 +17,13 @@ export const writeSchema = (z: Zod) =>
 
 /** Creates or overwrites a file, creating missing parent directories. */
 export function createWriteTool(): Tool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "write",
     kind: "write",
     description:
       "Write a file with the given content, replacing it if it exists and creating parent directories as needed. " +
       "Prefer edit for changing part of an existing file.",
     schema: writeSchema,
-    parameters: TOOL_PARAMETERS.write,
     async run(args, context) {
       const { absolute, shown } = toolTarget(context.cwd, args.path);
       const existing = await stat(absolute).catch(() => undefined);
