@@ -1,4 +1,4 @@
-import type { ModelClient, ToolCallBlock } from "../core/index.js";
+import type { ModelClient, PantoError, ToolCallBlock } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import type { Session } from "../session/index.js";
 import type { Tool } from "../tools/index.js";
@@ -28,3 +28,18 @@ export interface AgentOptions {
 
 /** The answer to a permission question; a denial may carry the user's reason, which the model is told. */
 export type ApprovalVerdict = "allow" | "deny" | { deny: true; reason: string };
+
+/**
+ * `stopped: "max-requests"`: the prompt's `maxRequests` model answers were used up while the model
+ * still wanted tools; `text` is the last answer's text, and the turn stays in the context.
+ */
+export type PromptResult =
+  | { ok: true; text: string; stopped?: "max-requests" }
+  /** `keptInterrupted`: an interrupted turn (prompt, partial answer, tool results) stays in the context. */
+  | { ok: false; error: PantoError; hint?: string; keptInterrupted?: boolean };
+
+export interface PromptOptions {
+  signal?: AbortSignal;
+  /** Model requests this prompt may make (an overflow's retry of the same request not counted). */
+  maxRequests?: number;
+}

@@ -28,3 +28,7 @@ export function failureHint(error: PantoError, sessionPath: string): string | un
       return kept;
   }
 }
+
+/** Said after Ctrl-C when the prompt and the partial answer stay in the context. */
+export const INTERRUPTED_KEPT_HINT =
+  "Interrupted: your prompt and what was answered so far stay in the context, marked interrupted; tool calls that had not run are recorded as not run.";

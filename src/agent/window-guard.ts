@@ -140,17 +140,20 @@ export function onlyTurnInFlight(context: EffectiveContext): boolean {
   return groupTurns(context.messages).length <= 1;
 }
 
+/** What the two checks against a learned window look at. */
+export interface FitCheck {
+  model: string;
+  window: LearnedWindow | undefined;
+  overheadTokens: number;
+  context: EffectiveContext;
+}
+
 /**
  * Refuses at once, without a model call, when the learned window cannot hold even the fixed
  * overhead plus the turn in flight: no compaction could make the retry fit. When the overhead alone
  * fills the window the model is the problem; otherwise it is the message itself.
  */
-export function inFlightMisfit(input: {
-  model: string;
-  window: LearnedWindow | undefined;
-  overheadTokens: number;
-  context: EffectiveContext;
-}): PantoError | undefined {
+export function inFlightMisfit(input: FitCheck): PantoError | undefined {
   const { window } = input;
   if (window === undefined || groupTurns(input.context.messages).length === 0) return undefined;
   // The session's own usage says best what the provider counts (the estimate overrates JSON tool
@@ -183,12 +186,7 @@ export function inFlightMisfit(input: {
 }
 
 /** Refuses the retry before it is sent when, even compacted, the request is expected not to fit. */
-export function retryMisfit(input: {
-  model: string;
-  window: LearnedWindow | undefined;
-  overheadTokens: number;
-  context: EffectiveContext;
-}): PantoError | undefined {
+export function retryMisfit(input: FitCheck): PantoError | undefined {
   const { window } = input;
   if (window === undefined) return undefined;
   const predicted = predictProviderTokens(window, estimateRequestTokens(input.overheadTokens, input.context));

@@ -27,6 +27,7 @@ import {
 } from "../session/index.js";
 import { createDefaultTools, type Tool } from "../tools/index.js";
 import { chooseModel } from "./choose-model.js";
+import type { CliIo } from "./cli-io.js";
 import type { CliOptions } from "./cli-options.js";
 import { UsageError } from "./exit-status.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./known-secrets.js";
@@ -76,11 +77,9 @@ export interface RunContext {
 
 export interface StartRunInput {
   options: CliOptions;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
+  /** Where the run starts, its environment, and the secrets already known (runCli's, which redacts its output with them; a redactor is made when absent). */
+  io: Pick<CliIo, "cwd" | "env" | "secrets">;
   hooks: RunHooks;
-  /** Secrets already known (runCli's, which redacts its output with it); one is made when absent. */
-  secrets?: SecretRedactor;
 }
 
 /**
@@ -90,8 +89,9 @@ export interface StartRunInput {
  * known secret is redacted from session entries and provider errors, and withheld from `bash`.
  */
 export async function startRun(input: StartRunInput): Promise<RunContext> {
-  const { options, cwd, env, hooks } = input;
-  const secrets = input.secrets ?? new SecretRedactor();
+  const { options, hooks } = input;
+  const { cwd, env } = input.io;
+  const secrets = input.io.secrets ?? new SecretRedactor();
   addEnvironmentSecrets(secrets, env);
   const loaded = await setupStep(() => loadConfig({ cwd, env }));
   const { config, pantoHome, projectRoot } = loaded;

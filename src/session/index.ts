@@ -28,12 +28,9 @@ export {
 } from "./resolve-session-ref.js";
 export type { OpenSessionOptions, Session } from "./session.js";
 export type {
-  CompactionAttemptRecord,
   CompactionEntry,
   CompactionFailedEntry,
-  EntryBase,
   MessageEntry,
-  ModelEntry,
   PinEntry,
   PinnedNote,
   SessionEntry,
@@ -41,7 +38,6 @@ export type {
   TurnFailedEntry,
   UncompactEntry,
   UnpinEntry,
-  WindowEntry,
 } from "./session-entries.js";
 export { SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";

@@ -1,29 +1,7 @@
 import { resolve } from "node:path";
-import type {
-  CompactionRecord,
-  CompactionTrigger,
-  EffectiveContext,
-  ErrorCode,
-  LearnedWindow,
-  Message,
-} from "../core/index.js";
 import { newSessionHeader, openSession } from "./open-session.js";
 import type { OpenSessionOptions, Session } from "./session.js";
-import type {
-  CompactionAttemptRecord,
-  CompactionEntry,
-  CompactionFailedEntry,
-  MessageEntry,
-  ModelEntry,
-  PinEntry,
-  PinnedNote,
-  SessionEntry,
-  SessionHeader,
-  TurnFailedEntry,
-  UncompactEntry,
-  UnpinEntry,
-  WindowEntry,
-} from "./session-entries.js";
+import type { SessionHeader } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
 
 /**
@@ -38,6 +16,10 @@ export function openNewSession(path: string, options: OpenSessionOptions): Sessi
   });
 }
 
+/**
+ * Each method takes its type from `Session`, so the interface is the one place a signature is
+ * written: reads answer as an empty session until the file exists, appends create it first.
+ */
 class LazySession implements Session {
   readonly path: string;
   readonly header: SessionHeader;
@@ -56,73 +38,33 @@ class LazySession implements Session {
     return this.#opened !== undefined;
   }
 
-  effectiveContext(): EffectiveContext {
-    return this.#opened?.effectiveContext() ?? { messages: [] };
-  }
+  readonly effectiveContext: Session["effectiveContext"] = () =>
+    this.#opened?.effectiveContext() ?? { messages: [] };
+  readonly activeEntries: Session["activeEntries"] = () => this.#opened?.activeEntries() ?? [];
+  readonly activeCompaction: Session["activeCompaction"] = () => this.#opened?.activeCompaction();
+  readonly pins: Session["pins"] = () => this.#opened?.pins() ?? [];
+  readonly recordedModel: Session["recordedModel"] = () => this.#opened?.recordedModel();
+  readonly learnedWindows: Session["learnedWindows"] = () => this.#opened?.learnedWindows() ?? {};
 
-  activeEntries(): readonly SessionEntry[] {
-    return this.#opened?.activeEntries() ?? [];
-  }
+  readonly appendMessage: Session["appendMessage"] = async (message) =>
+    (await this.#file()).appendMessage(message);
+  readonly appendCompaction: Session["appendCompaction"] = async (record, kept) =>
+    (await this.#file()).appendCompaction(record, kept);
+  readonly appendPin: Session["appendPin"] = async (text) => (await this.#file()).appendPin(text);
+  readonly appendUnpin: Session["appendUnpin"] = async (pinId) => (await this.#file()).appendUnpin(pinId);
+  readonly appendUncompact: Session["appendUncompact"] = async (compactionId) =>
+    (await this.#file()).appendUncompact(compactionId);
+  readonly appendCompactionFailed: Session["appendCompactionFailed"] = async (trigger, attempts) =>
+    (await this.#file()).appendCompactionFailed(trigger, attempts);
+  readonly appendWindow: Session["appendWindow"] = async (model, window) =>
+    (await this.#file()).appendWindow(model, window);
+  readonly appendModel: Session["appendModel"] = async (model) => (await this.#file()).appendModel(model);
 
-  activeCompaction(): CompactionEntry | undefined {
-    return this.#opened?.activeCompaction();
-  }
-
-  pins(): PinnedNote[] {
-    return this.#opened?.pins() ?? [];
-  }
-
-  recordedModel(): string | undefined {
-    return this.#opened?.recordedModel();
-  }
-
-  learnedWindows(): Record<string, LearnedWindow> {
-    return this.#opened?.learnedWindows() ?? {};
-  }
-
-  async appendMessage(message: Message): Promise<MessageEntry> {
-    return (await this.#file()).appendMessage(message);
-  }
-
-  async appendCompaction(
-    record: CompactionRecord,
-    kept: readonly Message[],
-  ): Promise<{ compaction: CompactionEntry; copies: MessageEntry[] }> {
-    return (await this.#file()).appendCompaction(record, kept);
-  }
-
-  async markLastTurnFailed(code: ErrorCode, error: string): Promise<TurnFailedEntry | undefined> {
+  readonly markLastTurnFailed: Session["markLastTurnFailed"] = async (code, error) => {
     // Without a file there is no turn to mark.
     if (this.#opening === undefined) return undefined;
     return (await this.#file()).markLastTurnFailed(code, error);
-  }
-
-  async appendPin(text: string): Promise<PinEntry> {
-    return (await this.#file()).appendPin(text);
-  }
-
-  async appendUnpin(pinId: string): Promise<UnpinEntry> {
-    return (await this.#file()).appendUnpin(pinId);
-  }
-
-  async appendUncompact(compactionId: string): Promise<UncompactEntry> {
-    return (await this.#file()).appendUncompact(compactionId);
-  }
-
-  async appendCompactionFailed(
-    trigger: CompactionTrigger,
-    attempts: readonly CompactionAttemptRecord[],
-  ): Promise<CompactionFailedEntry> {
-    return (await this.#file()).appendCompactionFailed(trigger, attempts);
-  }
-
-  async appendWindow(model: string, window: LearnedWindow): Promise<WindowEntry> {
-    return (await this.#file()).appendWindow(model, window);
-  }
-
-  async appendModel(model: string): Promise<ModelEntry> {
-    return (await this.#file()).appendModel(model);
-  }
+  };
 
   async close(): Promise<void> {
     this.#closed = true;

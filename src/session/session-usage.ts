@@ -1,5 +1,4 @@
-import { closeSync, openSync, readSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, createReadStream, openSync, readSync } from "node:fs";
 import type { Usage } from "../core/index.js";
 
 /** Tokens as providers bill them: `input` is the uncached part of the prompt. */
@@ -68,23 +67,14 @@ class UsageScanner {
   }
 }
 
-/** `sumSessionUsage` of the file at `path`, read 4 MB at a time; a missing or unreadable file has no usage. */
+/** `sumSessionUsage` of the file at `path`, streamed 4 MB at a time; a missing or unreadable file has no usage. */
 export async function readSessionUsage(path: string): Promise<SessionUsage> {
   const scanner = new UsageScanner();
-  const file = await open(path, "r").catch(() => undefined);
-  if (file === undefined) return scanner.finish();
   try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (let position = 0; ; ) {
-      const { bytesRead } = await file.read(chunk, 0, CHUNK_BYTES, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      scanner.feed(chunk.subarray(0, bytesRead));
-    }
+    for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES }))
+      scanner.feed(chunk as Buffer);
   } catch {
     // What was read so far counts; the rest of an unreadable file has no usage.
-  } finally {
-    await file.close();
   }
   return scanner.finish();
 }

@@ -1,11 +1,11 @@
 import { stat } from "node:fs/promises";
 import { optional } from "../core/index.js";
 import { toolEnvironment } from "../secrets/index.js";
-import { defineTool, type Zod } from "./define-tool.js";
+import { defineBuiltInTool } from "./define-built-in-tool.js";
+import type { Zod } from "./define-tool.js";
 import { type CommandResult, runCommand } from "./run-command.js";
 import type { Tool, ToolOutput } from "./tool.js";
 import { ToolError } from "./tool-error.js";
-import { TOOL_PARAMETERS } from "./tool-parameters.js";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
@@ -30,7 +30,7 @@ export const bashSchema = (z: Zod) =>
  * names look secret (API keys, tokens, passwords: see toolEnvironment), read when the tool runs.
  */
 export function createBashTool(options: { env?: NodeJS.ProcessEnv } = {}): Tool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "bash",
     kind: "exec",
     description:
@@ -38,7 +38,6 @@ export function createBashTool(options: { env?: NodeJS.ProcessEnv } = {}): Tool 
       `stderr interleaved and the exit code; long output keeps its first and last ${MAX_BASH_OUTPUT_CHARS / 2} ` +
       `characters. Killed after timeout_ms (default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}).`,
     schema: bashSchema,
-    parameters: TOOL_PARAMETERS.bash,
     async run(args, context) {
       const isDirectory = await stat(context.cwd).then(
         (info) => info.isDirectory(),

@@ -19,3 +19,9 @@ export function describeError(error: unknown, displayPath?: string): string {
   if (known !== undefined && displayPath !== undefined) return `${displayPath}: ${known} (${code})`;
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The error a tool throws when `verb`ing `displayPath` failed: a ToolError as it is, else "Cannot verb why". */
+export function toolFailure(verb: string, error: unknown, displayPath: string): ToolError {
+  if (error instanceof ToolError) return error;
+  return new ToolError(`Cannot ${verb} ${describeError(error, displayPath)}`);
+}

@@ -1,13 +1,13 @@
 import { countLines } from "./count-lines.js";
-import { defineTool, type Zod } from "./define-tool.js";
-import { describeError } from "./describe-error.js";
+import { defineBuiltInTool } from "./define-built-in-tool.js";
+import type { Zod } from "./define-tool.js";
+import { toolFailure } from "./describe-error.js";
 import { numberLine } from "./number-lines.js";
 import { readRegularFile, writeRegularFile } from "./regular-file.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { TOOL_PARAMETERS } from "./tool-parameters.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { toolTarget } from "./tool-paths.js";
 
 /** Lines of unchanged text shown around an edit. */
 const CONTEXT_LINES = 3;
@@ -27,23 +27,20 @@ export const editSchema = (z: Zod) =>
 
 /** Replaces an exact string in a file: once (it must be unique) or everywhere. */
 export function createEditTool(): Tool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "edit",
     kind: "write",
     description:
       "Edit a file by exact string replacement. old_string must match the file exactly (whitespace included) " +
       "and occur once, unless replace_all is true. Read the file first.",
     schema: editSchema,
-    parameters: TOOL_PARAMETERS.edit,
     async run(args, context) {
-      const absolute = resolveToolPath(context.cwd, args.path);
-      const shown = displayPath(context.cwd, absolute);
+      const { absolute, shown } = toolTarget(context.cwd, args.path);
       if (args.old_string === args.new_string) {
         throw new ToolError("old_string and new_string are identical; nothing to change");
       }
       const original = await readRegularFile(absolute, shown, "edit").catch((error: unknown) => {
-        if (error instanceof ToolError) throw error;
-        throw new ToolError(`Cannot edit ${describeError(error, shown)}`);
+        throw toolFailure("edit", error, shown);
       });
       const edit = planEdit(original, args.old_string, args.new_string, shown);
       const count = edit.positions.length;

@@ -1,11 +1,11 @@
 import { stat } from "node:fs/promises";
-import { defineTool, type Zod } from "./define-tool.js";
-import { describeError } from "./describe-error.js";
+import { defineBuiltInTool } from "./define-built-in-tool.js";
+import type { Zod } from "./define-tool.js";
+import { toolFailure } from "./describe-error.js";
 import { findFiles } from "./find-files.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
 /** Paths listed at most. */
@@ -19,14 +19,13 @@ export const globSchema = (z: Zod) =>
 
 /** Finds files by glob pattern, most recently modified first. */
 export function createGlobTool(): Tool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "glob",
     kind: "read",
     description:
       "Find files by glob pattern (node_modules and .git skipped). Paths come back most recently modified " +
       `first, at most ${MAX_GLOB_RESULTS}.`,
     schema: globSchema,
-    parameters: TOOL_PARAMETERS.glob,
     async run(args, context) {
       const base = resolveToolPath(context.cwd, args.path ?? ".");
       await assertDirectory(base, displayPath(context.cwd, base));
@@ -42,7 +41,7 @@ export function createGlobTool(): Tool {
 
 async function assertDirectory(absolute: string, shown: string): Promise<void> {
   const info = await stat(absolute).catch((error: unknown) => {
-    throw new ToolError(`Cannot search ${describeError(error, shown)}`);
+    throw toolFailure("search", error, shown);
   });
   if (!info.isDirectory()) throw new ToolError(`${shown} is not a directory`);
 }

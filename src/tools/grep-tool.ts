@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
-import { defineTool, type Zod } from "./define-tool.js";
-import { describeError } from "./describe-error.js";
+import { defineBuiltInTool } from "./define-built-in-tool.js";
+import type { Zod } from "./define-tool.js";
+import { toolFailure } from "./describe-error.js";
 import { findFiles } from "./find-files.js";
 import { createLineMatcher, matchLines } from "./line-matcher.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
@@ -8,7 +9,6 @@ import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { TOOL_PARAMETERS } from "./tool-parameters.js";
 import { displayPath, resolveToolPath } from "./tool-paths.js";
 
 export const DEFAULT_GREP_RESULTS = 200;
@@ -43,14 +43,13 @@ export const grepSchema = (z: Zod) =>
 
 /** Searches file contents with a regular expression, in pure Node (no ripgrep needed). */
 export function createGrepTool(): Tool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "grep",
     kind: "read",
     description:
       "Search file contents with a JavaScript regular expression. Prints path:line: text for each matching " +
       "line. Skips node_modules, .git, binary files and files over 2 MB.",
     schema: grepSchema,
-    parameters: TOOL_PARAMETERS.grep,
     async run(args, context) {
       const matcher = createLineMatcher(args.pattern, args.ignore_case === true);
       const target = resolveToolPath(context.cwd, args.path ?? ".");
@@ -82,7 +81,7 @@ export function createGrepTool(): Tool {
 /** A single file, or the files under a directory (optionally filtered by a glob), sorted by path. */
 async function filesToSearch(target: string, shown: string, fileGlob: string | undefined): Promise<string[]> {
   const info = await stat(target).catch((error: unknown) => {
-    throw new ToolError(`Cannot search ${describeError(error, shown)}`);
+    throw toolFailure("search", error, shown);
   });
   if (!info.isDirectory()) {
     refuseSpecialFile(info, shown, "grep");

@@ -1,13 +1,13 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { defineTool, type Zod } from "./define-tool.js";
-import { describeError } from "./describe-error.js";
+import { defineBuiltInTool } from "./define-built-in-tool.js";
+import type { Zod } from "./define-tool.js";
+import { toolFailure } from "./describe-error.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { TOOL_PARAMETERS } from "./tool-parameters.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { toolTarget } from "./tool-paths.js";
 
 /** Entries listed at most. */
 export const MAX_LS_ENTRIES = 1000;
@@ -19,20 +19,18 @@ export const lsSchema = (z: Zod) =>
 
 /** Lists one directory: sorted names, directories marked with a trailing slash, dotfiles included. */
 export function createLsTool(): Tool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "ls",
     kind: "read",
     description: `List a directory's entries, sorted, directories ending in "/" (at most ${MAX_LS_ENTRIES}).`,
     schema: lsSchema,
-    parameters: TOOL_PARAMETERS.ls,
     async run(args, context) {
-      const absolute = resolveToolPath(context.cwd, args.path ?? ".");
-      const shown = displayPath(context.cwd, absolute);
+      const { absolute, shown } = toolTarget(context.cwd, args.path ?? ".");
       const entries = await readdir(absolute, { withFileTypes: true }).catch((error: unknown) => {
         if ((error as NodeJS.ErrnoException).code === "ENOTDIR") {
           throw new ToolError(`${shown} is not a directory`);
         }
-        throw new ToolError(`Cannot list ${describeError(error, shown)}`);
+        throw toolFailure("list", error, shown);
       });
       if (entries.length === 0) return textOutput(`(${shown} is empty)`);
       const names = (await Promise.all(entries.map((entry) => entryName(absolute, entry)))).sort();

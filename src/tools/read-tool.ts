@@ -1,15 +1,15 @@
 import { type FileHandle, stat } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { defineTool, type Zod } from "./define-tool.js";
+import { defineBuiltInTool } from "./define-built-in-tool.js";
+import type { Zod } from "./define-tool.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
 import { numberLine } from "./number-lines.js";
 import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js";
 import type { Tool, ToolOutput } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { TOOL_PARAMETERS } from "./tool-parameters.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { toolTarget } from "./tool-paths.js";
 
 /** Lines returned when the model gives no limit. */
 export const DEFAULT_READ_LIMIT = 2000;
@@ -40,17 +40,15 @@ export const readSchema = (z: Zod) =>
 
 /** Reads a text file with line numbers (a window of it with offset/limit), or an image. */
 export function createReadTool(): Tool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "read",
     kind: "read",
     description:
       `Read a file. Text comes back with line numbers (cat -n style), at most ${DEFAULT_READ_LIMIT} lines by default; ` +
       "use offset and limit to read other parts of long files. PNG, JPEG, GIF and WebP images come back as images.",
     schema: readSchema,
-    parameters: TOOL_PARAMETERS.read,
     async run(args, context) {
-      const absolute = resolveToolPath(context.cwd, args.path);
-      const shown = displayPath(context.cwd, absolute);
+      const { absolute, shown } = toolTarget(context.cwd, args.path);
       await assertReadableFile(absolute, shown);
       const handle = await openRegularFile(absolute, shown, "read", READ_ONLY);
       try {

@@ -15,3 +15,9 @@ export function displayPath(cwd: string, absolute: string): string {
   if (relative.startsWith("..") || path.isAbsolute(relative)) return absolute;
   return relative.split(path.sep).join("/");
 }
+
+/** The file a tool call names: where it is, and how to show it to the model. */
+export function toolTarget(cwd: string, given: string): { absolute: string; shown: string } {
+  const absolute = resolveToolPath(cwd, given);
+  return { absolute, shown: displayPath(cwd, absolute) };
+}

@@ -1,14 +1,13 @@
 import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { countLines } from "./count-lines.js";
-import { defineTool, type Zod } from "./define-tool.js";
-import { describeError } from "./describe-error.js";
+import { defineBuiltInTool } from "./define-built-in-tool.js";
+import type { Zod } from "./define-tool.js";
+import { toolFailure } from "./describe-error.js";
 import { refuseSpecialFile, writeRegularFile } from "./regular-file.js";
 import type { Tool } from "./tool.js";
-import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { TOOL_PARAMETERS } from "./tool-parameters.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { toolTarget } from "./tool-paths.js";
 
 export const writeSchema = (z: Zod) =>
   z.strictObject({
@@ -18,25 +17,22 @@ export const writeSchema = (z: Zod) =>
 
 /** Creates or overwrites a file, creating missing parent directories. */
 export function createWriteTool(): Tool {
-  return defineTool({
+  return defineBuiltInTool({
     name: "write",
     kind: "write",
     description:
       "Write a file with the given content, replacing it if it exists and creating parent directories as needed. " +
       "Prefer edit for changing part of an existing file.",
     schema: writeSchema,
-    parameters: TOOL_PARAMETERS.write,
     async run(args, context) {
-      const absolute = resolveToolPath(context.cwd, args.path);
-      const shown = displayPath(context.cwd, absolute);
+      const { absolute, shown } = toolTarget(context.cwd, args.path);
       const existing = await stat(absolute).catch(() => undefined);
       if (existing !== undefined) refuseSpecialFile(existing, shown, "write");
       try {
         await mkdir(path.dirname(absolute), { recursive: true });
         await writeRegularFile(absolute, shown, "write", args.content);
       } catch (error) {
-        if (error instanceof ToolError) throw error;
-        throw new ToolError(`Cannot write ${describeError(error, shown)}`);
+        throw toolFailure("write", error, shown);
       }
       const bytes = Buffer.byteLength(args.content, "utf8");
       const verb = existing !== undefined ? "Overwrote" : "Created";

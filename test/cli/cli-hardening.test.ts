@@ -1,29 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { link, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
-import { jsonLines, makeSandbox, runPanto, type Sandbox } from "./panto-process.js";
+import { describe, expect, it } from "vitest";
+import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
+import { jsonLines, runPanto } from "./panto-process.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
-let servers: FakeServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
-
-async function setup(): Promise<{ box: Sandbox; server: FakeServer; env: NodeJS.ProcessEnv }> {
-  const box = await makeSandbox();
-  const server = await startFakeAnthropicServer();
-  servers.push(server);
-  return {
-    box,
-    server,
-    env: { ...box.env, ANTHROPIC_API_KEY: "test-key-123", ANTHROPIC_BASE_URL: server.url },
-  };
-}
+const { start: setup } = useAnthropicSandboxes("test-key-123");
 
 const FIFO_REFUSAL =
   "pipe is a named pipe (FIFO), not a regular file; read only works on regular files (a pipe or device could block it forever)";

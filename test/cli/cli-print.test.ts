@@ -1,29 +1,13 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
-import { jsonLines, makeSandbox, runPanto, type Sandbox } from "./panto-process.js";
+import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
+import { jsonLines, makeSandbox, runPanto } from "./panto-process.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
-let servers: FakeServer[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
-
-async function setup(): Promise<{ box: Sandbox; server: FakeServer; env: NodeJS.ProcessEnv }> {
-  const box = await makeSandbox();
-  const server = await startFakeAnthropicServer();
-  servers.push(server);
-  return {
-    box,
-    server,
-    env: { ...box.env, ANTHROPIC_API_KEY: "test-key-123", ANTHROPIC_BASE_URL: server.url },
-  };
-}
+const { start: setup, closeAfter } = useAnthropicSandboxes("test-key-123");
 
 /** Text of every user-side message in a recorded Anthropic request body. */
 function userTexts(body: unknown): string {
@@ -118,8 +102,7 @@ describe("print mode (built CLI against a fake Anthropic server)", { timeout: 90
 
   it("exits 1 when an overflow cannot be helped by compaction (nothing older to summarise)", async () => {
     const box = await makeSandbox();
-    const server = await startFakeAnthropicServer({ contextWindow: 50 });
-    servers.push(server);
+    const server = closeAfter(await startFakeAnthropicServer({ contextWindow: 50 }));
     const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
     const result = await runPanto(["-m", MODEL, "--json", "-p", "hi"], { cwd: box.project, env });
     expect(result.code).toBe(1);

@@ -1,9 +1,6 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
-import { startInteractive } from "./interactive-harness.js";
-import { makeSandbox } from "./panto-process.js";
+import { startInteractiveAfterOneTurn } from "../support/interactive-after-one-turn.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -16,16 +13,10 @@ const sent = (): string =>
 
 describe("compaction controls in the interactive session", { timeout: 90_000 }, () => {
   it("pins, previews, compacts, prints the summary and takes the compaction back", async () => {
-    const box = await makeSandbox();
-    await mkdir(join(box.project, ".panto"), { recursive: true });
-    await writeFile(join(box.project, ".panto", "config.json"), JSON.stringify({ keep_verbatim_tokens: 0 }));
-    const run = await startInteractive(box);
+    const { run, seen: first } = await startInteractiveAfterOneTurn();
     server = run.server;
     const { terminal } = run;
-
-    server.enqueue({ type: "text", text: "first answer" });
-    terminal.type("first question\r");
-    let seen = await terminal.waitForAnswer("first answer");
+    let seen = first;
     terminal.type("/pin always run the linter\r");
     seen = await terminal.waitFor("Pinned note 1: always run the linter", seen);
     terminal.type("/compact --preview\r");

@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import type { FakeServer, FakeServerOptions } from "../../src/simulator/fake-provider-types.js";
+import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
 import { lastUserText, MODEL } from "./interactive-harness.js";
 import { makeSandbox, PANTO_MAIN } from "./panto-process.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
@@ -11,14 +12,7 @@ import { TmuxTerminal } from "./tmux-terminal.js";
  * The interactive session in a real terminal (tmux): the built CLI against a fake Anthropic
  * server, typed at with send-keys and read back with capture-pane.
  */
-let servers: FakeServer[] = [];
-let terminals: TmuxTerminal[] = [];
-
-afterEach(async () => {
-  await Promise.all([...servers.map((s) => s.close()), ...terminals.map((t) => t.close())]);
-  servers = [];
-  terminals = [];
-});
+const { closeAfter } = useAnthropicSandboxes("test-key");
 
 interface Started {
   terminal: TmuxTerminal;
@@ -30,8 +24,7 @@ async function startPanto(
   options: { server?: FakeServerOptions; columns?: number; env?: NodeJS.ProcessEnv; args?: string[] } = {},
 ): Promise<Started> {
   const box = await makeSandbox();
-  const server = await startFakeAnthropicServer(options.server);
-  servers.push(server);
+  const server = closeAfter(await startFakeAnthropicServer(options.server));
   const terminal = await TmuxTerminal.start(
     [process.execPath, PANTO_MAIN, "-m", MODEL, ...(options.args ?? [])],
     {
@@ -40,7 +33,7 @@ async function startPanto(
       columns: options.columns ?? 100,
     },
   );
-  terminals.push(terminal);
+  closeAfter(terminal);
   await terminal.waitFor(/Ctrl-D exits/);
   return { terminal, server, project: box.project };
 }

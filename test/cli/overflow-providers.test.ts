@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
 import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
@@ -12,6 +12,7 @@ import {
   type FakeServerOptions,
   type RecordedRequest,
 } from "../../src/simulator/fake-provider-types.js";
+import { closeAfterEach } from "../support/close-after-each.js";
 import { makeSandbox, runPanto } from "./panto-process.js";
 
 /**
@@ -68,11 +69,7 @@ function responder(request: RecordedRequest): FakeReply {
   return { type: "text", text: `Answer ${asked}. ${FILLER}` };
 }
 
-let servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
+const closeAfter = closeAfterEach();
 
 describe("overflow recovery through the CLI, per provider family", { timeout: 180_000 }, () => {
   for (const family of FAMILIES) {
@@ -84,7 +81,7 @@ describe("overflow recovery through the CLI, per provider family", { timeout: 18
         JSON.stringify({ model: family.model, keep_verbatim_tokens: 4000 }),
       );
       const roomy = await family.start({ responder });
-      servers.push(roomy);
+      closeAfter(roomy);
       const run = (server: FakeServer, args: string[]) =>
         runPanto(args, { cwd: box.project, env: { ...box.env, ...family.env(server.url) } });
       expect((await run(roomy, ["-p", "question number 1"])).code).toBe(0);
@@ -93,7 +90,7 @@ describe("overflow recovery through the CLI, per provider family", { timeout: 18
       const second = roomy.requests.at(-1);
       const window = Math.ceil(estimateRequestTokens(JSON.stringify(second?.body)) * 1.4);
       const tight = await family.start({ responder, contextWindow: window });
-      servers.push(tight);
+      closeAfter(tight);
       const result = await run(tight, ["-c", "-p", "question number 3"]);
 
       expect(result.stderr).toMatch(

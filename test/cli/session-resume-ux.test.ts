@@ -1,34 +1,21 @@
 import { readdir, utimes, writeFile } from "node:fs/promises";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { newSessionPath, openSession, sessionDirectory } from "../../src/session/index.js";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
-import { makeSandbox, PANTO_MAIN, runPanto, type Sandbox } from "./panto-process.js";
+import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
+import { PANTO_MAIN, runPanto, type Sandbox } from "./panto-process.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
-let servers: FakeServer[] = [];
-let terminals: TmuxTerminal[] = [];
-
-afterEach(async () => {
-  await Promise.all([...servers.map((s) => s.close()), ...terminals.map((t) => t.close())]);
-  servers = [];
-  terminals = [];
-});
-
-async function setup(): Promise<{ box: Sandbox; server: FakeServer; env: NodeJS.ProcessEnv }> {
-  const box = await makeSandbox();
-  const server = await startFakeAnthropicServer({ responder: () => ({ type: "text", text: "hello back" }) });
-  servers.push(server);
-  return { box, server, env: { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url } };
-}
+const { start, closeAfter } = useAnthropicSandboxes("k");
+const setup = () => start({ responder: () => ({ type: "text", text: "hello back" }) });
 
 async function launch(box: Sandbox, env: NodeJS.ProcessEnv, args: string[] = []): Promise<TmuxTerminal> {
   const terminal = await TmuxTerminal.start([process.execPath, PANTO_MAIN, "-m", MODEL, ...args], {
     cwd: box.project,
     env,
   });
-  terminals.push(terminal);
+  closeAfter(terminal);
   await terminal.waitFor(/Ctrl-D exits/);
   return terminal;
 }

@@ -1,31 +1,15 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import { describe, expect, it } from "vitest";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
-import { makeSandbox, PANTO_MAIN, runPanto, type Sandbox } from "./panto-process.js";
+import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
+import { PANTO_MAIN, runPanto, type Sandbox } from "./panto-process.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 const LISTED = ["claude-haiku-4-5", "claude-opus-4-1", "claude-sonnet-4-5"];
-let servers: FakeServer[] = [];
-let terminals: TmuxTerminal[] = [];
-
-afterEach(async () => {
-  await Promise.all([...servers.map((s) => s.close()), ...terminals.map((t) => t.close())]);
-  servers = [];
-  terminals = [];
-});
-
-async function setup(): Promise<{ box: Sandbox; server: FakeServer; env: NodeJS.ProcessEnv }> {
-  const box = await makeSandbox();
-  const server = await startFakeAnthropicServer({
-    models: LISTED,
-    responder: () => ({ type: "text", text: "ok answer" }),
-  });
-  servers.push(server);
-  return { box, server, env: { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url } };
-}
+const { start, closeAfter } = useAnthropicSandboxes("k");
+const setup = () => start({ models: LISTED, responder: () => ({ type: "text", text: "ok answer" }) });
 
 async function launch(
   box: Sandbox,
@@ -37,7 +21,7 @@ async function launch(
     env,
     rows: 50,
   });
-  terminals.push(terminal);
+  closeAfter(terminal);
   await terminal.waitFor(/Ctrl-D exits/);
   return terminal;
 }

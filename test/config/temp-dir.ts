@@ -1,22 +1,10 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach } from "vitest";
+import { useTempDir as useSharedTempDir } from "../support/use-temp-dir.js";
 
 /** Registers hooks giving each test a fresh real temp directory (symlinks resolved), removed afterwards. */
 export function useTempDir(): () => string {
-  let current: string | undefined;
-  beforeEach(async () => {
-    current = await realpath(await mkdtemp(path.join(os.tmpdir(), "panto-config-")));
-  });
-  afterEach(async () => {
-    if (current !== undefined) await rm(current, { recursive: true, force: true });
-    current = undefined;
-  });
-  return () => {
-    if (current === undefined) throw new Error("temp dir used outside a test");
-    return current;
-  };
+  return useSharedTempDir("panto-config-", { resolveLinks: true });
 }
 
 /** Writes a file, creating its parent directories. */

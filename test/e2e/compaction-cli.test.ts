@@ -1,15 +1,13 @@
 import { spawn } from "node:child_process";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import type { FakeReply, FakeServer, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
-import { CLI_PATH, cliEnv, jsonEvents, runCli, sessionLines, tempProject } from "./run-cli.js";
+import { describe, expect, it } from "vitest";
+import type { FakeReply, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
+import { closeAfterEach } from "../support/close-after-each.js";
+import { compactionCliProject } from "../support/compaction-cli-project.js";
+import { CLI_PATH, jsonEvents, runCli, sessionLines } from "./run-cli.js";
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const closeAfter = closeAfterEach();
 
 const MODEL = "anthropic/claude-active";
 /** A first prompt of several thousand tokens, so a budget of 2000 keeps later small turns but not it. */
@@ -20,28 +18,8 @@ const modelOf = (request: RecordedRequest): unknown => (request.body as { model?
 const systemOf = (request: RecordedRequest): string =>
   JSON.stringify((request.body as { system?: unknown }).system);
 
-async function setup(config: Record<string, unknown> = {}, extraEnv: Record<string, string> = {}) {
-  const server = await startFakeAnthropicServer();
-  servers.push(server);
-  const { home, project } = await tempProject();
-  await mkdir(join(project, ".panto"), { recursive: true });
-  await writeFile(
-    join(project, ".panto", "config.json"),
-    JSON.stringify({ keep_verbatim_tokens: 0, ...config }),
-  );
-  const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url, ...extraEnv });
-  const session = join(project, "s.jsonl");
-  const run = (prompt: string, extra: string[] = []) =>
-    runCli(["-m", MODEL, "--session", session, ...extra, "-p", prompt], { cwd: project, env });
-  const seed = async (...prompts: string[]) => {
-    for (const prompt of prompts) {
-      server.enqueue({ type: "text", text: `answer to ${prompt}` });
-      const result = await run(prompt);
-      expect(result.code, result.stderr).toBe(0);
-    }
-  };
-  return { server, home, project, env, session, run, seed };
-}
+const setup = (config: Record<string, unknown> = {}, extraEnv: Record<string, string> = {}) =>
+  compactionCliProject(MODEL, closeAfter, config, extraEnv);
 
 const overflow: FakeReply = {
   type: "error",

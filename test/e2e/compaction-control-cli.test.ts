@@ -1,9 +1,10 @@
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import type { FakeServer, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
-import { cliEnv, jsonEvents, runCli, sessionLines, tempProject } from "./run-cli.js";
+import { describe, expect, it } from "vitest";
+import type { RecordedRequest } from "../../src/simulator/fake-provider-types.js";
+import { closeAfterEach } from "../support/close-after-each.js";
+import { compactionCliProject } from "../support/compaction-cli-project.js";
+import { jsonEvents, sessionLines } from "./run-cli.js";
 
 /**
  * The compaction controls end to end: the built CLI as a subprocess against the fake Anthropic
@@ -13,10 +14,7 @@ import { cliEnv, jsonEvents, runCli, sessionLines, tempProject } from "./run-cli
 /** Every step is a CLI process of its own; a test runs a dozen or more. */
 const TIMEOUT = 180_000;
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const closeAfter = closeAfterEach();
 
 const MODEL = "anthropic/claude-active";
 const BIG_PROMPT = `p-one ${"lorem ipsum dolor sit amet ".repeat(1200)}`;
@@ -31,28 +29,8 @@ const countPrompt = (request: RecordedRequest | undefined, prompt: string): numb
   messagesOf(request).split(`"text":"${prompt}"`).length - 1;
 
 async function setup(config: Record<string, unknown> = {}) {
-  const server = await startFakeAnthropicServer();
-  servers.push(server);
-  const { home, project } = await tempProject();
-  await mkdir(join(project, ".panto"), { recursive: true });
-  await writeFile(
-    join(project, ".panto", "config.json"),
-    JSON.stringify({ keep_verbatim_tokens: 0, ...config }),
-  );
-  const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
-  const session = join(project, "s.jsonl");
-  const run = (prompt: string, extra: string[] = [], extraEnv: Record<string, string> = {}) =>
-    runCli(["-m", MODEL, "--session", session, ...extra, "-p", prompt], {
-      cwd: project,
-      env: { ...env, ...extraEnv },
-    });
-  const seed = async (...prompts: string[]) => {
-    for (const prompt of prompts) {
-      server.enqueue({ type: "text", text: `answer to ${prompt}` });
-      const result = await run(prompt);
-      expect(result.code, result.stderr).toBe(0);
-    }
-  };
+  const cli = await compactionCliProject(MODEL, closeAfter, config);
+  const { server, run } = cli;
   const compact = async (summary: string, extra: string[] = []) => {
     server.enqueue({ type: "text", text: summary });
     const result = await run("/compact", extra);
@@ -66,7 +44,7 @@ async function setup(config: Record<string, unknown> = {}) {
     expect(result.code, result.stderr).toBe(0);
     return server.requests.at(-1);
   };
-  return { server, home, project, env, session, run, seed, compact, probe };
+  return { ...cli, compact, probe };
 }
 
 const REJECTED = {

@@ -1,17 +1,18 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openSession } from "../../src/session/index.js";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
 import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
-import {
-  estimateRequestTokens,
-  type FakeReply,
-  type FakeServer,
-  type FakeServerOptions,
-  type RecordedRequest,
+import type {
+  FakeReply,
+  FakeServer,
+  FakeServerOptions,
+  RecordedRequest,
 } from "../../src/simulator/fake-provider-types.js";
+import { closeAfterEach } from "../support/close-after-each.js";
+import { fakeCount, isSummaryRequest } from "../support/recorded-requests.js";
 import { cliEnv, jsonEvents, runCli, sessionLines, tempProject } from "./run-cli.js";
 
 /** llama.cpp's real overflow body (shared fixture), with the fake's numbers. */
@@ -79,15 +80,7 @@ const FAMILIES: Family[] = [
   },
 ];
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-const bodyText = (request: RecordedRequest): string => JSON.stringify(request.body);
-const isSummaryRequest = (request: RecordedRequest): boolean => bodyText(request).includes("<transcript>");
-/** The fake's own count of a request, the number its context window is checked against. */
-const fakeCount = (request: RecordedRequest): number => estimateRequestTokens(bodyText(request));
+const closeAfter = closeAfterEach();
 
 /** Summary requests get a short summary; chat requests a long answer. */
 const responder = (request: RecordedRequest): FakeReply =>
@@ -103,7 +96,7 @@ async function setUp(family: Family, config: Record<string, unknown>) {
   /** Starts (or restarts, as a local server is restarted with another context size) the provider. */
   const startServer = async (options: FakeServerOptions) => {
     const server = await family.start({ ...options, responder });
-    servers.push(server);
+    closeAfter(server);
     await mkdir(join(project, ".panto"), { recursive: true });
     const file = join(project, ".panto", "config.json");
     await writeFile(file, JSON.stringify({ ...family.config(server), ...config }));

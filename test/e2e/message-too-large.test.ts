@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
 import type {
@@ -7,6 +7,8 @@ import type {
   FakeServerOptions,
   RecordedRequest,
 } from "../../src/simulator/fake-provider-types.js";
+import { closeAfterEach } from "../support/close-after-each.js";
+import { bodyText, isSummaryRequest } from "../support/recorded-requests.js";
 import { cliEnv, jsonEvents, runCli, sessionLines, tempProject } from "./run-cli.js";
 
 /**
@@ -41,13 +43,8 @@ const FAMILIES: Family[] = [
   },
 ];
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const closeAfter = closeAfterEach();
 
-const bodyText = (request: RecordedRequest): string => JSON.stringify(request.body);
-const isSummaryRequest = (request: RecordedRequest): boolean => bodyText(request).includes("<transcript>");
 /** A pasted log far larger than the 4,000-token window on its own. */
 const HUGE = `please look at this log:\n${"2026-12-03 12:00:00 worker-7 retrying job 4411 after timeout\n".repeat(400)}`;
 
@@ -61,7 +58,7 @@ describe.each(FAMILIES)("a message too large on its own, $name", (family) => {
           ? { type: "text", text: "SUMMARY-TEXT of the earlier turns" }
           : { type: "text", text: "short answer" },
     });
-    servers.push(server);
+    closeAfter(server);
     const session = join(project, "session.jsonl");
     const run = (prompt: string) =>
       runCli(["-m", family.model, "--session", session, "--json", "-p", prompt], {

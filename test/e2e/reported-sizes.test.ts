@@ -1,15 +1,16 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
 import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
-import {
-  estimateRequestTokens,
-  type FakeServer,
-  type FakeServerOptions,
-  type RecordedRequest,
+import type {
+  FakeServer,
+  FakeServerOptions,
+  RecordedRequest,
 } from "../../src/simulator/fake-provider-types.js";
+import { closeAfterEach } from "../support/close-after-each.js";
+import { fakeCount, isSummaryRequest } from "../support/recorded-requests.js";
 import { cliEnv, jsonEvents, runCli, tempProject } from "./run-cli.js";
 
 /**
@@ -46,14 +47,8 @@ const FAMILIES: Family[] = [
   },
 ];
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const closeAfter = closeAfterEach();
 
-const bodyText = (request: RecordedRequest): string => JSON.stringify(request.body);
-const isSummaryRequest = (request: RecordedRequest): boolean => bodyText(request).includes("<transcript>");
-const fakeCount = (request: RecordedRequest): number => estimateRequestTokens(bodyText(request));
 const ANSWER = `Here is the code:\n\`\`\`ts\n${'export const table = { "key": [1, 2, 3], "other": "value" };\n'.repeat(40)}\`\`\``;
 /** Relative error of a reported size against the provider's count. */
 const error = (reported: number, counted: number): number => Math.abs(reported - counted) / counted;
@@ -67,7 +62,7 @@ describe.each(FAMILIES)("reported sizes on $name", (family) => {
           ? { type: "text", text: "SUMMARY: the user asked for tables of constants, several times." }
           : { type: "text", text: ANSWER },
     });
-    servers.push(server);
+    closeAfter(server);
     const session = join(project, "session.jsonl");
     // A small keep budget, so that /compact summarises the older turns and keeps the latest ones.
     await mkdir(join(project, ".panto"), { recursive: true });

@@ -1,10 +1,10 @@
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { exportSession, memorySink } from "../../src/export/index.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
-import { startInteractive } from "../cli/interactive-harness.js";
-import { makeSandbox, type Sandbox } from "../cli/panto-process.js";
+import type { Sandbox } from "../cli/panto-process.js";
+import { startInteractiveAfterOneTurn } from "../support/interactive-after-one-turn.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -37,15 +37,10 @@ async function exported(path: string, format: "html" | "md"): Promise<string> {
  * failed /compact, a /compact, its undo and an unpin. The export must show each as what it is.
  */
 async function recordControls(): Promise<string> {
-  const box = await makeSandbox();
-  await mkdir(join(box.project, ".panto"), { recursive: true });
-  await writeFile(join(box.project, ".panto", "config.json"), JSON.stringify({ keep_verbatim_tokens: 0 }));
-  const run = await startInteractive(box);
+  const { box, run, seen: first } = await startInteractiveAfterOneTurn();
   server = run.server;
   const { terminal } = run;
-  server.enqueue({ type: "text", text: "first answer" });
-  terminal.type("first question\r");
-  let seen = await terminal.waitForAnswer("first answer");
+  let seen = first;
   terminal.type("/pin always run the linter\r");
   seen = await terminal.waitFor("Pinned note 1", seen);
   server.enqueue({

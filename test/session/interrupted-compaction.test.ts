@@ -1,23 +1,15 @@
 import { readFile, stat, truncate, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { EffectiveContext, Message } from "../../src/core/index.js";
-import {
-  type CompactionEntry,
-  type MessageEntry,
-  openSession,
-  replayEntries,
-  type Session,
-} from "../../src/session/index.js";
+import { type CompactionEntry, type MessageEntry, replayEntries } from "../../src/session/index.js";
+import { useSessionSandbox } from "../support/session-sandbox.js";
 import {
   assistant,
   call,
   header,
   jsonl,
-  makeTempDir,
   messageEntry,
   record,
-  removeTempDir,
   results,
   stamp,
   user,
@@ -25,25 +17,7 @@ import {
   writeSessionFile,
 } from "./session-test-helpers.js";
 
-let dir: string;
-let path: string;
-const open: Session[] = [];
-
-async function openTracked(onWarning: (message: string) => void = () => {}): Promise<Session> {
-  const session = await openSession(path, { cwd: dir, onWarning });
-  open.push(session);
-  return session;
-}
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-  path = join(dir, "s.jsonl");
-});
-
-afterEach(async () => {
-  for (const session of open.splice(0)) await session.close();
-  await removeTempDir(dir);
-});
+const sandbox = useSessionSandbox();
 
 function compactionEntry(summary: string, keptMessages?: number): CompactionEntry {
   return {
@@ -81,39 +55,39 @@ const recent: Message[] = [user("recent question"), assistant("recent answer")];
 
 describe("a compaction whose write was cut off", () => {
   it("is written with the count of its copies, and each copy names it", async () => {
-    const session = await openTracked();
+    const session = await sandbox.open(sandbox.path, () => {});
     const { compaction, copies } = await session.appendCompaction(record("S"), recent);
     await session.close();
-    const lines = (await readFile(path, "utf8")).trim().split("\n").slice(1);
+    const lines = (await readFile(sandbox.path, "utf8")).trim().split("\n").slice(1);
     expect(lines.map((line) => JSON.parse(line))).toEqual([compaction, ...copies]);
     expect(compaction.keptMessages).toBe(2);
     expect(copies.map((copy) => copy.keptBy)).toEqual([compaction.id, compaction.id]);
   });
 
   it("resumes exactly as before the compaction or exactly as after it, wherever the write was cut", async () => {
-    const session = await openTracked();
+    const session = await sandbox.open(sandbox.path, () => {});
     for (const message of [...earlier, ...recent]) await session.appendMessage(message);
     const before = session.effectiveContext();
-    const sizeBefore = (await stat(path)).size;
+    const sizeBefore = (await stat(sandbox.path)).size;
     await session.appendCompaction(record("SUMMARY"), recent);
     const after = session.effectiveContext();
     await session.close();
-    const full = await readFile(path);
+    const full = await readFile(sandbox.path);
     const writeLength = full.length - sizeBefore;
 
     const cuts = cutPoints(full.subarray(sizeBefore));
     const seen = { before: 0, after: 0 };
     for (const landed of cuts) {
-      await writeFile(path, full);
-      await truncate(path, sizeBefore + landed);
+      await writeFile(sandbox.path, full);
+      await truncate(sandbox.path, sizeBefore + landed);
       const expected = landed >= writeLength - 1 ? after : before;
       seen[expected === after ? "after" : "before"]++;
-      const resumed = await openTracked();
+      const resumed = await sandbox.open(sandbox.path, () => {});
       expect(resumed.effectiveContext(), `cut after ${landed} of ${writeLength} bytes`).toEqual(expected);
       // What happens next is appended after the remains, and the next resume agrees.
       await resumed.appendMessage(user("next"));
       await resumed.close();
-      const again = await openTracked();
+      const again = await sandbox.open(sandbox.path, () => {});
       expect(again.effectiveContext()).toEqual({
         ...expected,
         messages: [...expected.messages, user("next")],
@@ -126,7 +100,7 @@ describe("a compaction whose write was cut off", () => {
 
   it("is ignored with a warning naming the file when fewer copies follow than it announced", async () => {
     const compaction = compactionEntry("SUMMARY", 3);
-    await writeSessionFile(path, [
+    await writeSessionFile(sandbox.path, [
       header(),
       ...[...earlier, ...recent].map((message) => messageEntry(message)),
       compaction,
@@ -134,10 +108,10 @@ describe("a compaction whose write was cut off", () => {
       copyEntry(recent[1] as Message, compaction),
     ]);
     const { warnings, onWarning } = warningSink();
-    const session = await openTracked(onWarning);
+    const session = await sandbox.open(sandbox.path, onWarning);
     expect(session.effectiveContext()).toEqual({ messages: [...earlier, ...recent] });
     expect(warnings).toEqual([
-      `${path}: compaction entry ${compaction.id} announces 3 kept messages but only 2 follow it (its write was cut off, probably by a crash); it is ignored and the context is replayed as it was before it`,
+      `${sandbox.path}: compaction entry ${compaction.id} announces 3 kept messages but only 2 follow it (its write was cut off, probably by a crash); it is ignored and the context is replayed as it was before it`,
     ]);
   });
 
@@ -145,16 +119,16 @@ describe("a compaction whose write was cut off", () => {
     const compaction = compactionEntry("SUMMARY", 2);
     const torn = JSON.stringify(copyEntry(recent[1] as Message, compaction)).slice(0, 40);
     await writeFile(
-      path,
+      sandbox.path,
       `${jsonl([header(), ...recent.map((message) => messageEntry(message)), compaction, copyEntry(recent[0] as Message, compaction)])}${torn}`,
     );
-    const first = await openTracked();
+    const first = await sandbox.open(sandbox.path, () => {});
     await first.appendMessage(user("after the crash"));
     await first.appendMessage(assistant("answered"));
     await first.close();
 
     const { warnings, onWarning } = warningSink();
-    const second = await openTracked(onWarning);
+    const second = await sandbox.open(sandbox.path, onWarning);
     expect(second.effectiveContext()).toEqual({
       messages: [...recent, user("after the crash"), assistant("answered")],
     });
@@ -165,7 +139,7 @@ describe("a compaction whose write was cut off", () => {
   it("replays from the previous complete compaction, as the context was before the cut-off one", async () => {
     const previous = compactionEntry("S-PREVIOUS", 1);
     const cut = compactionEntry("S-CUT", 2);
-    await writeSessionFile(path, [
+    await writeSessionFile(sandbox.path, [
       header(),
       messageEntry(user("long ago")),
       previous,
@@ -175,7 +149,7 @@ describe("a compaction whose write was cut off", () => {
       cut,
       copyEntry(recent[0] as Message, cut),
     ]);
-    const session = await openTracked();
+    const session = await sandbox.open(sandbox.path, () => {});
     const expected: EffectiveContext = {
       compaction: { type: "compaction", summary: "S-PREVIOUS" },
       messages: [user("kept by the previous one"), assistant("reply"), ...recent],
@@ -186,7 +160,7 @@ describe("a compaction whose write was cut off", () => {
     // A compaction made now replaces both, and the one after it resumes from it.
     await session.appendCompaction(record("S-NEW"), recent);
     await session.close();
-    const reopened = await openTracked();
+    const reopened = await sandbox.open(sandbox.path, () => {});
     expect(reopened.effectiveContext()).toEqual({
       compaction: { type: "compaction", summary: "S-NEW" },
       messages: recent,
@@ -196,19 +170,19 @@ describe("a compaction whose write was cut off", () => {
   it("fails the turn in flight back to the state before the cut-off compaction", async () => {
     const inFlight = messageEntry(user("turn in flight"));
     const cut = compactionEntry("S-CUT", 3);
-    await writeSessionFile(path, [
+    await writeSessionFile(sandbox.path, [
       header(),
       ...recent.map((message) => messageEntry(message)),
       inFlight,
       cut,
       copyEntry(recent[0] as Message, cut),
     ]);
-    const session = await openTracked();
+    const session = await sandbox.open(sandbox.path, () => {});
     const failed = await session.markLastTurnFailed("context_overflow", "still too long");
     expect(failed?.firstEntryId).toBe(inFlight.id);
     expect(session.effectiveContext()).toEqual({ messages: recent });
     await session.close();
-    expect((await openTracked()).effectiveContext()).toEqual({ messages: recent });
+    expect((await sandbox.open(sandbox.path, () => {})).effectiveContext()).toEqual({ messages: recent });
   });
 
   it("counts as complete when it announces no copies, or predates the count", () => {
@@ -226,9 +200,9 @@ describe("a compaction whose write was cut off", () => {
 
   it("skips a compaction entry whose count is not a count, as an invalid entry", async () => {
     const bad = { ...compactionEntry("S-BAD"), keptMessages: "2" };
-    await writeSessionFile(path, [header(), messageEntry(user("a")), bad, messageEntry(user("b"))]);
+    await writeSessionFile(sandbox.path, [header(), messageEntry(user("a")), bad, messageEntry(user("b"))]);
     const { warnings, onWarning } = warningSink();
-    const session = await openTracked(onWarning);
+    const session = await sandbox.open(sandbox.path, onWarning);
     expect(session.effectiveContext()).toEqual({ messages: [user("a"), user("b")] });
     expect(warnings[0]).toContain("keptMessages is not a count");
   });

@@ -1,39 +1,15 @@
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openSession, type Session } from "../../src/session/index.js";
-import {
-  assistant,
-  fileLines,
-  makeTempDir,
-  record,
-  removeTempDir,
-  user,
-  warningSink,
-} from "./session-test-helpers.js";
+import { describe, expect, it } from "vitest";
+import { useSessionSandbox } from "../support/session-sandbox.js";
+import { assistant, fileLines, record, user, warningSink } from "./session-test-helpers.js";
 
-let dir: string;
-const open: Session[] = [];
-
-async function openTracked(path: string, onWarning?: (message: string) => void): Promise<Session> {
-  const session = await openSession(path, onWarning === undefined ? { cwd: dir } : { cwd: dir, onWarning });
-  open.push(session);
-  return session;
-}
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((session) => session.close()));
-  await removeTempDir(dir);
-});
+const sandbox = useSessionSandbox();
 
 describe("learned context windows", () => {
   it("records a window entry per model, the latest one winning, and finds it again on resume", async () => {
-    const path = join(dir, "s.jsonl");
-    const session = await openTracked(path);
+    const path = join(sandbox.dir, "s.jsonl");
+    const session = await sandbox.open(path);
     await session.appendMessage(user("hi"));
     await session.appendWindow("local/small", {
       contextWindow: 8192,
@@ -54,13 +30,13 @@ describe("learned context windows", () => {
       contextWindow: 8192,
       requestTokens: 9000,
     });
-    const resumed = await openTracked(path);
+    const resumed = await sandbox.open(path);
     expect(resumed.learnedWindows()["local/small"]).toEqual({ contextWindow: 4096 });
   });
 
   it("carries every known window on a compaction entry, so resume (which reads back only to it) keeps them", async () => {
-    const path = join(dir, "s.jsonl");
-    const session = await openTracked(path);
+    const path = join(sandbox.dir, "s.jsonl");
+    const session = await sandbox.open(path);
     await session.appendMessage(user("turn 1"));
     await session.appendWindow("local/small", { contextWindow: 2048, requestTokens: 2600 });
     await session.appendCompaction(record("S1"), [user("turn 1"), assistant("answer 1")]);
@@ -70,14 +46,14 @@ describe("learned context windows", () => {
     expect(compaction).toMatchObject({
       windows: { "local/small": { contextWindow: 2048, requestTokens: 2600 } },
     });
-    const resumed = await openTracked(path);
+    const resumed = await sandbox.open(path);
     expect(resumed.learnedWindows()).toEqual({ "local/small": { contextWindow: 2048, requestTokens: 2600 } });
     expect(resumed.effectiveContext().compaction?.summary).toBe("S1");
   });
 
   it("opens an old file without windows, and skips a malformed carried window without losing the compaction", async () => {
-    const path = join(dir, "s.jsonl");
-    const session = await openTracked(path);
+    const path = join(sandbox.dir, "s.jsonl");
+    const session = await sandbox.open(path);
     await session.appendCompaction(record("S1"), [user("turn 1")]);
     expect(session.learnedWindows()).toEqual({});
     await session.close();
@@ -90,14 +66,14 @@ describe("learned context windows", () => {
       windows: { "a/b": { contextWindow: "big" }, "c/d": { contextWindow: 512 } },
     };
     await appendFile(path, `${JSON.stringify(line)}\n`);
-    const resumed = await openTracked(path);
+    const resumed = await sandbox.open(path);
     expect(resumed.effectiveContext().compaction?.summary).toBe("S2");
     expect(resumed.learnedWindows()).toEqual({ "c/d": { contextWindow: 512 } });
   });
 
   it("reports a window entry with a bad size as an invalid line naming it, and keeps the session usable", async () => {
-    const path = join(dir, "s.jsonl");
-    const session = await openTracked(path);
+    const path = join(sandbox.dir, "s.jsonl");
+    const session = await sandbox.open(path);
     await session.appendMessage(user("hi"));
     await session.close();
     await appendFile(
@@ -105,7 +81,7 @@ describe("learned context windows", () => {
       `${JSON.stringify({ type: "window", id: "abcd0001", ts: "x", model: "a/b", contextWindow: -1 })}\n`,
     );
     const sink = warningSink();
-    const resumed = await openTracked(path, sink.onWarning);
+    const resumed = await sandbox.open(path, sink.onWarning);
     expect(resumed.learnedWindows()).toEqual({});
     expect(sink.warnings.join("\n")).toMatch(/window entry whose contextWindow is not a positive count/);
     expect(resumed.effectiveContext().messages).toHaveLength(1);

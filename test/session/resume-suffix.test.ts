@@ -1,34 +1,27 @@
 import { appendFile, open, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openSession } from "../../src/session/index.js";
 import { readActiveSuffix } from "../../src/session/read-active-suffix.js";
 import { type BackwardLine, readLinesBackward } from "../../src/session/read-lines-backward.js";
+import { useSessionSandbox } from "../support/session-sandbox.js";
 import {
   assistant,
   header,
   jsonl,
-  makeTempDir,
   messageEntry,
   record,
-  removeTempDir,
   stamp,
   user,
   warningSink,
 } from "./session-test-helpers.js";
 
-let dir: string;
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-afterEach(async () => {
-  await removeTempDir(dir);
-});
+const sandbox = useSessionSandbox();
 
 describe("resuming a big session", () => {
   it("parses only the lines from the latest compaction on, however much history comes before", async () => {
-    const path = join(dir, "big.jsonl");
+    const path = join(sandbox.dir, "big.jsonl");
     await writeFile(path, jsonl([header()]));
     // 256 MiB of history the resume must never look at: a sparse hole of NUL bytes (one giant
     // unparsable line) followed by garbage lines, then an older compaction.
@@ -45,7 +38,7 @@ describe("resuming a big session", () => {
     );
 
     const { warnings, onWarning } = warningSink();
-    const session = await openSession(path, { cwd: dir, onWarning });
+    const session = await openSession(path, { cwd: sandbox.dir, onWarning });
     expect(session.effectiveContext()).toEqual({
       compaction: { type: "compaction", summary: "latest" },
       messages: [user("kept"), assistant("kept answer"), user("new question")],
@@ -61,11 +54,11 @@ describe("resuming a big session", () => {
   });
 
   it("reads back to the header when there is no compaction, and then names exact line numbers", async () => {
-    const path = join(dir, "s.jsonl");
+    const path = join(sandbox.dir, "s.jsonl");
     const big = "x".repeat(200_000);
     await writeFile(path, jsonl([header(), messageEntry(user(big)), "oops", messageEntry(user("end"))]));
     const { warnings, onWarning } = warningSink();
-    const session = await openSession(path, { cwd: dir, onWarning });
+    const session = await openSession(path, { cwd: sandbox.dir, onWarning });
     expect(session.effectiveContext().messages).toEqual([user(big), user("end")]);
     expect(warnings).toEqual([
       `${path}: unparsable entry at line 3 (not valid JSON) is skipped and left in the file`,
@@ -76,7 +69,7 @@ describe("resuming a big session", () => {
 
 describe("readLinesBackward (property)", () => {
   it("yields exactly the file's lines, last first, with their byte offsets, for any chunk size", async () => {
-    const path = join(dir, "lines.txt");
+    const path = join(sandbox.dir, "lines.txt");
     let run = 0;
     await fc.assert(
       fc.asyncProperty(

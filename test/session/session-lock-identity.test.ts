@@ -4,34 +4,20 @@ import { access, link, mkdir, readdir, readFile, symlink, writeFile } from "node
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openSession, SessionError } from "../../src/session/index.js";
-import { compileSessionModule, killAndWait, startHolder } from "./child-session-process.js";
-import { makeTempDir, removeTempDir } from "./session-test-helpers.js";
+import { useLockHolderSandbox } from "../support/lock-holder-sandbox.js";
+import { killAndWait, startHolder } from "./child-session-process.js";
 
+const sandbox = useLockHolderSandbox();
+const { children } = sandbox;
 let moduleDir: string;
 let holderScript: string;
 let dir: string;
 let path: string;
-const children: ChildProcess[] = [];
 
-beforeAll(async () => {
-  moduleDir = await makeTempDir();
-  holderScript = await compileSessionModule(moduleDir);
-});
-
-afterAll(async () => {
-  await removeTempDir(moduleDir);
-});
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-  path = join(dir, "s.jsonl");
-});
-
-afterEach(async () => {
-  for (const child of children.splice(0)) await killAndWait(child, "SIGKILL");
-  await removeTempDir(dir);
+beforeEach(() => {
+  ({ moduleDir, holderScript, dir, path } = sandbox);
 });
 
 async function refusal(sessionPath: string): Promise<SessionError> {

@@ -1,36 +1,20 @@
-import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
 import { access, readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { openSession, SessionError } from "../../src/session/index.js";
-import { compileSessionModule, killAndWait, runChildToExit, startHolder } from "./child-session-process.js";
-import { makeTempDir, removeTempDir } from "./session-test-helpers.js";
+import { useLockHolderSandbox } from "../support/lock-holder-sandbox.js";
+import { killAndWait, runChildToExit, startHolder } from "./child-session-process.js";
 
-let moduleDir: string;
+const sandbox = useLockHolderSandbox();
+const { children } = sandbox;
 let holderScript: string;
 let dir: string;
 let path: string;
-const children: ChildProcess[] = [];
 
-beforeAll(async () => {
-  moduleDir = await makeTempDir();
-  holderScript = await compileSessionModule(moduleDir);
-});
-
-afterAll(async () => {
-  await removeTempDir(moduleDir);
-});
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-  path = join(dir, "s.jsonl");
-});
-
-afterEach(async () => {
-  for (const child of children.splice(0)) await killAndWait(child, "SIGKILL");
-  await removeTempDir(dir);
+beforeEach(() => {
+  ({ holderScript, dir, path } = sandbox);
 });
 
 async function exists(file: string): Promise<boolean> {

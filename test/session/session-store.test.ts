@@ -1,60 +1,35 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openSession, type Session, SessionError } from "../../src/session/index.js";
-import {
-  assistant,
-  call,
-  fileLines,
-  makeTempDir,
-  record,
-  removeTempDir,
-  results,
-  user,
-  warningSink,
-} from "./session-test-helpers.js";
+import { describe, expect, it } from "vitest";
+import { openSession, SessionError } from "../../src/session/index.js";
+import { useSessionSandbox } from "../support/session-sandbox.js";
+import { assistant, call, fileLines, record, results, user, warningSink } from "./session-test-helpers.js";
 
-let dir: string;
-const open: Session[] = [];
-
-async function openTracked(path: string, onWarning?: (message: string) => void): Promise<Session> {
-  const session = await openSession(path, onWarning === undefined ? { cwd: dir } : { cwd: dir, onWarning });
-  open.push(session);
-  return session;
-}
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-});
-
-afterEach(async () => {
-  for (const session of open.splice(0)) await session.close();
-  await removeTempDir(dir);
-});
+const sandbox = useSessionSandbox();
 
 describe("creating a session", () => {
   it("writes a version-1 header as line 1, with the file 0600 and new folders 0700", async () => {
-    const path = join(dir, "home", "sessions", "project", "s.jsonl");
-    const session = await openTracked(path);
+    const path = join(sandbox.dir, "home", "sessions", "project", "s.jsonl");
+    const session = await sandbox.open(path);
     const lines = await fileLines(path);
     expect(JSON.parse(lines[0] ?? "")).toEqual({
       type: "session",
       version: 1,
       id: session.header.id,
       created: session.header.created,
-      cwd: dir,
+      cwd: sandbox.dir,
     });
     expect(lines.slice(1)).toEqual([""]);
     expect((await stat(path)).mode & 0o777).toBe(0o600);
-    expect((await stat(join(dir, "home"))).mode & 0o777).toBe(0o700);
-    expect((await stat(join(dir, "home", "sessions", "project"))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(sandbox.dir, "home"))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(sandbox.dir, "home", "sessions", "project"))).mode & 0o777).toBe(0o700);
     expect(session.effectiveContext()).toEqual({ messages: [] });
   });
 
   it("treats an existing empty file as new and writes the header", async () => {
-    const path = join(dir, "empty.jsonl");
+    const path = join(sandbox.dir, "empty.jsonl");
     await writeFile(path, "");
-    const session = await openTracked(path);
+    const session = await sandbox.open(path);
     expect(session.header.version).toBe(1);
     expect(JSON.parse((await fileLines(path))[0] ?? "").type).toBe("session");
   });
@@ -62,8 +37,8 @@ describe("creating a session", () => {
 
 describe("appending and reopening", () => {
   it("round-trips messages through the file, one JSON line per entry", async () => {
-    const path = join(dir, "s.jsonl");
-    const first = await openTracked(path);
+    const path = join(sandbox.dir, "s.jsonl");
+    const first = await sandbox.open(path);
     const messages = [user("list files"), assistant("", [call("c1")]), results("c1"), assistant("two files")];
     const entries = [];
     for (const message of messages) entries.push(await first.appendMessage(message));
@@ -76,15 +51,15 @@ describe("appending and reopening", () => {
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(4);
     expect(entries.every((entry) => /^[0-9a-f]{8}$/.test(entry.id))).toBe(true);
 
-    const again = await openTracked(path);
+    const again = await sandbox.open(path);
     expect(again.effectiveContext()).toEqual({ messages });
     expect(again.activeEntries()).toEqual(entries);
     expect(again.header).toEqual(first.header);
   });
 
   it("keeps appends in call order when they are not awaited one by one", async () => {
-    const path = join(dir, "s.jsonl");
-    const session = await openTracked(path);
+    const path = join(sandbox.dir, "s.jsonl");
+    const session = await sandbox.open(path);
     const texts = Array.from({ length: 20 }, (_, index) => `message ${index}`);
     await Promise.all(texts.map((text) => session.appendMessage(user(text))));
     await session.close();
@@ -95,7 +70,7 @@ describe("appending and reopening", () => {
   });
 
   it("stores a copy, so changing the message afterwards changes nothing", async () => {
-    const session = await openTracked(join(dir, "s.jsonl"));
+    const session = await sandbox.open(join(sandbox.dir, "s.jsonl"));
     const message = user("original");
     await session.appendMessage(message);
     message.content[0] = { type: "text", text: "changed" };
@@ -106,7 +81,7 @@ describe("appending and reopening", () => {
   });
 
   it("rejects appends after close, and close is idempotent", async () => {
-    const session = await openSession(join(dir, "s.jsonl"), { cwd: dir });
+    const session = await openSession(join(sandbox.dir, "s.jsonl"), { cwd: sandbox.dir });
     await session.close();
     await session.close();
     await expect(session.appendMessage(user("late"))).rejects.toBeInstanceOf(SessionError);
@@ -115,8 +90,8 @@ describe("appending and reopening", () => {
 
 describe("compaction", () => {
   it("replays only the latest of three compactions and the messages after it", async () => {
-    const path = join(dir, "s.jsonl");
-    const session = await openTracked(path);
+    const path = join(sandbox.dir, "s.jsonl");
+    const session = await sandbox.open(path);
     await session.appendMessage(user("turn 1"));
     await session.appendMessage(assistant("answer 1"));
     await session.appendCompaction(record("S1"), [user("turn 1"), assistant("answer 1")]);
@@ -135,7 +110,7 @@ describe("compaction", () => {
     expect(session.activeEntries().map((entry) => entry.id)[0]).toBe(third.compaction.id);
     await session.close();
 
-    const reopened = await openTracked(path);
+    const reopened = await sandbox.open(path);
     expect(reopened.effectiveContext()).toEqual(expected);
     expect(reopened.activeEntries()).toHaveLength(4);
     // Nothing was rewritten: every compaction and every original message is still in the file.
@@ -145,7 +120,7 @@ describe("compaction", () => {
   });
 
   it("returns the compaction entry (record fields included) and fresh copies of the kept messages", async () => {
-    const session = await openTracked(join(dir, "s.jsonl"));
+    const session = await sandbox.open(join(sandbox.dir, "s.jsonl"));
     const original = await session.appendMessage(user("keep me"));
     const { compaction, copies } = await session.appendCompaction(
       record("S", { instructions: "keep bug #3" }),
@@ -166,8 +141,8 @@ describe("compaction", () => {
 
 describe("failed turns", () => {
   it("puts the effective context back to before the failed turn, also after reopening", async () => {
-    const path = join(dir, "s.jsonl");
-    const session = await openTracked(path);
+    const path = join(sandbox.dir, "s.jsonl");
+    const session = await sandbox.open(path);
     await session.appendMessage(user("good"));
     await session.appendMessage(assistant("fine"));
     const before = session.effectiveContext();
@@ -182,7 +157,7 @@ describe("failed turns", () => {
     expect(session.effectiveContext()).toEqual(before);
     await session.close();
 
-    const reopened = await openTracked(path);
+    const reopened = await sandbox.open(path);
     expect(reopened.effectiveContext()).toEqual(before);
     // The failed turn's text is still in the file.
     expect(await readFile(path, "utf8")).toContain("huge paste");
@@ -191,8 +166,8 @@ describe("failed turns", () => {
   });
 
   it("drops a failed turn whose copy was kept by the compaction in between", async () => {
-    const path = join(dir, "s.jsonl");
-    const session = await openTracked(path);
+    const path = join(sandbox.dir, "s.jsonl");
+    const session = await sandbox.open(path);
     await session.appendMessage(user("old turn"));
     await session.appendMessage(assistant("old answer"));
     await session.appendMessage(user("recent turn"));
@@ -213,12 +188,12 @@ describe("failed turns", () => {
     };
     expect(session.effectiveContext()).toEqual(expected);
     await session.close();
-    expect((await openTracked(path)).effectiveContext()).toEqual(expected);
+    expect((await sandbox.open(path)).effectiveContext()).toEqual(expected);
   });
 
   it("is a no-op when the effective context has no user message", async () => {
-    const path = join(dir, "s.jsonl");
-    const session = await openTracked(path);
+    const path = join(sandbox.dir, "s.jsonl");
+    const session = await sandbox.open(path);
     expect(await session.markLastTurnFailed("other", "nothing to fail")).toBeUndefined();
     await session.appendCompaction(record("S"), []);
     expect(await session.markLastTurnFailed("other", "nothing to fail")).toBeUndefined();
@@ -228,7 +203,7 @@ describe("failed turns", () => {
 
   it("fails turns one after another, each back to the last good state", async () => {
     const { warnings, onWarning } = warningSink();
-    const session = await openTracked(join(dir, "s.jsonl"), onWarning);
+    const session = await sandbox.open(join(sandbox.dir, "s.jsonl"), onWarning);
     await session.appendMessage(user("good"));
     await session.appendMessage(user("bad 1"));
     await session.markLastTurnFailed("server", "500");

@@ -1,5 +1,6 @@
-import { estimateMessageTokens, estimateTokens } from "../../compaction/index.js";
-import type { AssistantMessage, Message, ModelClient } from "../../core/index.js";
+import { type RequestSize, requestSize } from "../../agent/index.js";
+import { estimateTokens } from "../../compaction/index.js";
+import type { ModelClient } from "../../core/index.js";
 import type { Session } from "../../session/index.js";
 import type { RunContext } from "../start-run.js";
 import type { Style } from "../terminal/render.js";
@@ -8,52 +9,26 @@ import { formatTokens } from "../terminal/render.js";
 /** Where a context window figure came from. */
 export type WindowSource = "learned" | "server";
 
-export interface ContextSize {
-  tokens: number;
-  /** "usage": the latest request's reported prompt size plus an estimate of what came after it. */
-  source: "usage" | "estimate";
-}
-
 /**
- * The size of the next request: the prompt size the provider reported for the latest request of
+ * The size of the next request as the server reported it: the prompt size of the latest request of
  * the effective context, plus its re-sent output and an estimate of every message after it. Kept
- * copies of a compaction carry usage from before it and are passed over; with no usable usage,
- * the local estimate of everything (system prompt and tool definitions included).
+ * copies of a compaction carry usage from before it and are passed over; with no usage, the local
+ * estimate of everything (system prompt and tool definitions included).
  */
 export function contextSize(input: {
   session: Session;
   systemPrompt: string;
   toolDefinitions: readonly unknown[];
-}): ContextSize {
+}): RequestSize {
   const { session } = input;
-  const { messages } = session.effectiveContext();
   const compactionId = session.activeCompaction()?.id;
   const keptCopies =
     compactionId === undefined
       ? 0
       : session.activeEntries().filter((entry) => entry.type === "message" && entry.keptBy === compactionId)
           .length;
-  for (let index = messages.length - 1; index >= keptCopies; index--) {
-    const message = messages[index];
-    if (message?.role !== "assistant" || message.usage === undefined) continue;
-    return { tokens: reportedSize(message, messages.slice(index + 1)), source: "usage" };
-  }
-  const fixed = estimateTokens(input.systemPrompt) + estimateTokens(JSON.stringify(input.toolDefinitions));
-  const summary = session.effectiveContext().compaction?.summary ?? "";
-  return {
-    tokens: fixed + estimateTokens(summary) + messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0),
-    source: "estimate",
-  };
-}
-
-function reportedSize(message: AssistantMessage, after: readonly Message[]): number {
-  const usage = message.usage;
-  if (usage === undefined) return 0;
-  return (
-    usage.promptTokens +
-    usage.resentOutputTokens +
-    after.reduce((sum, m) => sum + estimateMessageTokens(m), 0)
-  );
+  const overhead = estimateTokens(input.systemPrompt) + estimateTokens(JSON.stringify(input.toolDefinitions));
+  return requestSize(session.effectiveContext(), overhead, { calibrated: false, copiedMessages: keptCopies });
 }
 
 /**
@@ -71,7 +46,7 @@ export async function knownWindow(
 
 /** The dim line shown after each answer: "context 12.3k tokens · 9% of 131k (reported by the server)". */
 export function formatContextStatus(
-  size: ContextSize,
+  size: RequestSize,
   window: { tokens: number; source: WindowSource } | undefined,
   style: Style,
 ): string {

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import type { ApprovalVerdict } from "../../agent/index.js";
 import type { ToolCallBlock } from "../../core/index.js";
-import { optional } from "../../core/index.js";
 import type { Tool } from "../../tools/index.js";
 import type { CliIo } from "../cli-io.js";
 import type { CliOptions } from "../cli-options.js";
@@ -41,9 +40,7 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
   try {
     run = await startRun({
       options,
-      cwd: io.cwd,
-      env: io.env,
-      ...optional("secrets", io.secrets),
+      io,
       hooks: {
         onEvent: (event) => renderer.render(event),
         onWarning: (message) => renderer.warning(message),

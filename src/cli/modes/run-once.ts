@@ -64,9 +64,7 @@ async function runOnceInner(
     if (isHelpCommand(prompt)) return finish(reporter, EXIT_OK, slashHelpText());
     run = await startRun({
       options,
-      cwd: io.cwd,
-      env: io.env,
-      ...optional("secrets", io.secrets),
+      io,
       hooks: {
         onEvent: (event) => reporter.event(event),
         onWarning: (message) => reporter.warning(message),

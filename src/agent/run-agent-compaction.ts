@@ -1,0 +1,134 @@
+import { type CompactionOutcome, runCompaction, withRestoredFacts } from "../compaction/index.js";
+import type { CompactionTrigger, ModelClient, PantoError, SummaryRequestUsage } from "../core/index.js";
+import { optional } from "../core/index.js";
+import type { AgentOptions } from "./agent-options.js";
+import { contextForSummariser, summariserPrompt } from "./compaction-controls.js";
+import { compactionBlockedByHook } from "./hook-points.js";
+import { summaryRequester } from "./summary-requester.js";
+import { effectiveKeepBudget, summaryRequestLimit } from "./window-guard.js";
+
+export interface AgentCompactionInput {
+  options: AgentOptions;
+  trigger: CompactionTrigger;
+  instructions: string | undefined;
+  signal: AbortSignal | undefined;
+  /** The overflow being recovered from, when the trigger is "overflow". */
+  overflow?: PantoError | undefined;
+  /** The active "provider/model". */
+  activeModel: string;
+  /** The client for a model id (the active one's own client for the active model). */
+  clientFor: (modelId: string) => ModelClient;
+  /** The estimate of the system prompt and tool definitions. */
+  overheadTokens: number;
+  /** The next request's size as the provider counts it (before the compaction, and after it is written). */
+  reportedTokens: () => number;
+}
+
+/**
+ * One compaction as the agent runs it: the PreCompact hooks, `runCompaction` with the keep budget
+ * and summary limit the learned windows allow, and then its record: the compaction entry (facts
+ * restored, summary usage attached) and kept copies, or a compaction-failed entry; an event for each
+ * attempt and for the outcome, and the PostCompact hooks.
+ */
+export async function runAgentCompaction(input: AgentCompactionInput): Promise<CompactionOutcome> {
+  const { options, trigger, instructions, overflow } = input;
+  const { session, onEvent, hooks, keepVerbatimTokens } = options;
+  // The provider's own count of the rejected request when it stated one.
+  const tokensBefore = overflow?.requestTokens ?? input.reportedTokens();
+  const blocked = await compactionBlockedByHook(hooks, {
+    trigger,
+    instructions,
+    tokensBefore,
+    keepVerbatimTokens,
+  });
+  if (blocked !== undefined) return blocked;
+  const started = performance.now();
+  const summaryUsage: SummaryRequestUsage[] = [];
+  const outcome = await runCompaction({
+    context: contextForSummariser(session),
+    trigger,
+    lastTurnInFlight: trigger === "overflow",
+    ...windowLimits(input),
+    systemPrompt: summariserPrompt(session, options.compactionPrompt),
+    ...(instructions === undefined || instructions.trim() === "" ? {} : { instructions }),
+    activeModel: input.activeModel,
+    ...optional("compactionModel", options.compactionModel),
+    summarise: summaryRequester(
+      input.clientFor,
+      (characters) => onEvent({ type: "compaction-progress", characters }),
+      (modelId, usage) => summaryUsage.push({ model: modelId, ...usage }),
+    ),
+    ...optional("signal", input.signal),
+    onEvent: (event) => {
+      if (event.type === "compaction-attempt")
+        onEvent({ type: "compaction-started", trigger, model: event.model, tokensBefore });
+      else
+        onEvent({
+          type: "compaction-attempt-failed",
+          trigger,
+          model: event.model,
+          code: event.error.code,
+          message: event.error.message,
+        });
+    },
+  });
+  const durationMs = Math.round(performance.now() - started);
+  if (outcome.type === "compacted") {
+    const checked =
+      options.restoreFacts === false
+        ? outcome.record
+        : withRestoredFacts(outcome.record, outcome.plan.summarise);
+    const record = summaryUsage.length === 0 ? checked : { ...checked, usage: summaryUsage };
+    await session.appendCompaction(record, outcome.kept);
+    const tokensAfter = input.reportedTokens();
+    onEvent({
+      type: "compaction",
+      record,
+      tokensBefore,
+      tokensAfter,
+      durationMs,
+      ...optional("requestTokens", overflow?.requestTokens),
+      ...optional("contextWindow", overflow?.contextWindow),
+    });
+    await hooks?.postCompact(record, tokensBefore, tokensAfter);
+    return { ...outcome, record };
+  }
+  if (outcome.type === "nothing-to-summarise") {
+    onEvent({ type: "compaction-skipped", trigger, reason: outcome.reason });
+    return outcome;
+  }
+  const attempts = outcome.attempts.map((a) => ({
+    model: a.model,
+    code: a.error.code,
+    message: a.error.message,
+  }));
+  // A cancel is the user's choice, not a failure worth keeping on record.
+  if (outcome.error.code !== "aborted") await session.appendCompactionFailed(trigger, attempts);
+  onEvent({
+    type: "compaction-failed",
+    trigger,
+    code: outcome.error.code,
+    message: outcome.error.message,
+    attempts,
+    durationMs,
+  });
+  return outcome;
+}
+
+/** The keep budget and summary-request limit the learned windows allow (DESIGN: never configured). */
+function windowLimits(input: AgentCompactionInput): { budgetTokens: number; summaryLimitTokens?: number } {
+  const { session, keepVerbatimTokens, compactionModel } = input.options;
+  const windows = session.learnedWindows();
+  // A manual /compact keeps the configured budget; only recovery must make its one retry fit.
+  const budgetTokens =
+    input.trigger === "manual"
+      ? keepVerbatimTokens
+      : effectiveKeepBudget(
+          keepVerbatimTokens,
+          windows[input.activeModel],
+          input.overheadTokens,
+          session.effectiveContext(),
+        );
+  const summaryLimitTokens = summaryRequestLimit(windows[compactionModel ?? input.activeModel]);
+  return summaryLimitTokens === undefined ? { budgetTokens } : { budgetTokens, summaryLimitTokens };
+}

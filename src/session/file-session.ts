@@ -1,0 +1,289 @@
+import type { FileHandle } from "node:fs/promises";
+import {
+  type CompactionRecord,
+  type CompactionTrigger,
+  type EffectiveContext,
+  type ErrorCode,
+  type LearnedWindow,
+  type Message,
+  PantoError,
+} from "../core/index.js";
+import { learnedWindows } from "./learned-windows.js";
+import { pinsInForce } from "./pins-in-force.js";
+import { readActiveSuffix } from "./read-active-suffix.js";
+import { recordedModel } from "./recorded-model.js";
+import { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
+import type { Session } from "./session.js";
+import {
+  type CompactionAttemptRecord,
+  type CompactionEntry,
+  type CompactionFailedEntry,
+  type MessageEntry,
+  type ModelEntry,
+  newEntryId,
+  type PinEntry,
+  type PinnedNote,
+  type SessionEntry,
+  type SessionHeader,
+  type TurnFailedEntry,
+  type UncompactEntry,
+  type UnpinEntry,
+  type WindowEntry,
+} from "./session-entries.js";
+import { SessionError } from "./session-error.js";
+import type { SessionLock } from "./session-lock.js";
+
+/** What openSession learned from the file before handing it over. */
+export interface LoadedFile {
+  header: SessionHeader;
+  entries: SessionEntry[];
+  endsWithNewline: boolean;
+  warnings: string[];
+}
+
+/** Writes all of `data`, however many writes it takes. */
+export async function writeAll(file: FileHandle, data: Buffer): Promise<void> {
+  let done = 0;
+  while (done < data.length) {
+    const { bytesWritten } = await file.write(data, done, data.length - done);
+    done += bytesWritten;
+  }
+}
+
+/** One JSONL line. */
+export function toLine(value: unknown): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+/**
+ * An open, locked session file: entries are appended in call order, each as whole lines in one
+ * write, and replay is computed from the entries read (the active suffix) and appended since.
+ */
+export class FileSession implements Session {
+  readonly header: SessionHeader;
+  readonly hasFile = true;
+  private entries: SessionEntry[];
+  private ids: Set<string>;
+  private needsNewline: boolean;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closing: Promise<void> | undefined;
+  private closed = false;
+  private replay: ReplayResult | undefined;
+  private readonly reported = new Set<string>();
+
+  constructor(
+    readonly path: string,
+    private readonly file: FileHandle,
+    private readonly lock: SessionLock,
+    loaded: LoadedFile,
+    private readonly warn: (message: string) => void,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {
+    this.header = loaded.header;
+    this.entries = loaded.entries;
+    this.ids = new Set(loaded.entries.map((entry) => entry.id));
+    this.needsNewline = !loaded.endsWithNewline;
+    // Reported by openSession already; a later reread must not repeat them.
+    for (const warning of loaded.warnings) this.reported.add(warning);
+  }
+
+  effectiveContext(): EffectiveContext {
+    this.replay ??= replayEntries(this.entries);
+    for (const problem of this.replay.problems) this.warnOnce(`${this.path}: ${problem}`);
+    return structuredClone(this.replay.context);
+  }
+
+  activeEntries(): readonly SessionEntry[] {
+    return this.entries.slice();
+  }
+
+  appendMessage(message: Message): Promise<MessageEntry> {
+    return this.enqueue(async () => {
+      const entry: MessageEntry = { type: "message", ...this.stamp(), message: structuredClone(message) };
+      await this.write([entry]);
+      this.remember([entry]);
+      return entry;
+    });
+  }
+
+  appendCompaction(
+    record: CompactionRecord,
+    kept: readonly Message[],
+  ): Promise<{ compaction: CompactionEntry; copies: MessageEntry[] }> {
+    return this.enqueue(async () => {
+      const windows = this.learnedWindows();
+      const compaction: CompactionEntry = {
+        type: "compaction",
+        ...this.stamp(),
+        ...structuredClone(record),
+        keptMessages: kept.length,
+        pins: pinsInForce(this.entries),
+        ...(Object.keys(windows).length === 0 ? {} : { windows }),
+      };
+      const copies = kept.map(
+        (message): MessageEntry => ({
+          type: "message",
+          ...this.stamp(),
+          message: structuredClone(message),
+          keptBy: compaction.id,
+        }),
+      );
+      // One write: the block and its kept copies land together or (after a crash) as a torn tail,
+      // which replay recognises by the count and the keptBy tags, and ignores.
+      await this.write([compaction, ...copies]);
+      this.entries = [];
+      this.remember([compaction, ...copies]);
+      this.ids = new Set(this.entries.map((entry) => entry.id));
+      return { compaction, copies };
+    });
+  }
+
+  appendWindow(model: string, window: LearnedWindow): Promise<WindowEntry> {
+    return this.enqueue(async () => {
+      const entry: WindowEntry = { type: "window", ...this.stamp(), model, ...structuredClone(window) };
+      await this.write([entry]);
+      this.remember([entry]);
+      return entry;
+    });
+  }
+
+  learnedWindows(): Record<string, LearnedWindow> {
+    return learnedWindows(this.entries);
+  }
+
+  markLastTurnFailed(code: ErrorCode, error: string): Promise<TurnFailedEntry | undefined> {
+    return this.enqueue(async () => {
+      const lastUser = survivingEntries(this.entries).messages.findLast(
+        (entry) => entry.message.role === "user",
+      );
+      if (lastUser === undefined) return undefined;
+      const entry: TurnFailedEntry = {
+        type: "turn-failed",
+        ...this.stamp(),
+        firstEntryId: lastUser.id,
+        code,
+        error,
+      };
+      await this.write([entry]);
+      this.remember([entry]);
+      return entry;
+    });
+  }
+
+  activeCompaction(): CompactionEntry | undefined {
+    return survivingEntries(this.entries).compaction;
+  }
+
+  pins(): PinnedNote[] {
+    return pinsInForce(this.entries);
+  }
+
+  appendPin(text: string): Promise<PinEntry> {
+    return this.appendOne((stamp) => ({ type: "pin", ...stamp, text }));
+  }
+
+  appendUnpin(pinId: string): Promise<UnpinEntry> {
+    return this.appendOne((stamp) => ({ type: "unpin", ...stamp, pinId }));
+  }
+
+  appendCompactionFailed(
+    trigger: CompactionTrigger,
+    attempts: readonly CompactionAttemptRecord[],
+  ): Promise<CompactionFailedEntry> {
+    return this.appendOne((stamp) => ({
+      type: "compaction-failed",
+      ...stamp,
+      trigger,
+      attempts: structuredClone([...attempts]),
+    }));
+  }
+
+  appendUncompact(compactionId: string): Promise<UncompactEntry> {
+    return this.enqueue(async () => {
+      const entry: UncompactEntry = { type: "uncompact", ...this.stamp(), compactionId };
+      await this.write([entry]);
+      // The suffix in memory starts at the undone compaction: read back to the one before it.
+      const { size } = await this.file.stat();
+      const reread = await readActiveSuffix(this.path, this.file, size);
+      for (const warning of reread.warnings) this.warnOnce(warning);
+      this.entries = reread.entries;
+      this.ids = new Set(this.entries.map((known) => known.id));
+      this.replay = undefined;
+      return entry;
+    });
+  }
+
+  appendModel(model: string): Promise<ModelEntry> {
+    return this.appendOne((stamp) => ({ type: "model", ...stamp, model }));
+  }
+
+  recordedModel(): string | undefined {
+    return recordedModel(this.entries);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.enqueue(async () => {
+      this.closed = true;
+      try {
+        await this.file.close();
+      } finally {
+        await this.lock.release();
+      }
+    });
+    return this.closing;
+  }
+
+  /** Appends one entry built from a fresh stamp, in call order. */
+  private appendOne<T extends SessionEntry>(build: (stamp: { id: string; ts: string }) => T): Promise<T> {
+    return this.enqueue(async () => {
+      const entry = build(this.stamp());
+      await this.write([entry]);
+      this.remember([entry]);
+      return entry;
+    });
+  }
+
+  private warnOnce(message: string): void {
+    if (this.reported.has(message)) return;
+    this.reported.add(message);
+    this.warn(message);
+  }
+
+  /** Runs `operation` after every earlier one, so entries reach the file in call order. */
+  private enqueue<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => {
+      if (this.closed) throw new SessionError(this.path, `session ${this.path} is closed`);
+      return operation();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A fresh id (unique among the entries replay looks at) and the current time. */
+  private stamp(): { id: string; ts: string } {
+    let id = newEntryId();
+    while (this.ids.has(id)) id = newEntryId();
+    this.ids.add(id);
+    return { id, ts: new Date().toISOString() };
+  }
+
+  private remember(entries: SessionEntry[]): void {
+    this.entries.push(...entries);
+    this.replay = undefined;
+  }
+
+  /** Appends whole lines in a single write; after a torn last line, starts on a fresh line first. */
+  private async write(entries: SessionEntry[]): Promise<void> {
+    const lines = this.redact(entries.map(toLine).join(""));
+    const data = Buffer.from(this.needsNewline ? `\n${lines}` : lines, "utf8");
+    try {
+      await writeAll(this.file, data);
+    } catch (cause) {
+      // Part of the data may have landed: make sure the next entry starts on its own line.
+      this.needsNewline = true;
+      const detail = cause instanceof Error ? cause.message : String(cause);
+      throw new PantoError("other", `${this.path}: could not append to the session: ${detail}`, { cause });
+    }
+    this.needsNewline = false;
+  }
+}
