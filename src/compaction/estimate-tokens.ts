@@ -1,16 +1,11 @@
 import type { AssistantMessage, ImageBlock, Message, TextBlock, ToolResultMessage } from "../core/index.js";
+import { MESSAGE_OVERHEAD_TOKENS, TOOL_BLOCK_OVERHEAD_TOKENS } from "./estimate-bounds.js";
 
 /**
  * Charge for one image. Anthropic scales images to at most ~1.15 megapixels (about 1,600 tokens);
  * OpenAI and Gemini charge less for the same picture, so this is the high end.
  */
 export const IMAGE_TOKEN_ESTIMATE = 1600;
-
-/** Framing every provider adds around a message (role markers, separators). */
-const MESSAGE_OVERHEAD_TOKENS = 4;
-
-/** Framing around one tool call or tool result (ids, names, wrappers). */
-const TOOL_BLOCK_OVERHEAD_TOKENS = 8;
 
 /**
  * A cheap local token estimate that errs large on every kind of text a coding session holds.
