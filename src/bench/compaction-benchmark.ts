@@ -17,13 +17,17 @@ export interface CompactionPrepareBenchmarkResult extends TimingStats {
  * serialise the summarised prefix, build the request) over a synthetic session of `turns` turns,
  * each a user prompt, a tool call with usage, its result and a final answer with usage. The
  * messages go through JSON once first, as they do when a session is read back from its file. One
- * untimed warm-up run, then `runs` timed ones.
+ * untimed warm-up run, then `runs` timed ones. Without usage, sizing estimates every message: the
+ * per-character scan the usage path mostly skips.
  */
 export function runCompactionPrepareBenchmark(options: {
   turns: number;
   runs: number;
+  /** False leaves out every message's usage, so every size is the local estimate. Default true. */
+  usage?: boolean;
 }): CompactionPrepareBenchmarkResult {
-  const messages = JSON.parse(JSON.stringify(buildSyntheticSession(options.turns))) as Message[];
+  const session = buildSyntheticSession(options.turns, { usage: options.usage ?? true });
+  const messages = JSON.parse(JSON.stringify(session)) as Message[];
   prepareCompaction(messages);
   const timings: number[] = [];
   for (let run = 0; run < Math.max(1, options.runs); run++) {
@@ -49,8 +53,14 @@ function prepareCompaction(messages: readonly Message[]): number {
   return request.userPrompt.charCodeAt(request.userPrompt.length >> 1);
 }
 
-/** A session whose usage is coherent, so sizing takes the usage path as it does in real sessions. */
-export function buildSyntheticSession(turns: number): Message[] {
+/**
+ * A session whose usage is coherent, so sizing takes the usage path as it does in real sessions
+ * (`usage: false` leaves usage out).
+ */
+export function buildSyntheticSession(
+  turns: number,
+  options: { usage: boolean } = { usage: true },
+): Message[] {
   const messages: Message[] = [];
   let prompt = 2_000;
   for (let turn = 0; turn < turns; turn++) {
@@ -61,7 +71,7 @@ export function buildSyntheticSession(turns: number): Message[] {
     });
     prompt += 20;
     messages.push(
-      assistant(prompt, 30, [
+      assistant(prompt, 30, options.usage, [
         { type: "tool-call", id: `call-${turn}`, name: "read_file", arguments: { path } },
       ]),
     );
@@ -82,7 +92,9 @@ export function buildSyntheticSession(turns: number): Message[] {
     });
     prompt += 300;
     messages.push(
-      assistant(prompt, 60, [{ type: "text", text: `Fixed ${path}: the multiplier was off by one.` }]),
+      assistant(prompt, 60, options.usage, [
+        { type: "text", text: `Fixed ${path}: the multiplier was off by one.` },
+      ]),
     );
     prompt += 60;
   }
@@ -92,15 +104,17 @@ export function buildSyntheticSession(turns: number): Message[] {
 function assistant(
   promptTokens: number,
   output: number,
+  withUsage: boolean,
   content: AssistantMessage["content"],
 ): AssistantMessage {
-  return {
+  const message: AssistantMessage = {
     role: "assistant",
     provider: "anthropic",
     api: "anthropic-messages",
     model: "claude-sonnet-4-5",
     content,
-    usage: { promptTokens, outputTokens: output, resentOutputTokens: output },
     stopReason: content.some((block) => block.type === "tool-call") ? "tool-use" : "stop",
   };
+  if (withUsage) message.usage = { promptTokens, outputTokens: output, resentOutputTokens: output };
+  return message;
 }

@@ -54,6 +54,8 @@ function compactionPrepare(): void {
     console.log(`${String(turns).padStart(6)} turns: ${formatStats(result)}`);
   }
   console.log(`growth exponent (log-log slope, 1 = linear): ${growthExponent(points).toFixed(2)}`);
+  const estimated = runCompactionPrepareBenchmark({ turns: 10_000, runs: 9, usage: false });
+  console.log(`${"10000".padStart(6)} turns without usage (every size estimated): ${formatStats(estimated)}`);
 }
 
 /** Resume over growing histories, then listing sessions (both write their files under `.bench`). */

@@ -1,16 +1,11 @@
 import type { AssistantMessage, ImageBlock, Message, TextBlock, ToolResultMessage } from "../core/index.js";
+import { MESSAGE_OVERHEAD_TOKENS, TOOL_BLOCK_OVERHEAD_TOKENS } from "./estimate-bounds.js";
 
 /**
  * Charge for one image. Anthropic scales images to at most ~1.15 megapixels (about 1,600 tokens);
  * OpenAI and Gemini charge less for the same picture, so this is the high end.
  */
 export const IMAGE_TOKEN_ESTIMATE = 1600;
-
-/** Framing every provider adds around a message (role markers, separators). */
-const MESSAGE_OVERHEAD_TOKENS = 4;
-
-/** Framing around one tool call or tool result (ids, names, wrappers). */
-const TOOL_BLOCK_OVERHEAD_TOKENS = 8;
 
 /**
  * A cheap local token estimate that errs large on every kind of text a coding session holds.
@@ -32,25 +27,26 @@ const TOOL_BLOCK_OVERHEAD_TOKENS = 8;
  * Measured against published tokeniser counts in `test/compaction/token-samples.ts`.
  */
 export function estimateTokens(text: string): number {
-  // A table-driven automaton: each character's class and the state (what came before it) give its
-  // cost in quarter tokens and the next state, with no data-dependent branch for ASCII text. This
-  // runs over every character of a session when a compaction is prepared.
+  // A table-driven automaton: one table read per character gives its cost in quarter tokens and the
+  // next state, with no data-dependent branch for ASCII text. This runs over every character of a
+  // session when a compaction is prepared, so the step is kept to a load, a mask and a shift.
   let quarters = 0;
-  let state = START;
+  let row = START * STEP_COLUMNS;
   const length = text.length;
   for (let index = 0; index < length; index++) {
     const code = text.charCodeAt(index);
-    let kind: number;
-    if (code < 0x80) kind = ASCII_CLASS[code] as number;
-    else if (code < 0x800) kind = ONE_TOKEN;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      kind = THREE_TOKENS;
-      // A low surrogate follows its high surrogate and was charged with it.
-      index++;
-    } else kind = TWO_TOKENS;
-    const at = state * CLASS_COUNT + kind;
-    quarters += QUARTER_COST[at] as number;
-    state = NEXT_STATE[at] as number;
+    let column = code;
+    if (code >= 0x80) {
+      if (code < 0x800) column = TWO_BYTE_COLUMN;
+      else if (code >= 0xd800 && code <= 0xdbff) {
+        column = FOUR_BYTE_COLUMN;
+        // A low surrogate follows its high surrogate and was charged with it.
+        index++;
+      } else column = THREE_BYTE_COLUMN;
+    }
+    const step = STEP[row + column] as number;
+    quarters += step & QUARTERS_MASK;
+    row = step >> QUARTERS_BITS;
   }
   return Math.ceil(quarters / 4);
 }
@@ -85,6 +81,33 @@ const ASCII_CLASS = new Uint8Array(0x80).fill(ONE_TOKEN);
 const QUARTER_COST = new Uint8Array(STATE_COUNT * CLASS_COUNT);
 const NEXT_STATE = new Uint8Array(STATE_COUNT * CLASS_COUNT);
 buildTables();
+
+// The step table the loop reads: one row per state, one column per ASCII code plus three columns
+// for the longer UTF-8 lengths. Each entry holds the next state's row offset above the character's
+// cost in quarter tokens (at most 12, so 4 bits).
+const TWO_BYTE_COLUMN = 0x80;
+const THREE_BYTE_COLUMN = 0x81;
+const FOUR_BYTE_COLUMN = 0x82;
+const STEP_COLUMNS = 0x83;
+const QUARTERS_BITS = 4;
+const QUARTERS_MASK = (1 << QUARTERS_BITS) - 1;
+const STEP = new Uint16Array(STATE_COUNT * STEP_COLUMNS);
+buildStepTable();
+
+function buildStepTable(): void {
+  const columnClass = (column: number): number => {
+    if (column < 0x80) return ASCII_CLASS[column] as number;
+    if (column === TWO_BYTE_COLUMN) return ONE_TOKEN;
+    return column === THREE_BYTE_COLUMN ? TWO_TOKENS : THREE_TOKENS;
+  };
+  for (let state = 0; state < STATE_COUNT; state++) {
+    for (let column = 0; column < STEP_COLUMNS; column++) {
+      const at = state * CLASS_COUNT + columnClass(column);
+      const nextRow = (NEXT_STATE[at] as number) * STEP_COLUMNS;
+      STEP[state * STEP_COLUMNS + column] = (nextRow << QUARTERS_BITS) | (QUARTER_COST[at] as number);
+    }
+  }
+}
 
 function buildTables(): void {
   for (let code = 0x61; code <= 0x7a; code++) ASCII_CLASS[code] = LOWER;

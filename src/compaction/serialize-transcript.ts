@@ -12,25 +12,58 @@ import { quoteTranscriptText } from "./quote-transcript-text.js";
  * backslash and an envelope tag gets `&lt;`, so only the serialiser's own markers start a turn.
  */
 export function serializeTranscript(messages: readonly Message[]): string {
-  const entries: string[] = [];
+  const transcript: Transcript = { chunks: [], entries: [], entryChars: 0 };
   for (const message of messages) {
-    if (message.role === "user") entries.push(`[User]: ${renderParts(message.content)}`);
-    else if (message.role === "assistant") renderAssistant(message, entries);
-    else renderToolResults(message, entries);
+    if (message.role === "user") addEntry(transcript, `[User]: ${renderParts(message.content)}`);
+    else if (message.role === "assistant") renderAssistant(message, transcript);
+    else renderToolResults(message, transcript);
   }
-  return entries.join("\n\n");
+  closeChunk(transcript);
+  return transcript.chunks.join(ENTRY_SEPARATOR);
 }
 
-function renderAssistant(message: AssistantMessage, entries: string[]): void {
+const ENTRY_SEPARATOR = "\n\n";
+
+/**
+ * About how much text the entries of one chunk hold before they are joined into one flat string.
+ * A long session has hundreds of thousands of entries; held until the end, every one of them would
+ * be copied again by each young-generation collection on the way. Joined a megabyte at a time, only
+ * the open chunk's entries stay alive, and the chunks themselves are large objects the collector
+ * never copies.
+ */
+const CHUNK_CHARS = 1 << 20;
+
+/** The transcript so far: finished chunks, and the entries of the open one. */
+interface Transcript {
+  chunks: string[];
+  entries: string[];
+  entryChars: number;
+}
+
+function addEntry(transcript: Transcript, entry: string): void {
+  transcript.entries.push(entry);
+  transcript.entryChars += entry.length;
+  if (transcript.entryChars >= CHUNK_CHARS) closeChunk(transcript);
+}
+
+/** Joins the open chunk's entries; joining the chunks with the same separator gives the same text. */
+function closeChunk(transcript: Transcript): void {
+  if (transcript.entries.length === 0) return;
+  transcript.chunks.push(transcript.entries.join(ENTRY_SEPARATOR));
+  transcript.entries = [];
+  transcript.entryChars = 0;
+}
+
+function renderAssistant(message: AssistantMessage, transcript: Transcript): void {
   let calls = "";
   for (const block of message.content) {
-    if (block.type === "text") entries.push(`[Assistant]: ${quoteTranscriptText(block.text)}`);
+    if (block.type === "text") addEntry(transcript, `[Assistant]: ${quoteTranscriptText(block.text)}`);
     else if (block.type === "thinking") {
       const text = thinkingText(block);
-      if (text !== "") entries.push(`[Assistant thinking]: ${text}`);
+      if (text !== "") addEntry(transcript, `[Assistant thinking]: ${text}`);
     } else calls += `\n${quoteTranscriptText(`${block.name} ${JSON.stringify(block.arguments)}`)}`;
   }
-  if (calls !== "") entries.push(`[Assistant tool calls]:${calls}`);
+  if (calls !== "") addEntry(transcript, `[Assistant tool calls]:${calls}`);
 }
 
 function thinkingText(block: { text: string; redacted?: string }): string {
@@ -38,10 +71,11 @@ function thinkingText(block: { text: string; redacted?: string }): string {
   return block.redacted === undefined ? "" : "[redacted]";
 }
 
-function renderToolResults(message: ToolResultMessage, entries: string[]): void {
+function renderToolResults(message: ToolResultMessage, transcript: Transcript): void {
   for (const block of message.content) {
     const flag = block.isError ? " (error)" : "";
-    entries.push(
+    addEntry(
+      transcript,
       `[Tool result]: ${quoteTranscriptText(block.toolName)}${flag}\n${renderParts(block.content)}`,
     );
   }
