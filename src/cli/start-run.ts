@@ -1,36 +1,28 @@
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import { Agent, type AgentEvent, type ApprovalVerdict, buildSystemPrompt } from "../agent/index.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
 import {
-  ConfigError,
   DEFAULT_KEEP_VERBATIM_TOKENS,
   type LoadedConfig,
   loadConfig,
   type ModelPrice,
   projectConfigPath,
   readCompactionPromptLayers,
-  type TimeoutsConfig,
   userConfigPath,
 } from "../config/index.js";
-import { isPantoError, type ModelClient, optional, type ToolCallBlock } from "../core/index.js";
+import { type ModelClient, optional, type ToolCallBlock } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import type { McpServers } from "../mcp/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
-import {
-  findLatestConversation,
-  newSessionPath,
-  openNewSession,
-  openSession,
-  type Session,
-  SessionError,
-} from "../session/index.js";
+import { newSessionPath, openNewSession, type Session } from "../session/index.js";
 import { createDefaultTools, type Tool } from "../tools/index.js";
 import { chooseModel } from "./choose-model.js";
 import type { CliIo } from "./cli-io.js";
 import type { CliOptions } from "./cli-options.js";
+import { clientFactory } from "./client-factory.js";
 import { UsageError } from "./exit-status.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./known-secrets.js";
+import { openRunSession } from "./sessions/open-run-session.js";
+import { setupStep } from "./setup-errors.js";
 import { type HooksFactory, loadHooks } from "./start-hooks.js";
 import { startMcp } from "./start-mcp.js";
 
@@ -97,15 +89,10 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   const { config, pantoHome, projectRoot } = loaded;
   addConfigSecrets(secrets, config.providers, env);
   const createClient = await clientFactory(loaded, env, hooks.onWarning, secrets);
-  const path = await chooseSessionPath(options, cwd, pantoHome, projectRoot, hooks.onWarning);
-  const resumed = await hasContent(path);
   const sessionOptions = { cwd, onWarning: hooks.onWarning, redact: secrets.redact };
-  // A new session's file is created by its first entry, so a launch that sends nothing leaves none.
-  let session = await setupStep(async () =>
-    resumed || (await exists(path))
-      ? await openSession(path, sessionOptions)
-      : openNewSession(path, sessionOptions),
-  );
+  const opened = await openRunSession(options, { cwd, pantoHome, projectRoot }, sessionOptions);
+  const { resumed } = opened;
+  let session = opened.session;
   const notices: string[] = [];
   let model: string;
   try {
@@ -205,102 +192,6 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       await mcp?.close();
     },
   };
-}
-
-/**
- * createModelClient, loaded lazily (it pulls in the provider SDKs) and memoised per model id so
- * checking the key up front costs nothing later.
- */
-export async function clientFactory(
-  loaded: LoadedConfig,
-  env: NodeJS.ProcessEnv,
-  onWarning: (message: string) => void,
-  secrets: SecretRedactor,
-): Promise<(modelId: string) => ModelClient> {
-  const { createModelClient } = await import("../providers/create-model-client.js");
-  const clients = new Map<string, ModelClient>();
-  return (modelId) => {
-    const existing = clients.get(modelId);
-    if (existing !== undefined) return existing;
-    const client = createModelClient(modelId, {
-      env,
-      onWarning,
-      redact: secrets.redact,
-      ...timeoutOptions(loaded.config.timeouts),
-      ...optional("config", loaded.config.providers),
-      ...(loaded.config.max_output_tokens === undefined
-        ? {}
-        : { maxOutputTokens: loaded.config.max_output_tokens }),
-    });
-    clients.set(modelId, client);
-    return client;
-  };
-}
-
-/** Config "timeouts" as createModelClient options; a missing one keeps the adapters' default. */
-function timeoutOptions(timeouts: TimeoutsConfig | undefined): {
-  firstByteTimeoutMs?: number;
-  idleTimeoutMs?: number;
-  requestTimeoutMs?: number;
-} {
-  return {
-    ...(timeouts?.first_byte_ms === undefined ? {} : { firstByteTimeoutMs: timeouts.first_byte_ms }),
-    ...(timeouts?.idle_ms === undefined ? {} : { idleTimeoutMs: timeouts.idle_ms }),
-    ...(timeouts?.request_ms === undefined ? {} : { requestTimeoutMs: timeouts.request_ms }),
-  };
-}
-
-async function chooseSessionPath(
-  options: CliOptions,
-  cwd: string,
-  pantoHome: string,
-  projectRoot: string,
-  onWarning: (message: string) => void,
-): Promise<string> {
-  if (options.session !== undefined) return resolve(cwd, options.session);
-  if (typeof options.resume === "string")
-    return await (await import("./sessions/resolve-resume.js")).resolveResumePath(
-      options.resume,
-      cwd,
-      pantoHome,
-      projectRoot,
-    );
-  if (options.continue) {
-    const latest = await findLatestConversation(pantoHome, projectRoot);
-    if (latest !== undefined) return latest;
-    onWarning(`no earlier conversation for ${projectRoot}; starting a new one`);
-  }
-  return newSessionPath(pantoHome, projectRoot);
-}
-
-async function exists(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined)) !== undefined;
-}
-
-async function hasContent(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).size > 0;
-  } catch {
-    return false;
-  }
-}
-
-/** Runs one setup step, turning configuration-class failures into a UsageError (exit status 2). */
-async function setupStep<T>(step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    throw asUsageError(error) ?? error;
-  }
-}
-
-/** Config, session and model-setup errors are the user's to fix: usage errors. */
-export function asUsageError(error: unknown): UsageError | undefined {
-  if (error instanceof UsageError) return error;
-  if (error instanceof ConfigError) return new UsageError(error.message, "config", { cause: error });
-  if (error instanceof SessionError) return new UsageError(error.message, "session", { cause: error });
-  if (isPantoError(error)) return new UsageError(error.message, error.code, { cause: error });
-  return undefined;
 }
 
 function noModelMessage(loaded: LoadedConfig): string {

@@ -13,7 +13,8 @@ import {
   EXIT_USAGE,
   UsageError,
 } from "../exit-status.js";
-import { asUsageError, type RunContext, startRun } from "../start-run.js";
+import { asUsageError } from "../setup-errors.js";
+import { type RunContext, startRun } from "../start-run.js";
 import { editorFor } from "../terminal/edit-in-editor.js";
 
 /** How print mode and JSON mode each show what happens during one prompt. */
