@@ -2,7 +2,7 @@ import type { PromptResult } from "../../agent/index.js";
 import { attachFiles } from "../commands/attach-files.js";
 import { runShellEscape } from "../commands/shell-escape.js";
 import type { RunContext } from "../start-run.js";
-import type { Style } from "../terminal/render.js";
+import { plural, type Style } from "../terminal/render.js";
 
 /** Where the interactive session writes a line. */
 export interface LineWriter {
@@ -54,4 +54,19 @@ export function interruptNotice(result: Extract<PromptResult, { ok: false }>): s
   if (result.keptInterrupted === true)
     return "cancelled: your prompt and the answer so far stay in the context, marked interrupted";
   return "cancelled before any answer: the prompt is kept in the session file but left out of the context";
+}
+
+/** The interactive session's opening lines: version, model, session file and what it holds, notices, keys. */
+export function printBanner(run: RunContext, version: string, out: LineWriter, style: Style): void {
+  const context = run.agent.effectiveContext();
+  const state = run.resumed
+    ? `resumed: ${context.compaction === undefined ? "" : "a compaction block + "}${plural(context.messages.length, "message")} in context`
+    : "new: the file is written with the first message";
+  const write = (text: string): void => out.line(text);
+  write(`${style.bold(`panto ${version}`)} · model ${style.cyan(run.agent.model)}`);
+  write(style.dim(`session ${run.session.path} (${state})`));
+  for (const notice of run.notices) write(style.yellow(notice));
+  write(
+    style.dim("/help for commands · \\ at the end of a line continues it · Ctrl-C cancels · Ctrl-D exits"),
+  );
 }

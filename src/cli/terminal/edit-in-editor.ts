@@ -2,6 +2,9 @@ import { type StdioOptions, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Interface } from "node:readline";
+import type { CliIo } from "../cli-io.js";
+import type { KeyInput } from "./key-input.js";
 
 /** Edits text in the user's editor and returns the result; rejects with a clear message when it cannot. */
 export type EditText = (text: string) => Promise<string>;
@@ -36,6 +39,35 @@ export function editorFor(env: NodeJS.ProcessEnv, stdio: StdioOptions): EditText
       return await readFile(path, "utf8");
     } finally {
       await rm(folder, { recursive: true, force: true });
+    }
+  };
+}
+
+/**
+ * The interactive session's {@link EditText}: hands the terminal to $VISUAL/$EDITOR (readline
+ * paused, raw mode off) and takes it back afterwards.
+ */
+export function editorOverTerminal(
+  io: Pick<CliIo, "stdin" | "stdout" | "env">,
+  rl: Interface | undefined,
+  keys: KeyInput | undefined,
+): EditText {
+  return async (text) => {
+    const stdin = io.stdin as NodeJS.ReadableStream & {
+      isTTY?: boolean;
+      setRawMode?: (raw: boolean) => void;
+    };
+    const raw = stdin.isTTY === true && typeof stdin.setRawMode === "function";
+    rl?.pause();
+    if (raw) stdin.setRawMode?.(false);
+    keys?.disablePaste();
+    try {
+      return await editorFor(io.env, "inherit")(text);
+    } finally {
+      // An editor leaves bracketed paste as it likes (vim turns it off): set it again.
+      keys?.enablePaste(io.stdout);
+      if (raw) stdin.setRawMode?.(true);
+      rl?.resume();
     }
   };
 }
