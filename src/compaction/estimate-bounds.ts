@@ -1,10 +1,5 @@
 import type { Message } from "../core/index.js";
-
-/** Framing every provider adds around a message (role markers, separators). */
-export const MESSAGE_OVERHEAD_TOKENS = 4;
-
-/** Framing around one tool call or tool result (ids, names, wrappers). */
-export const TOOL_BLOCK_OVERHEAD_TOKENS = 8;
+import { estimateMessageBreakdown } from "./estimate-tokens.js";
 
 /**
  * An upper bound of `estimateTokens(text)` from the text's length alone (and whether it is ASCII),
@@ -23,29 +18,10 @@ export function estimateTokensUpperBound(text: string): number {
 
 /**
  * An upper bound of a message's estimate without its images and thinking (what sizing compares
- * usage against), built like estimateMessageBreakdown with every text estimate replaced by
+ * usage against): the same walk as estimateMessageBreakdown with every text estimate replaced by
  * {@link estimateTokensUpperBound}.
  */
 export function estimateFloorUpperBound(message: Message): number {
-  let bound = MESSAGE_OVERHEAD_TOKENS;
-  if (message.role === "user") {
-    for (const part of message.content)
-      if (part.type === "text") bound += estimateTokensUpperBound(part.text);
-  } else if (message.role === "assistant") {
-    for (const block of message.content) {
-      if (block.type === "text") bound += estimateTokensUpperBound(block.text);
-      else if (block.type === "tool-call") {
-        const args = JSON.stringify(block.arguments) ?? "";
-        bound +=
-          TOOL_BLOCK_OVERHEAD_TOKENS + estimateTokensUpperBound(block.name) + estimateTokensUpperBound(args);
-      }
-    }
-  } else {
-    for (const block of message.content) {
-      bound += TOOL_BLOCK_OVERHEAD_TOKENS + estimateTokensUpperBound(block.toolName);
-      for (const part of block.content)
-        if (part.type === "text") bound += estimateTokensUpperBound(part.text);
-    }
-  }
-  return bound;
+  const bound = estimateMessageBreakdown(message, estimateTokensUpperBound);
+  return bound.tokens - bound.imageTokens - bound.thinkingTokens;
 }

@@ -1,5 +1,10 @@
 import type { AssistantMessage, ImageBlock, Message, TextBlock, ToolResultMessage } from "../core/index.js";
-import { MESSAGE_OVERHEAD_TOKENS, TOOL_BLOCK_OVERHEAD_TOKENS } from "./estimate-bounds.js";
+
+/** Framing every provider adds around a message (role markers, separators). */
+const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/** Framing around one tool call or tool result (ids, names, wrappers). */
+const TOOL_BLOCK_OVERHEAD_TOKENS = 8;
 
 /**
  * Charge for one image. Anthropic scales images to at most ~1.15 megapixels (about 1,600 tokens);
@@ -161,18 +166,29 @@ export interface MessageEstimate {
   thinkingTokens: number;
 }
 
-export function estimateMessageBreakdown(message: Message): MessageEstimate {
+/** What one text costs: {@link estimateTokens}, or a bound of it (see estimate-bounds.ts). */
+type TextTokens = (text: string) => number;
+
+/** {@link MessageEstimate} of one message, each text costed by `textTokens`. */
+export function estimateMessageBreakdown(
+  message: Message,
+  textTokens: TextTokens = estimateTokens,
+): MessageEstimate {
   const estimate = { tokens: MESSAGE_OVERHEAD_TOKENS, imageTokens: 0, thinkingTokens: 0 };
-  if (message.role === "user") addParts(estimate, message.content);
-  else if (message.role === "assistant") addAssistantContent(estimate, message);
-  else addToolResults(estimate, message);
+  if (message.role === "user") addParts(estimate, message.content, textTokens);
+  else if (message.role === "assistant") addAssistantContent(estimate, message, textTokens);
+  else addToolResults(estimate, message, textTokens);
   return estimate;
 }
 
-function addParts(estimate: MessageEstimate, parts: ReadonlyArray<TextBlock | ImageBlock>): void {
+function addParts(
+  estimate: MessageEstimate,
+  parts: ReadonlyArray<TextBlock | ImageBlock>,
+  textTokens: TextTokens,
+): void {
   for (const part of parts) {
     if (part.type === "text") {
-      estimate.tokens += estimateTokens(part.text);
+      estimate.tokens += textTokens(part.text);
     } else {
       estimate.tokens += IMAGE_TOKEN_ESTIMATE;
       estimate.imageTokens += IMAGE_TOKEN_ESTIMATE;
@@ -180,24 +196,28 @@ function addParts(estimate: MessageEstimate, parts: ReadonlyArray<TextBlock | Im
   }
 }
 
-function addAssistantContent(estimate: MessageEstimate, message: AssistantMessage): void {
+function addAssistantContent(
+  estimate: MessageEstimate,
+  message: AssistantMessage,
+  textTokens: TextTokens,
+): void {
   for (const block of message.content) {
     if (block.type === "text") {
-      estimate.tokens += estimateTokens(block.text);
+      estimate.tokens += textTokens(block.text);
     } else if (block.type === "thinking") {
-      const thinking = estimateTokens(block.text) + estimateTokens(block.redacted ?? "");
+      const thinking = textTokens(block.text) + textTokens(block.redacted ?? "");
       estimate.tokens += thinking;
       estimate.thinkingTokens += thinking;
     } else {
       const args = JSON.stringify(block.arguments) ?? "";
-      estimate.tokens += TOOL_BLOCK_OVERHEAD_TOKENS + estimateTokens(block.name) + estimateTokens(args);
+      estimate.tokens += TOOL_BLOCK_OVERHEAD_TOKENS + textTokens(block.name) + textTokens(args);
     }
   }
 }
 
-function addToolResults(estimate: MessageEstimate, message: ToolResultMessage): void {
+function addToolResults(estimate: MessageEstimate, message: ToolResultMessage, textTokens: TextTokens): void {
   for (const block of message.content) {
-    estimate.tokens += TOOL_BLOCK_OVERHEAD_TOKENS + estimateTokens(block.toolName);
-    addParts(estimate, block.content);
+    estimate.tokens += TOOL_BLOCK_OVERHEAD_TOKENS + textTokens(block.toolName);
+    addParts(estimate, block.content, textTokens);
   }
 }
