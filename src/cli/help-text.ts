@@ -12,9 +12,10 @@ Modes:
                                 its temporary folder is removed at the end (--keep keeps it)
   panto sessions [--json]       this project's sessions, newest first: short id, started, last
                                 written, turns, compactions, size, first prompt (counts marked
-                                ≥ are lower bounds read from the file's tail); --json prints one
+                                ≥ are lower bounds read from the file's tail), a session started
+                                from another marked "↳ fork of ID at turn N"; --json prints one
                                 array of {id, short_id, path, created, modified, first_prompt,
-                                turns, compactions, counts_exact, size_bytes}
+                                turns, compactions, counts_exact, size_bytes, parent}
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
                                 terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and
                                 elsewhere prints the list to stderr and exits 2
