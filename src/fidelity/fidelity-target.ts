@@ -2,6 +2,7 @@ import { groupTurns } from "../compaction/group-turns.js";
 import type { CompactionRecord, CompactionTrigger, EffectiveContext, Message, Turn } from "../core/index.js";
 import { optional } from "../core/index.js";
 import {
+  blockParts,
   type CompactionEntry,
   composeCompactionSummary,
   pinsInForce,
@@ -107,11 +108,7 @@ export function freshTarget(
   summarised: readonly Turn[],
   kept: readonly Message[],
 ): FidelityTarget {
-  const block = composeCompactionSummary({
-    summary: record.summary,
-    ...optional("restored", record.restored),
-    pins: view.pins,
-  });
+  const block = composeCompactionSummary({ ...blockParts(record), pins: view.pins });
   return {
     trigger: record.trigger,
     model: record.model,

@@ -1,8 +1,11 @@
 export {
+  blockParts,
+  type CompactionBlockParts,
   composeCompactionSummary,
   NO_SUMMARY_YET,
   PINNED_NOTES_HEADING,
   RESTORED_FACTS_HEADING,
+  recallPointer,
 } from "./compose-compaction-summary.js";
 export { findLatestConversation } from "./find-latest-conversation.js";
 export { openNewSession } from "./lazy-session.js";
@@ -19,6 +22,13 @@ export { readActiveSuffix } from "./read-active-suffix.js";
 export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compaction-history.js";
 export { validateHeader } from "./read-session-header.js";
 export { recordedModel } from "./recorded-model.js";
+export {
+  type EffectiveTurnNumbers,
+  effectiveTurnNumbers,
+  startsTurn,
+  turnNumbers,
+  turnsBefore,
+} from "./turn-numbers.js";
 export { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 export {
   resolveSessionRef,

@@ -1,5 +1,5 @@
 import type { EffectiveContext } from "../core/index.js";
-import { composeCompactionSummary } from "./compose-compaction-summary.js";
+import { blockParts, composeCompactionSummary } from "./compose-compaction-summary.js";
 import {
   incompleteCompactionProblem,
   KeptCopyCounter,
@@ -134,7 +134,8 @@ export function survivingEntries(entries: readonly SessionEntry[]): SurvivingEnt
  * Replays session entries to the effective context (spec rule 3): the latest compaction block, then
  * every message after it except those of failed turns (DESIGN "Turns"), with tool-call/result
  * pairing repaired in memory. Older compactions and everything before them contribute nothing.
- * The block carries the summary, the facts restored into it and the pinned notes in force; with
+ * The block carries the summary, the recall pointer, the facts restored into it and the pinned
+ * notes in force; with
  * pinned notes and no compaction yet, a block holding just the notes leads the context.
  */
 export function replayEntries(entries: readonly SessionEntry[]): ReplayResult {
@@ -146,8 +147,7 @@ export function replayEntries(entries: readonly SessionEntry[]): ReplayResult {
   const base = surviving.compaction;
   if (base === undefined && pins.length === 0) return { context: { messages }, problems };
   const summary = composeCompactionSummary({
-    summary: base?.summary ?? "",
-    ...(base?.restored === undefined ? {} : { restored: base.restored }),
+    ...(base === undefined ? { summary: "" } : blockParts(base)),
     pins,
   });
   return { context: { compaction: { type: "compaction", summary }, messages }, problems };
