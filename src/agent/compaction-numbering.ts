@@ -1,6 +1,11 @@
 import { compactionTurns, numberTurns, type RetentionPlan } from "../compaction/index.js";
 import type { CompactionTurns } from "../core/index.js";
-import { type EffectiveTurnNumbers, effectiveTurnNumbers, type Session, turnsBefore } from "../session/index.js";
+import {
+  type EffectiveTurnNumbers,
+  effectiveTurnNumbers,
+  type Session,
+  turnsBefore,
+} from "../session/index.js";
 
 /**
  * The turn numbers of the session's effective context. A compaction in effect that was written

@@ -19,8 +19,10 @@ const HEDGE =
 const ABOUT_TESTS = /\b(tests?|specs?|suites?)\b/i;
 const TEST_COMMAND = /(^|[\s/:._-])(test|tests|vitest|jest|pytest|mocha|rspec|phpunit|ctest)([\s:._-]|$)/i;
 const ABOUT_BUILD = /\b(build|builds|built|compiles?|compiled|type-?checks?|lint|lints|linted)\b/i;
-const BUILD_COMMAND = /(^|[\s/:._-])(build|tsc|compile|make|lint|check|biome|eslint|cargo\s+build)([\s:._-]|$)/i;
-const CHANGED = /\b(created|wrote|written|edited|updated|modified|changed|added|deleted|removed|fixed|rewrote)\b/i;
+const BUILD_COMMAND =
+  /(^|[\s/:._-])(build|tsc|compile|make|lint|check|biome|eslint|cargo\s+build)([\s:._-]|$)/i;
+const CHANGED =
+  /\b(created|wrote|written|edited|updated|modified|changed|added|deleted|removed|fixed|rewrote)\b/i;
 /** A token that reads as a file path: it holds a "/" or ends in a short extension. */
 const PATH_TOKEN = /(?:[\w.@-]+\/)+[\w.@-]+|[\w@-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0,5}\b/g;
 

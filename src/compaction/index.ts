@@ -1,8 +1,8 @@
 export * from "./base-compaction-prompt-path.js";
 export * from "./build-compaction-request.js";
+export { checkClaims, MAX_UNVERIFIED } from "./check-claims.js";
 export * from "./estimate-context-tokens.js";
 export * from "./estimate-tokens.js";
-export { checkClaims, MAX_UNVERIFIED } from "./check-claims.js";
 export { ERROR_EXCERPT_CHARS, extractFacts, type Fact } from "./extract-facts.js";
 export {
   DEFAULT_LEDGER_LIMITS,
@@ -11,9 +11,9 @@ export {
   extractLedger,
   type LedgerLimits,
 } from "./extract-ledger.js";
+export * from "./group-turns.js";
 export { normaliseForMatch } from "./normalise-for-match.js";
 export { compactionTurns, numberTurns } from "./number-turns.js";
-export * from "./group-turns.js";
 export { PINNED_NOTES_PROMPT_HEADING, withPinnedNotes } from "./pinned-notes-prompt.js";
 export * from "./plan-retention.js";
 export {

@@ -4,8 +4,6 @@ import { extractFacts, type Fact } from "./extract-facts.js";
 import { DEFAULT_LEDGER_LIMITS, extractLedger, type LedgerLimits } from "./extract-ledger.js";
 import { normaliseForMatch } from "./normalise-for-match.js";
 
-
-
 /** Caps on what is restored, so the compaction block cannot balloon. */
 export interface RestoreLimits {
   maxFacts: number;

@@ -22,13 +22,6 @@ export { readActiveSuffix } from "./read-active-suffix.js";
 export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compaction-history.js";
 export { validateHeader } from "./read-session-header.js";
 export { recordedModel } from "./recorded-model.js";
-export {
-  type EffectiveTurnNumbers,
-  effectiveTurnNumbers,
-  startsTurn,
-  turnNumbers,
-  turnsBefore,
-} from "./turn-numbers.js";
 export { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 export {
   resolveSessionRef,
@@ -63,3 +56,10 @@ export {
   sumSessionUsage,
   type TokenCounts,
 } from "./session-usage.js";
+export {
+  type EffectiveTurnNumbers,
+  effectiveTurnNumbers,
+  startsTurn,
+  turnNumbers,
+  turnsBefore,
+} from "./turn-numbers.js";
