@@ -12,6 +12,7 @@ import {
 import { type ModelClient, optional, type ToolCallBlock } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import type { McpServers } from "../mcp/index.js";
+import { createRecallTool } from "../recall/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import { newSessionPath, openNewSession, type Session } from "../session/index.js";
 import { createDefaultTools, type Tool } from "../tools/index.js";
@@ -125,7 +126,12 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     passthrough: config.bash_env_passthrough ?? [],
     isSecret: (value) => secrets.isSecret(value),
   });
-  const tools = createDefaultTools({ bashEnv });
+  // recall is always offered, so the tool list (and the cached prefix) never changes; it follows
+  // the run's session as /clear or a handoff replaces it.
+  const tools = [
+    ...createDefaultTools({ bashEnv }),
+    createRecallTool({ session: () => session, redact: secrets.redact }),
+  ];
   const makeHooks: HooksFactory | undefined = await loadHooks({
     config: config.hooks,
     projectRoot,

@@ -33,6 +33,7 @@ const PATH_TOKEN = /(?:[\w.@-]+\/)+[\w.@-]+|[\w@-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0
  * - a command it names (the command's normalised text appears in it): that command's latest run failed;
  * - else, when it speaks of tests (or of the build, compiling, type-checking, linting), the latest
  *   run among the ledger's test commands (or build commands): that run failed;
+ * and a plain statement of change is checked against
  * - a file path it names with a change word ("created", "edited", "fixed", ...), when the
  *   summarised turns read that path but no write, edit or deletion of it is on record and no
  *   command mentions it (a command may have changed it).
@@ -46,9 +47,10 @@ export function checkClaims(
   const found: UnverifiedClaim[] = [];
   for (const sentence of sentences(summary)) {
     if (found.length >= MAX_UNVERIFIED) break;
-    if (!SUCCESS.test(sentence) || HEDGE.test(sentence)) continue;
+    if (HEDGE.test(sentence)) continue;
     const evidence =
-      commandEvidence(sentence, ledger?.commands ?? []) ?? fileEvidence(sentence, ledger, readPaths);
+      (SUCCESS.test(sentence) ? commandEvidence(sentence, ledger?.commands ?? []) : undefined) ??
+      (CHANGED.test(sentence) ? fileEvidence(sentence, ledger, readPaths) : undefined);
     if (evidence !== undefined) found.push({ claim: clip(sentence), evidence });
   }
   return found;
@@ -92,7 +94,6 @@ function fileEvidence(
   ledger: CompactionLedger | undefined,
   readPaths: readonly string[],
 ): string | undefined {
-  if (!CHANGED.test(sentence)) return undefined;
   const changed = (ledger?.files ?? []).map((file) => ledgerPathKey(file.path));
   const commands = (ledger?.commands ?? []).map((command) => command.command);
   for (const token of sentence.match(PATH_TOKEN) ?? []) {
