@@ -15,7 +15,12 @@ import {
   type Message,
   type ToolResultMessage,
 } from "../../src/core/index.js";
-import { composeCompactionSummary, RESTORED_FACTS_HEADING, recallPointer } from "../../src/session/index.js";
+import {
+  blockParts,
+  composeCompactionSummary,
+  RESTORED_FACTS_HEADING,
+  recallPointer,
+} from "../../src/session/index.js";
 import { formatCommandResult } from "../../src/tools/bash-tool.js";
 
 let callCount = 0;
@@ -224,12 +229,7 @@ describe("restored facts: one mechanism, one section", () => {
       { kind: "path", text: "src/lexer.ts" },
     ]);
     expect(checked.unverified).toHaveLength(1);
-    const block = composeCompactionSummary({
-      summary: checked.summary,
-      through: 5,
-      ...checked,
-      pins: ["be brief"],
-    });
+    const block = composeCompactionSummary({ ...blockParts(checked), pins: ["be brief"] });
     expect(block.split(RESTORED_FACTS_HEADING)).toHaveLength(2);
     expect(block).toBe(
       [
