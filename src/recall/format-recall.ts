@@ -64,12 +64,10 @@ function searchedTurns(result: SearchResult): string {
 
 function hitHeading(hit: RecallHit, result: SearchResult): string {
   const source = result.sources[hit.source]?.source as RecallSource;
-  const parts = [
-    placeOf(hit.turn, source),
-    formatTime(hit.ts),
-    describeBlock(hit.block, hit.call),
-    hit.status,
-  ];
+  const parts = [placeOf(hit.turn, source), formatTime(hit.ts), describeBlock(hit.block, hit.call)];
+  // A parent's own context is no concern of this session: only a turn replay dropped is marked.
+  if (source.relation === undefined || hit.status === "failed" || hit.status === "rewound")
+    parts.push(hit.status);
   if (hit.stale !== undefined) parts.push(`stale: ${hit.stale}`);
   return parts.join(" · ");
 }

@@ -75,7 +75,7 @@ export async function readTurns(source: RecallSource, request: ReadRequest): Pro
         const entry = parsed.entry;
         if (entry.type === "message" && entry.message.role === "user" && entry.keptBy === undefined) {
           turn++;
-          page.add(turnHeading(turn, entry.ts, structure.status(turn)));
+          page.add(turnHeading(turn, entry.ts, structure.status(turn), source.relation !== undefined));
         }
         for (const text of renderEntry(entry)) page.add(text);
       }
@@ -84,15 +84,17 @@ export async function readTurns(source: RecallSource, request: ReadRequest): Pro
   return { ok: true, text: page.text(), ...page.nextOffset(), turns, from: request.from, to };
 }
 
-function turnHeading(turn: number, ts: string, status: TurnStatus): string {
+function turnHeading(turn: number, ts: string, status: TurnStatus, parent: boolean): string {
   const how =
-    status === "in context"
-      ? "in the context verbatim"
-      : status === "summarised"
-        ? "summarised: only the summary stands for it in the context"
-        : status === "failed"
-          ? "failed: replay leaves it out"
-          : "rewound: replay leaves it out";
+    parent && (status === "in context" || status === "summarised")
+      ? "in the parent session"
+      : status === "in context"
+        ? "in the context verbatim"
+        : status === "summarised"
+          ? "summarised: only the summary stands for it in the context"
+          : status === "failed"
+            ? "failed: replay leaves it out"
+            : "rewound: replay leaves it out";
   return `\n=== Turn ${turn} · ${formatTime(ts)} · ${how} ===`;
 }
 
