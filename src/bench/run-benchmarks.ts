@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: start-up time of the installed command beside node's own start, the time to
  * prepare a compaction over 1,000 to 50,000 turns with its growth exponent, resume time and memory
- * over growing session histories, and listing a project's sessions. Not part of `npm test`; figures are medians with the
+ * over growing session histories, listing a project's sessions, and recall over a 100 MB session. Not part of `npm test`; figures are medians with the
  * minimum and maximum, printed with the machine's load average.
  *
  * Flags: `--quick` leaves out the 1 GB resume; `--sizes=10,100` picks the resume sizes in MB.
@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
 import { printExportBenchmark } from "./export-benchmark.js";
 import { printFidelityBenchmark } from "./fidelity-benchmark-report.js";
+import { printRecallBenchmark } from "./recall-benchmark.js";
 import { runResumeBenchmark } from "./resume-benchmark.js";
 import { reportSessionListBenchmark } from "./session-list-benchmark.js";
 import { runStartupBenchmark } from "./startup-benchmark.js";
@@ -82,6 +83,7 @@ async function resume(sizesMb: number[]): Promise<void> {
     await reportSessionListBenchmark(dir);
     await printExportBenchmark(dir);
     await printFidelityBenchmark(dir);
+    await printRecallBenchmark(dir);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

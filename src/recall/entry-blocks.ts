@@ -74,26 +74,42 @@ export function matchesKind(block: SearchableBlock, kind: string | undefined): b
   return block.tool === kind;
 }
 
-/** How well a block matches: the number of terms it holds, and where the first of them is. */
+/** How well a block matches: its score, where the first term it holds is, and its lower-cased text. */
 export interface BlockMatch {
   score: number;
   at: number;
   lower: string;
 }
 
-/** Counts the terms `text` holds (lower-cased first). */
+/** The most a term adds to a score: it was found where a word starts. */
+export const TERM_WEIGHT = 2;
+
+/**
+ * Scores `text` (lower-cased first) against the terms: each term it holds adds 2 when found at the
+ * start of a word ("port" in "the port"), 1 when only inside one ("port" in "import").
+ */
 export function matchBlock(text: string, terms: readonly RecallTerm[]): BlockMatch {
   const lower = text.toLowerCase();
   let score = 0;
   let at = Number.POSITIVE_INFINITY;
   for (const term of terms) {
     term.pattern.lastIndex = 0;
-    const found = term.pattern.exec(lower);
+    let found = term.pattern.exec(lower);
     if (found === null) continue;
-    score++;
     at = Math.min(at, found.index);
+    let weight = 1;
+    for (; found !== null; found = term.pattern.exec(lower))
+      if (startsWord(lower, found.index)) {
+        weight = TERM_WEIGHT;
+        break;
+      }
+    score += weight;
   }
   return { score, at: Number.isFinite(at) ? at : 0, lower };
+}
+
+function startsWord(text: string, index: number): boolean {
+  return index === 0 || !/[\p{L}\p{N}_]/u.test(text[index - 1] as string);
 }
 
 /** Characters of a snippet before and after the match it shows. */

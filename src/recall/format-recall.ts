@@ -21,7 +21,7 @@ export function formatSearch(
   if (result.hits.length === 0) lines.push(`No hits for ${asked} in ${searchedTurns(result)}.`);
   else {
     lines.push(
-      `${hitCount(result)} for ${asked} in ${searchedTurns(result)}; best first (most query terms, then newest):`,
+      `${hitCount(result)} for ${asked} in ${searchedTurns(result)}; best first (most query terms, whole words first, then newest):`,
     );
     result.hits.forEach((hit, index) => {
       lines.push(`${index + 1}. ${hitHeading(hit, result)}`, `   ${hit.snippet}`);

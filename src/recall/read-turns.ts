@@ -42,11 +42,11 @@ export type ReadResult =
 export async function readTurns(source: RecallSource, request: ReadRequest): Promise<ReadResult> {
   const structure = new SessionStructure();
   const signal = request.signal === undefined ? {} : { signal: request.signal };
-  await scanLines(source.path, { lower: false, ...signal }, (chunk) => {
+  await scanLines(source.path, signal, (chunk) => {
     for (let line = 0; line < chunk.starts.length; line++) {
       const start = chunk.starts[line] as number;
       const end = lineEnd(chunk, line);
-      if (end > start) structure.see(chunk.bytes, start, end, chunk.offset + start);
+      if (end > start) structure.see(chunk, start, end);
     }
   });
   const turns = Math.min(structure.turn, source.throughTurn ?? structure.turn);
@@ -62,7 +62,6 @@ export async function readTurns(source: RecallSource, request: ReadRequest): Pro
   await scanLines(
     source.path,
     {
-      lower: false,
       from: structure.turnStarts[request.from] as number,
       ...(structure.turnStarts[to + 1] === undefined ? {} : { to: structure.turnStarts[to + 1] as number }),
       ...signal,

@@ -5,11 +5,16 @@ export interface RecallTerm {
   /** Matches the term in lower-cased text. */
   pattern: RegExp;
   /**
-   * Byte strings that every line holding the term holds in its raw JSON with ASCII letters lower-
-   * cased: the longest ASCII run of each word, JSON-escaped. Empty when a word has no ASCII letter
-   * to look for (then every line may hold it).
+   * ASCII strings that every line holding the term holds in its raw JSON, lower-cased: the longest
+   * ASCII run of each word, JSON-escaped. Empty when a word has no ASCII to look for (then every
+   * line may hold it).
    */
-  needles: Buffer[];
+  needles: string[];
+  /**
+   * Whether `needles[0]` is how the term's first word starts in raw JSON: then an occurrence of it
+   * at no raw word start means the term is at no word start in the text either.
+   */
+  startNeedle: boolean;
 }
 
 /** A parsed query: its terms, best matched all together, in any order. */
@@ -46,14 +51,14 @@ export function parseRecallQuery(text: string): RecallQuery {
 
 function wordTerm(word: string): RecallTerm {
   const stem = stemOf(word);
-  return { text: word, pattern: new RegExp(escapeRegExp(stem), "g"), needles: needlesOf([stem]) };
+  return { text: word, pattern: new RegExp(escapeRegExp(stem), "g"), ...needlesOf([stem]) };
 }
 
 function phraseTerm(text: string, words: readonly string[]): RecallTerm {
   return {
     text,
     pattern: new RegExp(words.map(escapeRegExp).join("\\s+"), "g"),
-    needles: needlesOf(words),
+    ...needlesOf(words),
   };
 }
 
@@ -65,13 +70,16 @@ export function stemOf(word: string): string {
   return word;
 }
 
-function needlesOf(words: readonly string[]): Buffer[] {
-  return words.flatMap((word) => {
+function needlesOf(words: readonly string[]): Pick<RecallTerm, "needles" | "startNeedle"> {
+  let startNeedle = false;
+  const needles = words.flatMap((word, index) => {
     const escaped = JSON.stringify(word).slice(1, -1);
     const runs = escaped.match(/[\x20-\x7e]+/g) ?? [];
     const longest = runs.reduce((best, run) => (run.length > best.length ? run : best), "");
-    return longest === "" ? [] : [Buffer.from(longest, "latin1")];
+    if (index === 0) startNeedle = longest !== "" && escaped.startsWith(longest);
+    return longest === "" ? [] : [longest];
   });
+  return { needles, startNeedle };
 }
 
 function escapeRegExp(text: string): string {

@@ -1,11 +1,14 @@
 import { parseSessionLine } from "../session/index.js";
+import { type Candidate, CandidatePool } from "./candidate-pool.js";
 import {
   matchBlock,
   matchesKind,
   type SearchableBlock,
   searchableBlocks,
   snippetAt,
+  TERM_WEIGHT,
 } from "./entry-blocks.js";
+import { findNeedle, lowerCaseInto } from "./find-needle.js";
 import type { RecallQuery } from "./recall-query.js";
 import type { RecallSource } from "./recall-sources.js";
 import { type LineChunk, LineReader, lineEnd, scanLines } from "./scan-lines.js";
@@ -19,7 +22,7 @@ export interface RecallHit {
   ts: string;
   status: TurnStatus;
   block: SearchableBlock;
-  /** How many of the query's terms it holds. */
+  /** How well it matches: per term it holds, 2 where a word starts with it, else 1. */
   score: number;
   snippet: string;
   /** The file offset of its line, and its place in the line: together, how new it is. */
@@ -56,53 +59,51 @@ export interface SearchOptions {
   /** Hits to return. */
   limit: number;
   /**
-   * Bytes of candidate lines parsed at most (the raw prefilter decides which lines are candidates),
-   * so a query matching everything still answers in bounded time; past it, the count is a bound.
+   * Bytes of candidate lines parsed for the count once the best hits are certain (the raw
+   * prefilter decides which lines are candidates); past it, the count is a lower bound.
    */
-  budgetBytes?: number;
+  countBytes?: number;
+  /** Bytes of candidate lines parsed at most, so a query matching everything answers in bounded time. */
+  maxBytes?: number;
   signal?: AbortSignal;
 }
 
-/** The default of {@link SearchOptions.budgetBytes}. */
-export const SEARCH_BUDGET_BYTES = 48 * 1024 * 1024;
-
-interface Candidate {
-  source: number;
-  offset: number;
-  length: number;
-  turn: number;
-  ts: string;
-  /** How many terms its raw line holds: at least the score of any of its blocks. */
-  raw: number;
-  /** For a tool-result line: the assistant line before it, where its calls are. */
-  calls?: { offset: number; length: number };
-}
+/** The defaults of {@link SearchOptions.countBytes} and {@link SearchOptions.maxBytes}. */
+export const COUNT_BYTES = 4 * 1024 * 1024;
+export const MAX_SEARCH_BYTES = 24 * 1024 * 1024;
 
 /**
  * Searches the sources (the current session, then its parents) for `query`. Each file is read once
  * from start to end a few megabytes at a time: every line's first bytes give its turn and kind, and
  * the query's words, JSON-escaped, are looked for in the raw bytes with ASCII letters lower-cased, so
  * JSON is parsed only for lines that may hold a term. Those are then parsed best-first (most terms,
- * newest) until the best `limit` hits are certain, and further for the count while the budget lasts.
+ * newest) until the best `limit` hits are certain, and further for the count while its budget lasts.
  */
 export async function searchSessions(
   sources: readonly RecallSource[],
   query: RecallQuery,
   options: SearchOptions,
 ): Promise<SearchResult> {
-  const candidates: Candidate[] = [];
+  const pool = new CandidatePool(options.maxBytes ?? MAX_SEARCH_BYTES);
   const searched: SearchedSource[] = [];
+  const needles = query.terms.map((term) => ({
+    needles: term.needles.map((needle) => Buffer.from(needle, "latin1")),
+    startNeedle: term.startNeedle,
+  }));
+  // One buffer for the lower-cased bytes of every read, as the scan has one for the bytes.
+  const scratch = { buffer: Buffer.alloc(0) };
   for (const [index, source] of sources.entries()) {
     const structure = new SessionStructure();
     const { size } = await scanLines(
       source.path,
-      { lower: true, ...(options.signal === undefined ? {} : { signal: options.signal }) },
-      (chunk) => collectCandidates(chunk, structure, query, options.kind, index, source, candidates),
+      options.signal === undefined ? {} : { signal: options.signal },
+      (chunk) => collectCandidates(chunk, structure, needles, scratch, options.kind, index, source, pool),
     );
     searched.push({ source, structure, size });
   }
-  candidates.sort((a, b) => b.raw - a.raw || a.source - b.source || b.offset - a.offset);
+  const { candidates, dropped } = pool.ordered();
   const verified = await verifyCandidates(candidates, searched, query, options);
+  if (dropped) verified.complete = false;
   await attachCalls(verified.hits, searched);
   return { ...verified, sources: searched };
 }
@@ -119,72 +120,64 @@ function rolesFor(kind: string | undefined): ReadonlySet<string> {
 function collectCandidates(
   chunk: LineChunk,
   structure: SessionStructure,
-  query: RecallQuery,
+  needles: readonly TermNeedles[],
+  scratch: { buffer: Buffer },
   kind: string | undefined,
   sourceIndex: number,
   source: RecallSource,
-  candidates: Candidate[],
+  pool: CandidatePool,
 ): void {
-  const masks = termMasks(chunk, query);
+  const bounds = lineBounds(chunk, lowerCaseInto(scratch, chunk.bytes), needles);
   const roles = rolesFor(kind);
   let lastAssistant: { offset: number; length: number } | undefined;
   for (let line = 0; line < chunk.starts.length; line++) {
     const start = chunk.starts[line] as number;
     const end = lineEnd(chunk, line);
     if (end <= start) continue;
-    const info = structure.see(chunk.bytes, start, end, chunk.offset + start);
+    const info = structure.see(chunk, start, end);
     if (info.kind !== "message" || info.copy) continue;
     const place = { offset: chunk.offset + start, length: end - start };
     if (info.role === "assistant") lastAssistant = place;
-    if (!roles.has(info.role)) continue;
+    if (!roles.has(info.role as string)) continue;
     if (source.throughTurn !== undefined && info.turn > source.throughTurn) continue;
-    const raw = rawScore(masks[line] ?? 0, query);
-    if (raw === 0) continue;
-    candidates.push({
+    const bound = bounds[line] ?? 0;
+    if (bound === 0) continue;
+    pool.add({
       source: sourceIndex,
       ...place,
       turn: info.turn,
-      ts: info.ts,
-      raw,
+      bound,
       ...(info.role === "tool" && lastAssistant !== undefined ? { calls: lastAssistant } : {}),
     });
   }
 }
 
 /**
- * For each line of the chunk, a bit per needle (all terms' needles in order) set when the line's
- * lower-cased raw bytes hold it. Each needle is found with `Buffer.indexOf` over the whole chunk,
- * skipping to the next line after each find, so the work grows with the chunk and the finds.
+ * For each line of the chunk, the most its blocks can score: per term whose needles its raw bytes
+ * all hold (in any case), TERM_WEIGHT when the term may start a word there, else 1. Each needle is
+ * found with `Buffer.indexOf` over the lower-cased chunk (see find-needle.ts), so the work grows
+ * with the chunk and the finds, not with lines times needles.
  */
-function termMasks(chunk: LineChunk, query: RecallQuery): Uint32Array {
-  const masks = new Uint32Array(chunk.starts.length);
-  const lower = chunk.lower as Buffer;
-  let bit = 0;
-  for (const term of query.terms)
-    for (const needle of term.needles) {
-      const flag = 1 << bit++;
-      let line = 0;
-      for (let at = lower.indexOf(needle); at !== -1; ) {
-        while (line + 1 < chunk.starts.length && (chunk.starts[line + 1] as number) <= at) line++;
-        masks[line] = (masks[line] as number) | flag;
-        const next = chunk.starts[line + 1];
-        if (next === undefined) break;
-        at = lower.indexOf(needle, next);
-      }
+function lineBounds(chunk: LineChunk, lower: Buffer, needles: readonly TermNeedles[]): Uint16Array {
+  const lines = chunk.starts.length;
+  const bounds = new Uint16Array(lines);
+  for (const term of needles) {
+    const found = term.needles.map((needle, index) =>
+      findNeedle(chunk, lower, needle, index === 0 && term.startNeedle),
+    );
+    for (let line = 0; line < lines; line++) {
+      let level = found.length === 0 || !term.startNeedle ? TERM_WEIGHT : 1;
+      for (const levels of found) level = levels[line] === 0 ? 0 : Math.max(level, levels[line] as number);
+      bounds[line] = (bounds[line] as number) + level;
     }
-  return masks;
+  }
+  return bounds;
 }
 
-/** How many terms a line's mask holds whole (a term without needles may be anywhere). */
-function rawScore(mask: number, query: RecallQuery): number {
-  let score = 0;
-  let bit = 0;
-  for (const term of query.terms) {
-    let all = true;
-    for (let index = 0; index < term.needles.length; index++) if ((mask & (1 << bit++)) === 0) all = false;
-    if (all) score++;
-  }
-  return score;
+/** A term's needles as bytes. */
+interface TermNeedles {
+  needles: Buffer[];
+  startNeedle: boolean;
 }
 
 /** Whether hit `a` ranks before hit `b`: more terms, then the newer (current session first). */
@@ -197,7 +190,7 @@ function ranksBefore(a: RecallHit, b: RecallHit): boolean {
 
 /** Whether a candidate line could still hold a hit ranking before `worst`. */
 function mayBeat(candidate: Candidate, worst: RecallHit): boolean {
-  if (candidate.raw !== worst.score) return candidate.raw > worst.score;
+  if (candidate.bound !== worst.score) return candidate.bound > worst.score;
   if (candidate.source !== worst.source) return candidate.source < worst.source;
   return candidate.offset >= worst.offset;
 }
@@ -209,17 +202,25 @@ async function verifyCandidates(
   options: SearchOptions,
 ): Promise<{ hits: RecallHit[]; total: number; complete: boolean }> {
   const readers = searched.map((entry) => new LineReader(entry.source.path));
-  const budget = options.budgetBytes ?? SEARCH_BUDGET_BYTES;
+  const countBytes = options.countBytes ?? COUNT_BYTES;
+  const maxBytes = options.maxBytes ?? MAX_SEARCH_BYTES;
   const top: RecallHit[] = [];
   let total = 0;
   let spent = 0;
-  let settled = false;
+  /** Bytes parsed when the best hits became certain. */
+  let settledAt: number | undefined;
   try {
     for (const candidate of candidates) {
       const worst = top.at(-1);
-      if (!settled && top.length >= options.limit && worst !== undefined && !mayBeat(candidate, worst))
-        settled = true;
-      if (spent >= budget && (settled || spent >= budget * 2)) return { hits: top, total, complete: false };
+      if (
+        settledAt === undefined &&
+        top.length >= options.limit &&
+        worst !== undefined &&
+        !mayBeat(candidate, worst)
+      )
+        settledAt = spent;
+      if (spent >= maxBytes || (settledAt !== undefined && spent - settledAt >= countBytes))
+        return { hits: top, total, complete: false };
       options.signal?.throwIfAborted();
       spent += candidate.length;
       const reader = readers[candidate.source] as LineReader;
@@ -231,7 +232,7 @@ async function verifyCandidates(
         options.kind,
       );
       total += hits.length;
-      if (!settled) for (const hit of hits) insertRanked(top, hit, options.limit);
+      if (settledAt === undefined) for (const hit of hits) insertRanked(top, hit, options.limit);
     }
     return { hits: top, total, complete: true };
   } finally {
@@ -265,7 +266,7 @@ function lineHits(
     hits.push({
       source: candidate.source,
       turn: candidate.turn,
-      ts: candidate.ts,
+      ts: parsed.entry.ts,
       status: structure.status(candidate.turn),
       block,
       score: match.score,
@@ -280,20 +281,20 @@ function lineHits(
 
 /** The call each tool-result hit answers, read from the assistant line before it. */
 async function attachCalls(hits: RecallHit[], searched: readonly SearchedSource[]): Promise<void> {
-  for (const hit of hits) {
-    const at = hit.callLine;
-    if (hit.block.kind !== "tool_result" || at === undefined) continue;
-    const reader = new LineReader((searched[hit.source] as SearchedSource).source.path);
-    try {
-      const parsed = parseSessionLine(await reader.line(at.offset, at.length));
+  const readers = searched.map((entry) => new LineReader(entry.source.path));
+  try {
+    for (const hit of hits) {
+      const at = hit.callLine;
+      if (hit.block.kind !== "tool_result" || at === undefined) continue;
+      const parsed = parseSessionLine(await (readers[hit.source] as LineReader).line(at.offset, at.length));
       if (parsed.kind !== "entry" || parsed.entry.type !== "message") continue;
       const call = searchableBlocks(parsed.entry).find(
         (block) => block.kind === "tool_call" && block.callId === hit.block.callId,
       );
       if (call?.tool !== undefined && call.arguments !== undefined)
         hit.call = { tool: call.tool, arguments: call.arguments };
-    } finally {
-      await reader.close();
     }
+  } finally {
+    await Promise.all(readers.map((reader) => reader.close()));
   }
 }

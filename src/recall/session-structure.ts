@@ -1,35 +1,63 @@
 import { parseSessionLine, type SessionEntry } from "../session/index.js";
 import { DROPPING_TYPES, type DropReason, droppedTurns } from "./dropped-turns.js";
+import type { LineChunk } from "./scan-lines.js";
 
-/** What one line of a session file is, as far as recall cares. */
-export type LineInfo =
-  | {
-      kind: "message";
-      role: "user" | "assistant" | "tool";
-      id: string;
-      ts: string;
-      /** The turn it belongs to (0 before the first user message). */
-      turn: number;
-      /** A kept copy written with a compaction: it repeats a turn, so it is not searched or read. */
-      copy: boolean;
-    }
-  | { kind: "other"; turn: number };
+/**
+ * What one line of a session file is, as far as recall cares. One object is reused for every line
+ * (a search sees every line of a large file): read it before the next line is seen.
+ */
+export interface LineInfo {
+  kind: "message" | "other";
+  role: "user" | "assistant" | "tool" | undefined;
+  /** The turn it belongs to (0 before the first user message). */
+  turn: number;
+  /** A kept copy written with a compaction: it repeats a turn, so it is not searched or read. */
+  copy: boolean;
+  /** Its time (ISO), for a message. */
+  ts: string;
+  /** For a message read by its first bytes: where its time is in the chunk (the time is read only when needed). */
+  tsStart: number;
+  tsEnd: number;
+}
 
 /** How a turn stands in the current context. */
 export type TurnStatus = DropReason | "summarised" | "in context";
 
 /** The first bytes of a message line as panto writes it (JSON.stringify keeps key order). */
-const MESSAGE_HEAD =
-  /^\{"type":"message","id":"([^"\\]*)","ts":"([^"\\]*)","message":\{"role":"(user|assistant|tool)"/;
-const TYPE_HEAD = /^\{"type":"([^"\\]*)"/;
-/** A kept copy ends with its `keptBy` (written last). */
-const KEPT_TAIL = /"keptBy":"([^"\\]*)"\}$/;
-const HEAD_BYTES = 200;
-const TAIL_BYTES = 48;
+const MESSAGE_PREFIX = Buffer.from('{"type":"message","id":"');
+const TS_KEY = Buffer.from('","ts":"');
+const ROLE_KEY = Buffer.from('","message":{"role":"');
+const TYPE_PREFIX = Buffer.from('{"type":"');
+/** A kept copy ends with its `keptBy` (written last): `"keptBy":"<id>"}`. */
+const KEPT_KEY = Buffer.from('"keptBy":"');
+const ROLES = [
+  { name: "user", bytes: Buffer.from('user"') },
+  { name: "assistant", bytes: Buffer.from('assistant"') },
+  { name: "tool", bytes: Buffer.from('tool"') },
+] as const;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 /** Entry types whose content recall reads: the rest are looked at only by their first bytes. */
 const STRUCTURAL_TYPES: ReadonlySet<string> = new Set(["compaction", "uncompact", ...DROPPING_TYPES]);
 /** Entry types that say nothing about turns, skipped by their first bytes. */
 const IGNORED_TYPES: ReadonlySet<string> = new Set(["pin", "unpin", "model", "window", "compaction-failed"]);
+
+/** Whether `bytes` holds `prefix` at `at`, before `end` (a plain loop: cheaper than Buffer.compare per line). */
+function holdsAt(bytes: Buffer, at: number, end: number, prefix: Buffer): boolean {
+  if (end - at < prefix.length) return false;
+  for (let index = 0; index < prefix.length; index++) if (bytes[at + index] !== prefix[index]) return false;
+  return true;
+}
+
+/** Where the JSON string from `at` ends (its closing quote) when it holds no escape and ends before `end`; else -1. */
+function plainStringEnd(bytes: Buffer, at: number, end: number): number {
+  for (let index = at; index < end; index++) {
+    const byte = bytes[index];
+    if (byte === QUOTE) return index;
+    if (byte === BACKSLASH) return -1;
+  }
+  return -1;
+}
 
 interface CompactionSeen {
   id: string;
@@ -52,37 +80,83 @@ export class SessionStructure {
   turn = 0;
   /** File offset of each turn's user message, by turn number (index 0 unused). */
   readonly turnStarts: number[] = [0];
-  /** Time of each turn's user message, by turn number. */
-  readonly turnTimes: string[] = [""];
   readonly #userTurns = new Map<string, number>();
   readonly #dropped = new Map<number, DropReason>();
   readonly #compactions: CompactionSeen[] = [];
   readonly #byId = new Map<string, CompactionSeen>();
   readonly #undone = new Set<string>();
+  readonly #info: LineInfo = {
+    kind: "other",
+    role: undefined,
+    turn: 0,
+    copy: false,
+    ts: "",
+    tsStart: 0,
+    tsEnd: 0,
+  };
 
-  /** Classifies the line `bytes[start..end)` found at file offset `offset`, updating the structure. */
-  see(bytes: Buffer, start: number, end: number, offset: number): LineInfo {
-    if (offset === 0) return { kind: "other", turn: this.turn };
-    const head = bytes.toString("latin1", start, Math.min(end, start + HEAD_BYTES));
-    const message = MESSAGE_HEAD.exec(head);
-    if (message !== null) {
-      const tail = bytes.toString("latin1", Math.max(start, end - TAIL_BYTES), end);
-      const copy = KEPT_TAIL.exec(tail)?.[1];
-      return this.#message(message[3] as "user", message[1] as string, message[2] as string, offset, copy);
+  /**
+   * Classifies the line `chunk.bytes[start..end)`, updating the structure. A message line as panto
+   * writes it is read by its first bytes and its last few alone; the returned object is reused for
+   * the next line.
+   */
+  see(chunk: LineChunk, start: number, end: number): LineInfo {
+    const offset = chunk.offset + start;
+    if (offset === 0) return this.#other();
+    const { bytes } = chunk;
+    if (holdsAt(bytes, start, end, MESSAGE_PREFIX)) {
+      const info = this.#messageHead(bytes, start, end, offset);
+      if (info !== undefined) return info;
+    } else if (holdsAt(bytes, start, end, TYPE_PREFIX)) {
+      const typeStart = start + TYPE_PREFIX.length;
+      const typeEnd = plainStringEnd(bytes, typeStart, Math.min(end, typeStart + 40));
+      if (typeEnd !== -1 && IGNORED_TYPES.has(bytes.toString("latin1", typeStart, typeEnd)))
+        return this.#other();
     }
-    const type = TYPE_HEAD.exec(head)?.[1];
-    if (type !== undefined && IGNORED_TYPES.has(type)) return { kind: "other", turn: this.turn };
     const parsed = parseSessionLine(bytes.toString("utf8", start, end));
-    if (parsed.kind !== "entry") return { kind: "other", turn: this.turn };
+    if (parsed.kind !== "entry") return this.#other();
     return this.seeEntry(parsed.entry, offset);
+  }
+
+  /** The time of a message line `see` just classified. */
+  timeOf(chunk: LineChunk, info: LineInfo): string {
+    return info.tsEnd > info.tsStart ? chunk.bytes.toString("latin1", info.tsStart, info.tsEnd) : info.ts;
+  }
+
+  /** A message line read by its first and last bytes; undefined when it is not written as panto writes. */
+  #messageHead(bytes: Buffer, start: number, end: number, offset: number): LineInfo | undefined {
+    const idStart = start + MESSAGE_PREFIX.length;
+    const idEnd = plainStringEnd(bytes, idStart, Math.min(end, idStart + 200));
+    if (idEnd === -1 || !holdsAt(bytes, idEnd, end, TS_KEY)) return undefined;
+    const tsStart = idEnd + TS_KEY.length;
+    const tsEnd = plainStringEnd(bytes, tsStart, Math.min(end, tsStart + 200));
+    if (tsEnd === -1 || !holdsAt(bytes, tsEnd, end, ROLE_KEY)) return undefined;
+    const roleAt = tsEnd + ROLE_KEY.length;
+    const role = ROLES.find((candidate) => holdsAt(bytes, roleAt, end, candidate.bytes))?.name;
+    if (role === undefined) return undefined;
+    // A kept copy ends `"keptBy":"<id>"}`; any other message line ends `}}`.
+    const keptBy = bytes[end - 2] === QUOTE ? keptByAt(bytes, Math.max(roleAt, end - 64), end) : undefined;
+    const id = role === "user" ? bytes.toString("latin1", idStart, idEnd) : "";
+    const info = this.#message(role, id, offset, keptBy);
+    info.tsStart = tsStart;
+    info.tsEnd = tsEnd;
+    return info;
   }
 
   /** The same for an entry already parsed. */
   seeEntry(entry: SessionEntry, offset: number): LineInfo {
-    if (entry.type === "message")
-      return this.#message(entry.message.role, entry.id, entry.ts, offset, entry.keptBy);
+    if (entry.type === "message") {
+      const info = this.#message(
+        entry.message.role,
+        entry.id.toLowerCase(),
+        offset,
+        entry.keptBy?.toLowerCase(),
+      );
+      info.ts = entry.ts;
+      return info;
+    }
     if (STRUCTURAL_TYPES.has(entry.type)) this.#structural(entry);
-    return { kind: "other", turn: this.turn };
+    return this.#other();
   }
 
   /** How turn `turn` stands now: left out of replay (and why), summarised, or in the context. */
@@ -104,32 +178,44 @@ export class SessionStructure {
     return inEffect.through ?? inEffect.turn - inEffect.userCopies;
   }
 
+  #other(): LineInfo {
+    const info = this.#info;
+    info.kind = "other";
+    info.role = undefined;
+    info.turn = this.turn;
+    info.copy = false;
+    return info;
+  }
+
   #message(
     role: "user" | "assistant" | "tool",
     id: string,
-    ts: string,
     offset: number,
     keptBy: string | undefined,
   ): LineInfo {
+    const info = this.#info;
+    info.kind = "message";
+    info.role = role;
+    info.copy = keptBy !== undefined;
+    info.ts = "";
+    info.tsStart = 0;
+    info.tsEnd = 0;
     if (keptBy !== undefined) {
       const seen = this.#byId.get(keptBy);
       if (seen !== undefined) {
         seen.copies++;
         if (role === "user") {
-          const number = seen.kept?.[seen.userCopies] ?? this.turn;
+          this.#userTurns.set(id, seen.kept?.[seen.userCopies] ?? this.turn);
           seen.userCopies++;
-          this.#userTurns.set(id, number);
         }
       }
-      return { kind: "message", role, id, ts, turn: this.turn, copy: true };
-    }
-    if (role === "user") {
+    } else if (role === "user") {
       this.turn++;
       this.turnStarts.push(offset);
-      this.turnTimes.push(ts);
       this.#userTurns.set(id, this.turn);
     }
-    return { kind: "message", role, id, ts, turn: this.turn, copy: false };
+    info.turn = this.turn;
+    return info;
   }
 
   #structural(entry: SessionEntry): void {
@@ -143,7 +229,7 @@ export class SessionStructure {
         ...(entry.keptMessages === undefined ? {} : { keptMessages: entry.keptMessages }),
       };
       this.#compactions.push(seen);
-      this.#byId.set(entry.id, seen);
+      this.#byId.set(seen.id, seen);
       return;
     }
     if (entry.type === "uncompact") {
@@ -153,4 +239,10 @@ export class SessionStructure {
     const dropped = droppedTurns(entry, (id) => this.#userTurns.get(id), this.turn);
     for (const turn of dropped?.turns ?? []) this.#dropped.set(turn, dropped?.reason ?? "failed");
   }
+}
+
+/** The compaction id a kept copy's last bytes name (`"keptBy":"<id>"}`), looked for in `bytes[from..end)`. */
+function keptByAt(bytes: Buffer, from: number, end: number): string | undefined {
+  const at = bytes.subarray(from, end).lastIndexOf(KEPT_KEY);
+  return at === -1 ? undefined : bytes.toString("latin1", from + at + KEPT_KEY.length, end - 2);
 }

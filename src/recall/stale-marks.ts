@@ -66,27 +66,23 @@ async function laterEvents(
   ];
   const events: LaterEvent[] = [];
   let awaiting: LaterEvent[] = [];
-  await scanLines(
-    source.source.path,
-    { from, lower: false, ...(signal === undefined ? {} : { signal }) },
-    (chunk) => {
-      const flagged = linesHolding(chunk, needles);
-      for (let line = 0; line < chunk.starts.length; line++) {
-        if (awaiting.length === 0 && !flagged.has(line)) continue;
-        const start = chunk.starts[line] as number;
-        const entry = messageAt(chunk, line);
-        if (awaiting.length > 0) {
-          if (entry?.message.role === "tool") settle(awaiting, entry);
-          awaiting = [];
-        }
-        if (entry?.message.role !== "assistant" || !flagged.has(line)) continue;
-        const offset = chunk.offset + start;
-        const found = relevantCalls(entry, claims).map((call) => eventOf(call, offset, source));
-        events.push(...found);
-        awaiting = found;
+  await scanLines(source.source.path, { from, ...(signal === undefined ? {} : { signal }) }, (chunk) => {
+    const flagged = linesHolding(chunk, needles);
+    for (let line = 0; line < chunk.starts.length; line++) {
+      if (awaiting.length === 0 && !flagged.has(line)) continue;
+      const start = chunk.starts[line] as number;
+      const entry = messageAt(chunk, line);
+      if (awaiting.length > 0) {
+        if (entry?.message.role === "tool") settle(awaiting, entry);
+        awaiting = [];
       }
-    },
-  );
+      if (entry?.message.role !== "assistant" || !flagged.has(line)) continue;
+      const offset = chunk.offset + start;
+      const found = relevantCalls(entry, claims).map((call) => eventOf(call, offset, source));
+      events.push(...found);
+      awaiting = found;
+    }
+  });
   return events;
 }
 
