@@ -134,6 +134,7 @@ function windowLimits(input: AgentCompactionInput): { budgetTokens: number; summ
           windows[input.activeModel],
           input.overheadTokens,
           session.effectiveContext(),
+          input.activeModel,
         );
   const summaryLimitTokens = summaryRequestLimit(windows[compactionModel ?? input.activeModel]);
   return summaryLimitTokens === undefined ? { budgetTokens } : { budgetTokens, summaryLimitTokens };
