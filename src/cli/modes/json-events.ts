@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../../agent/index.js";
-import type { AssistantMessage, Usage } from "../../core/index.js";
+import type { AssistantMessage, CompactionLedger, Usage } from "../../core/index.js";
 import { optional } from "../../core/index.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 import type { JsonEvent } from "./json-event.js";
@@ -124,8 +124,27 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     summary: record.summary,
     duration_ms: event.durationMs,
     restored: record.restored ?? [],
+    ...optional("through_turn", record.turns?.through),
+    ...(record.ledger === undefined ? {} : { ledger: ledgerJson(record.ledger) }),
+    unverified: record.unverified ?? [],
     ...optional("instructions", record.instructions),
     ...optional("chunks", record.chunks),
+  };
+}
+
+/** The restored ledger with its field names snake_case. */
+function ledgerJson(ledger: CompactionLedger): Record<string, unknown> {
+  return {
+    files: ledger.files,
+    commands: ledger.commands.map((command) => ({
+      command: command.command,
+      ...optional("turn", command.turn),
+      exit_code: command.exitCode,
+      ending: command.ending,
+      ...optional("error", command.error),
+    })),
+    ...optional("more_files", ledger.moreFiles),
+    ...optional("more_commands", ledger.moreCommands),
   };
 }
 

@@ -53,10 +53,14 @@ export function formatCompactionLine(
   tokensAfter: number,
 ): string {
   const restored = formatRestored(record.restored ?? []);
+  const unverified = record.unverified?.length ?? 0;
   return (
     `compacted ${plural(record.turnsSummarised, "turn")} into a summary ` +
     `(kept ${plural(record.turnsKept, "turn")}, ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens, ` +
-    `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})${restored === "" ? "" : `; ${restored}`}`
+    `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})${restored === "" ? "" : `; ${restored}`}` +
+    (unverified === 0
+      ? ""
+      : `; ${plural(unverified, "claim")} of the summary unverified (the ledger shows otherwise)`)
   );
 }
 
@@ -88,11 +92,22 @@ export function formatCompactionReport(
     `  sizes:    ${plural(record.sizeSources.usage, "turn")} sized from provider usage, ${record.sizeSources.estimate} from the local estimate`,
   ];
   if (record.instructions !== undefined) lines.push(`  instructions: ${record.instructions}`);
+  if (record.turns !== undefined)
+    lines.push(
+      `  turns:    the summary stands for turns 1 to ${record.turns.through}; recall finds their full text`,
+    );
+  const { ledger } = record;
+  if (ledger !== undefined)
+    lines.push(
+      `  ledger:   ${plural(ledger.files.length, "file")} changed, the latest run of ${plural(ledger.commands.length, "command")}`,
+    );
   const restored = record.restored ?? [];
   if (restored.length > 0) {
     lines.push(`  restored: ${formatRestored(restored)}:`);
     for (const fact of restored) lines.push(`    ${fact.kind}: ${shorten(fact.text, 100)}`);
   }
+  for (const claim of record.unverified ?? [])
+    lines.push(`  Unverified: the summary says "${shorten(claim.claim, 100)}", but ${claim.evidence}.`);
   return lines.join("\n");
 }
 
