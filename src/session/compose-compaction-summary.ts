@@ -72,9 +72,9 @@ export function composeCompactionSummary(parts: CompactionBlockParts): string {
   return sections.join("\n\n");
 }
 
-function restoredSection(parts: CompactionBlockParts): string[] {
+/** A ledger as lines: the files changed, then each command's latest run, newest first. */
+export function ledgerLines(ledger: CompactionLedger | undefined): string[] {
   const lines: string[] = [];
-  const { ledger } = parts;
   if (ledger !== undefined && ledger.files.length > 0) {
     lines.push("Files changed, newest first:", ...ledger.files.map(fileLine));
     if (ledger.moreFiles !== undefined) lines.push(`(and ${ledger.moreFiles} more, older)`);
@@ -83,6 +83,11 @@ function restoredSection(parts: CompactionBlockParts): string[] {
     lines.push("Commands, the latest run of each, newest first:", ...ledger.commands.map(commandLine));
     if (ledger.moreCommands !== undefined) lines.push(`(and ${ledger.moreCommands} more, older)`);
   }
+  return lines;
+}
+
+function restoredSection(parts: CompactionBlockParts): string[] {
+  const lines = ledgerLines(parts.ledger);
   const restored = parts.restored ?? [];
   if (restored.length > 0) {
     // Without a ledger (compactions written before it existed) the list stands alone.

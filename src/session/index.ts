@@ -2,6 +2,7 @@ export {
   blockParts,
   type CompactionBlockParts,
   composeCompactionSummary,
+  ledgerLines,
   NO_SUMMARY_YET,
   PINNED_NOTES_HEADING,
   RESTORED_FACTS_HEADING,
