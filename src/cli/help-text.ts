@@ -1,4 +1,4 @@
-import { formatSlashCommandList } from "./commands/slash-command-table.js";
+import { formatSlashCommandList } from "../runtime/commands/built-in-commands.js";
 
 /** Everything `panto --help` shows after the generated list of options. */
 export function helpAppendix(): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { CompactionRecord } from "../../src/core/index.js";
 import {
   colourEnabled,
   createStyle,
@@ -6,8 +7,7 @@ import {
   formatCompactionReport,
   formatTokens,
   formatToolResult,
-} from "../../src/cli/terminal/render.js";
-import type { CompactionRecord } from "../../src/core/index.js";
+} from "../../src/runtime/format-text.js";
 
 const record: CompactionRecord = {
   summary: "s",

@@ -1,7 +1,7 @@
+import { resolveSessionArgument } from "../../runtime/setup/session-argument.js";
 import type { CliOptions } from "../cli-options.js";
 import { EXIT_INTERRUPTED, EXIT_USAGE } from "../exit-status.js";
 import { formatSessionTable } from "./format-session-list.js";
-import { resolveSessionArgument } from "./session-argument.js";
 import { listProjectSessions } from "./sessions-command.js";
 
 /** The session file `-r REF` means: see resolveSessionArgument. */

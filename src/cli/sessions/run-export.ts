@@ -3,13 +3,13 @@ import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
 import { findProjectRoot, resolvePantoHome } from "../../config/index.js";
+import { addConfigSecrets, addEnvironmentSecrets } from "../../runtime/setup/known-secrets.js";
+import { resolveSessionArgument } from "../../runtime/setup/session-argument.js";
 import { SecretRedactor } from "../../secrets/index.js";
 import { isSessionError } from "../../session/index.js";
 import type { CliIo } from "../cli-io.js";
 import type { ExportCliOptions } from "../cli-options.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../exit-status.js";
-import { addConfigSecrets, addEnvironmentSecrets } from "../known-secrets.js";
-import { resolveSessionArgument } from "./session-argument.js";
 
 type Format = "html" | "md" | "json";
 

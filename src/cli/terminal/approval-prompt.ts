@@ -1,10 +1,10 @@
 import type { Interface, Key } from "node:readline";
 import type { ApprovalVerdict } from "../../agent/index.js";
 import type { ToolCallBlock } from "../../core/index.js";
+import type { Style } from "../../runtime/format-text.js";
 import type { Tool } from "../../tools/index.js";
 import { approvalQuestion, describeApproval, parseApprovalAnswer } from "./approval-preview.js";
 import type { MutableOutput } from "./mutable-output.js";
-import type { Style } from "./render.js";
 import type { TerminalRenderer } from "./terminal-renderer.js";
 
 type Choice = NonNullable<ReturnType<typeof parseApprovalAnswer>>;

@@ -1,8 +1,8 @@
 import { readdir } from "node:fs/promises";
 import { resolve } from "node:path";
-import { modelCompletions } from "../commands/model-command.js";
-import { completeSlashCommand } from "../commands/slash-command-table.js";
-import type { RunContext } from "../start-run.js";
+import { completeSlashCommand } from "../../runtime/commands/built-in-commands.js";
+import { modelCompletions } from "../../runtime/commands/model-command.js";
+import type { RunContext } from "../../runtime/start-run.js";
 
 type Completion = [string[], string];
 type CompleterCallback = (error: Error | null, result: Completion) => void;

@@ -1,4 +1,4 @@
-import { formatTokens, type Style } from "./render.js";
+import { formatTokens, type Style } from "../../runtime/format-text.js";
 import { fitWidth, textWidth } from "./text-width.js";
 
 type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };

@@ -1,7 +1,13 @@
 import type { AgentEvent } from "../../agent/index.js";
 import type { CompactionTrigger } from "../../core/index.js";
+import {
+  formatCompactionLine,
+  formatToolCall,
+  formatToolResult,
+  type Style,
+  visible,
+} from "../../runtime/format-text.js";
 import type { MarkdownStream } from "./markdown-stream.js";
-import { formatCompactionLine, formatToolCall, formatToolResult, type Style, visible } from "./render.js";
 import { StatusLine } from "./status-line.js";
 import { WordWrapper, wrapLines } from "./word-wrapper.js";
 
