@@ -1,10 +1,12 @@
-import type { AgentEvent } from "../agent/index.js";
-import type { ToolCallBlock } from "../core/index.js";
 import { optional } from "../core/index.js";
-import { findSlashCommand, parseSlashCommand } from "../runtime/commands/built-in-commands.js";
-import { runSlashCommand, type SlashResult, slashHelpText } from "../runtime/commands/built-in-handlers.js";
-import { asUsageError } from "../runtime/setup/setup-errors.js";
-import { type RunContext, startRun } from "../runtime/start-run.js";
+import { builtInCommandInfo, slashHelpText } from "../runtime/commands/built-in-commands.js";
+import type { CommandOutcome } from "../runtime/commands/command-outcome.js";
+import { parseSlashCommand } from "../runtime/commands/command-registry.js";
+import { describeOutcome } from "../runtime/commands/outcome-text.js";
+import type { RunContext } from "../runtime/run-context.js";
+import { type RunEvent, RunEvents } from "../runtime/run-events.js";
+import { asUsageError, UsageError } from "../runtime/setup/setup-errors.js";
+import { startRun } from "../runtime/start-run.js";
 import type { SecretRedactor } from "../secrets/index.js";
 import type { CliOptions } from "./cli-options.js";
 import {
@@ -13,19 +15,22 @@ import {
   EXIT_MAX_TURNS,
   EXIT_OK,
   EXIT_USAGE,
-  UsageError,
+  exitStatusOf,
 } from "./exit-status.js";
+import { runOptionsOf } from "./run-options-of.js";
 import { editorFor } from "./terminal/edit-in-editor.js";
 
 /** How print mode and JSON mode each show what happens during one prompt. */
 export interface OnceReporter {
   started(run: RunContext): void;
-  event(event: AgentEvent): void;
-  warning(message: string): void;
-  /** A write, edit or bash call was denied because --allow-tools was not given. */
-  denied(call: ToolCallBlock): void;
+  /**
+   * Every event of the run but a command's outcome, setup's warnings included; also the notices
+   * said at start (as `run-warning`s).
+   */
+  event(event: Exclude<RunEvent, { type: "command" }>): void;
   /** The final assistant text, or a slash command's report. */
   output(text: string): void;
+  /** Why the run or its command failed (a command's with no hint). */
   failure(error: { code: string; message: string; hint?: string }): void;
   done(exitCode: number, text?: string): void;
 }
@@ -33,13 +38,15 @@ export interface OnceReporter {
 export interface OnceIo {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  version: string;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   secrets?: SecretRedactor;
 }
 
 /**
  * Print and JSON mode: one prompt (or one slash command) from -p or stdin, then exit. Write, edit
- * and bash run only with --allow-tools. The first Ctrl-C cancels the request; a second one exits.
+ * and bash run only with --allow-tools: there is nobody to ask. The first Ctrl-C cancels the
+ * request; a second one exits.
  */
 export async function runOnce(options: CliOptions, io: OnceIo, reporter: OnceReporter): Promise<number> {
   const controller = new AbortController();
@@ -62,19 +69,17 @@ async function runOnceInner(
   let prompt: string;
   try {
     prompt = await readPrompt(options, io.stdin);
-    if (isHelpCommand(prompt)) return finish(reporter, EXIT_OK, slashHelpText());
+    if (isHelpCommand(prompt)) return finish(reporter, EXIT_OK, slashHelpText(builtInCommandInfo()));
+    const events = new RunEvents();
+    events.subscribe((event) =>
+      event.type === "command" ? reportOutcome(reporter, event.outcome) : reporter.event(event),
+    );
     run = await startRun({
-      options,
+      options: runOptionsOf(options),
       io,
-      hooks: {
-        onEvent: (event) => reporter.event(event),
-        onWarning: (message) => reporter.warning(message),
-        approve: async (call) => {
-          if (options.allowTools) return "allow";
-          reporter.denied(call);
-          return "deny";
-        },
-      },
+      events,
+      // The editor's own output goes to stderr, so stdout keeps only the report (or JSON lines).
+      frontEnd: { editText: editorFor(io.env, ["inherit", 2, "inherit"]) },
     });
   } catch (error) {
     const usage = asUsageError(error);
@@ -85,7 +90,7 @@ async function runOnceInner(
   }
   try {
     reporter.started(run);
-    for (const notice of run.notices) reporter.warning(notice);
+    for (const notice of run.notices) reporter.event({ type: "run-warning", message: notice });
     await run.sessionStart();
     if (signal.aborted) {
       reporter.failure({ code: "aborted", message: "interrupted before the prompt was sent" });
@@ -93,14 +98,12 @@ async function runOnceInner(
       return EXIT_INTERRUPTED;
     }
     const command = parseSlashCommand(prompt);
-    if (command !== undefined)
-      return reportSlashResult(
-        reporter,
-        // The editor's own output goes to stderr, so stdout keeps only the report (or JSON lines).
-        await runSlashCommand(run, command, signal, {
-          editText: editorFor(io.env, ["inherit", 2, "inherit"]),
-        }),
-      );
+    if (command !== undefined) {
+      const report = describeOutcome(await run.runCommand(command, signal));
+      const exitCode = exitStatusOf(report.error);
+      reporter.done(exitCode, ...(report.text === "" ? [] : [report.text]));
+      return exitCode;
+    }
     const limit = options.maxTurns === undefined ? {} : { maxRequests: options.maxTurns };
     const result = await run.agent.prompt(prompt, { signal, ...limit });
     if (result.ok && result.stopped === "max-requests") return stoppedAtMaxTurns(reporter, run, options);
@@ -124,6 +127,14 @@ function finish(reporter: OnceReporter, exitCode: number, text: string): number 
   return exitCode;
 }
 
+/** A command's report: its text as the output, its failure as one. */
+function reportOutcome(reporter: OnceReporter, outcome: CommandOutcome): void {
+  const report = describeOutcome(outcome);
+  if (report.text !== "") reporter.output(report.text);
+  if (report.error !== undefined)
+    reporter.failure({ code: report.error.code, message: report.error.message });
+}
+
 /** --max-turns ran out while the model still wanted tools: an `error` with code max_turns, exit 3. */
 function stoppedAtMaxTurns(reporter: OnceReporter, run: RunContext, options: CliOptions): number {
   const requests = options.maxTurns === 1 ? "1 model request" : `${options.maxTurns} model requests`;
@@ -136,17 +147,10 @@ function stoppedAtMaxTurns(reporter: OnceReporter, run: RunContext, options: Cli
   return EXIT_MAX_TURNS;
 }
 
-function reportSlashResult(reporter: OnceReporter, result: SlashResult): number {
-  if (result.output !== "") reporter.output(result.output);
-  if (result.error !== undefined) reporter.failure(result.error);
-  reporter.done(result.exitCode, ...(result.output === "" ? [] : [result.output]));
-  return result.exitCode;
-}
-
 /** /help needs no model, key or session, so it answers before any setup. */
 function isHelpCommand(prompt: string): boolean {
   const command = parseSlashCommand(prompt);
-  return command !== undefined && findSlashCommand(command.name)?.name === "help";
+  return command !== undefined && builtInCommandInfo().find(command.name)?.name === "help";
 }
 
 /** The -p value, else all of stdin when it is not a terminal. */

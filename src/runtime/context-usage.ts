@@ -2,9 +2,7 @@ import { type RequestSize, requestSize } from "../agent/index.js";
 import { estimateTokens } from "../compaction/index.js";
 import type { ModelClient } from "../core/index.js";
 import type { Session } from "../session/index.js";
-import type { Style } from "./format-text.js";
-import { formatTokens } from "./format-text.js";
-import type { RunContext } from "./start-run.js";
+import type { RunContext } from "./run-context.js";
 
 /** Where a context window figure came from. */
 export type WindowSource = "learned" | "server";
@@ -44,39 +42,24 @@ export async function knownWindow(
   return reported === undefined ? undefined : { tokens: reported, source: "server" };
 }
 
-/** The dim line shown after each answer: "context 12.3k tokens · 9% of 131k (reported by the server)". */
-export function formatContextStatus(
-  size: RequestSize,
-  window: { tokens: number; source: WindowSource } | undefined,
-  style: Style,
-): string {
-  const tokens = `${size.source === "estimate" ? "~" : ""}${formatTokens(size.tokens)} tokens`;
-  const share =
-    window === undefined
-      ? ""
-      : ` · ${Math.round((size.tokens / window.tokens) * 100)}% of ${formatTokens(window.tokens)} (${window.source === "learned" ? "learned from an overflow" : "reported by the server"})`;
-  const note = size.source === "estimate" ? " (estimated: no usage reported)" : "";
-  return style.dim(`context ${tokens}${note}${share}`);
-}
-
 /** Starts asking the server for its window while the model answers, so the status line need not wait. */
 export function prefetchContextWindow(run: RunContext): void {
   void run.modelClient().contextWindow?.();
 }
 
 /**
- * The status line for the interactive session after an answer. `learnedWindow`: the window the
- * session learned from an overflow for the active model, when it knows one.
+ * How full the context is after an answer: the next request's size as the server counts it, and
+ * the window it fills where one is known (`learnedWindow`: the one the session learned from an
+ * overflow for the active model). What the terminal's status line shows.
  */
-export async function contextStatusLine(
+export async function contextUsage(
   run: RunContext,
-  style: Style,
   learnedWindow?: number,
-): Promise<string> {
+): Promise<{ size: RequestSize; window: { tokens: number; source: WindowSource } | undefined }> {
   const size = contextSize({
     session: run.session,
     systemPrompt: run.systemPrompt,
     toolDefinitions: run.tools.map((tool) => tool.definition),
   });
-  return formatContextStatus(size, await knownWindow(run.modelClient(), learnedWindow), style);
+  return { size, window: await knownWindow(run.modelClient(), learnedWindow) };
 }

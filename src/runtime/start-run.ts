@@ -1,95 +1,64 @@
-import { Agent, type AgentEvent, type ApprovalVerdict, buildSystemPrompt } from "../agent/index.js";
-import type { CliIo } from "../cli/cli-io.js";
-import type { CliOptions } from "../cli/cli-options.js";
-import { UsageError } from "../cli/exit-status.js";
+import { Agent, buildSystemPrompt } from "../agent/index.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
 import {
   DEFAULT_KEEP_VERBATIM_TOKENS,
   type LoadedConfig,
   loadConfig,
-  type ModelPrice,
   projectConfigPath,
   readCompactionPromptLayers,
   userConfigPath,
 } from "../config/index.js";
-import { type ModelClient, optional, type ToolCallBlock } from "../core/index.js";
+import { optional } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
-import type { McpServers } from "../mcp/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import { newSessionPath, openNewSession, type Session } from "../session/index.js";
-import { createDefaultTools, type Tool } from "../tools/index.js";
+import { createDefaultTools } from "../tools/index.js";
+import { ApprovalPolicy } from "./approval-policy.js";
+import { builtInCommands } from "./commands/built-in-handlers.js";
+import { usageError } from "./commands/command-outcome.js";
+import { CommandRegistry } from "./commands/command-registry.js";
+import type { FrontEnd } from "./front-end.js";
+import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
+import type { RunEvents } from "./run-events.js";
 import { chooseModel } from "./setup/choose-model.js";
 import { clientFactory } from "./setup/client-factory.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
 import { openRunSession } from "./setup/open-run-session.js";
-import { setupStep } from "./setup/setup-errors.js";
+import { setupStep, UsageError } from "./setup/setup-errors.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
 
-/** What every mode hands the agent: how to report events, ask permission and warn. */
-export interface RunHooks {
-  onEvent: (event: AgentEvent) => void;
-  approve: (call: ToolCallBlock, tool: Tool) => Promise<ApprovalVerdict>;
-  onWarning: (message: string) => void;
-}
-
-/** A running CLI session: the agent, its session file, and what slash commands need to see. */
-export interface RunContext {
-  readonly agent: Agent;
-  readonly session: Session;
-  /** True when the session file already held entries before this run. */
-  readonly resumed: boolean;
-  /** Said once at startup (where the model came from when it was not configured or was restored). */
-  readonly notices: readonly string[];
-  /** Config "model" and "compaction_model", for `/model`. */
-  readonly configuredModels: readonly string[];
-  /** The (memoised) client for a "provider/model" id; throws for a bad id or a missing key. */
-  createClient(modelId: string): ModelClient;
-  readonly tools: readonly Tool[];
-  readonly cwd: string;
-  readonly pantoHome: string;
-  readonly projectRoot: string;
-  readonly allowTools: boolean;
-  /** The MCP servers, when any are configured (`/mcp`). */
-  readonly mcp: McpServers | undefined;
-  /** The system prompt every request carries. */
-  readonly systemPrompt: string;
-  /** The active model's client (for what its server reports, such as the context window). */
-  modelClient(): ModelClient;
-  /** Config "prices" by "provider/model", for `/cost`. */
-  readonly prices: Record<string, ModelPrice> | undefined;
-  /** Replaces every credential panto knows (environment and config) in text it writes. */
-  readonly redact: (text: string) => string;
-  /** Runs the SessionStart hooks (source "startup" or "resume"); each mode calls it once it has said the session started. */
-  sessionStart(): Promise<void>;
-  /** Closes the current session and continues in a new, empty session file with the same model. */
-  startNewSession(): Promise<void>;
-  close(): Promise<void>;
-}
-
 export interface StartRunInput {
-  options: CliOptions;
-  /** Where the run starts, its environment, and the secrets already known (runCli's, which redacts its output with them; a redactor is made when absent). */
-  io: Pick<CliIo, "cwd" | "env" | "secrets">;
-  hooks: RunHooks;
+  options: RunOptions;
+  /**
+   * Where the run starts, its environment, panto's version (told to MCP servers), and the secrets
+   * already known (the front-end's, which redacts its output with them; a redactor is made when absent).
+   */
+  io: { cwd: string; env: NodeJS.ProcessEnv; version: string; secrets?: SecretRedactor | undefined };
+  frontEnd: FrontEnd;
+  /** The stream the run reports to: subscribe to it first, and setup's warnings arrive too. */
+  events: RunEvents;
 }
 
 /**
- * Loads configuration, checks the model and its key, resolves COMPACTION.md, opens (or creates)
- * the session and builds the agent. Every problem found here is a UsageError (exit status 2), and
+ * Starts a run for any front-end: loads configuration, checks the model and its key, resolves
+ * COMPACTION.md, opens (or creates) the session, starts hooks and MCP servers, and builds the agent
+ * with the run's approval policy and commands. Every problem found here is a UsageError, and
  * nothing is written to a session file before the model and key are known to be usable. Every
  * known secret is redacted from session entries and provider errors, and withheld from `bash`.
+ * A run keeps all its state itself, so one process may hold several.
  */
 export async function startRun(input: StartRunInput): Promise<RunContext> {
-  const { options, hooks } = input;
+  const { options, events, frontEnd } = input;
   const { cwd, env } = input.io;
+  const onWarning = (message: string): void => events.emit({ type: "run-warning", message });
   const secrets = input.io.secrets ?? new SecretRedactor();
   addEnvironmentSecrets(secrets, env);
   const loaded = await setupStep(() => loadConfig({ cwd, env }));
   const { config, pantoHome, projectRoot } = loaded;
   addConfigSecrets(secrets, config.providers, env);
-  const createClient = await clientFactory(loaded, env, hooks.onWarning, secrets);
-  const sessionOptions = { cwd, onWarning: hooks.onWarning, redact: secrets.redact };
+  const createClient = await clientFactory(loaded, env, onWarning, secrets);
+  const sessionOptions = { cwd, onWarning, redact: secrets.redact };
   const opened = await openRunSession(options, { cwd, pantoHome, projectRoot }, sessionOptions);
   const { resumed } = opened;
   let session = opened.session;
@@ -104,7 +73,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       createClient,
     });
     if (choice === undefined) throw new UsageError(noModelMessage(loaded), "config");
-    if (choice.warning !== undefined) hooks.onWarning(choice.warning);
+    if (choice.warning !== undefined) onWarning(choice.warning);
     if (choice.notice !== undefined) notices.push(choice.notice);
     model = choice.model;
     await setupStep(async () => createClient(model));
@@ -131,7 +100,12 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     projectRoot,
     env: bashEnv,
     redact: secrets.redact,
-    onEvent: hooks.onEvent,
+    onEvent: (event) => events.emit(event),
+  });
+  const approvals = new ApprovalPolicy({
+    allowAll: options.allowTools === true,
+    ...optional("ask", frontEnd.askApproval),
+    onDenied: (call) => events.emit({ type: "tool-denied", call }),
   });
   let agentHooks: AgentHooks | undefined;
   const makeAgent = (session: Session, modelId: string): Agent => {
@@ -147,16 +121,17 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("compactionModel", config.compaction_model),
       ...optional("maxOutputTokens", config.max_output_tokens),
       ...optional("restoreFacts", config.restore_facts),
-      approve: hooks.approve,
-      onEvent: hooks.onEvent,
+      approve: approvals.decide,
+      onEvent: (event) => events.emit(event),
       cwd,
       ...optional("hooks", agentHooks),
     });
   };
-  const mcp = await startMcp(loaded, cwd, env, hooks.onWarning);
+  const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning });
   tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
-  return {
+  const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
+  const run: RunContext = {
     get agent() {
       return agent;
     },
@@ -171,12 +146,24 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     cwd,
     pantoHome,
     projectRoot,
-    allowTools: options.allowTools,
     mcp,
     prices: config.prices,
     systemPrompt,
     modelClient: () => createClient(agent.model),
     redact: secrets.redact,
+    events,
+    approvals,
+    commands,
+    frontEnd,
+    runCommand: async ({ name, args }, signal) => {
+      const command = commands.find(name);
+      const outcome =
+        command === undefined
+          ? usageError(commands.unknownCommandMessage(name))
+          : await command.execute(run, args, signal);
+      events.emit({ type: "command", name: command?.name ?? name, args, outcome });
+      return outcome;
+    },
     sessionStart: async () => {
       await agentHooks?.sessionStart(resumed ? "resume" : "startup");
     },
@@ -192,6 +179,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       await mcp?.close();
     },
   };
+  return run;
 }
 
 function noModelMessage(loaded: LoadedConfig): string {

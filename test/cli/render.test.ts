@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { colourEnabled, createStyle } from "../../src/cli/terminal/style.js";
 import type { CompactionRecord } from "../../src/core/index.js";
 import {
-  colourEnabled,
-  createStyle,
   formatCompactionLine,
   formatCompactionReport,
   formatTokens,

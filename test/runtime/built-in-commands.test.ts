@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  completeSlashCommand,
-  findSlashCommand,
-  formatSlashCommandList,
-  parseSlashCommand,
-  SLASH_COMMAND_TABLE,
-} from "../../src/runtime/commands/built-in-commands.js";
+import { BUILT_IN_COMMANDS, builtInCommandInfo } from "../../src/runtime/commands/built-in-commands.js";
+import { parseSlashCommand } from "../../src/runtime/commands/command-registry.js";
+
+const commands = builtInCommandInfo();
 
 describe("parseSlashCommand", () => {
   it("splits a command from its arguments", () => {
@@ -34,20 +31,20 @@ describe("parseSlashCommand", () => {
 
 describe("the command table", () => {
   it("resolves aliases to their command", () => {
-    expect(findSlashCommand("quit")?.name).toBe("exit");
-    expect(findSlashCommand("nope")).toBeUndefined();
+    expect(commands.find("quit")?.name).toBe("exit");
+    expect(commands.find("nope")).toBeUndefined();
   });
 
   it("drives /help: every command and alias is listed", () => {
-    const list = formatSlashCommandList();
-    for (const command of SLASH_COMMAND_TABLE) {
+    const list = commands.formatList();
+    for (const command of BUILT_IN_COMMANDS) {
       for (const name of [command.name, ...command.aliases]) expect(list).toContain(`/${name}`);
     }
   });
 
   it("drives Tab completion", () => {
-    expect(completeSlashCommand("/co")).toEqual([["/compact", "/context", "/cost"], "/co"]);
-    expect(completeSlashCommand("/comp")).toEqual([["/compact "], "/comp"]);
-    expect(completeSlashCommand("hello")).toEqual([[], "hello"]);
+    expect(commands.complete("/co")).toEqual([["/compact", "/context", "/cost"], "/co"]);
+    expect(commands.complete("/comp")).toEqual([["/compact "], "/comp"]);
+    expect(commands.complete("hello")).toEqual([[], "hello"]);
   });
 });

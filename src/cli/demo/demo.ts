@@ -9,11 +9,12 @@ import {
 } from "../../compaction/index.js";
 import { readCompactionPromptLayers } from "../../config/index.js";
 import { describeContext } from "../../runtime/commands/describe-context.js";
-import { colourEnabled, createStyle, formatCompactionReport, type Style } from "../../runtime/format-text.js";
+import { formatCompactionReport } from "../../runtime/format-text.js";
 import { newSessionPath, openSession } from "../../session/index.js";
 import { startFakeAnthropicServer } from "../../simulator/fake-anthropic-server.js";
 import { createDefaultTools, type Tool } from "../../tools/index.js";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-status.js";
+import { colourEnabled, createStyle, type Style } from "../terminal/style.js";
 import { TerminalRenderer } from "../terminal/terminal-renderer.js";
 import { createDemoResponder } from "./demo-responder.js";
 import { DEMO_COMPACT_INSTRUCTIONS, DEMO_FILES, DEMO_STEPS } from "./demo-script.js";

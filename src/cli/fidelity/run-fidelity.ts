@@ -22,12 +22,12 @@ import {
 import { clientFactory } from "../../runtime/setup/client-factory.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "../../runtime/setup/known-secrets.js";
 import { resolveSessionArgument } from "../../runtime/setup/session-argument.js";
-import { asUsageError } from "../../runtime/setup/setup-errors.js";
+import { asUsageError, UsageError } from "../../runtime/setup/setup-errors.js";
 import { SecretRedactor } from "../../secrets/index.js";
 import { createDefaultTools } from "../../tools/index.js";
 import type { CliIo } from "../cli-io.js";
 import type { FidelityCliOptions } from "../cli-options.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../exit-status.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../exit-status.js";
 import { redactingStream } from "../redacting-stream.js";
 import type { FidelityModels, FreshSettings } from "./fidelity-model-calls.js";
 import { runFidelityProbes } from "./fidelity-probes.js";

@@ -1,14 +1,15 @@
-import { parseSlashCommand } from "../../runtime/commands/built-in-commands.js";
-import { runSlashCommand, type SlashIo } from "../../runtime/commands/built-in-handlers.js";
-import { contextStatusLine, prefetchContextWindow } from "../../runtime/context-usage.js";
-import type { Style } from "../../runtime/format-text.js";
-import type { RunContext } from "../../runtime/start-run.js";
+import { parseSlashCommand } from "../../runtime/commands/command-registry.js";
+import { prefetchContextWindow } from "../../runtime/context-usage.js";
+import type { RunContext } from "../../runtime/run-context.js";
+import type { Style } from "../terminal/style.js";
 import type { TerminalRenderer } from "../terminal/terminal-renderer.js";
+import { contextStatusLine } from "./context-status-line.js";
 import { interruptNotice, isShellEscape, promptWithAttachments, runShellLine } from "./interactive-extras.js";
 
 /**
  * Runs one submitted line of the interactive session (`!COMMAND`, a slash command, or a prompt to
- * the model) and shows how it went; returns true when the user asked to leave.
+ * the model) and shows how it went; returns true when the user asked to leave. A command's report
+ * is shown by the renderer, from the run's events.
  */
 export async function executeLine(
   run: RunContext,
@@ -16,7 +17,6 @@ export async function executeLine(
   signal: AbortSignal,
   renderer: TerminalRenderer,
   style: Style,
-  slashIo: SlashIo,
 ): Promise<boolean> {
   if (isShellEscape(text)) {
     await runShellLine(run, text, signal, renderer, style);
@@ -24,11 +24,8 @@ export async function executeLine(
   }
   const command = parseSlashCommand(text);
   if (command !== undefined) {
-    const result = await runSlashCommand(run, command, signal, slashIo);
-    renderer.reset();
-    if (result.output !== "") renderer.line(result.output);
-    if (result.error !== undefined) renderer.line(style.red(result.error.message));
-    return result.exit;
+    const outcome = await run.runCommand(command, signal);
+    return outcome.type === "exit";
   }
   const prompt = await promptWithAttachments(run, text, renderer, style);
   if (prompt === undefined) return false;

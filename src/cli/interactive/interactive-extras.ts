@@ -1,8 +1,9 @@
 import type { PromptResult } from "../../agent/index.js";
-import { plural, type Style } from "../../runtime/format-text.js";
+import { plural } from "../../runtime/format-text.js";
 import { attachFiles } from "../../runtime/input/attach-files.js";
 import { runShellEscape } from "../../runtime/input/shell-escape.js";
-import type { RunContext } from "../../runtime/start-run.js";
+import type { RunContext } from "../../runtime/run-context.js";
+import type { Style } from "../terminal/style.js";
 
 /** Where the interactive session writes a line. */
 export interface LineWriter {

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
-import type { ApprovalVerdict } from "../../agent/index.js";
 import type { ToolCallBlock } from "../../core/index.js";
-import { type Style, shorten } from "../../runtime/format-text.js";
-import type { RunContext } from "../../runtime/start-run.js";
+import { shorten } from "../../runtime/format-text.js";
+import type { ApprovalAnswer } from "../../runtime/front-end.js";
+import type { RunContext } from "../../runtime/run-context.js";
 import type { Tool } from "../../tools/index.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT_INTERRUPTED, EXIT_OK } from "../exit-status.js";
@@ -14,6 +14,7 @@ import { KeyInput } from "../terminal/key-input.js";
 import { MutableOutput } from "../terminal/mutable-output.js";
 import { createPromptCompleter } from "../terminal/prompt-completer.js";
 import { fromHistoryLine, PromptHistory } from "../terminal/prompt-history.js";
+import type { Style } from "../terminal/style.js";
 import type { TerminalRenderer } from "../terminal/terminal-renderer.js";
 import { executeLine } from "./interactive-execute.js";
 import { printBanner } from "./interactive-extras.js";
@@ -30,7 +31,6 @@ export class Repl {
   readonly #io: CliIo;
   readonly #style: Style;
   readonly #renderer: TerminalRenderer;
-  readonly #allowAll: boolean;
   readonly #approval: ApprovalPrompt;
   readonly #output: MutableOutput;
   #rl: Interface | undefined;
@@ -47,11 +47,10 @@ export class Repl {
   #settle: (code: number) => void = () => {};
   #closing = false;
 
-  constructor(io: CliIo, style: Style, renderer: TerminalRenderer, allowAll: boolean) {
+  constructor(io: CliIo, style: Style, renderer: TerminalRenderer) {
     this.#io = io;
     this.#style = style;
     this.#renderer = renderer;
-    this.#allowAll = allowAll;
     this.#approval = new ApprovalPrompt(renderer, style);
     this.#output = new MutableOutput(io.stdout);
   }
@@ -106,16 +105,23 @@ export class Repl {
     }
   }
 
-  /** Asks before write, edit and bash: y = this once, a = always for this tool this session, n = no. */
-  async approve(call: ToolCallBlock, tool: Tool): Promise<ApprovalVerdict> {
-    if (this.#allowAll || this.#approval.allowedAlways(tool.definition.name)) return "allow";
+  /**
+   * The run's approval asker: y = this once, a = always for this tool this session, n = no. Asked
+   * only about calls the run's policy does not already allow; none while a request is cancelled.
+   */
+  async askApproval(call: ToolCallBlock, tool: Tool): Promise<ApprovalAnswer> {
     const rl = this.#rl;
     if (rl === undefined || this.#busy?.signal.aborted === true || this.#closing) return "deny";
     this.#renderer.stopStatus();
     this.#renderer.endLine();
-    const verdict = await this.#approval.ask(rl, this.#output, call, tool);
+    const answer = await this.#approval.ask(rl, this.#output, call, tool);
     rl.setPrompt(PROMPT);
-    return verdict;
+    return answer;
+  }
+
+  /** The run's editor (`/summary edit`): $VISUAL or $EDITOR, given the terminal meanwhile. */
+  editText(text: string): Promise<string> {
+    return editorOverTerminal(this.#io, this.#rl, this.#keys)(text);
   }
 
   #onLine(line: string): void {
@@ -172,10 +178,7 @@ export class Repl {
     this.#busy = controller;
     this.#output.muted = true;
     try {
-      const exit = await executeLine(run, text, controller.signal, this.#renderer, this.#style, {
-        editText: editorOverTerminal(this.#io, rl, this.#keys),
-        grantedTools: () => this.#approval.grantedTools(),
-      });
+      const exit = await executeLine(run, text, controller.signal, this.#renderer, this.#style);
       if (exit) return this.#settle(EXIT_OK);
     } catch (error) {
       this.#renderer.reset();

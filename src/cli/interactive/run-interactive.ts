@@ -1,11 +1,14 @@
-import { colourEnabled, createStyle } from "../../runtime/format-text.js";
+import type { RunContext } from "../../runtime/run-context.js";
+import { RunEvents } from "../../runtime/run-events.js";
 import { asUsageError } from "../../runtime/setup/setup-errors.js";
-import { type RunContext, startRun } from "../../runtime/start-run.js";
+import { startRun } from "../../runtime/start-run.js";
 import type { CliIo } from "../cli-io.js";
 import type { CliOptions } from "../cli-options.js";
 import { EXIT_USAGE } from "../exit-status.js";
+import { runOptionsOf } from "../run-options-of.js";
 import { resumeHint } from "../sessions/resume-hint.js";
 import { markdownFor } from "../terminal/markdown-stream.js";
+import { colourEnabled, createStyle } from "../terminal/style.js";
 import { TerminalRenderer } from "../terminal/terminal-renderer.js";
 import { Repl } from "./interactive-repl.js";
 
@@ -14,16 +17,18 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
   const colour = colourEnabled(io.stdout, io.env);
   const style = createStyle(colour);
   const renderer = new TerminalRenderer(io.stdout, io.stderr, style, markdownFor(io.stdout, colour));
-  const repl = new Repl(io, style, renderer, options.allowTools);
+  const repl = new Repl(io, style, renderer);
+  const events = new RunEvents();
+  events.subscribe((event) => renderer.render(event));
   let run: RunContext;
   try {
     run = await startRun({
-      options,
+      options: runOptionsOf(options),
       io,
-      hooks: {
-        onEvent: (event) => renderer.render(event),
-        onWarning: (message) => renderer.warning(message),
-        approve: (call, tool) => repl.approve(call, tool),
+      events,
+      frontEnd: {
+        askApproval: (call, tool) => repl.askApproval(call, tool),
+        editText: (text) => repl.editText(text),
       },
     });
   } catch (error) {

@@ -1,14 +1,25 @@
 import type { AgentEvent } from "../../agent/index.js";
 import type { AssistantMessage, Usage } from "../../core/index.js";
 import { optional } from "../../core/index.js";
+import type { RunEvent } from "../../runtime/run-events.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 import type { JsonEvent } from "./json-event.js";
 
 export type { JsonEvent } from "./json-event.js";
 
-/** Converts an agent event to its JSON line, or undefined for events JSON mode leaves out (deltas). */
-export function toJsonEvent(event: AgentEvent): JsonEvent | undefined {
+/**
+ * Converts a run's event to its JSON line, or undefined for events JSON mode leaves out (deltas).
+ * A command's outcome is not among them: it ends the run, as its `error` (when it failed) and `done`.
+ */
+export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): JsonEvent | undefined {
   switch (event.type) {
+    case "run-warning":
+      return { type: "warning", message: event.message };
+    case "tool-denied":
+      return {
+        type: "warning",
+        message: `denied ${event.call.name} (id ${event.call.id}): pass --allow-tools to let write, edit and bash run`,
+      };
     case "text-delta":
     case "thinking-delta":
     case "compaction-progress":

@@ -1,5 +1,5 @@
 import { optional } from "../../core/index.js";
-import type { RunContext } from "../../runtime/start-run.js";
+import type { RunContext } from "../../runtime/run-context.js";
 import { readSessionUsageSync } from "../../session/index.js";
 import type { CliOptions } from "../cli-options.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
@@ -35,17 +35,9 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
     event: (event) => {
       const json = toJsonEvent(event);
       if (json !== undefined) emit(json);
-      if (event.type === "warning") io.stderr.write(`panto: warning: ${event.message}\n`);
+      if (event.type === "warning" || event.type === "run-warning")
+        io.stderr.write(`panto: warning: ${event.message}\n`);
     },
-    warning: (message) => {
-      emit({ type: "warning", message });
-      io.stderr.write(`panto: warning: ${message}\n`);
-    },
-    denied: (call) =>
-      emit({
-        type: "warning",
-        message: `denied ${call.name} (id ${call.id}): pass --allow-tools to let write, edit and bash run`,
-      }),
     output: () => {},
     failure: (error) => emit({ type: "error", ...error }),
     done: (exitCode, text) =>

@@ -1,13 +1,8 @@
 import type { AgentEvent } from "../../agent/index.js";
-import {
-  colourEnabled,
-  createStyle,
-  formatCompactionLine,
-  formatToolCall,
-  formatToolResult,
-} from "../../runtime/format-text.js";
+import { formatCompactionLine, formatToolCall, formatToolResult } from "../../runtime/format-text.js";
 import type { CliOptions } from "../cli-options.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
+import { colourEnabled, createStyle } from "../terminal/style.js";
 
 export interface PrintIo extends OnceIo {
   stdout: NodeJS.WritableStream;
@@ -26,12 +21,19 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
   const reporter: OnceReporter = {
     started: () => {},
     event: (event) => {
-      const line = printLine(event);
-      if (line !== undefined) note(line);
+      switch (event.type) {
+        case "run-warning":
+          return note(style.yellow(`warning: ${event.message}`));
+        case "tool-denied":
+          return note(
+            style.yellow(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`),
+          );
+        default: {
+          const line = printLine(event);
+          if (line !== undefined) note(line);
+        }
+      }
     },
-    warning: (message) => note(style.yellow(`warning: ${message}`)),
-    denied: (call) =>
-      note(style.yellow(`denied ${call.name}: pass --allow-tools to let write, edit and bash run`)),
     output: (text) => {
       io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     },

@@ -1,17 +1,11 @@
-/**
- * The slash commands, in one table that drives `/help`, `panto --help` and Tab completion. Only
- * names and descriptions live here (no imports), so `--help` stays fast; the handlers are in
- * slash-commands.ts.
- */
-export interface SlashCommandInfo {
-  name: string;
-  aliases: readonly string[];
-  /** Argument synopsis, e.g. "[instructions]". */
-  args: string;
-  summary: string;
-}
+import { type CommandInfo, CommandRegistry } from "./command-registry.js";
 
-export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
+/**
+ * The built-in slash commands, as listed: names, arguments and descriptions, in `/help` order.
+ * Nothing heavy is imported here, so `--help` stays fast; their handlers are in
+ * built-in-handlers.ts.
+ */
+export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   {
     name: "compact",
     aliases: [],
@@ -31,6 +25,7 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
     args: "[edit]",
     summary:
       "print the summary in effect; edit opens it in $VISUAL/$EDITOR and stores your text (no model call)",
+    needs: "editor",
   },
   {
     name: "pin",
@@ -94,41 +89,15 @@ export const SLASH_COMMAND_TABLE: readonly SlashCommandInfo[] = [
     summary: "start a new, empty session file (the old one stays)",
   },
   { name: "help", aliases: ["?"], args: "", summary: "list the slash commands" },
-  { name: "exit", aliases: ["quit"], args: "", summary: "leave panto" },
+  { name: "exit", aliases: ["quit"], args: "", summary: "leave panto", needs: "terminal" },
 ];
 
-/** Finds a command by name or alias (without the leading slash). */
-export function findSlashCommand(name: string): SlashCommandInfo | undefined {
-  const wanted = name.toLowerCase();
-  return SLASH_COMMAND_TABLE.find((command) => command.name === wanted || command.aliases.includes(wanted));
+/** The built-in commands as a registry of their infos alone: `panto --help`, and `/help` before any setup. */
+export function builtInCommandInfo(): CommandRegistry {
+  return new CommandRegistry(BUILT_IN_COMMANDS);
 }
 
-/** The aligned list of commands shown by `/help` and `panto --help`. */
-export function formatSlashCommandList(indent = "  "): string {
-  const rows = SLASH_COMMAND_TABLE.map((command) => {
-    const names = [command.name, ...command.aliases].map((name) => `/${name}`).join(", ");
-    return { left: command.args === "" ? names : `${names} ${command.args}`, summary: command.summary };
-  });
-  const width = Math.max(...rows.map((row) => row.left.length));
-  return rows.map((row) => `${indent}${row.left.padEnd(width)}  ${row.summary}`).join("\n");
-}
-
-/** Tab completion for the interactive prompt: command names for a line that starts with "/". */
-export function completeSlashCommand(line: string): [string[], string] {
-  if (!line.startsWith("/") || /\s/.test(line)) return [[], line];
-  const names = SLASH_COMMAND_TABLE.flatMap((command) => [command.name, ...command.aliases]).map(
-    (name) => `/${name}`,
-  );
-  const hits = names.filter((name) => name.startsWith(line.toLowerCase()));
-  return [hits.map((name) => (hits.length === 1 ? `${name} ` : name)), line];
-}
-
-/**
- * Splits "/compact keep the bug list" into the command and its arguments. Returns undefined for
- * text that is not a slash command; a path such as "/usr/bin/env is missing" is ordinary text.
- */
-export function parseSlashCommand(text: string): { name: string; args: string } | undefined {
-  const match = /^\/([a-zA-Z?][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  if (match === null) return undefined;
-  return { name: (match[1] ?? "").toLowerCase(), args: (match[2] ?? "").trim() };
+/** The text of `/help`. */
+export function slashHelpText(commands: CommandRegistry<CommandInfo>): string {
+  return `${commands.formatList()}\n\nAnything else is sent to the model. In the terminal a paste is one prompt (sent on Enter), Alt-Enter or a trailing \\ continues a line, Tab completes commands, Ctrl-C cancels a request and Ctrl-D exits.`;
 }

@@ -1,137 +1,140 @@
-import { EXIT_FAILURE, EXIT_USAGE } from "../../cli/exit-status.js";
-import { EditorError } from "../../cli/terminal/edit-in-editor.js";
-import type { CompactionPreview } from "../../compaction/index.js";
+import type { Agent } from "../../agent/index.js";
+import { estimateContextTokens } from "../../compaction/index.js";
 import { optional } from "../../core/index.js";
 import { composeCompactionSummary, readCompactionHistory, type Session } from "../../session/index.js";
-import { formatRestored, formatTokens, plural, shorten } from "../format-text.js";
-import type { RunContext } from "../start-run.js";
-import { failed, ok, type SlashIo, type SlashResult } from "./command-outcome.js";
+import { formatRestored, plural, shorten } from "../format-text.js";
+import { EditorError } from "../front-end.js";
+import type { CommandHandler } from "../run-context.js";
+import { type CommandOutcome, failed, usageError } from "./command-outcome.js";
 
 const PREVIEW_FLAG = /^--preview(?:\s+|$)/;
 
-/** "/compact --preview ..." asks for the plan only. */
-export function isPreview(args: string): boolean {
-  return PREVIEW_FLAG.test(args);
-}
+/** `/compact [--preview] [instructions]`. */
+export const runCompactCommand: CommandHandler = (run, args, signal) =>
+  PREVIEW_FLAG.test(args) ? runPreview(run, args, signal) : runCompact(run, args, signal);
 
 /** `/compact --preview [instructions]`: the plan, no model call, nothing written. */
-export async function runPreview(run: RunContext, args: string): Promise<SlashResult> {
+const runPreview: CommandHandler = async (run, args) => {
   const instructions = args.replace(PREVIEW_FLAG, "").trim();
   const preview = run.agent.previewCompaction(instructions === "" ? undefined : instructions);
-  return ok(formatPreview(preview, run.agent.contextTokens()));
-}
+  return { type: "compaction-preview", preview, contextTokens: run.agent.contextTokens() };
+};
 
-export function formatPreview(preview: CompactionPreview, contextTokens: number): string {
-  const lines = ["Compaction preview (no model was called and nothing was written):"];
-  if (preview.turns.length > 0) {
-    lines.push("  turn  action     tokens  size from  user message");
-    for (const turn of preview.turns)
-      lines.push(
-        `  ${String(turn.position).padEnd(4)}  ${turn.action.padEnd(9)}  ${formatTokens(turn.tokens).padStart(6)}  ${turn.source.padEnd(9)}  ${turn.userText === "" ? "(no user message)" : JSON.stringify(shorten(turn.userText, 60))}`,
-      );
-  }
-  if (preview.nothingReason !== undefined)
-    lines.push(`  nothing to summarise: ${preview.nothingReason}; /compact would call no model.`);
-  else
-    lines.push(
-      `  would summarise ${plural(preview.turnsSummarised, "turn")} (~${formatTokens(preview.tokensSummarised)} tokens) and keep ${plural(preview.turnsKept, "turn")} verbatim (~${formatTokens(preview.tokensKept)} tokens); context now ~${formatTokens(contextTokens)} tokens with the system prompt`,
-      `  summary by ${preview.model}${preview.fallbackModel === undefined ? "" : ` (falls back to ${preview.fallbackModel})`}; summary request ~${formatTokens(preview.requestTokens)} tokens`,
-    );
-  lines.push(
-    `  sizes: ${plural(preview.sizeSources.usage, "turn")} from provider usage, ${preview.sizeSources.estimate} from the local estimate`,
+const runCompact: CommandHandler = async (run, args, signal) => {
+  const before = estimateContextTokens(run.agent.effectiveContext());
+  const outcome = await run.agent.compact(
+    args === "" ? undefined : args,
+    signal === undefined ? {} : { signal },
   );
-  if (preview.instructions !== undefined) lines.push(`  instructions: ${preview.instructions}`);
-  return lines.join("\n");
-}
+  switch (outcome.type) {
+    case "compacted":
+      return {
+        type: "compacted",
+        record: outcome.record,
+        tokensBefore: before,
+        tokensAfter: estimateContextTokens(run.agent.effectiveContext()),
+      };
+    case "nothing-to-summarise":
+      return { type: "nothing-to-compact", reason: outcome.reason };
+    case "failed":
+      return {
+        type: "compaction-failed",
+        code: outcome.error.code,
+        message: outcome.error.message,
+        attempts: outcome.attempts.map((attempt) => ({
+          model: attempt.model,
+          message: attempt.error.message,
+        })),
+      };
+  }
+};
 
 /** `/uncompact`: undoes the compaction in effect. */
-export async function runUncompact(run: RunContext, args: string): Promise<SlashResult> {
-  if (args !== "") return failed(EXIT_USAGE, "usage", "/uncompact takes no arguments");
+export const runUncompact: CommandHandler = async (run, args) => {
+  if (args !== "") return usageError("/uncompact takes no arguments");
   const outcome = await run.agent.uncompact();
-  if (outcome.type === "nothing-to-undo") return ok("Nothing to undo: no compaction is in effect.");
-  const { compaction } = outcome;
-  return ok(
-    [
-      `Undid the ${compaction.trigger} compaction ${compaction.id} (${compaction.ts}): the context is what it was before it, followed by everything written since (~${formatTokens(outcome.tokensBefore)} -> ~${formatTokens(outcome.tokensAfter)} tokens). It stays in the session file.`,
-      outcome.earlier
-        ? "An earlier compaction is now in effect; /uncompact again undoes it."
-        : "No compaction is in effect now.",
-    ].join("\n"),
-  );
-}
+  if (outcome.type === "nothing-to-undo") return outcome;
+  const { id, trigger, ts } = outcome.compaction;
+  return {
+    type: "uncompacted",
+    compaction: { id, trigger, ts },
+    tokensBefore: outcome.tokensBefore,
+    tokensAfter: outcome.tokensAfter,
+    earlier: outcome.earlier,
+  };
+};
 
 /** `/pin TEXT` */
-export async function runPin(run: RunContext, args: string): Promise<SlashResult> {
-  if (args === "")
-    return failed(EXIT_USAGE, "usage", "/pin needs the note's text, e.g. /pin never touch src/legacy/");
+export const runPin: CommandHandler = async (run, args) => {
+  if (args === "") return usageError("/pin needs the note's text, e.g. /pin never touch src/legacy/");
   const number = await run.agent.pin(args);
-  return ok(
-    `Pinned note ${number}: ${args}\nThe model sees it from now on, word for word, through every compaction.`,
-  );
-}
+  return { type: "pinned", number, text: args };
+};
 
 /** `/pins`: the notes in force, numbered as /unpin takes them. */
-export function describePins(run: RunContext): string {
-  const pins = run.session.pins();
-  if (pins.length === 0) return "No pinned notes. /pin TEXT adds one.";
-  return ["Pinned notes:", ...pins.map((pin, index) => `  ${index + 1}. ${pin.text}`)].join("\n");
-}
+export const runPins: CommandHandler = async (run) => ({
+  type: "pins",
+  pins: run.session.pins().map((pin) => pin.text),
+});
 
 /** `/unpin N` */
-export async function runUnpin(run: RunContext, args: string): Promise<SlashResult> {
+export const runUnpin: CommandHandler = async (run, args) => {
   const number = /^\d+$/.test(args) ? Number(args) : Number.NaN;
   const count = run.session.pins().length;
   if (!Number.isInteger(number) || number < 1 || number > count)
-    return failed(
-      EXIT_USAGE,
-      "usage",
+    return usageError(
       count === 0
         ? "there are no pinned notes to unpin"
         : `/unpin needs a note number from 1 to ${count} (/pins lists them); got "${args}"`,
     );
   const text = await run.agent.unpin(number);
-  return ok(`Unpinned note ${number}: ${text ?? ""}`);
-}
+  return { type: "unpinned", number, text: text ?? "" };
+};
 
 /** `/summary` prints the summary in effect; `/summary edit` opens it in the user's editor. */
-export async function runSummary(
-  run: RunContext,
-  args: string,
-  _signal: AbortSignal | undefined,
-  io: SlashIo,
-): Promise<SlashResult> {
+export const runSummary: CommandHandler = async (run, args) => {
   if (args !== "" && args !== "edit")
-    return failed(EXIT_USAGE, "usage", `/summary takes no argument or "edit"; got "${args}"`);
+    return usageError(`/summary takes no argument or "edit"; got "${args}"`);
   const base = run.session.activeCompaction();
-  if (base === undefined) return ok("No summary: no compaction is in effect.");
+  if (base === undefined) return { type: "no-summary" };
   if (args === "") {
-    const text = composeCompactionSummary({
-      summary: base.summary,
-      ...optional("restored", base.restored),
-    });
-    return ok(
-      `Summary in effect (${base.trigger} compaction ${base.id}, ${base.ts}, model ${base.model}):\n\n${text}`,
-    );
+    const text = composeCompactionSummary({ summary: base.summary, ...optional("restored", base.restored) });
+    const { id, trigger, ts, model } = base;
+    return { type: "summary-shown", compaction: { id, trigger, ts, model }, text };
   }
+  const { editText } = run.frontEnd;
+  if (editText === undefined)
+    return usageError(
+      "/summary edit needs an editor, and there is none here; the summary is unchanged",
+      "editor",
+    );
   let edited: string;
   try {
-    edited = await io.editText(`${base.summary.trim()}\n`);
+    edited = await editText(`${base.summary.trim()}\n`);
   } catch (error) {
-    if (error instanceof EditorError) return failed(EXIT_USAGE, "editor", error.message);
+    if (error instanceof EditorError) return usageError(error.message, "editor");
     throw error;
   }
-  const outcome = await run.agent.editSummary(edited);
+  return editedOutcome(await run.agent.editSummary(edited));
+};
+
+/** What the agent's editSummary did. */
+type EditOutcome = Awaited<ReturnType<Agent["editSummary"]>>;
+
+function editedOutcome(outcome: EditOutcome): CommandOutcome {
   switch (outcome.type) {
     case "edited":
-      return ok(
-        `Summary replaced: compaction ${outcome.compaction.id} (trigger edited) now carries your text (~${formatTokens(outcome.compaction.summaryTokens)} tokens). /uncompact brings back the previous one.`,
-      );
+      return {
+        type: "summary-edited",
+        compactionId: outcome.compaction.id,
+        summaryTokens: outcome.compaction.summaryTokens,
+      };
     case "unchanged":
-      return ok("The summary is unchanged; nothing was written.");
+      return { type: "summary-unchanged" };
     case "empty":
-      return failed(EXIT_FAILURE, "usage", "the edited summary is empty; the summary is unchanged");
+      return failed("failure", "usage", "the edited summary is empty; the summary is unchanged");
     case "no-summary":
-      return ok("No summary: no compaction is in effect.");
+      return { type: "no-summary" };
   }
 }
 

@@ -3,7 +3,7 @@ import type { Message } from "../../core/index.js";
 import { PINNED_NOTES_HEADING } from "../../session/index.js";
 import { contextSize } from "../context-usage.js";
 import { formatTokens, plural } from "../format-text.js";
-import type { RunContext } from "../start-run.js";
+import type { RunContext } from "../run-context.js";
 
 interface Part {
   name: string;

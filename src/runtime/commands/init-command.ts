@@ -1,15 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { EXIT_FAILURE, EXIT_INTERRUPTED } from "../../cli/exit-status.js";
-import type { RunContext } from "../start-run.js";
-import { failed, ok, type SlashResult } from "./command-outcome.js";
+import type { CommandHandler } from "../run-context.js";
+import { failed } from "./command-outcome.js";
 
 /** `/init [notes]`: asks the model to write AGENTS.md for this project, or to update the one there. */
-export async function runInitCommand(
-  run: RunContext,
-  args: string,
-  signal: AbortSignal | undefined,
-): Promise<SlashResult> {
+export const runInitCommand: CommandHandler = async (run, args, signal) => {
   const path = join(run.projectRoot, "AGENTS.md");
   const before = await readFile(path, "utf8").catch(() => undefined);
   const result = await run.agent.prompt(
@@ -17,14 +12,17 @@ export async function runInitCommand(
     signal === undefined ? {} : { signal },
   );
   if (!result.ok) {
-    const code = result.error.code === "aborted" ? EXIT_INTERRUPTED : EXIT_FAILURE;
-    return failed(code, result.error.code, `/init: ${result.error.message}`);
+    const status = result.error.code === "aborted" ? "interrupted" : "failure";
+    return failed(status, result.error.code, `/init: ${result.error.message}`);
   }
   const after = await readFile(path, "utf8").catch(() => undefined);
-  if (after === undefined || after === before)
-    return ok(`/init: the model did not ${before === undefined ? "write" : "change"} ${path}.`);
-  return ok(`/init: ${before === undefined ? "wrote" : "updated"} ${path}.`);
-}
+  return {
+    type: "agents-file",
+    path,
+    existed: before !== undefined,
+    changed: after !== undefined && after !== before,
+  };
+};
 
 function initPrompt(path: string, exists: boolean, notes: string): string {
   const task = exists

@@ -1,16 +1,12 @@
-import { EXIT_USAGE } from "../../cli/exit-status.js";
 import { isPantoError } from "../../core/index.js";
-import type { RunContext } from "../start-run.js";
-import { failed, ok, type SlashResult } from "./command-outcome.js";
+import type { CommandHandler, RunContext } from "../run-context.js";
+import { type ProviderModels, usageError } from "./command-outcome.js";
 import { nearestNames } from "./did-you-mean.js";
 
 /** How long `/model` waits for a provider's model list before going on without it. */
 const LIST_TIMEOUT_MS = 10_000;
 /** Nearest names offered when a model is refused. */
 const NEAREST = 3;
-
-/** A provider's model list as "provider/model" ids, or why it could not be had. */
-export type ProviderModels = { type: "listed"; ids: string[] } | { type: "unlisted"; reason: string };
 
 /** Model lists fetched this run, per run and provider: asked once, reused by Tab completion. */
 const cache = new WeakMap<RunContext, Map<string, Promise<ProviderModels>>>();
@@ -51,28 +47,34 @@ async function fetchModels(run: RunContext, modelId: string, signal?: AbortSigna
 }
 
 /** `/model [PROVIDER/MODEL]`: lists the models, or switches after checking the provider lists the new one. */
-export async function runModelCommand(
-  run: RunContext,
-  args: string,
-  signal: AbortSignal | undefined,
-): Promise<SlashResult> {
-  if (args === "") return ok(await describeModels(run, signal));
+export const runModelCommand: CommandHandler = async (run, args, signal) => {
+  if (args === "") {
+    const model = run.agent.model;
+    return {
+      type: "models-listed",
+      model,
+      provider: providerOf(model),
+      listed: await providerModels(run, model, signal),
+      configured: run.configuredModels,
+    };
+  }
   // A bare name means the current provider's model of that name.
   const modelId = args.includes("/") ? args : `${providerOf(run.agent.model)}/${args}`;
   try {
     run.createClient(modelId);
   } catch (error) {
     if (!isPantoError(error)) throw error;
-    return failed(EXIT_USAGE, error.code, error.message);
+    return usageError(error.message, error.code);
   }
   const listed = await providerModels(run, modelId, signal);
   if (listed.type === "listed" && listed.ids.length > 0 && !listed.ids.includes(modelId))
-    return failed(EXIT_USAGE, "usage", unknownModelMessage(modelId, listed.ids));
+    return usageError(unknownModelMessage(modelId, listed.ids));
   run.agent.setModel(modelId);
   await run.agent.recordModel();
-  const unchecked = listed.type === "unlisted" ? ` (not checked against a model list: ${listed.reason})` : "";
-  return ok(`Model: ${modelId}${unchecked}`);
-}
+  return listed.type === "unlisted"
+    ? { type: "model-switched", model: modelId, unchecked: listed.reason }
+    : { type: "model-switched", model: modelId };
+};
 
 function unknownModelMessage(modelId: string, ids: readonly string[]): string {
   const nearest = nearestNames(modelId, ids, { limit: NEAREST, maxDistance: Number.POSITIVE_INFINITY });
@@ -81,23 +83,6 @@ function unknownModelMessage(modelId: string, ids: readonly string[]): string {
     `Nearest: ${nearest.join(", ")}`,
     "/model with no argument lists them all (Tab completes).",
   ].join("\n");
-}
-
-async function describeModels(run: RunContext, signal: AbortSignal | undefined): Promise<string> {
-  const current = run.agent.model;
-  const listed = await providerModels(run, current, signal);
-  const mark = (id: string): string => `${id === current ? "*" : " "} ${id}`;
-  const lines = [`Model: ${current}`];
-  if (listed.type === "listed")
-    lines.push(
-      `${providerOf(current)} lists ${listed.ids.length}:`,
-      ...listed.ids.map((id) => `  ${mark(id)}`),
-    );
-  else lines.push(`${providerOf(current)}'s model list is unavailable: ${listed.reason}`);
-  const configured = [...new Set(run.configuredModels)];
-  if (configured.length > 0) lines.push("Configured:", ...configured.map((id) => `  ${mark(id)}`));
-  lines.push("/model PROVIDER/MODEL switches (Tab completes); the choice is kept in the session.");
-  return lines.join("\n");
 }
 
 /** Completion candidates for "/model <prefix>": the provider's listed models and the configured ones. */

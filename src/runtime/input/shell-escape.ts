@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { ToolResultBlock } from "../../core/index.js";
 import { runTool } from "../../tools/index.js";
-import type { RunContext } from "../start-run.js";
+import type { RunContext } from "../run-context.js";
 
 /** What `!COMMAND` did: its output as shown, and whether it failed (non-zero exit, timeout). */
 export interface ShellEscapeResult {

@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { CliOptions } from "../../cli/cli-options.js";
 import {
   findLatestConversation,
   newSessionPath,
@@ -9,6 +8,7 @@ import {
   openSession,
   type Session,
 } from "../../session/index.js";
+import type { RunOptions } from "../run-context.js";
 import { setupStep } from "./setup-errors.js";
 
 /** Where a run's session lives: the project's folder under panto's home, and the run's directory. */
@@ -24,7 +24,7 @@ export interface RunPlace {
  * already held entries.
  */
 export async function openRunSession(
-  options: CliOptions,
+  options: RunOptions,
   place: RunPlace,
   sessionOptions: OpenSessionOptions & { onWarning: (message: string) => void },
 ): Promise<{ session: Session; resumed: boolean }> {
@@ -39,18 +39,17 @@ export async function openRunSession(
 }
 
 async function chooseSessionPath(
-  options: CliOptions,
+  options: RunOptions,
   { cwd, pantoHome, projectRoot }: RunPlace,
   onWarning: (message: string) => void,
 ): Promise<string> {
   if (options.session !== undefined) return resolve(cwd, options.session);
-  if (typeof options.resume === "string")
-    return await (await import("../../cli/sessions/resolve-resume.js")).resolveResumePath(
-      options.resume,
+  if (options.resume !== undefined)
+    return await (await import("./session-argument.js")).resolveSessionArgument(options.resume, "--resume", {
       cwd,
       pantoHome,
       projectRoot,
-    );
+    });
   if (options.continue) {
     const latest = await findLatestConversation(pantoHome, projectRoot);
     if (latest !== undefined) return latest;

@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { UsageError } from "../../cli/exit-status.js";
 import {
   findLatestSession,
   resolveSessionRef,
@@ -8,6 +7,7 @@ import {
   sessionDirectory,
   uniqueIdPrefixes,
 } from "../../session/index.js";
+import { UsageError } from "./setup-errors.js";
 
 /** Where a session argument is looked up: relative paths from `cwd`, ids among the project's sessions. */
 export interface SessionLocation {

@@ -1,9 +1,23 @@
-import { UsageError } from "../../cli/exit-status.js";
 import { ConfigError } from "../../config/index.js";
 import { isPantoError } from "../../core/index.js";
 import { SessionError } from "../../session/index.js";
 
-/** Runs one setup step, turning configuration-class failures into a UsageError (exit status 2). */
+/**
+ * A mistake in how panto was invoked or configured, found before any model call. The message is
+ * shown as is; the CLI exits with status 2 for it.
+ */
+export class UsageError extends Error {
+  /** Short machine-readable kind for `--json` error events, e.g. "usage", "config", "session". */
+  readonly kind: string;
+
+  constructor(message: string, kind = "usage", options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "UsageError";
+    this.kind = kind;
+  }
+}
+
+/** Runs one setup step, turning configuration-class failures into a UsageError. */
 export async function setupStep<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
