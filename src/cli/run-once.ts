@@ -1,8 +1,8 @@
 import { optional } from "../core/index.js";
+import type { CommandOutcome } from "../runtime/command-outcome.js";
+import { parseSlashCommand } from "../runtime/command-registry.js";
 import { builtInCommandInfo, slashHelpText } from "../runtime/commands/built-in-commands.js";
-import type { CommandOutcome } from "../runtime/commands/command-outcome.js";
-import { parseSlashCommand } from "../runtime/commands/command-registry.js";
-import { describeOutcome } from "../runtime/commands/outcome-text.js";
+import { describeOutcome } from "../runtime/outcome-text.js";
 import type { RunContext } from "../runtime/run-context.js";
 import { type RunEvent, RunEvents } from "../runtime/run-events.js";
 import { asUsageError, UsageError } from "../runtime/setup/setup-errors.js";

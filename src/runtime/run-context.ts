@@ -5,8 +5,8 @@ import type { McpServers } from "../mcp/index.js";
 import type { Session } from "../session/index.js";
 import type { Tool } from "../tools/index.js";
 import type { ApprovalPolicy } from "./approval-policy.js";
-import type { CommandOutcome } from "./commands/command-outcome.js";
-import type { CommandInfo, CommandRegistry } from "./commands/command-registry.js";
+import type { CommandOutcome } from "./command-outcome.js";
+import type { CommandInfo, CommandRegistry } from "./command-registry.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunEvents } from "./run-events.js";
 

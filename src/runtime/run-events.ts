@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
-import type { CommandOutcome } from "./commands/command-outcome.js";
+import type { CommandOutcome } from "./command-outcome.js";
 
 /**
  * Everything a run reports, in one typed stream: the agent's events, and what panto's own

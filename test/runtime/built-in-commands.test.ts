@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { parseSlashCommand } from "../../src/runtime/command-registry.js";
 import { BUILT_IN_COMMANDS, builtInCommandInfo } from "../../src/runtime/commands/built-in-commands.js";
-import { parseSlashCommand } from "../../src/runtime/commands/command-registry.js";
 
 const commands = builtInCommandInfo();
 

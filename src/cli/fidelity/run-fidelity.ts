@@ -26,7 +26,7 @@ import { asUsageError, UsageError } from "../../runtime/setup/setup-errors.js";
 import { SecretRedactor } from "../../secrets/index.js";
 import { createDefaultTools } from "../../tools/index.js";
 import type { CliIo } from "../cli-io.js";
-import type { FidelityCliOptions } from "../cli-options.js";
+import type { FidelityCliOptions } from "../cli-option-types.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../exit-status.js";
 import { redactingStream } from "../redacting-stream.js";
 import type { FidelityModels, FreshSettings } from "./fidelity-model-calls.js";

@@ -1,4 +1,4 @@
-import { parseSlashCommand } from "../../runtime/commands/command-registry.js";
+import { parseSlashCommand } from "../../runtime/command-registry.js";
 import { prefetchContextWindow } from "../../runtime/context-usage.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import type { Style } from "../terminal/style.js";

@@ -1,12 +1,12 @@
 import type { AgentEvent } from "../../agent/index.js";
 import type { CompactionTrigger } from "../../core/index.js";
-import { describeOutcome, type OutcomeReport } from "../../runtime/commands/outcome-text.js";
 import {
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
   visible,
 } from "../../runtime/format-text.js";
+import { describeOutcome, type OutcomeReport } from "../../runtime/outcome-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
 import type { MarkdownStream } from "./markdown-stream.js";
 import { StatusLine } from "./status-line.js";

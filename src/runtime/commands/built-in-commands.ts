@@ -1,4 +1,4 @@
-import { type CommandInfo, CommandRegistry } from "./command-registry.js";
+import { type CommandInfo, CommandRegistry } from "../command-registry.js";
 
 /**
  * The built-in slash commands, as listed: names, arguments and descriptions, in `/help` order.

@@ -1,8 +1,8 @@
 import { readSessionUsage } from "../../session/index.js";
+import { type CommandOutcome, failed, info, usageError } from "../command-outcome.js";
 import { formatTokens, plural } from "../format-text.js";
 import type { CommandHandler, RunContext, RuntimeCommand } from "../run-context.js";
 import { BUILT_IN_COMMANDS, slashHelpText } from "./built-in-commands.js";
-import { type CommandOutcome, failed, info, usageError } from "./command-outcome.js";
 import {
   describeCompactionHistory,
   runCompactCommand,

@@ -2,10 +2,10 @@ import type { Agent } from "../../agent/index.js";
 import { estimateContextTokens } from "../../compaction/index.js";
 import { optional } from "../../core/index.js";
 import { composeCompactionSummary, readCompactionHistory, type Session } from "../../session/index.js";
+import { type CommandOutcome, failed, usageError } from "../command-outcome.js";
 import { formatRestored, plural, shorten } from "../format-text.js";
 import { EditorError } from "../front-end.js";
 import type { CommandHandler } from "../run-context.js";
-import { type CommandOutcome, failed, usageError } from "./command-outcome.js";
 
 const PREVIEW_FLAG = /^--preview(?:\s+|$)/;
 

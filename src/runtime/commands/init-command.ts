@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { failed } from "../command-outcome.js";
 import type { CommandHandler } from "../run-context.js";
-import { failed } from "./command-outcome.js";
 
 /** `/init [notes]`: asks the model to write AGENTS.md for this project, or to update the one there. */
 export const runInitCommand: CommandHandler = async (run, args, signal) => {

@@ -1,7 +1,7 @@
 import { isPantoError } from "../../core/index.js";
+import { type ProviderModels, usageError } from "../command-outcome.js";
+import { nearestNames } from "../did-you-mean.js";
 import type { CommandHandler, RunContext } from "../run-context.js";
-import { type ProviderModels, usageError } from "./command-outcome.js";
-import { nearestNames } from "./did-you-mean.js";
 
 /** How long `/model` waits for a provider's model list before going on without it. */
 const LIST_TIMEOUT_MS = 10_000;

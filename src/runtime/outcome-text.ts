@@ -1,6 +1,6 @@
-import type { CompactionPreview } from "../../compaction/index.js";
-import { formatCompactionReport, formatTokens, plural, shorten } from "../format-text.js";
+import type { CompactionPreview } from "../compaction/index.js";
 import type { CommandFailure, CommandOutcome } from "./command-outcome.js";
+import { formatCompactionReport, formatTokens, plural, shorten } from "./format-text.js";
 
 /** A command's outcome as plain text: what every front-end shows, each in its own way. */
 export interface OutcomeReport {

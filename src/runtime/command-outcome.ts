@@ -1,5 +1,5 @@
-import type { CompactionPreview } from "../../compaction/index.js";
-import type { CompactionRecord, CompactionTrigger } from "../../core/index.js";
+import type { CompactionPreview } from "../compaction/index.js";
+import type { CompactionRecord, CompactionTrigger } from "../core/index.js";
 
 /** How a command failed, which the CLI turns into its exit status (2, 1 or 130). */
 export type FailureStatus = "usage" | "failure" | "interrupted";
