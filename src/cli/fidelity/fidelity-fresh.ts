@@ -5,7 +5,7 @@ import {
   probeQuestion,
   summariserView,
 } from "../../fidelity/index.js";
-import { UsageError } from "../exit-status.js";
+import { UsageError } from "../../runtime/setup/setup-errors.js";
 import {
   compactFresh,
   type FidelityModels,
