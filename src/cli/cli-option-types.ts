@@ -13,6 +13,8 @@ export interface CliOptions {
   /** --max-turns: model requests a print or JSON run may make. */
   maxTurns?: number;
   allowTools: boolean;
+  /** --yes: what a command prepares is started without asking (/handoff's new session). */
+  yes: boolean;
 }
 
 /** `panto export [SESSION] [-o FILE] [--format html|md|json] [--full]` */

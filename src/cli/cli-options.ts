@@ -57,6 +57,12 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
         "let write, edit and bash run without asking (print and JSON modes deny them otherwise)",
       ),
     )
+    .addOption(
+      new Option(
+        "--yes",
+        "print and JSON modes: start what a command prepares without asking (/handoff's new session)",
+      ),
+    )
     .argument("[prompt...]", "the prompt for -p or --json, when not given as the -p value")
     .addHelpText("after", helpAppendix())
     .showSuggestionAfterError(true)
@@ -100,6 +106,7 @@ interface RawOptions {
   resume?: string | true;
   maxTurns?: string;
   allowTools?: true;
+  yes?: true;
 }
 
 /** Validates flag combinations; returns the problem as a string. */
@@ -122,6 +129,7 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
     json: raw.json === true,
     continue: raw.continue === true,
     allowTools: raw.allowTools === true,
+    yes: raw.yes === true,
   };
   if (typeof raw.print === "string") options.prompt = raw.print;
   else if (positional !== undefined) options.prompt = positional;

@@ -13,7 +13,8 @@ Modes:
   panto sessions [--json]       this project's sessions, newest first: short id, started, last
                                 written, turns, compactions, size, first prompt (counts marked
                                 ≥ are lower bounds read from the file's tail), a session started
-                                from another marked "↳ fork of ID at turn N"; --json prints one
+                                from another marked "↳ fork of ID at turn N" or "↳ handoff of
+                                ID"; --json prints one
                                 array of {id, short_id, path, created, modified, first_prompt,
                                 turns, compactions, counts_exact, size_bytes, parent}
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
@@ -29,14 +30,17 @@ Modes:
                                 what the compaction in effect kept of the summarised turns' paths,
                                 commands, error lines and user instructions: in the summary, in the
                                 whole block, and (--probe) answered by the model after the compacted
-                                context (--baseline: after the full one too); normalised matching,
-                                no judge model. Reads the session only. --fresh: a new compaction of
-                                the current context, written nowhere (--prompt, --compaction-model
-                                try another COMPACTION.md or summariser). --json: one object
-                                {type: "fidelity", session, compaction: {trigger, model, fresh},
-                                facts: [{kind, text, in_summary, in_block, answered, answered_full}],
-                                totals: {facts, in_summary, in_block, answered, answered_full},
-                                requests}. Exit 2: no compaction in effect (without --fresh)
+                                context, then after it with the recall tool answered from the
+                                session file (the column "answered (recall)"; --baseline: after the
+                                full context too); normalised matching, no judge model. Reads the
+                                session only. --fresh: a new compaction of the current context,
+                                written nowhere (--prompt, --compaction-model try another
+                                COMPACTION.md or summariser). --json: one object {type: "fidelity",
+                                session, compaction: {trigger, model, fresh}, facts: [{kind, text,
+                                in_summary, in_block, answered, answered_recall, answered_full}],
+                                totals: {facts, in_summary, in_block, answered, answered_recall,
+                                answered_full}, requests}. Exit 2: no compaction in effect
+                                (without --fresh)
 
 Interactive keys:
   Enter sends; a paste is one prompt, sent only on Enter (bracketed paste; its breaks show as ↵);
@@ -69,9 +73,24 @@ Models: the -m model, else the model a resumed session was using (recorded with 
 
 Compaction controls: /compact --preview plans without a model call; /uncompact takes the
   compaction in effect back (repeat to walk back further); /pin notes survive every compaction
-  word for word; /summary edit stores your text as a compaction with trigger "edited";
-  summaries are checked for the paths, commands and errors they left out, which are restored
-  verbatim; failed compactions are kept on record (/session lists them).
+  word for word; /summary edit stores your text as a compaction with trigger "edited"; failed
+  compactions are kept on record (/session lists them).
+  After the summary the block says which turns it stands for ("This summary stands for turns 1
+  to N of this session...") and that recall finds them; then the restored facts, from the
+  summarised turns' tool calls and results, never from the summary: files changed (with their
+  turns), the latest run of each command (exit status, first error line), the paths, commands
+  and errors the summary left out, and an "Unverified:" line where the summary claims a pass, a
+  fix or a change the record contradicts (conservative: hedged or negated sentences are never
+  checked).
+
+Handoff: /handoff GOAL drafts the first prompt of a fresh session (the model writes where things
+  stand, decisions and their reasons, files and commands that matter, open problems; panto adds
+  the goal, the pinned notes and the ledger); the interactive session shows it and asks y (start
+  it), e (edit it in $VISUAL/$EDITOR first) or n. The new session's header names the old one as
+  its parent (panto sessions shows "↳ handoff of ID"); recall there searches the old one too; the
+  old session stays resumable. /handoff --edit: write the sections yourself (no model call). In
+  print mode (panto -c -p "/handoff GOAL") the draft is printed and the new session is started,
+  its first answer printed, only with --yes.
 
 Context and cost:
   After each answer the interactive session prints a dim line: the context size in tokens (the
@@ -82,6 +101,12 @@ Context and cost:
   (compaction apart, resumed history included) with a cost where config "prices" has one.
 
 Tools:
+  recall searches this session's whole history (summarised, failed and undone turns included,
+  and the session it was handed off from) and reads turns back by number: {"query": "words
+  "exact phrase"", "kind": user|assistant|tool_call|tool_result|TOOL, "limit": 8} or
+  {"turn": N, "to": M, "offset": C}; hits best first (most words, newest first among equals)
+  with turn, time, role or tool, how the turn stands and stale notes (a file read before a later
+  edit, a command run again with another result). Always offered; it only reads.
   read, ls, glob and grep always run. write, edit and bash change things: the interactive
   mode asks with one key (y = once, a = always for this session, n = no, then an optional
   reason the model is told; /tools lists the grants, /last shows the last output whole);
@@ -120,8 +145,8 @@ Configuration (JSON; the project file wins per key):
     compaction_model      model that writes compaction summaries (falls back to the active model)
     keep_verbatim_tokens  recent turns kept verbatim by a compaction, in tokens (default 20000)
     max_output_tokens     cap on each answer's length
-    restore_facts         false: do not restore the paths, commands and errors a summary left
-                          out into the compaction block (default true)
+    restore_facts         false: no restored facts after a summary (the ledger of files and
+                          commands, the facts it left out, the Unverified check) (default true)
     providers             OpenAI-compatible or other endpoints by name:
                           { "NAME": { "base_url": "...", "api": "openai-chat", "api_key_env": "VAR" } }
     mcp_servers           MCP servers by name, merged with the project's .mcp.json
@@ -171,7 +196,10 @@ JSON events (--json; one object per line, always ending with "done"):
   compaction_attempt_failed {trigger, model, code, message}   (the fallback model is asked next)
   compaction {trigger, model, fallback, turns_summarised, turns_kept, tokens_summarised,
     tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, duration_ms,
-    restored: [{kind: path|command|error, text}], instructions?,
+    restored: [{kind: path|command|error, text}], through_turn? (the block stands for turns 1 to
+    it), ledger?: {files: [{path, changes: [{change: created|written|edited|deleted, turn}]}],
+    commands: [{command, turn, exit_code, ending, error?}], more_files?, more_commands?},
+    unverified: [{claim, evidence}], instructions?,
     chunks? (summary requests chained when the prefix was too large for one),
     request_tokens?, context_window? (the provider's numbers from the overflow error, when stated)}
   compaction_failed {trigger, code, message, attempts: [{model, code, message}], duration_ms}
@@ -183,6 +211,8 @@ JSON events (--json; one object per line, always ending with "done"):
   compaction_undone {compaction_id, trigger, tokens_before, tokens_after, earlier_compaction}
   pinned {number, text, pins}   unpinned {number, text, pins}
   summary_edited {compaction_id, summary_tokens, tokens_before, tokens_after}
+  handoff {goal, model (null when the user wrote it), draft, parent: {id, path},
+    session: {id, path} | null (null: only shown; started with --yes)}
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
     (code "prompt_truncated": by the server's own numbers, a prompt pinned at its context size
     or no larger than an earlier one although the conversation grew; it may have dropped part of
@@ -215,6 +245,7 @@ Examples:
   panto -c -p "/compact --preview"                what a compaction would summarise and keep
   panto -c -p "/uncompact"                        take the latest compaction back
   EDITOR=vim panto -c -p "/summary edit"          fix the summary by hand
+  panto -c -p "/handoff ship the parser fix"      draft a handoff (add --yes to start the new session)
   panto --json --allow-tools -p "run the tests and fix what fails" > events.jsonl
   panto --max-turns 10 --allow-tools -p "fix the lint errors"   at most 10 model requests
   panto --session ./work.jsonl -m google/gemini-2.5-pro

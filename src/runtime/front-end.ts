@@ -14,7 +14,15 @@ export interface FrontEnd {
   askApproval?: ApprovalAsker;
   /** Opens text in the user's editor (`/summary edit`); absent where there is none. */
   editText?: EditText;
+  /**
+   * Shows a draft the user may accept as it is, edit first, or refuse (`/handoff`'s first prompt):
+   * the text to go on with, or undefined when refused. Absent where nobody can be asked (print and
+   * JSON modes: there `--yes` accepts the draft, and without it the draft is only shown).
+   */
+  reviewDraft?: ReviewDraft;
 }
+
+export type ReviewDraft = (draft: string) => Promise<string | undefined>;
 
 /**
  * The user's answer: "once" allows this call, "always" this tool for the rest of the run; a denial

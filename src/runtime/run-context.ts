@@ -22,6 +22,8 @@ export interface RunOptions {
   continue?: boolean;
   /** Every tool call runs without a question (--allow-tools). */
   allowTools?: boolean;
+  /** What a command prepares is started without a question (--yes): `/handoff`'s new session. */
+  yes?: boolean;
 }
 
 /** A running session: the agent, its session file, and what commands and front-ends need to see. */
@@ -34,6 +36,8 @@ export interface RunContext {
   readonly notices: readonly string[];
   /** Config "model" and "compaction_model", for `/model`. */
   readonly configuredModels: readonly string[];
+  /** Config "compaction_model": it writes summaries and handoff drafts first. */
+  readonly compactionModel: string | undefined;
   /** The (memoised) client for a "provider/model" id; throws for a bad id or a missing key. */
   createClient(modelId: string): ModelClient;
   readonly tools: readonly Tool[];
@@ -67,6 +71,13 @@ export interface RunContext {
   sessionStart(): Promise<void>;
   /** Closes the current session and continues in a new, empty session file with the same model. */
   startNewSession(): Promise<void>;
+  /**
+   * Like startNewSession, but the new session's header names the current one as its parent (it
+   * stays on disk, resumable), with `relation`; recall in the new session searches the parent too.
+   */
+  startChildSession(relation: "handoff"): Promise<void>;
+  /** --yes: what a command prepares is started without a question. */
+  readonly yes: boolean;
   close(): Promise<void>;
 }
 

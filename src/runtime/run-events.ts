@@ -16,6 +16,18 @@ export type RunEvent =
   | { type: "run-warning"; message: string }
   /** A tool call denied without a question: there was nobody to ask and it was not allowed (--allow-tools). */
   | { type: "tool-denied"; call: ToolCallBlock }
+  /**
+   * `/handoff`: the first prompt of a new session is final (drafted by `model`, or written by the
+   * user); `session` is the new session when it was started, absent when the draft was only shown.
+   */
+  | {
+      type: "handoff";
+      goal: string;
+      draft: string;
+      model?: string;
+      parent: { id: string; path: string };
+      session?: { id: string; path: string };
+    }
   /** A slash command finished (`name` as registered, aliases resolved). */
   | { type: "command"; name: string; args: string; outcome: CommandOutcome };
 

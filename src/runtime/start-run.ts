@@ -12,7 +12,7 @@ import { optional } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import { createRecallTool } from "../recall/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
-import { newSessionPath, openNewSession, type Session } from "../session/index.js";
+import { newSessionHeader, newSessionPath, openNewSession, type Session } from "../session/index.js";
 import { createDefaultTools } from "../tools/index.js";
 import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
@@ -147,6 +147,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     resumed,
     notices,
     configuredModels: [config.model, config.compaction_model].filter((id): id is string => id !== undefined),
+    compactionModel: config.compaction_model,
     createClient,
     tools,
     cwd,
@@ -180,6 +181,16 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       agent = makeAgent(next, agent.model);
       await agentHooks?.sessionStart("clear");
     },
+    async startChildSession(relation) {
+      const parent = { id: session.header.id, path: session.path, relation };
+      const header = newSessionHeader(cwd, parent);
+      const next = openNewSession(newSessionPath(pantoHome, projectRoot), { ...sessionOptions, header });
+      await session.close();
+      session = next;
+      agent = makeAgent(next, agent.model);
+      await agentHooks?.sessionStart("clear");
+    },
+    yes: options.yes === true,
     close: async () => {
       await session.close();
       await mcp?.close();

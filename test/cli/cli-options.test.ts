@@ -19,12 +19,21 @@ describe("parseCliArgs", () => {
   it("runs interactively with no flags", () => {
     expect(parse([]).parsed).toEqual({
       command: "run",
-      options: { print: false, json: false, continue: false, allowTools: false },
+      options: { print: false, json: false, continue: false, allowTools: false, yes: false },
     });
   });
 
   it("takes the -p value as the prompt and every other flag", () => {
-    const { parsed } = parse(["-p", "hello", "-m", "openai/gpt-5", "--session", "s.jsonl", "--allow-tools"]);
+    const { parsed } = parse([
+      "-p",
+      "hello",
+      "-m",
+      "openai/gpt-5",
+      "--session",
+      "s.jsonl",
+      "--allow-tools",
+      "--yes",
+    ]);
     expect(parsed).toEqual({
       command: "run",
       options: {
@@ -35,6 +44,7 @@ describe("parseCliArgs", () => {
         session: "s.jsonl",
         continue: false,
         allowTools: true,
+        yes: true,
       },
     });
   });

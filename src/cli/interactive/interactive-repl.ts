@@ -8,6 +8,7 @@ import type { Tool } from "../../tools/index.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT_INTERRUPTED, EXIT_OK } from "../exit-status.js";
 import { ApprovalPrompt, takeLine } from "../terminal/approval-prompt.js";
+import { DraftReview } from "../terminal/draft-review.js";
 import { editorOverTerminal } from "../terminal/edit-in-editor.js";
 import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "../terminal/history.js";
 import { KeyInput } from "../terminal/key-input.js";
@@ -32,6 +33,7 @@ export class Repl {
   readonly #style: Style;
   readonly #renderer: TerminalRenderer;
   readonly #approval: ApprovalPrompt;
+  readonly #review: DraftReview;
   readonly #output: MutableOutput;
   #rl: Interface | undefined;
   /** The keyboard in front of readline (bracketed paste, Alt-Enter, one-key answers); terminals only. */
@@ -52,6 +54,7 @@ export class Repl {
     this.#style = style;
     this.#renderer = renderer;
     this.#approval = new ApprovalPrompt(renderer, style);
+    this.#review = new DraftReview(renderer, style);
     this.#output = new MutableOutput(io.stdout);
   }
 
@@ -119,6 +122,21 @@ export class Repl {
     return answer;
   }
 
+  /**
+   * The run's review of a draft (`/handoff`): shows it, then y starts with it, e opens it in the
+   * editor first (what is saved is started), n (or Ctrl-C) starts nothing.
+   */
+  async reviewDraft(draft: string): Promise<string | undefined> {
+    const rl = this.#rl;
+    if (rl === undefined || this.#busy?.signal.aborted === true || this.#closing) return undefined;
+    this.#renderer.stopStatus();
+    this.#renderer.endLine();
+    const answer = await this.#review.ask(rl, this.#output, draft);
+    rl.setPrompt(PROMPT);
+    if (answer === "no") return undefined;
+    return answer === "yes" ? draft : this.editText(`${draft}\n`);
+  }
+
   /** The run's editor (`/summary edit`): $VISUAL or $EDITOR, given the terminal meanwhile. */
   editText(text: string): Promise<string> {
     return editorOverTerminal(this.#io, this.#rl, this.#keys)(text);
@@ -129,6 +147,10 @@ export class Repl {
     if (rl === undefined) return;
     if (this.#approval.waiting) {
       this.#approval.answer(rl, line);
+      return;
+    }
+    if (this.#review.waiting) {
+      this.#review.answer(rl, line);
       return;
     }
     // A multi-line prompt recalled from history comes back as one line with markers for its breaks.
@@ -209,6 +231,10 @@ export class Repl {
       this.#busy?.abort();
       return;
     }
+    if (this.#review.waiting) {
+      this.#review.cancel();
+      return;
+    }
     if (this.#busy !== undefined) {
       this.#queue = [];
       this.#busy.abort();
@@ -238,6 +264,7 @@ export class Repl {
     if (this.#closing) return;
     this.#closing = true;
     this.#approval.cancel();
+    this.#review.cancel();
     if (this.#busy !== undefined) {
       this.#busy.abort();
       return;

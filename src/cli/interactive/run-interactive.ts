@@ -29,6 +29,7 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
       frontEnd: {
         askApproval: (call, tool) => repl.askApproval(call, tool),
         editText: (text) => repl.editText(text),
+        reviewDraft: (draft) => repl.reviewDraft(draft),
       },
     });
   } catch (error) {

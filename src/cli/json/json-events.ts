@@ -15,6 +15,15 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
   switch (event.type) {
     case "run-warning":
       return { type: "warning", message: event.message };
+    case "handoff":
+      return {
+        type: "handoff",
+        goal: event.goal,
+        model: event.model ?? null,
+        draft: event.draft,
+        parent: event.parent,
+        session: event.session ?? null,
+      };
     case "tool-denied":
       return {
         type: "warning",

@@ -28,6 +28,12 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
           return note(
             style.yellow(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`),
           );
+        case "handoff":
+          if (event.session !== undefined)
+            note(
+              `handoff: started session ${event.session.id.slice(0, 8)} (${event.session.path}); sending the draft as its first prompt`,
+            );
+          return;
         default: {
           const line = printLine(event);
           if (line !== undefined) note(line);

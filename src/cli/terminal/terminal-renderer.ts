@@ -6,7 +6,7 @@ import {
   formatToolResult,
   visible,
 } from "../../runtime/format-text.js";
-import { describeOutcome, type OutcomeReport } from "../../runtime/outcome-text.js";
+import { describeOutcome, handedOffLine, type OutcomeReport } from "../../runtime/outcome-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
 import type { MarkdownStream } from "./markdown-stream.js";
 import { StatusLine } from "./status-line.js";
@@ -62,7 +62,20 @@ export class TerminalRenderer {
         this.warning(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`);
         return;
       case "command":
-        this.#outcome(describeOutcome(event.outcome));
+        // A handoff's first answer was streamed as it came: its report is where it went.
+        this.#outcome(
+          event.outcome.type === "handed-off"
+            ? { text: handedOffLine(event.outcome), exit: false }
+            : describeOutcome(event.outcome),
+        );
+        return;
+      case "handoff":
+        if (event.session !== undefined)
+          this.line(
+            this.#style.dim(
+              `Starting session ${event.session.id.slice(0, 8)} with the handoff as its first prompt…`,
+            ),
+          );
         return;
       case "text-delta":
       case "thinking-delta":

@@ -16,6 +16,7 @@ import { describeContext } from "./describe-context.js";
 import { describeCost } from "./describe-cost.js";
 import { describeMcp } from "./describe-mcp.js";
 import { describeNextRequest } from "./describe-request.js";
+import { runHandoff } from "./handoff-command.js";
 import { runInitCommand } from "./init-command.js";
 import { describeLastToolOutput } from "./last-tool-output.js";
 import { runModelCommand } from "./model-command.js";
@@ -29,6 +30,7 @@ const HANDLERS: Record<string, CommandHandler> = {
   unpin: runUnpin,
   summary: runSummary,
   init: runInitCommand,
+  handoff: runHandoff,
   context: async (run) =>
     info(
       "context",
