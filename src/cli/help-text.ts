@@ -35,12 +35,12 @@ Modes:
                                 full context too); normalised matching, no judge model. Reads the
                                 session only. --fresh: a new compaction of the current context,
                                 written nowhere (--prompt, --compaction-model try another
-                                COMPACTION.md or summariser). --json: one object {type: "fidelity",
-                                session, compaction: {trigger, model, fresh}, facts: [{kind, text,
-                                in_summary, in_block, answered, answered_recall, answered_full}],
-                                totals: {facts, in_summary, in_block, answered, answered_recall,
-                                answered_full}, requests}. Exit 2: no compaction in effect
-                                (without --fresh)
+                                COMPACTION.md or summariser). --json: one object
+                                {type: "fidelity", session, compaction: {trigger, model, fresh},
+                                facts: [{kind, text, in_summary, in_block, answered,
+                                answered_recall, answered_full}], totals: {facts, in_summary,
+                                in_block, answered, answered_recall, answered_full}, requests}.
+                                Exit 2: no compaction in effect (without --fresh)
 
 Interactive keys:
   Enter sends; a paste is one prompt, sent only on Enter (bracketed paste; its breaks show as ↵);
