@@ -39,5 +39,8 @@ await build({
 
 const { fuzzMain } = await import(pathToFileURL(join(outdir, "fuzz-main.mjs")).href);
 const targets = new Map(names.map((name) => [name, join(outdir, "targets", `${name}.mjs`)]));
-const status = await fuzzMain({ root, workerFile: join(outdir, "fuzz-worker.mjs"), targets }, process.argv.slice(2));
+const status = await fuzzMain(
+  { root, workerFile: join(outdir, "fuzz-worker.mjs"), targets },
+  process.argv.slice(2),
+);
 process.exit(status);

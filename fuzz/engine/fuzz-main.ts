@@ -34,7 +34,9 @@ export async function fuzzMain(build: FuzzBuild, argv: readonly string[]): Promi
   if (options.list) return listTargets(build);
   const unknown = options.targets.filter((name) => !build.targets.has(name));
   if (unknown.length > 0) {
-    process.stderr.write(`fuzz: unknown target ${unknown.join(", ")}; targets: ${[...build.targets.keys()].join(", ")}\n`);
+    process.stderr.write(
+      `fuzz: unknown target ${unknown.join(", ")}; targets: ${[...build.targets.keys()].join(", ")}\n`,
+    );
     return 2;
   }
   const names = options.targets.length > 0 ? options.targets : [...build.targets.keys()];
@@ -48,7 +50,9 @@ export async function fuzzMain(build: FuzzBuild, argv: readonly string[]): Promi
   return finds === 0 ? 0 : 1;
 }
 
-async function targetSettings(file: string): Promise<{ timeoutMs: number; maxLength: number; description: string }> {
+async function targetSettings(
+  file: string,
+): Promise<{ timeoutMs: number; maxLength: number; description: string }> {
   const { target } = (await import(pathToFileURL(file).href)) as { target: FuzzTarget };
   return {
     timeoutMs: target.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -75,7 +79,8 @@ async function runTarget(build: FuzzBuild, name: string, options: FuzzOptions): 
     targetFile: file,
     workerFile: build.workerFile,
     seedDirs: reproducing ? options.run : [join(build.root, "fuzz", "corpus", name)],
-    workDir: options.smoke || reproducing || options.work === undefined ? undefined : join(options.work, name),
+    workDir:
+      options.smoke || reproducing || options.work === undefined ? undefined : join(options.work, name),
     fuzz: !reproducing,
     seconds: budgetGiven ? options.seconds : options.smoke ? SMOKE_SECONDS : DEFAULT_SECONDS,
     cpuSeconds: options.cpuSeconds,
@@ -98,7 +103,10 @@ function report(run: TargetRun, options: FuzzOptions): void {
   }
   if (options.json) {
     const { finds, ...figures } = run;
-    const summary = { ...figures, finds: finds.map((find) => ({ kind: find.kind, signature: find.signature })) };
+    const summary = {
+      ...figures,
+      finds: finds.map((find) => ({ kind: find.kind, signature: find.signature })),
+    };
     process.stdout.write(`${JSON.stringify(summary)}\n`);
   }
 }

@@ -95,7 +95,13 @@ function saveToCorpus(input: Buffer): void {
 }
 
 function sendStats(corpus: readonly Buffer[]): void {
-  send({ type: "stats", execs, features: probe.features, blocks: probe.blocksCovered, corpus: corpus.length });
+  send({
+    type: "stats",
+    execs,
+    features: probe.features,
+    blocks: probe.blocksCovered,
+    corpus: corpus.length,
+  });
 }
 
 /** Parents are drawn with a lean to recent (deeper) and short (cheaper) inputs. */

@@ -12,7 +12,8 @@ export async function minimiseInput(
   const first = await run(input);
   if (first === undefined) return { input, signature: "(no failure)" };
   const { signature } = first;
-  const fails = async (candidate: Buffer): Promise<boolean> => (await run(candidate))?.signature === signature;
+  const fails = async (candidate: Buffer): Promise<boolean> =>
+    (await run(candidate))?.signature === signature;
   let best = input;
   for (let chunk = Math.max(1, best.length >> 1); chunk >= 1; chunk = chunk >> 1) {
     for (let at = 0; at < best.length; ) {

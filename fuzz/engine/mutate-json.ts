@@ -12,7 +12,7 @@ const ODD_VALUES: readonly Json[] = [
   1.5,
   1e308,
   -1e308,
-  9007199254740993,
+  2 ** 53 + 2,
   2147483648,
   "",
   " ",
@@ -37,7 +37,11 @@ const ODD_VALUES: readonly Json[] = [
  * edit, an older or newer writer or a broken proxy would (another type, a dictionary word, a key
  * dropped or added, an element repeated or removed). Returns undefined when `text` is not JSON.
  */
-export function mutateJsonText(text: string, random: Random, dictionary: readonly string[]): string | undefined {
+export function mutateJsonText(
+  text: string,
+  random: Random,
+  dictionary: readonly string[],
+): string | undefined {
   let value: Json;
   try {
     value = JSON.parse(text) as Json;

@@ -3,8 +3,8 @@ import type { Random } from "./random.js";
 
 /** Bytes that separate or escape things in the formats panto reads and writes. */
 const INTERESTING_BYTES = [
-  0x00, 0x07, 0x08, 0x09, 0x0a, 0x0d, 0x1b, 0x20, 0x22, 0x26, 0x27, 0x2c, 0x3a, 0x3c, 0x3e, 0x5b, 0x5c, 0x5d, 0x60,
-  0x7b, 0x7d, 0x7f, 0x80, 0x9b, 0xc0, 0xff,
+  0x00, 0x07, 0x08, 0x09, 0x0a, 0x0d, 0x1b, 0x20, 0x22, 0x26, 0x27, 0x2c, 0x3a, 0x3c, 0x3e, 0x5b, 0x5c, 0x5d,
+  0x60, 0x7b, 0x7d, 0x7f, 0x80, 0x9b, 0xc0, 0xff,
 ];
 
 /** Characters that trip up text handling: controls, separators, surrogates, wide and combining ones. */
@@ -33,7 +33,19 @@ const ODD_TEXT = [
   "\t",
 ];
 
-const NUMBERS = ["0", "-1", "1", "255", "65536", "2147483648", "9007199254740993", "1e308", "1e-7", "-0", "NaN"];
+const NUMBERS = [
+  "0",
+  "-1",
+  "1",
+  "255",
+  "65536",
+  "2147483648",
+  "9007199254740993",
+  "1e308",
+  "1e-7",
+  "-0",
+  "NaN",
+];
 
 /**
  * Byte- and structure-level mutations (AFL's havoc, plus JSON-aware and line-aware changes, since
@@ -142,7 +154,8 @@ export class Mutator {
   private repeatRange(data: Buffer): Buffer {
     const [start, end] = this.range(data);
     const piece = end > start ? data.subarray(start, Math.min(end, start + 8)) : Buffer.from(this.word());
-    const times = 2 + this.random.below(Math.max(2, Math.floor(this.maxLength / 4 / Math.max(1, piece.length))));
+    const times =
+      2 + this.random.below(Math.max(2, Math.floor(this.maxLength / 4 / Math.max(1, piece.length))));
     const repeated = Buffer.alloc(piece.length * times);
     for (let index = 0; index < times; index++) piece.copy(repeated, index * piece.length);
     return Buffer.concat([data.subarray(0, start), repeated, data.subarray(start)]);
@@ -171,7 +184,11 @@ export class Mutator {
   private overwriteWithWord(data: Buffer): Buffer {
     const word = Buffer.from(this.word());
     const at = this.position(data);
-    return Buffer.concat([data.subarray(0, at), word, data.subarray(Math.min(data.length, at + word.length))]);
+    return Buffer.concat([
+      data.subarray(0, at),
+      word,
+      data.subarray(Math.min(data.length, at + word.length)),
+    ]);
   }
 
   /** One line parsed as JSON and changed structurally; when no line is JSON, the whole input. */

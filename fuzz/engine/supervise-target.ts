@@ -95,7 +95,10 @@ export function superviseTarget(options: SuperviseOptions): Promise<TargetRun> {
       const slot = InputSlot.create(Math.max(options.maxLength, 1 << 20));
       const setup: WorkerSetup = {
         targetFile: options.targetFile,
-        seedDirs: [...options.seedDirs, ...(options.workDir === undefined ? [] : [join(options.workDir, "corpus")])],
+        seedDirs: [
+          ...options.seedDirs,
+          ...(options.workDir === undefined ? [] : [join(options.workDir, "corpus")]),
+        ],
         corpusOut: options.workDir === undefined ? undefined : join(options.workDir, "corpus"),
         skip,
         fuzz: options.fuzz,
@@ -115,9 +118,18 @@ export function superviseTarget(options: SuperviseOptions): Promise<TargetRun> {
       const restartAfter = (kind: FindKind, message: string, stack: string): void => {
         const input = slot.lastInput();
         skip.push(createHash("sha1").update(input).digest("hex"));
-        record({ kind, signature: `${kind} ${kind === "timeout" ? "" : message.split("\n")[0]}`, message, stack, input });
+        record({
+          kind,
+          signature: `${kind} ${kind === "timeout" ? "" : message.split("\n")[0]}`,
+          message,
+          stack,
+          input,
+        });
         execsBefore = run.execs;
-        if (++restarts > MAX_RESTARTS) return done();
+        if (++restarts > MAX_RESTARTS) {
+          done();
+          return;
+        }
         start();
       };
       const done = (): void => {
@@ -130,9 +142,9 @@ export function superviseTarget(options: SuperviseOptions): Promise<TargetRun> {
         const elapsed = slot.runningFor(now);
         if (elapsed !== undefined && elapsed > options.timeoutMs && !finished) {
           finish();
-          void worker.terminate().then(() =>
-            restartAfter("timeout", `input still running after ${options.timeoutMs} ms`, ""),
-          );
+          void worker
+            .terminate()
+            .then(() => restartAfter("timeout", `input still running after ${options.timeoutMs} ms`, ""));
           return;
         }
         const overBudget =

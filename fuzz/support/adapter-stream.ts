@@ -1,12 +1,19 @@
-import type { AdapterOptions } from "../../src/providers/adapter-options.js";
 import type { AssistantMessage, ModelClient, ModelRequest, StopReason } from "../../src/core/index.js";
 import { PantoError } from "../../src/core/index.js";
+import type { AdapterOptions } from "../../src/providers/adapter-options.js";
 import { invariant } from "../engine/fuzz-target.js";
-import { chunkedBody } from "./chunked-body.js";
 import { checkMessage } from "./check-messages.js";
+import { chunkedBody } from "./chunked-body.js";
 import { expectOwnError } from "./expect-own-error.js";
 
-const STOP_REASONS: ReadonlySet<StopReason> = new Set(["stop", "length", "tool-use", "content-filter", "error", "aborted"]);
+const STOP_REASONS: ReadonlySet<StopReason> = new Set([
+  "stop",
+  "length",
+  "tool-use",
+  "content-filter",
+  "error",
+  "aborted",
+]);
 /** Errors that mean a bug in the code that threw them, not a bad answer. */
 const PROGRAMMING_ERRORS = new Set(["TypeError", "RangeError", "ReferenceError"]);
 
@@ -43,14 +50,22 @@ export async function runAdapterOnBody(
       status: 200,
       headers: { "content-type": "text/event-stream" },
     });
-  const client = create({ provider, model: "m", apiKey: "sk-fuzz", baseURL: "http://127.0.0.1:9", fetch: fetchBody, retry: { maxRetries: 0 } });
+  const client = create({
+    provider,
+    model: "m",
+    apiKey: "sk-fuzz",
+    baseURL: "http://127.0.0.1:9",
+    fetch: fetchBody,
+    retry: { maxRetries: 0 },
+  });
   let answer: AssistantMessage;
   try {
     answer = await client.stream(REQUEST);
   } catch (error) {
     expectOwnError(error, ["panto"]);
     const cause = (error as PantoError).cause;
-    if (cause instanceof Error && PROGRAMMING_ERRORS.has(cause.name) && thrownBy(cause, bundleFile)) throw cause;
+    if (cause instanceof Error && PROGRAMMING_ERRORS.has(cause.name) && thrownBy(cause, bundleFile))
+      throw cause;
     return;
   }
   checkAnswer(answer);
@@ -66,9 +81,15 @@ function checkAnswer(answer: AssistantMessage): void {
   checkMessage(answer, "answer");
   invariant(STOP_REASONS.has(answer.stopReason), `stop reason ${String(answer.stopReason)}`);
   for (const [key, value] of Object.entries(answer.usage ?? {}))
-    invariant(typeof value === "number" && Number.isFinite(value) && value >= 0, `usage ${key} = ${String(value)}`);
+    invariant(
+      typeof value === "number" && Number.isFinite(value) && value >= 0,
+      `usage ${key} = ${String(value)}`,
+    );
   const ids = answer.content.flatMap((block) => (block.type === "tool-call" ? [block.id] : []));
-  invariant(ids.every((id) => id !== ""), "a tool call with an empty id");
+  invariant(
+    ids.every((id) => id !== ""),
+    "a tool call with an empty id",
+  );
   invariant(new Set(ids).size === ids.length, `tool calls sharing an id: ${ids.join(", ")}`);
 }
 

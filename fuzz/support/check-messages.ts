@@ -21,24 +21,32 @@ export function checkBlock(block: ContentBlock, where: string): void {
     invariant(typeof fields[key] === "string", `${where}: ${block.type} block whose ${key} is not text`);
   switch (block.type) {
     case "text":
-      return text("text");
+    case "thinking":
+      text("text");
+      return;
     case "image":
       text("mediaType");
-      return text("data");
-    case "thinking":
-      return text("text");
+      text("data");
+      return;
     case "tool-call":
       text("id");
       text("name");
-      return invariant(isRecord(fields.arguments), `${where}: tool-call block whose arguments are not an object`);
+      invariant(isRecord(fields.arguments), `${where}: tool-call block whose arguments are not an object`);
+      return;
     case "tool-result":
       text("toolCallId");
       text("toolName");
-      invariant(typeof fields.isError === "boolean", `${where}: tool-result block whose isError is not a boolean`);
+      invariant(
+        typeof fields.isError === "boolean",
+        `${where}: tool-result block whose isError is not a boolean`,
+      );
       invariant(Array.isArray(fields.content), `${where}: tool-result block whose content is not a list`);
       for (const inner of block.content) {
         invariant(isRecord(inner), `${where}: tool-result content that is not a block`);
-        invariant(inner.type === "text" || inner.type === "image", `${where}: tool-result holding a ${String(inner.type)} block`);
+        invariant(
+          inner.type === "text" || inner.type === "image",
+          `${where}: tool-result holding a ${String(inner.type)} block`,
+        );
         checkBlock(inner, where);
       }
       return;
@@ -55,7 +63,10 @@ export function checkMessage(message: Message, where: string): void {
   invariant(Array.isArray(message.content), `${where}: message whose content is not a list`);
   for (const block of message.content) {
     invariant(isRecord(block), `${where}: content item that is not a block`);
-    invariant(allowed.has(block.type), `${where}: ${message.role} message holding a ${String(block.type)} block`);
+    invariant(
+      allowed.has(block.type),
+      `${where}: ${message.role} message holding a ${String(block.type)} block`,
+    );
     checkBlock(block, where);
   }
 }
@@ -74,7 +85,10 @@ export function checkToolPairing(messages: readonly Message[]): void {
     if (message.role === "tool") {
       for (const result of message.content) {
         const answers = open.get(result.toolCallId);
-        invariant(answers !== undefined, `tool result ${result.toolCallId} at message ${index} answers no call before it`);
+        invariant(
+          answers !== undefined,
+          `tool result ${result.toolCallId} at message ${index} answers no call before it`,
+        );
         open.set(result.toolCallId, answers + 1);
       }
       return;

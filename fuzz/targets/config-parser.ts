@@ -1,4 +1,4 @@
-import { ConfigError } from "../../src/config/config-error.js";
+import type { ConfigError } from "../../src/config/config-error.js";
 import { lineAndColumn, locateJsonError } from "../../src/config/locate-json-error.js";
 import { parseConfigText } from "../../src/config/parse-config-text.js";
 import { type FuzzTarget, invariant } from "../engine/fuzz-target.js";
@@ -13,7 +13,31 @@ const FILE = "/home/dev/project/.panto/config.json";
  */
 export const target: FuzzTarget = {
   description: "config file text -> parseConfigText (schema, messages) and locateJsonError (vs JSON.parse)",
-  dictionary: ['"model"', '"compaction_model"', '"keep_verbatim_tokens"', '"providers"', '"base_url"', '"api_key_env"', '"mcp_servers"', '"hooks"', '"restore_facts"', '"$schema"', '"openai/gpt-5"', "{", "}", "[", "]", ":", ",", "\\u", "\ufeff", "1e999", "-0", "true", "null"],
+  dictionary: [
+    '"model"',
+    '"compaction_model"',
+    '"keep_verbatim_tokens"',
+    '"providers"',
+    '"base_url"',
+    '"api_key_env"',
+    '"mcp_servers"',
+    '"hooks"',
+    '"restore_facts"',
+    '"$schema"',
+    '"openai/gpt-5"',
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    "\\u",
+    "\ufeff",
+    "1e999",
+    "-0",
+    "true",
+    "null",
+  ],
   maxLength: 32_768,
   run(input) {
     const text = input.toString("utf8");
@@ -22,7 +46,10 @@ export const target: FuzzTarget = {
     } catch (error) {
       expectOwnError(error, ["config"]);
       for (const line of (error as ConfigError).message.split("\n"))
-        invariant(line.startsWith(`${FILE}`), `a config error line that does not name the file: ${line.slice(0, 120)}`);
+        invariant(
+          line.startsWith(`${FILE}`),
+          `a config error line that does not name the file: ${line.slice(0, 120)}`,
+        );
     }
     const location = locateJsonError(text);
     let valid = true;
@@ -31,10 +58,19 @@ export const target: FuzzTarget = {
     } catch {
       valid = false;
     }
-    invariant(valid === (location === undefined), `locateJsonError says ${location === undefined ? "valid" : "invalid"}, JSON.parse disagrees`);
+    invariant(
+      valid === (location === undefined),
+      `locateJsonError says ${location === undefined ? "valid" : "invalid"}, JSON.parse disagrees`,
+    );
     if (location === undefined) return;
-    invariant(location.offset >= 0 && location.offset <= text.length, `error offset ${location.offset} outside the text`);
+    invariant(
+      location.offset >= 0 && location.offset <= text.length,
+      `error offset ${location.offset} outside the text`,
+    );
     const again = lineAndColumn(text, location.offset);
-    invariant(again.line === location.line && again.column === location.column, "line and column disagree with the offset");
+    invariant(
+      again.line === location.line && again.column === location.column,
+      "line and column disagree with the offset",
+    );
   },
 };

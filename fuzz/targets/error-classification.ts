@@ -17,8 +17,36 @@ import { CONTROL_CHARACTER } from "../support/terminal-safety.js";
  * catastrophic backtracking on long bodies).
  */
 export const target: FuzzTarget = {
-  description: "STATUS PROVIDER + body -> classifyProviderError, readErrorBody, readOverflowNumbers, readableErrorMessage",
-  dictionary: ["context_length_exceeded", "prompt is too long", "tokens", "maximum context length", "rate limit", "tokens per minute", "max_tokens", "413", "429", "529", '"error":', '"message":', '"code":', '"finish_reason":"length"', "n_ctx", "n_prompt_tokens", "1,048,576", "> ", "exceeds", "input length", "ThrottlingException", "<html>", "data: ", "\\n", "\\\"", "{'error': {'message': '"],
+  description:
+    "STATUS PROVIDER + body -> classifyProviderError, readErrorBody, readOverflowNumbers, readableErrorMessage",
+  dictionary: [
+    "context_length_exceeded",
+    "prompt is too long",
+    "tokens",
+    "maximum context length",
+    "rate limit",
+    "tokens per minute",
+    "max_tokens",
+    "413",
+    "429",
+    "529",
+    '"error":',
+    '"message":',
+    '"code":',
+    '"finish_reason":"length"',
+    "n_ctx",
+    "n_prompt_tokens",
+    "1,048,576",
+    "> ",
+    "exceeds",
+    "input length",
+    "ThrottlingException",
+    "<html>",
+    "data: ",
+    "\\n",
+    '\\"',
+    "{'error': {'message': '",
+  ],
   maxLength: 32_768,
   timeoutMs: 1500,
   run(input) {
@@ -40,10 +68,17 @@ export const target: FuzzTarget = {
     }
     invariant(isDeepStrictEqual(classifyProviderError(failure), verdict), "a second classification differs");
     const numbers = readOverflowNumbers(readErrorBody(body).text);
-    invariant(isDeepStrictEqual(readOverflowNumbers(readErrorBody(body).text), numbers), "number reading is not repeatable");
-    invariant(normaliseErrorText(body) === normaliseErrorText(body), "normalising is not repeatable");
+    invariant(
+      isDeepStrictEqual(readOverflowNumbers(readErrorBody(body).text), numbers),
+      "number reading is not repeatable",
+    );
+    const normalised = normaliseErrorText(body);
+    invariant(normaliseErrorText(body) === normalised, "normalising is not repeatable");
     const readable = readableErrorMessage(body);
     invariant(readable !== "" && readable.length <= 401, `readable message of ${readable.length} characters`);
-    invariant(!CONTROL_CHARACTER.test(readable), `control character in the readable message ${JSON.stringify(readable.slice(0, 200))}`);
+    invariant(
+      !CONTROL_CHARACTER.test(readable),
+      `control character in the readable message ${JSON.stringify(readable.slice(0, 200))}`,
+    );
   },
 };

@@ -17,13 +17,17 @@ export const target: FuzzTarget = {
     const first = await collect(jsonArrayElements(chunkedBody(input, 0)));
     const second = await collect(jsonArrayElements(chunkedBody(input, 1)));
     invariant(isDeepStrictEqual(first, second), "the elements depend on where reads end");
-    for (const element of first) invariant(body.includes(element), "an element that is not a piece of the body");
+    for (const element of first)
+      invariant(body.includes(element), "an element that is not a piece of the body");
     const whole = parsed(body);
     if (whole === undefined) return;
     const items = Array.isArray(whole) ? whole : [whole];
     if (!items.every((item) => typeof item === "object" && item !== null)) return;
     invariant(
-      isDeepStrictEqual(first.map((element) => JSON.parse(element)), items),
+      isDeepStrictEqual(
+        first.map((element) => JSON.parse(element)),
+        items,
+      ),
       `valid JSON whose elements read as ${JSON.stringify(first).slice(0, 200)}`,
     );
   },

@@ -1,5 +1,10 @@
 import type { Message, ToolResultBlock } from "../../src/core/index.js";
-import { parseSessionLine, replayEntries, type SessionEntry, survivingEntries } from "../../src/session/index.js";
+import {
+  parseSessionLine,
+  replayEntries,
+  type SessionEntry,
+  survivingEntries,
+} from "../../src/session/index.js";
 import { type FuzzTarget, invariant } from "../engine/fuzz-target.js";
 import { checkMessage, checkToolPairing } from "../support/check-messages.js";
 import { SESSION_WORDS } from "../support/session-words.js";
@@ -26,17 +31,23 @@ export const target: FuzzTarget = {
       else invariant(typeof parsed.type === "string", "unknown entry without its type");
     }
     const { context, problems } = replayEntries(entries);
-    context.messages.forEach((message, index) => checkMessage(message, `context message ${index}`));
+    context.messages.forEach((message, index) => {
+      checkMessage(message, `context message ${index}`);
+    });
     checkToolPairing(context.messages);
     const written = new Set<Message>(
       entries.flatMap((entry) => (entry.type === "message" ? [entry.message] : [])),
     );
     for (const message of context.messages) {
-      if (message.role !== "tool") invariant(written.has(message), `replay made up a ${message.role} message`);
+      if (message.role !== "tool")
+        invariant(written.has(message), `replay made up a ${message.role} message`);
     }
     const surviving = survivingEntries(entries).messages.map((entry) => entry.message);
     checkResultsAccounted(surviving, context.messages, problems);
-    invariant(context.compaction === undefined || typeof context.compaction.summary === "string", "summary not text");
+    invariant(
+      context.compaction === undefined || typeof context.compaction.summary === "string",
+      "summary not text",
+    );
   },
 };
 
@@ -56,8 +67,14 @@ function checkResultsAccounted(
   const named = problems.join("\n");
   for (const block of before)
     if (!after.has(block))
-      invariant(named.includes(`call ${block.toolCallId} `), `dropped result for ${block.toolCallId} not reported`);
+      invariant(
+        named.includes(`call ${block.toolCallId} `),
+        `dropped result for ${block.toolCallId} not reported`,
+      );
   for (const block of after)
     if (!before.has(block))
-      invariant(named.includes(`call ${block.toolCallId} `), `stand-in result for ${block.toolCallId} not reported`);
+      invariant(
+        named.includes(`call ${block.toolCallId} `),
+        `stand-in result for ${block.toolCallId} not reported`,
+      );
 }

@@ -10,7 +10,19 @@ import { chunkedBody, collect } from "../support/chunked-body.js";
  */
 export const target: FuzzTarget = {
   description: "response body in random reads -> readSseEvents, compared with the whole-body model",
-  dictionary: ["data:", "data: ", "event:", "event: ", ": ping", "id: 1", "retry: 10", "\r\n", "\r", "\n\n", "[DONE]"],
+  dictionary: [
+    "data:",
+    "data: ",
+    "event:",
+    "event: ",
+    ": ping",
+    "id: 1",
+    "retry: 10",
+    "\r\n",
+    "\r",
+    "\n\n",
+    "[DONE]",
+  ],
   async run(input) {
     const expected = modelEvents(new TextDecoder().decode(input));
     for (const salt of [0, 1]) {
@@ -33,7 +45,8 @@ function modelEvents(text: string): SseEvent[] {
   let data: string[] = [];
   let name: string | undefined;
   const dispatch = (): void => {
-    if (data.length > 0) events.push(name === undefined ? { data: data.join("\n") } : { event: name, data: data.join("\n") });
+    if (data.length > 0)
+      events.push(name === undefined ? { data: data.join("\n") } : { event: name, data: data.join("\n") });
     data = [];
     name = undefined;
   };

@@ -5,7 +5,8 @@ import {
 } from "../../src/compaction/quote-transcript-text.js";
 import { type FuzzTarget, invariant } from "../engine/fuzz-target.js";
 
-const MARKER = /^[^\S\r\n\u2028\u2029]*\[[^\S\r\n\u2028\u2029]*[A-Za-z](?:[A-Za-z]|[^\S\r\n\u2028\u2029])*\]:/m;
+const MARKER =
+  /^[^\S\r\n\u2028\u2029]*\[[^\S\r\n\u2028\u2029]*[A-Za-z](?:[A-Za-z]|[^\S\r\n\u2028\u2029])*\]:/m;
 const RAW_TAG = /<\/?(?:transcript|previous-summary)>/i;
 
 /**
@@ -14,8 +15,24 @@ const RAW_TAG = /<\/?(?:transcript|previous-summary)>/i;
  * envelope tag; defusing leaves no raw envelope tag either.
  */
 export const target: FuzzTarget = {
-  description: "any text -> quoteTranscriptText -> unquoteTranscriptText (round trip, nothing passes for a turn)",
-  dictionary: ["[User]:", "[Assistant]:", "[Tool result]:", "\\[User]:", "<transcript>", "</transcript>", "<previous-summary>", "&lt;", "&amp;", "&amp;lt;", "\u2028", "\r", " ", "\\"],
+  description:
+    "any text -> quoteTranscriptText -> unquoteTranscriptText (round trip, nothing passes for a turn)",
+  dictionary: [
+    "[User]:",
+    "[Assistant]:",
+    "[Tool result]:",
+    "\\[User]:",
+    "<transcript>",
+    "</transcript>",
+    "<previous-summary>",
+    "&lt;",
+    "&amp;",
+    "&amp;lt;",
+    "\u2028",
+    "\r",
+    " ",
+    "\\",
+  ],
   maxLength: 4096,
   run(input) {
     const text = input.toString("utf8");
