@@ -88,11 +88,13 @@ describe("the Anthropic adapter on malformed streams", () => {
     expect(error.message).toMatch(detail);
   });
 
-  it("still reads a well-formed stream with a block type it does not read", async () => {
+  it("still reads a well-formed stream with block and event types it does not read (constructor, __proto__ among them)", async () => {
     const answer = await ask(
       createAnthropicClient,
       sse(
         '{"type":"message_start","message":{"usage":{"input_tokens":5,"output_tokens":1}}}',
+        '{"type":"constructor"}',
+        '{"type":"__proto__"}',
         '{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"s"}}',
         '{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"hi"}}',
         '{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}',

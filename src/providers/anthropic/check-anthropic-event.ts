@@ -34,13 +34,15 @@ const delta = z.union([
 const READ_DELTAS = new Set(["text_delta", "thinking_delta", "signature_delta", "input_json_delta"]);
 
 /** What each event type the reader acts on must carry. */
-const EVENT_SCHEMAS: Record<string, z.ZodType> = {
-  message_start: z.looseObject({ message: z.looseObject({ usage }) }),
-  content_block_start: z.looseObject({ index, content_block: contentBlock }),
-  content_block_delta: z.looseObject({ index, delta }),
-  content_block_stop: z.looseObject({ index }),
-  message_delta: z.looseObject({ delta: z.looseObject({ stop_reason: z.string().nullish() }), usage }),
-};
+const EVENT_SCHEMAS = new Map<string, z.ZodType>(
+  Object.entries({
+    message_start: z.looseObject({ message: z.looseObject({ usage }) }),
+    content_block_start: z.looseObject({ index, content_block: contentBlock }),
+    content_block_delta: z.looseObject({ index, delta }),
+    content_block_stop: z.looseObject({ index }),
+    message_delta: z.looseObject({ delta: z.looseObject({ stop_reason: z.string().nullish() }), usage }),
+  }),
+);
 
 /**
  * Checks one Messages event (streamed, or made from a whole message) before the reader trusts its
@@ -48,6 +50,7 @@ const EVENT_SCHEMAS: Record<string, z.ZodType> = {
  * Event types the reader ignores (ping, unknown ones) pass as they are.
  */
 export function checkAnthropicEvent(event: RawMessageStreamEvent, provider: string): RawMessageStreamEvent {
-  const schema = EVENT_SCHEMAS[event.type];
+  // A Map, not an object: an event typed "constructor" or "__proto__" must find nothing.
+  const schema = EVENT_SCHEMAS.get(event.type);
   return schema === undefined ? event : checkWire(schema, event, provider, `${event.type} event`);
 }

@@ -39,29 +39,32 @@ const response = z.looseObject({
 const delta = z.looseObject({ output_index: index, delta: z.string() });
 
 /** What each event type the reader acts on must carry. */
-const EVENT_SCHEMAS: Record<string, z.ZodType> = {
-  "response.output_item.added": z.looseObject({ output_index: index, item }),
-  "response.output_item.done": z.looseObject({ output_index: index, item }),
-  "response.output_text.delta": delta,
-  "response.refusal.delta": delta,
-  "response.reasoning_summary_text.delta": delta.extend({ summary_index: index.optional() }),
-  "response.reasoning_text.delta": delta.extend({ content_index: index.optional() }),
-  "response.function_call_arguments.delta": delta,
-  "response.function_call_arguments.done": z.looseObject({
-    output_index: index,
-    arguments: z.string().optional(),
+const EVENT_SCHEMAS = new Map<string, z.ZodType>(
+  Object.entries({
+    "response.output_item.added": z.looseObject({ output_index: index, item }),
+    "response.output_item.done": z.looseObject({ output_index: index, item }),
+    "response.output_text.delta": delta,
+    "response.refusal.delta": delta,
+    "response.reasoning_summary_text.delta": delta.extend({ summary_index: index.optional() }),
+    "response.reasoning_text.delta": delta.extend({ content_index: index.optional() }),
+    "response.function_call_arguments.delta": delta,
+    "response.function_call_arguments.done": z.looseObject({
+      output_index: index,
+      arguments: z.string().optional(),
+    }),
+    "response.output_text.done": z.looseObject({ output_index: index, text: z.string().optional() }),
+    "response.completed": z.looseObject({ response }),
+    "response.incomplete": z.looseObject({ response }),
+    "response.failed": z.looseObject({ response: z.looseObject({}) }),
   }),
-  "response.output_text.done": z.looseObject({ output_index: index, text: z.string().optional() }),
-  "response.completed": z.looseObject({ response }),
-  "response.incomplete": z.looseObject({ response }),
-  "response.failed": z.looseObject({ response: z.looseObject({}) }),
-};
+);
 
 /**
  * Checks one Responses event (streamed, or made from a whole response) before the reader trusts
  * its fields. Event types the reader ignores pass as they are.
  */
 export function checkResponsesEvent(event: ResponseStreamEvent, provider: string): ResponseStreamEvent {
-  const schema = EVENT_SCHEMAS[event.type];
+  // A Map, not an object: an event typed "constructor" or "__proto__" must find nothing.
+  const schema = EVENT_SCHEMAS.get(event.type);
   return schema === undefined ? event : checkWire(schema, event, provider, `${event.type} event`);
 }
