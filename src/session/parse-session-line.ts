@@ -1,4 +1,5 @@
-import { ERROR_CODES, type ErrorCode, type Message } from "../core/index.js";
+import { ERROR_CODES, type ErrorCode } from "../core/index.js";
+import { messageProblem } from "./message-problem.js";
 import { ENTRY_TYPES, type SessionEntry } from "./session-entries.js";
 
 /** What one line of a session file turned out to be. */
@@ -13,17 +14,6 @@ type JsonObject = Record<string, unknown>;
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-const MESSAGE_ROLES = new Set(["user", "assistant", "tool"]);
-
-/** Checks the outline of a message (role, array of typed blocks); the blocks' details are the providers' business. */
-function isMessage(value: unknown): value is Message {
-  if (!isObject(value) || typeof value.role !== "string" || !MESSAGE_ROLES.has(value.role)) return false;
-  return (
-    Array.isArray(value.content) &&
-    value.content.every((block) => isObject(block) && typeof block.type === "string")
-  );
 }
 
 function isErrorCode(value: unknown): value is ErrorCode {
@@ -42,7 +32,8 @@ function checkCompaction(value: JsonObject): string | undefined {
 }
 
 function checkMessage(value: JsonObject): string | undefined {
-  if (!isMessage(value.message)) return "message entry without a valid message";
+  const problem = messageProblem(value.message);
+  if (problem !== undefined) return `message entry whose ${problem}`;
   if (value.keptBy !== undefined && typeof value.keptBy !== "string")
     return "message entry whose keptBy is not an entry id";
   return undefined;
