@@ -1,5 +1,3 @@
-import type { Message } from "../core/index.js";
-
 type JsonObject = Record<string, unknown>;
 
 function isObject(value: unknown): value is JsonObject {
@@ -7,14 +5,15 @@ function isObject(value: unknown): value is JsonObject {
 }
 
 /** The block types each role may hold. */
-const BLOCKS_BY_ROLE: Record<Message["role"], ReadonlySet<string>> = {
-  user: new Set(["text", "image"]),
-  assistant: new Set(["text", "thinking", "tool-call"]),
-  tool: new Set(["tool-result"]),
-};
+const BLOCKS_BY_ROLE = new Map<string, ReadonlySet<string>>([
+  ["user", new Set(["text", "image"])],
+  ["assistant", new Set(["text", "thinking", "tool-call"])],
+  ["tool", new Set(["tool-result"])],
+]);
+const USER_BLOCKS = BLOCKS_BY_ROLE.get("user") as ReadonlySet<string>;
 
 /** The text fields each block type must carry, and the optional ones that must be text when present. */
-const TEXT_FIELDS: Record<string, { required: readonly string[]; optional: readonly string[] }> = {
+const TEXT_FIELDS: Readonly<Record<string, { required: readonly string[]; optional: readonly string[] }>> = {
   text: { required: ["text"], optional: [] },
   image: { required: ["mediaType", "data"], optional: [] },
   thinking: { required: ["text"], optional: ["signature", "redacted"] },
@@ -25,6 +24,7 @@ const TEXT_FIELDS: Record<string, { required: readonly string[]; optional: reado
 function blockProblem(block: JsonObject, allowed: ReadonlySet<string>): string | undefined {
   const type = String(block.type);
   if (!allowed.has(type)) return `a ${type} block`;
+  // `allowed` holds only the types listed in TEXT_FIELDS, so this never reads Object.prototype.
   const fields = TEXT_FIELDS[type] ?? { required: [], optional: [] };
   for (const key of fields.required)
     if (typeof block[key] !== "string") return `a ${type} block whose ${key} is not text`;
@@ -42,7 +42,7 @@ function toolResultProblem(block: JsonObject): string | undefined {
   if (!Array.isArray(block.content)) return "a tool-result block whose content is not a list";
   for (const inner of block.content) {
     if (!isObject(inner)) return "a tool-result block holding something that is not a block";
-    const problem = blockProblem(inner, BLOCKS_BY_ROLE.user);
+    const problem = blockProblem(inner, USER_BLOCKS);
     if (problem !== undefined) return `a tool-result block holding ${problem}`;
   }
   return undefined;
@@ -57,8 +57,9 @@ function toolResultProblem(block: JsonObject): string | undefined {
  */
 export function messageProblem(value: unknown): string | undefined {
   if (!isObject(value)) return "message is not an object";
-  const allowed = BLOCKS_BY_ROLE[value.role as Message["role"]];
-  if (typeof value.role !== "string" || allowed === undefined) return "message has no known role";
+  // A Map, not an object: a role "constructor" must not find Object.prototype's.
+  const allowed = typeof value.role === "string" ? BLOCKS_BY_ROLE.get(value.role) : undefined;
+  if (allowed === undefined) return "message has no known role";
   if (!Array.isArray(value.content)) return "message content is not a list";
   for (const [index, block] of value.content.entries()) {
     if (!isObject(block) || typeof block.type !== "string") return `content item ${index + 1} is not a block`;
