@@ -223,4 +223,21 @@ describe("parseConfigText", () => {
       errorOf(JSON.stringify({ prices: { gpt5: { input_per_mtok: 1, output_per_mtok: 1 } } })).message,
     ).toContain('model "gpt5" in "prices" must be a "provider/model" id');
   });
+
+  it("quotes keys with their line breaks and escapes written out, one problem a line (fuzz find)", () => {
+    const error = errorOf(
+      JSON.stringify({
+        prices: { "open\nai/\u001b[2Jgpt": { input_per_mtok: 1, output_per_mtok: 1 } },
+        "x\u009b": 1,
+      }),
+    );
+    for (const line of error.message.split("\n")) expect(line.startsWith(`${FILE}: `)).toBe(true);
+    expect(error.message).toContain('model "open\\nai/\\u001b[2Jgpt" in "prices"');
+    expect(error.message).toContain('unknown key "x\\u009b"');
+  });
+
+  it("reports text nested too deep for the checker as a config error, not a stack overflow (fuzz find)", () => {
+    const error = errorOf("[".repeat(100_000));
+    expect(error.message).toBe(`${FILE}:1:513: invalid JSON: nested more than 512 levels deep`);
+  });
 });
