@@ -11,7 +11,7 @@ const TAGS = new Set(
 const ATTRIBUTES = new Set(
   (
     "lang charset http-equiv content name class href id tabindex datetime title open role aria-label " +
-    "aria-hidden aria-labelledby aria-describedby aria-current viewbox xmlns x y x1 x2 y1 y2 cx cy r d points width height fill stroke stroke-width " +
+    "aria-hidden aria-labelledby aria-describedby aria-current viewbox dy dx xmlns x y x1 x2 y1 y2 cx cy r d points width height fill stroke stroke-width " +
     "text-anchor font-size data-line data-entry data-id data-status data-kind rel start style colspan " +
     "rowspan align transform dominant-baseline data-tool data-effective data-role data-type"
   ).split(" "),
@@ -31,6 +31,7 @@ export function liveMarkup(page: string): string | undefined {
   const styles = page.match(/<style\b/gi)?.length ?? 0;
   if (scripts !== 1 || styles !== 1) return `${scripts} script and ${styles} style elements`;
   const body = page
+    .replace(/^<!DOCTYPE html>/, "")
     .replace(/<script>[\s\S]*?<\/script>/, "<script></script>")
     .replace(/<style>[\s\S]*?<\/style>/, "<style></style>");
   for (const match of body.matchAll(TAG)) {
