@@ -1,17 +1,21 @@
 import { readFileSync } from "node:fs";
 import type { LoadedConfig } from "../config/index.js";
 import { collectMcpServers, type McpServerStatus, type McpServers } from "../mcp/index.js";
+import type { SecretRedactor } from "../secrets/index.js";
+import { addMcpSecrets } from "./known-secrets.js";
 import { plural } from "./terminal/render.js";
 
 /**
  * Starts the MCP servers of the project's `.mcp.json` and of `mcp_servers` in config. With none
- * configured, nothing of MCP is loaded: the SDK is imported only here, and only when needed.
+ * configured, nothing of MCP is loaded: the SDK is imported only here, and only when needed. The
+ * secrets in their settings are registered with `secrets` first (see `addMcpSecrets`).
  */
 export async function startMcp(
   loaded: LoadedConfig,
   cwd: string,
   env: NodeJS.ProcessEnv,
   onWarning: (message: string) => void,
+  secrets?: SecretRedactor,
 ): Promise<McpServers | undefined> {
   const specs = await collectMcpServers({
     projectRoot: loaded.projectRoot,
@@ -21,6 +25,8 @@ export async function startMcp(
     onWarning,
   });
   if (specs.length === 0) return undefined;
+  // Before any server starts: its connection errors name its URL.
+  if (secrets !== undefined) addMcpSecrets(secrets, specs);
   const { startMcpServers } = await import("../mcp/mcp-servers.js");
   return startMcpServers(specs, { cwd, version: pantoVersion(), onWarning });
 }

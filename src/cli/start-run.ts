@@ -153,7 +153,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("hooks", agentHooks),
     });
   };
-  const mcp = await startMcp(loaded, cwd, env, hooks.onWarning);
+  const mcp = await startMcp(loaded, cwd, env, hooks.onWarning, secrets);
   tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
   return {
