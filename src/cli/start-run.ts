@@ -147,6 +147,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("compactionModel", config.compaction_model),
       ...optional("maxOutputTokens", config.max_output_tokens),
       ...optional("restoreFacts", config.restore_facts),
+      ...optional("toolDeadlineMs", config.tool_deadline_ms),
       approve: hooks.approve,
       onEvent: hooks.onEvent,
       cwd,
