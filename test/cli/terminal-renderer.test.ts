@@ -154,7 +154,9 @@ describe("foreign text in notices", () => {
       type: "tool-call",
       call: { type: "tool-call", id: "c", name: "bash\u001b[1A", arguments: { command: "ls" } },
     });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point.
     const shown = out.text().replace(/\u001b\[[0-9;]*m/g, "");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point.
     expect(shown).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(shown).toContain("\\u001b]0;pwned\\u0007");
     expect(shown).toContain("bash\\u001b[1A ls");
