@@ -8,7 +8,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const targetsDir = join(root, "fuzz", "targets");
+// PANTO_FUZZ_TARGETS points the engine at another folder of targets (the engine's own tests use it).
+const targetsDir = process.env.PANTO_FUZZ_TARGETS ?? join(root, "fuzz", "targets");
 const outdir = join(root, ".fuzz", "build", String(process.pid));
 const names = readdirSync(targetsDir)
   .filter((name) => name.endsWith(".ts"))
