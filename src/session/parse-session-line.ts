@@ -24,8 +24,22 @@ function isCount(value: unknown): boolean {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
 
+/** Whether `value` is a list of objects whose `keys` are all text (pinned notes, restored facts). */
+function isTextRecords(value: unknown, keys: readonly string[]): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every((item) => isObject(item) && keys.every((key) => typeof item[key] === "string"))
+  );
+}
+
 function checkCompaction(value: JsonObject): string | undefined {
   if (typeof value.summary !== "string") return "compaction entry without a summary";
+  if (typeof value.trigger !== "string") return "compaction entry without a trigger";
+  // Replay, the export and /session read these without checking again (a fuzz find: pins: 2).
+  if (value.pins !== undefined && !isTextRecords(value.pins, ["id", "text"]))
+    return "compaction entry whose pins are not a list of notes";
+  if (value.restored !== undefined && !isTextRecords(value.restored, ["kind", "text"]))
+    return "compaction entry whose restored facts are not a list of facts";
   if (value.keptMessages !== undefined && !isCount(value.keptMessages))
     return "compaction entry whose keptMessages is not a count";
   return undefined;

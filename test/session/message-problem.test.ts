@@ -77,3 +77,37 @@ describe("parseSessionLine on message entries", () => {
     });
   });
 });
+
+describe("parseSessionLine on compaction entries", () => {
+  const compaction = (fields: Record<string, unknown>): string =>
+    JSON.stringify({ type: "compaction", id: "c1", ts: "t", summary: "s", trigger: "manual", ...fields });
+
+  it("accepts pins and restored facts that are lists of notes and facts", () => {
+    const line = compaction({
+      pins: [{ id: "p", text: "keep" }],
+      restored: [{ kind: "path", text: "a.ts" }],
+    });
+    expect(parseSessionLine(line).kind).toBe("entry");
+  });
+
+  it.each([
+    [
+      "no trigger (the export named its marker from it)",
+      { trigger: undefined },
+      "compaction entry without a trigger",
+    ],
+    [
+      "pins that are a number (replay spread them; a fuzz find)",
+      { pins: 2 },
+      "compaction entry whose pins are not a list of notes",
+    ],
+    ["a pin without text", { pins: [{ id: "p" }] }, "compaction entry whose pins are not a list of notes"],
+    [
+      "restored facts that are not facts",
+      { restored: ["a.ts"] },
+      "compaction entry whose restored facts are not a list of facts",
+    ],
+  ])("reports %s", (_name, fields, reason) => {
+    expect(parseSessionLine(compaction(fields))).toEqual({ kind: "invalid", reason, json: true });
+  });
+});
