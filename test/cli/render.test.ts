@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { fitStatus } from "../../src/cli/terminal/status-line.js";
+import { colourEnabled, createStyle } from "../../src/cli/terminal/style.js";
+import type { CompactionRecord } from "../../src/core/index.js";
 import {
-  colourEnabled,
-  createStyle,
   formatCompactionLine,
   formatCompactionReport,
   formatTokens,
   formatToolResult,
-} from "../../src/cli/terminal/render.js";
-import { fitStatus } from "../../src/cli/terminal/status-line.js";
-import type { CompactionRecord } from "../../src/core/index.js";
+} from "../../src/runtime/format-text.js";
 
 const record: CompactionRecord = {
   summary: "s",

@@ -1,5 +1,5 @@
 import MarkdownItClass, { type MarkdownIt, type Token } from "markdown-it";
-import { visible } from "./render.js";
+import { visible } from "../../runtime/format-text.js";
 import { textWidth } from "./text-width.js";
 import { wrapText } from "./word-wrapper.js";
 
