@@ -10,7 +10,7 @@ import type { AgentOptions, ApprovalVerdict } from "./agent-options.js";
  */
 export async function runToolCalls(
   calls: readonly ToolCallBlock[],
-  options: Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks">,
+  options: Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks" | "toolDeadlineMs">,
   signal: AbortSignal | undefined,
   onStart: (call: ToolCallBlock) => void = () => {},
 ): Promise<ToolResultBlock[]> {
@@ -21,7 +21,7 @@ export async function runToolCalls(
 
 async function runOne(
   call: ToolCallBlock,
-  options: Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks">,
+  options: Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks" | "toolDeadlineMs">,
   signal: AbortSignal | undefined,
   onStart: (call: ToolCallBlock) => void,
 ): Promise<ToolResultBlock> {
@@ -35,10 +35,14 @@ async function runOne(
     if (verdict !== "allow") return errorResult(call, denialText(verdict));
   }
   onStart(call);
-  const result = await runTool(options.tools, call, {
-    cwd: options.cwd,
-    ...optional("signal", signal),
-  });
+  // Bash enforces the timeout the model gave it; the configured deadline is for the other tools.
+  const deadline = tool?.kind === "exec" ? undefined : options.toolDeadlineMs;
+  const result = await runTool(
+    options.tools,
+    call,
+    { cwd: options.cwd, ...optional("signal", signal) },
+    optional("deadlineMs", deadline),
+  );
   await options.hooks?.postToolUse(call, result);
   return result;
 }

@@ -127,13 +127,14 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("compactionModel", config.compaction_model),
       ...optional("maxOutputTokens", config.max_output_tokens),
       ...optional("restoreFacts", config.restore_facts),
+      ...optional("toolDeadlineMs", config.tool_deadline_ms),
       approve: approvals.decide,
       onEvent: (event) => events.emit(event),
       cwd,
       ...optional("hooks", agentHooks),
     });
   };
-  const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning });
+  const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning, secrets });
   tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());

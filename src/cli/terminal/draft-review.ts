@@ -1,4 +1,5 @@
 import type { Interface } from "node:readline";
+import { visible } from "../../runtime/format-text.js";
 import type { MutableOutput } from "./mutable-output.js";
 import type { Style } from "./style.js";
 import type { TerminalRenderer } from "./terminal-renderer.js";
@@ -33,7 +34,8 @@ export class DraftReview {
     const muted = output.muted;
     output.muted = false;
     this.#renderer.line(this.#style.dim("── handoff draft ──"));
-    this.#renderer.line(draft);
+    // The model wrote it: escape sequences and control characters are shown, not obeyed.
+    this.#renderer.line(visible(draft));
     this.#renderer.line(this.#style.dim("── end of draft ──"));
     return new Promise((resolve) => {
       this.#pending = { output, muted, resolve };
