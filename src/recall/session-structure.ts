@@ -97,8 +97,9 @@ export class SessionStructure {
 
   /**
    * Classifies the line `chunk.bytes[start..end)`, updating the structure. A message line as panto
-   * writes it is read by its first bytes and its last few alone; the returned object is reused for
-   * the next line.
+   * writes it is read by its first bytes and its last few alone (the bulk of a session's bytes),
+   * but for a user message that starts a turn; any other line is parsed whole. The returned object
+   * is reused for the next line.
    */
   see(chunk: LineChunk, start: number, end: number): LineInfo {
     const offset = chunk.offset + start;
@@ -134,8 +135,11 @@ export class SessionStructure {
     const roleAt = tsEnd + ROLE_KEY.length;
     const role = ROLES.find((candidate) => holdsAt(bytes, roleAt, end, candidate.bytes))?.name;
     if (role === undefined) return undefined;
-    // A kept copy ends `"keptBy":"<id>"}`; any other message line ends `}}`.
+    // A kept copy ends `"keptBy":"<id>"}`; any other message line ends `}}` (a line cut short ends
+    // neither way). A user message that is no copy starts a turn: it is parsed whole, as the
+    // session store reads it, so a damaged one starts none here either.
     const keptBy = bytes[end - 2] === QUOTE ? keptByAt(bytes, Math.max(roleAt, end - 64), end) : undefined;
+    if (role === "user" && keptBy === undefined) return undefined;
     const id = role === "user" ? bytes.toString("latin1", idStart, idEnd) : "";
     const info = this.#message(role, id, offset, keptBy);
     info.tsStart = tsStart;
