@@ -146,6 +146,53 @@ describe("/handoff in print and JSON modes", () => {
   );
 
   it(
+    'panto -c -p "/handoff GOAL" --yes hands off the project\'s latest session and goes on in the new one',
+    async () => {
+      const t = await workedProject();
+      const cli = (args: string[]) => runCli(["-m", MODEL, ...args], { cwd: t.project, env: t.env });
+      t.server.enqueue({ type: "text", text: "Noted: the staging port is 48213." });
+      expect((await cli(["-p", "the staging port is 48213"])).code).toBe(0);
+      const [parent] = JSON.parse(
+        (await runCli(["sessions", "--json"], { cwd: t.project, env: t.env })).stdout,
+      ) as Array<{
+        id: string;
+      }>;
+
+      t.server.enqueue({ type: "text", text: SECTIONS }, { type: "text", text: "Taking over the deploy." });
+      const printed = await cli(["-c", "--yes", "-p", "/handoff deploy to staging"]);
+      expect(printed.code, printed.stderr).toBe(0);
+      expect(printed.stdout).toContain("# Handoff: deploy to staging");
+      // Nobody reviewed it, so the draft is printed first, then where it went and the answer.
+      expect(printed.stdout.indexOf("# Handoff: deploy to staging")).toBeLessThan(
+        printed.stdout.indexOf("Handed off to a new session"),
+      );
+      expect(printed.stdout.indexOf("Handed off to a new session")).toBeLessThan(
+        printed.stdout.indexOf("Taking over the deploy."),
+      );
+      expect(printed.stdout).not.toContain("nothing was started");
+      // The draft was made from the latest session (the one -c continues), not the test's own file.
+      const drafting = JSON.stringify(t.server.requests.at(-2)?.body);
+      expect(drafting).toContain("the staging port is 48213");
+      expect(drafting).not.toContain("write the parser");
+
+      const rows = JSON.parse(
+        (await runCli(["sessions", "--json"], { cwd: t.project, env: t.env })).stdout,
+      ) as Array<{
+        id: string;
+        parent?: { id: string; relation: string };
+      }>;
+      expect(rows).toHaveLength(2);
+      expect(rows[0]?.parent).toMatchObject({ id: parent?.id, relation: "handoff" });
+
+      // -c now continues the new session: its first prompt, the draft, is in the next request.
+      t.server.enqueue({ type: "text", text: "deployed" });
+      expect((await cli(["-c", "-p", "go on"])).code).toBe(0);
+      expect(JSON.stringify(t.server.requests.at(-1)?.body)).toContain("# Handoff: deploy to staging");
+    },
+    TIMEOUT,
+  );
+
+  it(
     "/handoff --edit calls no model: the user writes the sections in $EDITOR",
     async () => {
       const t = await workedProject();

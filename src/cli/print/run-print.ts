@@ -36,11 +36,14 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
             style.yellow,
           );
         case "handoff":
-          if (event.session !== undefined)
-            note(
-              `handoff: started session ${event.session.id.slice(0, 8)} (${event.session.path}); sending the draft as its first prompt`,
-            );
-          return;
+          // With --yes nobody reviewed the draft: print it before the new session's answer, so
+          // what the new session was told is on record where the user reads (a draft not started
+          // is printed by its outcome instead).
+          if (event.session === undefined) return;
+          io.stdout.write(`${event.draft}\n\n`);
+          return note(
+            `handoff: started session ${event.session.id.slice(0, 8)} (${event.session.path}); sending the draft as its first prompt`,
+          );
         default: {
           const line = printLine(event);
           if (line !== undefined) note(line);
