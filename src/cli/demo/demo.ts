@@ -8,9 +8,9 @@ import {
   resolveCompactionPrompt,
 } from "../../compaction/index.js";
 import { readCompactionPromptLayers } from "../../config/index.js";
+import { createRecallTool } from "../../recall/index.js";
 import { describeContext } from "../../runtime/commands/describe-context.js";
 import { formatCompactionReport } from "../../runtime/format-text.js";
-import { createRecallTool } from "../../recall/index.js";
 import { newSessionPath, openSession } from "../../session/index.js";
 import { startFakeAnthropicServer } from "../../simulator/fake-anthropic-server.js";
 import { createDefaultTools, type Tool } from "../../tools/index.js";
