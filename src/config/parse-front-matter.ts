@@ -59,7 +59,16 @@ async function parseYaml(yamlText: string): Promise<YamlResult> {
       message: `invalid YAML front matter: ${firstLine(error.message)}`,
       ...(error.linePos === undefined ? {} : { line: error.linePos[0].line }),
     };
-  const data: unknown = document.toJS();
+  let data: unknown;
+  try {
+    // Parsing succeeded, yet building the value can still fail (an alias to no anchor: a fuzz find).
+    data = document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    return {
+      ok: false,
+      message: `invalid YAML front matter: ${firstLine(String((error as Error).message))}`,
+    };
+  }
   if (data === null || data === undefined) return { ok: true, data: {} };
   if (typeof data !== "object" || Array.isArray(data))
     return { ok: false, message: "the front matter must be a list of key: value lines", line: 1 };

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
@@ -120,6 +120,37 @@ describe("custom commands (built CLI against a fake Anthropic server)", { timeou
     const broken = await runPanto(["-m", MODEL, "-p", "/bad-key x"], { cwd: box.project, env });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain("unknown command /bad-key");
+  });
+
+  it("front matter model answers this command alone, and allowed-tools run without a question while it runs", async () => {
+    const { box, server, env } = await start();
+    await put(
+      join(box.project, ".panto", "commands", "jot.md"),
+      "---\ndescription: Jot a note\nmodel: anthropic/claude-haiku-4-5\nallowed-tools: [Write]\n---\nWrite $ARGUMENTS to jot.txt\n",
+    );
+    const session = join(box.project, "s.jsonl");
+    const run = (prompt: string) =>
+      runPanto(["-m", MODEL, "--session", session, "-p", prompt], { cwd: box.project, env });
+    const write = {
+      type: "tool-calls" as const,
+      calls: [{ name: "write", arguments: { path: "jot.txt", content: "milk" } }],
+    };
+    server.enqueue(write, { type: "text", text: "jotted" });
+    const jotted = await run("/jot milk");
+    expect(jotted.code, jotted.stderr).toBe(0);
+    expect(jotted.stderr).not.toContain("denied");
+    expect(await readFile(join(box.project, "jot.txt"), "utf8")).toBe("milk");
+    expect(server.requests.map((request) => (request.body as { model: string }).model)).toEqual([
+      "claude-haiku-4-5",
+      "claude-haiku-4-5",
+    ]);
+    // Outside the command: the session's model, and write is asked about (denied in print mode) again.
+    server.enqueue(write, { type: "text", text: "not written" });
+    // Resumed without -m: the session's model is still the one it had before the command.
+    const plain = await runPanto(["--session", session, "-p", "write milk again"], { cwd: box.project, env });
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain("denied write");
+    expect((server.requests.at(-1)?.body as { model?: string } | undefined)?.model).toBe("claude-sonnet-4-5");
   });
 
   it("in the terminal: /help lists them, Tab completes, did-you-mean finds them, and the project's runs with its @file", async () => {

@@ -47,7 +47,11 @@ export function customCommandHandler(command: CustomCommand): CommandHandler {
       }
       return { type: "prompt-answered", command: command.name, files: attached.files, text: result.text };
     } finally {
-      if (switched) run.agent.setModel(previous);
+      // The session's model stays what it was: a resume must not pick up the command's.
+      if (switched) {
+        run.agent.setModel(previous);
+        await run.agent.recordModel();
+      }
     }
   };
 }
