@@ -34,6 +34,8 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
     };
   const yamlText = rest.slice(0, closing.index);
   const body = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, "");
+  const simple = simplePairs(yamlText);
+  if (simple !== undefined) return { ok: true, data: simple, body };
   const parsed = await parseYaml(yamlText);
   if (parsed.ok) return { ok: true, data: parsed.data, body };
   const plain = await plainPairs(yamlText);
@@ -46,11 +48,38 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   };
 }
 
+/** A value YAML reads as this very text: no quoting, flow, comment, block or alias syntax, not a number, boolean or null. */
+const SIMPLE_PAIR = /^([A-Za-z][\w-]*): +(.*?)[ \t]*$/;
+const PLAIN_TEXT = /^[A-Za-z(/][^'"#{}[\]|>&*!%@`]*$/;
+const NOT_TEXT = /^(?:true|false|null|yes|no|on|off|y|n|~)$/i;
+
+/**
+ * The front matter when every line is `key: text` that YAML would read as that same text (most
+ * command and skill files): read without loading the YAML parser, which costs more start-up time
+ * than everything else here. Undefined for anything else.
+ */
+function simplePairs(yamlText: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  for (const line of yamlText.split(/\r?\n/)) {
+    if (line.trim() === "") continue;
+    const match = SIMPLE_PAIR.exec(line);
+    const key = match?.[1];
+    const value = match?.[2] ?? "";
+    if (key === undefined || Object.hasOwn(data, key)) return undefined;
+    if (!PLAIN_TEXT.test(value) || NOT_TEXT.test(value) || value.includes(": ") || value.endsWith(":"))
+      return undefined;
+    data[key] = value;
+  }
+  return data;
+}
+
 type YamlResult = { ok: true; data: Record<string, unknown> } | { ok: false; message: string; line?: number };
 
 async function parseYaml(yamlText: string): Promise<YamlResult> {
   if (yamlText.trim() === "") return { ok: true, data: {} };
-  const { parseDocument } = await import("yaml");
+  const yaml = await import("yaml");
+  // The bundled CLI sees the package's CommonJS exports under `default`; tsc's output, as named ones.
+  const { parseDocument } = yaml.default ?? yaml;
   const document = parseDocument(yamlText, { uniqueKeys: true });
   const [error] = document.errors;
   if (error !== undefined)

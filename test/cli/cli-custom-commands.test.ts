@@ -68,6 +68,9 @@ describe("custom commands (built CLI against a fake Anthropic server)", { timeou
     const result = await runPanto(["-m", MODEL, "-p", "/standup keep it short"], { cwd: box.project, env });
     expect(result.code).toBe(0);
     expect(lastUserText(server)).toBe("Write my stand-up note from the git log.\n\nkeep it short");
+    const help = await runPanto(["-p", "/help"], { cwd: box.project, env });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/\/standup\s+Write my stand-up note from the git log\. \(user\)/);
   });
 
   it("a missing @file sends nothing and names the command's file", async () => {

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
 import { frontMatterList, frontMatterText, parseFrontMatter } from "../../src/config/index.js";
 
 describe("parseFrontMatter", () => {
@@ -48,6 +49,33 @@ describe("parseFrontMatter", () => {
         else expect(parsed.message).not.toBe("");
       }),
       { numRuns: 1000 },
+    );
+  });
+  it("reads front matter as YAML does, with or without loading the YAML parser", async () => {
+    const key = fc.constantFrom("description", "model", "argument-hint", "name", "allowed-tools");
+    const value = fc.string({
+      unit: fc.constantFrom(..."aZ09 -_:#'\"[]{},()*&!|>%@`/.?~\t".split("")),
+      maxLength: 12,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.tuple(key, value), { selector: ([name]) => name, maxLength: 4 }),
+        async (pairs) => {
+          const front = pairs.map(([name, text]) => `${name}: ${text}`).join("\n");
+          const document = parseDocument(front, { uniqueKeys: true });
+          fc.pre(document.errors.length === 0);
+          let expected: unknown;
+          try {
+            expected = document.toJS() ?? {};
+          } catch {
+            fc.pre(false); // an alias to no anchor: parseFrontMatter reports it (tested above)
+          }
+          fc.pre(typeof expected === "object" && !Array.isArray(expected));
+          const parsed = await parseFrontMatter(`---\n${front}\n---\nbody`);
+          expect(parsed).toEqual({ ok: true, data: expected, body: "body" });
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });
