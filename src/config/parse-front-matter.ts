@@ -126,8 +126,14 @@ async function plainPairs(yamlText: string): Promise<Record<string, unknown> | u
   return data;
 }
 
+/** The parser's message, one line, with control characters escaped: it may quote the file's text (a fuzz find). */
 function firstLine(message: string): string {
-  return (message.split("\n")[0] ?? message).replace(/ at line \d+, column \d+:?$/, "");
+  const line = (message.split("\n")[0] ?? message).replace(/ at line \d+, column \d+:?$/, "");
+  return line.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point.
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /**

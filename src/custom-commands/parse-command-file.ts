@@ -19,7 +19,7 @@ export async function parseCommandFile(
   if (!COMMAND_NAME.test(name))
     return problem(
       path,
-      `"${name}" cannot be a command name (letters, digits, - and _, starting with a letter); the file is not loaded`,
+      `${JSON.stringify(name)} cannot be a command name (letters, digits, - and _, starting with a letter); the file is not loaded`,
     );
   const parsed = await parseFrontMatter(text);
   if (!parsed.ok) return problem(path, `${parsed.message}; the command is not loaded`, parsed.line);
