@@ -1,4 +1,9 @@
-import { type CompactionOutcome, runCompaction, withRestoredFacts } from "../compaction/index.js";
+import {
+  type CompactionOutcome,
+  runCompaction,
+  withLoadedSkills,
+  withRestoredFacts,
+} from "../compaction/index.js";
 import type { CompactionTrigger, ModelClient, PantoError, SummaryRequestUsage } from "../core/index.js";
 import { optional } from "../core/index.js";
 import type { AgentOptions } from "./agent-options.js";
@@ -77,13 +82,14 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
   if (outcome.type === "compacted") {
     const numbers = planNumbers(outcome.plan, await effectiveNumbering(session));
     const numbered = { ...outcome.record, ...optional("turns", numbers.turns) };
-    const checked =
+    const restored =
       options.restoreFacts === false
         ? numbered
         : withRestoredFacts(numbered, outcome.plan.summarise, {
             turnNumbers: numbers.summarised,
             ...optional("previousLedger", session.activeCompaction()?.ledger),
           });
+    const checked = withLoadedSkills(restored, outcome.plan.summarise, session.activeCompaction()?.skills);
     const record = summaryUsage.length === 0 ? checked : { ...checked, usage: summaryUsage };
     await session.appendCompaction(record, outcome.kept);
     const tokensAfter = input.reportedTokens();

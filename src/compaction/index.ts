@@ -12,6 +12,7 @@ export {
   type LedgerLimits,
 } from "./extract-ledger.js";
 export * from "./group-turns.js";
+export { MAX_CARRIED_SKILLS, SKILL_TOOL, skillsLoadedIn, withLoadedSkills } from "./loaded-skills.js";
 export { normaliseForMatch } from "./normalise-for-match.js";
 export { compactionTurns, numberTurns } from "./number-turns.js";
 export { PINNED_NOTES_PROMPT_HEADING, withPinnedNotes } from "./pinned-notes-prompt.js";

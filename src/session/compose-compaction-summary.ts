@@ -15,6 +15,10 @@ import type {
 export const RESTORED_FACTS_HEADING =
   "## Restored facts (recorded by panto from the summarised turns' tool calls and results, not by the summariser)";
 
+/** The fixed heading the skills loaded before the compaction are listed under. */
+export const LOADED_SKILLS_HEADING =
+  "## Skills loaded earlier (their instructions were summarised away: call the skill tool again before relying on one)";
+
 /** The fixed heading pinned notes are listed under, last in the compaction block. */
 export const PINNED_NOTES_HEADING = "## Pinned notes (from the user, verbatim; always in force)";
 
@@ -35,6 +39,7 @@ export interface CompactionBlockParts {
   restored?: readonly RestoredFact[];
   ledger?: CompactionLedger;
   unverified?: readonly UnverifiedClaim[];
+  skills?: readonly string[];
   pins?: readonly string[];
 }
 
@@ -50,13 +55,15 @@ export function blockParts(record: CompactionRecord): CompactionBlockParts {
     ...(record.restored === undefined ? {} : { restored: record.restored }),
     ...(record.ledger === undefined ? {} : { ledger: record.ledger }),
     ...(record.unverified === undefined ? {} : { unverified: record.unverified }),
+    ...(record.skills === undefined ? {} : { skills: record.skills }),
   };
 }
 
 /**
  * The text of the compaction block the model sees: the summary, the recall pointer, the restored
  * facts (files changed, commands and their latest outcome, the facts the summary left out, and an
- * "Unverified:" line for each claim of the summary they contradict), then the pinned notes, each
+ * "Unverified:" line for each claim of the summary they contradict), the skills loaded earlier,
+ * then the pinned notes, each
  * section under its fixed heading and left out when empty. With none of them, the text is the
  * summary unchanged. Byte-stable for the same inputs, so the block stays cacheable until a pin
  * changes or a compaction replaces it.
@@ -66,6 +73,9 @@ export function composeCompactionSummary(parts: CompactionBlockParts): string {
   if (parts.through !== undefined) sections.push(recallPointer(parts.through));
   const restored = restoredSection(parts);
   if (restored.length > 0) sections.push([RESTORED_FACTS_HEADING, ...restored].join("\n"));
+  const skills = parts.skills ?? [];
+  if (skills.length > 0)
+    sections.push(`${LOADED_SKILLS_HEADING}\n${skills.map((name) => `- ${name}`).join("\n")}`);
   const pins = parts.pins ?? [];
   if (pins.length > 0)
     sections.push(`${PINNED_NOTES_HEADING}\n${pins.map((pin, index) => `${index + 1}. ${pin}`).join("\n")}`);

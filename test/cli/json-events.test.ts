@@ -113,6 +113,15 @@ describe("toJsonEvent", () => {
       },
       unverified: [{ claim: "Tests pass.", evidence: "the latest run of `npm test` (turn 12) exited 1" }],
     });
+    expect(
+      toJsonEvent({
+        type: "compaction",
+        record: { ...record, skills: ["deploy"] },
+        tokensBefore: 1,
+        tokensAfter: 1,
+        durationMs: 5,
+      }),
+    ).toMatchObject({ skills: ["deploy"] });
   });
 
   it("maps tool calls, tool results, retries, failures and skips", () => {

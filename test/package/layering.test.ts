@@ -28,6 +28,8 @@ const BELOW_RUNTIME = [
   "src/hooks",
   "src/recall",
   "src/handoff",
+  "src/custom-commands",
+  "src/skills",
   "src/core",
 ];
 

@@ -147,6 +147,7 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     ...optional("through_turn", record.turns?.through),
     ...(record.ledger === undefined ? {} : { ledger: ledgerJson(record.ledger) }),
     unverified: record.unverified ?? [],
+    ...optional("skills", record.skills),
     ...optional("instructions", record.instructions),
     ...optional("chunks", record.chunks),
   };

@@ -63,11 +63,14 @@ export class TerminalRenderer {
         return;
       case "command":
         // A handoff's first answer was streamed as it came: its report is where it went.
-        this.#outcome(
-          event.outcome.type === "handed-off"
-            ? { text: handedOffLine(event.outcome), exit: false }
-            : describeOutcome(event.outcome),
-        );
+        // A custom command's answer was streamed as it came; only a failure is left to show.
+        if (event.outcome.type === "prompt-answered") this.reset();
+        else
+          this.#outcome(
+            event.outcome.type === "handed-off"
+              ? { text: handedOffLine(event.outcome), exit: false }
+              : describeOutcome(event.outcome),
+          );
         return;
       case "handoff":
         if (event.session !== undefined)
