@@ -98,6 +98,11 @@ function sameRecorded(a: Recorded | undefined, b: Recorded): boolean {
  */
 export class WorkspaceIndex {
   #recorded: Map<string, Recorded> | undefined;
+  /**
+   * Paths seen over the size cap (or special) and so left out of the index: when one comes back
+   * within the cap, its earlier content is unknown, which is reported instead of a creation.
+   */
+  readonly #unrecorded = new Set<string>();
 
   constructor(
     readonly store: CheckpointStore,
@@ -199,11 +204,15 @@ export class WorkspaceIndex {
     paths.forEach((path, index) => {
       const state = states[index] as PathState;
       const known = recorded.has(path);
-      if (state.kind === "file" && state.size <= this.limits.maxFileBytes) plan.add.set(path, state);
-      else if (state.kind === "absent" || state.kind === "directory") {
+      if (state.kind === "file" && state.size <= this.limits.maxFileBytes) {
+        plan.add.set(path, state);
+        if (this.#unrecorded.delete(path) && !known) plan.uncovered.push({ path, reason: "too-large" });
+      } else if (state.kind === "absent" || state.kind === "directory") {
         if (known) plan.remove.push(path);
+        this.#unrecorded.delete(path);
       } else {
         plan.uncovered.push({ path, reason: state.kind === "special" ? "special-file" : "too-large" });
+        this.#unrecorded.add(path);
         if (known) plan.forceRemove.push(path);
       }
     });
@@ -240,7 +249,8 @@ export class WorkspaceIndex {
       const before = recorded.get(path);
       if (after === undefined) return;
       recorded.set(path, after);
-      if (!sameRecorded(before, after))
+      const unknownBefore = before === undefined && plan.uncovered.some((item) => item.path === path);
+      if (!unknownBefore && !sameRecorded(before, after))
         changes.push({ path, before: before === undefined ? null : version(before), after: version(after) });
     });
     for (const path of [...plan.remove, ...plan.forceRemove]) {
