@@ -170,9 +170,9 @@ describe("checkpoints in a workspace without git", () => {
   it("snapshots the project folder: what a command changed, before and after", async () => {
     const { project, home } = plain();
     await recordedTurn(plain(), "look", "bash", { command: "ls" }, () => {});
-    const entry = await recordedTurn(plain(), "change", "bash", { command: "..." }, () =>
-      execSync("echo second >> notes.txt && rm data/a.txt", { cwd: project }),
-    );
+    const entry = await recordedTurn(plain(), "change", "bash", { command: "..." }, () => {
+      execSync("echo second >> notes.txt && rm data/a.txt", { cwd: project });
+    });
     expect(entry?.root).toBe(project);
     expect(await contentOf(home, project, change(entry, "notes.txt")?.before?.oid ?? "")).toBe("first\n");
     expect(await contentOf(home, project, change(entry, "notes.txt")?.after?.oid ?? "")).toBe(
