@@ -5,6 +5,7 @@ export {
   RESTORED_FACTS_HEADING,
 } from "./compose-compaction-summary.js";
 export { findLatestConversation } from "./find-latest-conversation.js";
+export { type ForkedSession, type ForkSessionOptions, forkSession } from "./fork-session.js";
 export { openNewSession } from "./lazy-session.js";
 export {
   type ListSessionsOptions,
@@ -20,6 +21,7 @@ export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compa
 export { validateHeader } from "./read-session-header.js";
 export { readSessionSnapshot, type SessionSnapshot } from "./read-session-snapshot.js";
 export { recordedModel } from "./recorded-model.js";
+export { type RemovedSession, removeSession } from "./remove-session.js";
 export { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 export {
   resolveSessionRef,
