@@ -59,19 +59,23 @@ export function sessionObjectsPath(store: Pick<CheckpointStore, "dir">, sessionI
   return join(store.dir, "sessions", `${sessionId}.objects`);
 }
 
-async function writeIfChanged(path: string, text: string): Promise<void> {
+/** Writes `text` unless the file holds it already; says whether it wrote. */
+async function writeIfChanged(path: string, text: string): Promise<boolean> {
   const current = await readFile(path, "utf8").catch(() => undefined);
-  if (current !== text) await writeFile(path, text, { mode: 0o600 });
+  if (current === text) return false;
+  await writeFile(path, text, { mode: 0o600 });
+  return true;
 }
 
 /**
  * Copies the project's `.git/info/exclude` into the store's, so the store ignores what the project
  * ignores (its `.gitignore` files are read in the work tree as they are). Cheap when unchanged.
+ * Says whether the patterns changed.
  */
-export async function syncExcludes(store: CheckpointStore): Promise<void> {
+export async function syncExcludes(store: CheckpointStore): Promise<boolean> {
   const source = projectExcludePath(store.workspace);
   const text = source === undefined ? "" : await readFile(source, "utf8").catch(() => "");
-  await writeIfChanged(join(store.gitDir, "info", "exclude"), text);
+  return await writeIfChanged(join(store.gitDir, "info", "exclude"), text);
 }
 
 /**

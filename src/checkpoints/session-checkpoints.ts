@@ -25,6 +25,7 @@ import { openWorkspaceStore } from "./workspace-store.js";
 export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = {
   maxFileBytes: 10 * 1024 * 1024,
   maxListingBytes: 32 * 1024 * 1024,
+  watch: true,
 };
 
 /** Nested repositories named in one checkpoint, at most. */
@@ -78,7 +79,7 @@ export class SessionCheckpoints implements CheckpointRecorder {
         const before = await storeFileState(store.objectsDir, absolute, this.#limits.maxFileBytes);
         return { call, kind: "file", tool: name, absolute, before };
       }
-      await syncExcludes(store);
+      if (await syncExcludes(store)) index.lookAtEverything("the project's .git/info/exclude changed");
       await index.refresh();
       return { call, kind: "workspace", tool: name, started: Date.now() };
     } catch (error) {
@@ -145,6 +146,12 @@ export class SessionCheckpoints implements CheckpointRecorder {
     await appendFile(sessionObjectsPath(store, this.#options.session.header.id), objectList(fields.files), {
       mode: 0o600,
     });
+  }
+
+  /** Stops watching the workspace (the watch never keeps the process alive; this frees it sooner). */
+  async close(): Promise<void> {
+    const setup = await this.#setup?.catch(() => undefined);
+    setup?.index.close();
   }
 
   /** Opens the store and the session's index on first use; a failed attempt is retried next time. */

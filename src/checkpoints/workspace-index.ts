@@ -7,6 +7,7 @@ import { nulRecords } from "./git-process.js";
 import { hasLooseObject, writeLooseBlob } from "./loose-object.js";
 import { projectHolds } from "./project-objects.js";
 import { type PathState, pathState, readContent } from "./read-workspace-file.js";
+import { type WatchedChanges, WorkspaceWatcher } from "./workspace-watcher.js";
 
 /** Limits of what a workspace snapshot covers. */
 export interface SnapshotLimits {
@@ -14,6 +15,11 @@ export interface SnapshotLimits {
   maxFileBytes: number;
   /** A listing longer than this many bytes of paths means the workspace is too large to checkpoint. */
   maxListingBytes: number;
+  /**
+   * Watch the workspace's folders so a refresh looks only at what changed (default); without, every
+   * refresh asks git to compare every file.
+   */
+  watch: boolean;
 }
 
 /** What changed in the workspace since the previous refresh, and what could not be covered. */
@@ -48,8 +54,15 @@ interface Plan {
   uncovered: UncoveredPath[];
 }
 
+/** Paths a refresh hands git by name at most; more, and it looks at everything. */
+const MAX_NAMED_PATHS = 1000;
 /** How many paths are examined at once. */
 const CONCURRENCY = 32;
+/**
+ * From this many recorded files on, tracked and untracked paths are listed by two git processes in
+ * parallel (the stat pass on several threads); below it one process costs less than starting two.
+ */
+const PARALLEL_LISTING_FILES = 5000;
 /** The ignored paths listed, at most (a workspace ignoring more is not examined for them). */
 const MAX_IGNORED_LISTING_BYTES = 4 * 1024 * 1024;
 
@@ -66,6 +79,22 @@ function parseOthers(records: readonly string[]): Pick<Listing, "untracked" | "n
   const nested: string[] = [];
   for (const path of records) (path.endsWith("/") ? nested : untracked).push(path);
   return { untracked, nested };
+}
+
+/** Pathspecs naming exactly these paths (a folder: it and what is inside it). */
+function literal(paths: readonly string[]): string[] {
+  return ["--", ...paths.map((path) => `:(literal)${path}`)];
+}
+
+/** `ls-files -t -m -d -o`: a tag, a space and the path; "?" for untracked, the others differ from the index. */
+function parseTagged(records: readonly string[]): Omit<Listing, "ignored"> {
+  const tracked = new Set<string>();
+  const others: string[] = [];
+  for (const record of records) {
+    if (record.startsWith("? ")) others.push(record.slice(2));
+    else tracked.add(record.slice(2));
+  }
+  return { tracked: [...tracked], ...parseOthers(others) };
 }
 
 async function mapLimited<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
@@ -98,6 +127,9 @@ function sameRecorded(a: Recorded | undefined, b: Recorded): boolean {
  */
 export class WorkspaceIndex {
   #recorded: Map<string, Recorded> | undefined;
+  #watcher: WorkspaceWatcher | undefined;
+  /** Nested repositories last seen (never covered; named in every workspace checkpoint). */
+  #nested = new Set<string>();
   /**
    * Paths seen over the size cap (or special) and so left out of the index: when one comes back
    * within the cap, its earlier content is unknown, which is reported instead of a creation.
@@ -118,10 +150,19 @@ export class WorkspaceIndex {
   async refresh(options: { ignored?: boolean } = {}): Promise<WorkspaceChanges> {
     const recorded = await this.#load();
     const baseline = recorded.size === 0;
-    const listing = await this.#list(options.ignored === true);
+    const scope = await this.#scope();
+    if (scope.kind === "paths" && scope.paths.length === 0)
+      return { changes: [], uncovered: this.#nestedList(), ignored: [] };
+    const withIgnored = options.ignored === true;
+    const listing =
+      scope.kind === "all"
+        ? await this.#list(withIgnored, recorded.size >= PARALLEL_LISTING_FILES)
+        : await this.#listPaths(scope.paths, withIgnored);
+    if (scope.kind === "all") this.#nested = new Set(listing.nested);
+    else for (const path of listing.nested) this.#nested.add(path);
     const plan = await this.#plan(listing, recorded);
-    const nested = listing.nested.map((path): UncoveredPath => ({ path, reason: "nested-repository" }));
-    const result = { uncovered: [...plan.uncovered, ...nested], ignored: listing.ignored };
+    const result = { uncovered: [...plan.uncovered, ...this.#nestedList()], ignored: listing.ignored };
+    if (scope.kind === "paths") await this.#watchNewFolders(scope.paths, listing);
     if (plan.add.size === 0 && plan.remove.length === 0 && plan.forceRemove.length === 0)
       return { changes: [], ...result };
     await this.#update(plan);
@@ -129,6 +170,108 @@ export class WorkspaceIndex {
       ? await this.#recordBaseline(plan, recorded)
       : await this.#record(plan, recorded);
     return { changes, ...result };
+  }
+
+  /** Makes the next refresh look at everything (the ignore rules changed, say). */
+  lookAtEverything(why: string): void {
+    this.#watcher?.doubt(why);
+  }
+
+  /** Stops watching the workspace. */
+  close(): void {
+    this.#watcher?.close();
+  }
+
+  #nestedList(): UncoveredPath[] {
+    return [...this.#nested].map((path) => ({ path, reason: "nested-repository" }));
+  }
+
+  /**
+   * What this refresh must look at: only the paths the watcher saw change, or everything (no
+   * watcher, its first refresh, or any doubt, after which it starts over).
+   */
+  async #scope(): Promise<WatchedChanges> {
+    if (!this.limits.watch) return { kind: "all", why: "not watching" };
+    this.#watcher ??= new WorkspaceWatcher(this.store.workspace.root);
+    const changes = await this.#watcher.take();
+    if (changes.kind === "all") {
+      // Watch from now on (before git looks), skipping what is ignored: this refresh sees the rest.
+      const ignored = await this.#ignoredFolders();
+      await this.#watcher.start(ignored, ignored);
+    }
+    return changes;
+  }
+
+  /** The wholly ignored folders of the workspace ("dir/"). */
+  async #ignoredFolders(): Promise<string[]> {
+    const { stdout } = await storeGit(
+      this.store,
+      this.indexFile,
+      ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"],
+      { maxOutputBytes: MAX_IGNORED_LISTING_BYTES },
+    ).catch(() => ({ stdout: Buffer.alloc(0) }));
+    return nulRecords(stdout).filter((path) => path.endsWith("/"));
+  }
+
+  /**
+   * Asks git about the named paths only (each one, and what is inside it when it is a folder). Only
+   * paths git did not name as tracked or untracked (deleted, unchanged, or ignored) are then asked
+   * about as ignored ones, when the caller wants those.
+   */
+  async #listPaths(paths: readonly string[], withIgnored: boolean): Promise<Listing> {
+    if (paths.length > MAX_NAMED_PATHS) return await this.#list(withIgnored, true);
+    const listed = parseTagged(
+      nulRecords(
+        (
+          await storeGit(this.store, this.indexFile, [
+            "ls-files",
+            "-z",
+            "-t",
+            "-m",
+            "-d",
+            "-o",
+            "--exclude-standard",
+            ...literal(paths),
+          ])
+        ).stdout,
+      ),
+    );
+    const named = [...listed.tracked, ...listed.untracked, ...listed.nested];
+    const unaccounted = paths.filter(
+      (path) => !named.some((known) => known === path || known.startsWith(`${path}/`)),
+    );
+    if (!withIgnored || unaccounted.length === 0) return { ...listed, ignored: [] };
+    const { stdout } = await storeGit(this.store, this.indexFile, [
+      "ls-files",
+      "-z",
+      "-o",
+      "-i",
+      "--exclude-standard",
+      "--directory",
+      ...literal(unaccounted),
+    ]);
+    return { ...listed, ignored: nulRecords(stdout) };
+  }
+
+  /** Watches the folders a refresh found new: those of new files, and changed paths that are folders now. */
+  async #watchNewFolders(paths: readonly string[], listing: Listing): Promise<void> {
+    const watcher = this.#watcher;
+    if (watcher === undefined) return;
+    const ignored = new Set(
+      listing.ignored.filter((path) => path.endsWith("/")).map((path) => path.slice(0, -1)),
+    );
+    const candidates = new Set<string>();
+    for (const path of [...listing.untracked, ...paths]) {
+      candidates.add(path);
+      for (let cut = path.lastIndexOf("/"); cut > 0; cut = path.lastIndexOf("/", cut - 1))
+        candidates.add(path.slice(0, cut));
+    }
+    for (const folder of [...candidates].sort()) {
+      const state = await pathState(join(this.store.workspace.root, folder));
+      if (state.kind === "directory") await watcher.add(folder, ignored.has(folder));
+      // A watched folder deleted meanwhile: its watch ends (a folder made again by its name is new).
+      else await watcher.watches(folder);
+    }
   }
 
   async #load(): Promise<Map<string, Recorded>> {
@@ -170,11 +313,20 @@ export class WorkspaceIndex {
    * Asks git, in parallel, which tracked paths differ from the index (it compares stat data on
    * several threads) and which untracked, non-ignored paths exist (and, when asked, ignored ones).
    */
-  async #list(withIgnored: boolean): Promise<Listing> {
+  async #list(withIgnored: boolean, parallel: boolean): Promise<Listing> {
     const limit = { maxOutputBytes: this.limits.maxListingBytes };
     const [tracked, others, ignored] = await Promise.all([
-      storeGit(this.store, this.indexFile, ["diff-files", "--name-status", "-z"], limit),
-      storeGit(this.store, this.indexFile, ["ls-files", "-z", "-o", "--exclude-standard"], limit),
+      parallel
+        ? storeGit(this.store, this.indexFile, ["diff-files", "--name-status", "-z"], limit)
+        : undefined,
+      storeGit(
+        this.store,
+        this.indexFile,
+        parallel
+          ? ["ls-files", "-z", "-o", "--exclude-standard"]
+          : ["ls-files", "-z", "-t", "-m", "-d", "-o", "--exclude-standard"],
+        limit,
+      ),
       withIgnored
         ? storeGit(
             this.store,
@@ -190,11 +342,14 @@ export class WorkspaceIndex {
         );
       throw error;
     });
-    return {
-      tracked: parseDiffFiles(nulRecords(tracked.stdout)),
-      ...parseOthers(nulRecords(others.stdout)),
-      ignored: ignored === undefined ? [] : nulRecords(ignored.stdout),
-    };
+    const listed =
+      tracked === undefined
+        ? parseTagged(nulRecords(others.stdout))
+        : {
+            tracked: parseDiffFiles(nulRecords(tracked.stdout)),
+            ...parseOthers(nulRecords(others.stdout)),
+          };
+    return { ...listed, ignored: ignored === undefined ? [] : nulRecords(ignored.stdout) };
   }
 
   async #plan(listing: Listing, recorded: Map<string, Recorded>): Promise<Plan> {
