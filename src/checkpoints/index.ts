@@ -2,6 +2,16 @@ export { applyRewind, blockedMessage, type RewindReport, UNCOVERED_WORDS } from 
 export { CheckpointError } from "./checkpoint-error.js";
 export type { CheckpointRecorder, CheckpointToken } from "./checkpoint-recorder.js";
 export { checkpointsHome, storeDirectory } from "./checkpoint-store.js";
+export {
+  describeRewindDone,
+  describeRewindPlan,
+  describeRewindPoint,
+  describeRewindPoints,
+  doneActions,
+  type FileAction,
+  plannedActions,
+  turnRanges,
+} from "./describe-rewind.js";
 export type { CodePlan, PlannedFile, SkippedPath } from "./plan-code-rewind.js";
 export {
   type PreparedRewind,
@@ -12,6 +22,7 @@ export {
 export { adoptObjects, type ReleasedObjects, releaseSessionObjects } from "./release-session-objects.js";
 export type { FileVerdict } from "./restore-files.js";
 export { isRewindError, RewindError } from "./rewind-error.js";
+export { listRewindPoints, type RewindPoint } from "./rewind-points.js";
 export {
   DEFAULT_SNAPSHOT_LIMITS,
   SessionCheckpoints,

@@ -1,8 +1,15 @@
-/** A rewind that cannot be made as asked (no such turn, nothing to undo, code not recorded): a usage error. */
+/**
+ * A rewind that cannot be made as asked. "usage": no such turn, nothing to undo (the user asked for
+ * something that is not there); "unavailable": the checkpoints cannot restore the files (a snapshot
+ * failed or a call ran without one), the conversation alone can still be rewound.
+ */
 export class RewindError extends Error {
-  constructor(message: string) {
+  readonly kind: "usage" | "unavailable";
+
+  constructor(message: string, kind: "usage" | "unavailable" = "usage") {
     super(message);
     this.name = "RewindError";
+    this.kind = kind;
   }
 }
 

@@ -3,6 +3,7 @@ import type { ArgsOutput, CliOptions, ExportCliOptions, ParsedArgs } from "./cli
 import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { addFidelityCommand } from "./fidelity/fidelity-command.js";
 import { helpAppendix } from "./help-text.js";
+import { addRewindCommand } from "./rewind/rewind-command.js";
 
 export type {
   ArgsOutput,
@@ -79,15 +80,26 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
     .action((raw: { keep?: true }) => onParsed({ command: "demo", keep: raw.keep === true }));
-  program
+  const sessions = program
     .command("sessions")
     .description("list this project's sessions, newest first (panto -r ID resumes one)")
     .addOption(new Option("--json", "print the list as one JSON array"))
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
     .action((raw: { json?: true }) => onParsed({ command: "sessions", json: raw.json === true }));
+  sessions
+    .command("rm")
+    .description("delete a session, and the checkpoint content only it used")
+    .argument("<session>", "session id prefix or file path")
+    .addOption(new Option("--json", "print what was removed as one JSON object"))
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action((session: string, raw: { json?: true }) =>
+      onParsed({ command: "sessions-rm", session, json: raw.json === true }),
+    );
   addExportCommand(program, output, onParsed);
   addFidelityCommand(program, output, onParsed);
+  addRewindCommand(program, output, onParsed);
   return program;
 }
 
