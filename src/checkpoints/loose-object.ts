@@ -57,7 +57,8 @@ export async function readLooseBlob(objectsDir: string, oid: string): Promise<Bu
   try {
     raw = await readFile(looseObjectPath(objectsDir, oid));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw error;
   }
   const data = await inflateAsync(raw);

@@ -127,6 +127,8 @@ export async function prepareRewind(options: PrepareRewindOptions): Promise<Prep
   };
   if (options.scope === "conversation") return prepared;
   const plan = planCodeRewind(entries, point.index, turnLookup(entries));
-  const verdicts = await judgeFiles(objectsDirFor(options.pantoHome), plan.files, false);
+  // Files are judged only when they could be restored: a blocked plan restores none.
+  const verdicts =
+    plan.blockers.length > 0 ? [] : await judgeFiles(objectsDirFor(options.pantoHome), plan.files, false);
   return { ...prepared, code: { plan, verdicts } };
 }

@@ -23,6 +23,7 @@ import { UsageError } from "./exit-status.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./known-secrets.js";
 import { openRunSession } from "./sessions/open-run-session.js";
 import { setupStep } from "./setup-errors.js";
+import { checkpointRecorderFor } from "./start-checkpoints.js";
 import { type HooksFactory, loadHooks } from "./start-hooks.js";
 import { startMcp } from "./start-mcp.js";
 
@@ -134,6 +135,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     onEvent: hooks.onEvent,
   });
   let agentHooks: AgentHooks | undefined;
+  const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
   const makeAgent = (session: Session, modelId: string): Agent => {
     agentHooks = makeHooks?.(session);
     return new Agent({
@@ -151,6 +153,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       onEvent: hooks.onEvent,
       cwd,
       ...optional("hooks", agentHooks),
+      ...optional("checkpoints", recorderFor(session)),
     });
   };
   const mcp = await startMcp(loaded, cwd, env, hooks.onWarning);

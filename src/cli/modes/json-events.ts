@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../../agent/index.js";
 import type { AssistantMessage, Usage } from "../../core/index.js";
 import { optional } from "../../core/index.js";
+import { checkpointJson } from "../rewind/rewind-json.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 import type { JsonEvent } from "./json-event.js";
 
@@ -71,6 +72,8 @@ export function toJsonEvent(event: AgentEvent): JsonEvent | undefined {
         blocked: event.run.blocked,
         timed_out: event.run.timedOut,
       };
+    case "checkpoint":
+      return checkpointJson(event.entry);
     case "warning":
       return {
         type: "warning",
