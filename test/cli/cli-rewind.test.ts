@@ -6,8 +6,8 @@ import { treeOf } from "../checkpoints/checkpoint-fixture.js";
 import { jsonLines, runPanto } from "./panto-process.js";
 import {
   bash,
-  promptsSent,
   projectTree,
+  promptsSent,
   type RewindProject,
   rewind,
   rewindProject,
@@ -75,11 +75,15 @@ describe("panto rewind (built CLI, fake provider)", { timeout: 120_000 }, () => 
   it("reports ignored, oversized and nested-repository files as skipped and leaves them alone", async () => {
     const value = await project();
     await mkdir(join(value.box.project, ".panto"), { recursive: true });
-    await writeFile(join(value.box.project, ".panto/config.json"), JSON.stringify({ checkpoint_max_file_bytes: 1000 }));
+    await writeFile(
+      join(value.box.project, ".panto/config.json"),
+      JSON.stringify({ checkpoint_max_file_bytes: 1000 }),
+    );
     await mkdir(join(value.box.project, "vendor/lib"), { recursive: true });
     execSync("git init -q && echo 'int x;' > code.c", { cwd: join(value.box.project, "vendor/lib") });
     await turn(value, "look around");
-    const command = "echo noise > debug.log && head -c 5000 /dev/zero > big.bin && echo '// y' >> vendor/lib/code.c && echo '// ok' >> src/app.ts";
+    const command =
+      "echo noise > debug.log && head -c 5000 /dev/zero > big.bin && echo '// y' >> vendor/lib/code.c && echo '// ok' >> src/app.ts";
     await turn(value, "build", [[bash(command)]]);
     const run = await rewind(value, "--to", "2", "--json");
     expect(run.code, run.stderr).toBe(0);
@@ -102,7 +106,9 @@ describe("panto rewind (built CLI, fake provider)", { timeout: 120_000 }, () => 
   it("leaves a file the user changed meanwhile alone, as a conflict", async () => {
     const value = await project();
     await turn(value, "look around");
-    await turn(value, "change it", [[bash("echo '// model' >> src/app.ts && echo '// model' >> src/util.ts")]]);
+    await turn(value, "change it", [
+      [bash("echo '// model' >> src/app.ts && echo '// model' >> src/util.ts")],
+    ]);
     await writeFile(join(value.box.project, "src/app.ts"), "// the user's own work\n");
     const run = await rewind(value, "--to", "2", "--json");
     expect(run.code, run.stderr).toBe(0);
@@ -122,20 +128,33 @@ describe("panto rewind (built CLI, fake provider)", { timeout: 120_000 }, () => 
     expect((await rewind(value, "--to", "2")).code).toBe(0);
     const back = await rewind(value, "--undo", "--json");
     expect(back.code, back.stderr).toBe(0);
-    expect(rewindEvent(back.stdout)).toMatchObject({ undo: true, restored_turns: [2, 3, 4], dropped_turns: [] });
+    expect(rewindEvent(back.stdout)).toMatchObject({
+      undo: true,
+      restored_turns: [2, 3, 4],
+      dropped_turns: [],
+    });
     expect(await projectTree(value)).toEqual(broken);
     const linesAfter = await sessionText(value);
     expect(linesAfter.startsWith(linesBefore)).toBe(true);
     const added = linesAfter.slice(linesBefore.length).trimEnd().split("\n");
     expect(added.map((line) => (JSON.parse(line) as { type: string }).type)).toEqual(["rewind", "rewind"]);
     await turn(value, "and now");
-    expect(promptsSent(value)).toEqual(["look around", "edit the answer", "rename twice", "clean up", "and now"]);
+    expect(promptsSent(value)).toEqual([
+      "look around",
+      "edit the answer",
+      "rename twice",
+      "clean up",
+      "and now",
+    ]);
   });
 
   it("rewinds past a compaction: the next request carries the turns before the point verbatim, no summary", async () => {
     const value = await project();
     await mkdir(join(value.box.project, ".panto"), { recursive: true });
-    await writeFile(join(value.box.project, ".panto/config.json"), JSON.stringify({ keep_verbatim_tokens: 0 }));
+    await writeFile(
+      join(value.box.project, ".panto/config.json"),
+      JSON.stringify({ keep_verbatim_tokens: 0 }),
+    );
     await turn(value, "first question");
     await turn(value, "second question", [[bash("echo '// 2' >> src/app.ts")]]);
     value.server.enqueue({ type: "text", text: "SUMMARY OF EVERYTHING" });
@@ -159,7 +178,9 @@ describe("panto rewind (built CLI, fake provider)", { timeout: 120_000 }, () => 
     const value = await project({ git: false });
     await turn(value, "look around");
     const before = await projectTree(value);
-    await turn(value, "change", [[bash("echo more >> src/app.ts && rm src/util.ts && mkdir -p out && echo x > out/new.txt")]]);
+    await turn(value, "change", [
+      [bash("echo more >> src/app.ts && rm src/util.ts && mkdir -p out && echo x > out/new.txt")],
+    ]);
     const run = await rewind(value, "--to", "2");
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("Rewound to before turn 2.");

@@ -47,10 +47,10 @@ export async function rewindProject(options: { git?: boolean } = {}): Promise<Re
 
 /** One prompt through the built CLI: the scripted tool rounds, then a closing answer. */
 export async function turn(project: RewindProject, prompt: string, rounds: FakeToolCall[][] = []) {
-  project.server.enqueue(
-    ...rounds.map((calls) => ({ type: "tool-calls" as const, calls })),
-    { type: "text", text: `done: ${prompt}` },
-  );
+  project.server.enqueue(...rounds.map((calls) => ({ type: "tool-calls" as const, calls })), {
+    type: "text",
+    text: `done: ${prompt}`,
+  });
   const run = await runPanto(
     ["--json", "--allow-tools", "-m", "anthropic/claude-test", "--session", project.session, "-p", prompt],
     { cwd: project.box.project, env: project.env },
@@ -79,7 +79,9 @@ export async function sessionText(project: RewindProject): Promise<string> {
 
 /** The user prompts the last model request carried, in order. */
 export function promptsSent(project: RewindProject): string[] {
-  const body = project.server.requests.at(-1)?.body as { messages?: Array<{ role: string; content: unknown }> };
+  const body = project.server.requests.at(-1)?.body as {
+    messages?: Array<{ role: string; content: unknown }>;
+  };
   return (body.messages ?? [])
     .filter((message) => message.role === "user")
     .flatMap((message) =>
