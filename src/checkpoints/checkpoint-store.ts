@@ -54,6 +54,14 @@ export function sessionIndexPath(store: Pick<CheckpointStore, "dir">, sessionId:
   return join(store.dir, "sessions", `${sessionId}.index`);
 }
 
+/** Where a finished session's index is kept for the next session to start from (one per store). */
+export function seedIndexPath(store: Pick<CheckpointStore, "dir">): string {
+  return join(store.dir, "sessions", `${SEED_INDEX}.index`);
+}
+
+/** The name the seed index goes by among the sessions' files. */
+export const SEED_INDEX = "seed";
+
 /** The list of object ids session `sessionId`'s checkpoints and rewinds name, one per line. */
 export function sessionObjectsPath(store: Pick<CheckpointStore, "dir">, sessionId: string): string {
   return join(store.dir, "sessions", `${sessionId}.objects`);

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import {
   type CheckpointStore,
   checkpointsHome,
+  SEED_INDEX,
   sessionIndexPath,
   sessionObjectsPath,
   storeDirectory,
@@ -88,7 +89,8 @@ async function releaseFromStore(
     ...new Set(names.map((name) => SESSION_FILE.exec(name)?.[1]).filter((id) => id !== undefined)),
   ].filter((id) => id !== sessionId);
   const objectsDir = join(dir, "git", "objects");
-  if (others.length === 0) {
+  // The seed index only speeds up a next session: with no session left, the store goes whole.
+  if (others.every((id) => id === SEED_INDEX)) {
     const released = {
       objects: await countObjects(objectsDir),
       bytes: await sizeOf(objectsDir),

@@ -1,4 +1,4 @@
-import { appendFile } from "node:fs/promises";
+import { appendFile, rename } from "node:fs/promises";
 import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
 import type { CheckpointEntry, EntryFields, FileChange, Session } from "../session/index.js";
 import { resolveToolPath, type Tool } from "../tools/index.js";
@@ -6,6 +6,7 @@ import { describeCheckpointFailure } from "./checkpoint-error.js";
 import type { CheckpointRecorder, CheckpointToken } from "./checkpoint-recorder.js";
 import {
   type CheckpointStore,
+  seedIndexPath,
   sessionIndexPath,
   sessionObjectsPath,
   syncExcludes,
@@ -149,9 +150,15 @@ export class SessionCheckpoints implements CheckpointRecorder {
   }
 
   /** Stops watching the workspace (the watch never keeps the process alive; this frees it sooner). */
+  /**
+   * Ends the session's recording: stops the watch and keeps its index as the store's seed (the
+   * next session starts from it), so a store holds one index per running session plus that one.
+   */
   async close(): Promise<void> {
     const setup = await this.#setup?.catch(() => undefined);
-    setup?.index.close();
+    if (setup === undefined) return;
+    setup.index.close();
+    await rename(setup.index.indexFile, seedIndexPath(setup.store)).catch(() => undefined);
   }
 
   /** Opens the store and the session's index on first use; a failed attempt is retried next time. */

@@ -1,4 +1,4 @@
-import { type CheckpointRecorder, SessionCheckpoints } from "../checkpoints/index.js";
+import { SessionCheckpoints } from "../checkpoints/index.js";
 import type { PantoConfig } from "../config/index.js";
 import type { Session } from "../session/index.js";
 
@@ -10,7 +10,7 @@ export function checkpointRecorderFor(
   config: Pick<PantoConfig, "checkpoints" | "checkpoint_max_file_bytes">,
   pantoHome: string,
   cwd: string,
-): (session: Session) => CheckpointRecorder | undefined {
+): (session: Session) => SessionCheckpoints | undefined {
   if (config.checkpoints === false) return () => undefined;
   const limits =
     config.checkpoint_max_file_bytes === undefined ? {} : { maxFileBytes: config.checkpoint_max_file_bytes };

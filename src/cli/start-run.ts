@@ -1,4 +1,5 @@
 import { Agent, type AgentEvent, type ApprovalVerdict, buildSystemPrompt } from "../agent/index.js";
+import type { SessionCheckpoints } from "../checkpoints/index.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
 import {
   DEFAULT_KEEP_VERBATIM_TOKENS,
@@ -136,8 +137,10 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   });
   let agentHooks: AgentHooks | undefined;
   const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
+  let recorder: SessionCheckpoints | undefined;
   const makeAgent = (session: Session, modelId: string): Agent => {
     agentHooks = makeHooks?.(session);
+    recorder = recorderFor(session);
     return new Agent({
       session,
       model: modelId,
@@ -153,7 +156,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       onEvent: hooks.onEvent,
       cwd,
       ...optional("hooks", agentHooks),
-      ...optional("checkpoints", recorderFor(session)),
+      ...optional("checkpoints", recorder),
     });
   };
   const mcp = await startMcp(loaded, cwd, env, hooks.onWarning);
@@ -185,12 +188,14 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     },
     async startNewSession() {
       const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
+      await recorder?.close();
       await session.close();
       session = next;
       agent = makeAgent(next, agent.model);
       await agentHooks?.sessionStart("clear");
     },
     close: async () => {
+      await recorder?.close();
       await session.close();
       await mcp?.close();
     },
