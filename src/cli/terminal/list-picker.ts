@@ -20,10 +20,18 @@ interface Key {
 
 const MAX_ROWS = 14;
 
+/** Key presses as node:readline reports them, from wherever the caller takes them. */
+export type KeyListener = (text: string | undefined, key: Key | undefined) => void;
+
+/** Where a picker reads keys and draws: `listen` returns the function that stops listening. */
+export interface PickerSurface {
+  listen(listener: KeyListener): () => void;
+  stdout: NodeJS.WritableStream & { columns?: number; rows?: number };
+}
+
 /**
- * A list to choose one row from: ↑/↓ move (skipping disabled rows), Enter picks, Esc or Ctrl-C
- * cancels (resolves undefined). Starts on row `start` (default: the last row that can be chosen).
- * Draws below the cursor and erases itself when done; stdin is left paused and out of raw mode.
+ * A list to choose one row from, in a terminal: stdin is put in raw mode for it, and left paused
+ * and out of raw mode after. See `pickWithKeys`.
  */
 export function pickFromList<T>(
   title: string,
@@ -31,13 +39,42 @@ export function pickFromList<T>(
   io: ListPickerIo,
   start?: number,
 ): Promise<T | undefined> {
+  const { stdin } = io;
+  const surface: PickerSurface = {
+    stdout: io.stdout,
+    listen(listener) {
+      emitKeypressEvents(stdin);
+      stdin.setRawMode?.(true);
+      stdin.on("keypress", listener);
+      stdin.resume();
+      return () => {
+        stdin.off("keypress", listener);
+        stdin.setRawMode?.(false);
+        stdin.pause();
+      };
+    },
+  };
+  return pickWithKeys(title, items, surface, start);
+}
+
+/**
+ * A list to choose one row from: ↑/↓ move (skipping disabled rows), Enter picks, Esc or Ctrl-C
+ * cancels (resolves undefined). Starts on row `start` (default: the last row that can be chosen).
+ * Draws below the cursor and erases itself when done.
+ */
+export function pickWithKeys<T>(
+  title: string,
+  items: readonly ListItem<T>[],
+  surface: PickerSurface,
+  start?: number,
+): Promise<T | undefined> {
   const enabled = items.flatMap((item, index) => (item.disabled === true ? [] : [index]));
   let selected = start ?? enabled.at(-1) ?? 0;
   let drawn = 0;
   const draw = (final = false): void => {
     const erase = drawn === 0 ? "" : `\r${drawn > 1 ? `\u001b[${drawn - 1}A` : ""}\u001b[J`;
-    const lines = final ? [] : frame(title, items, selected, io.stdout);
-    io.stdout.write(`${erase}${lines.join("\n")}`);
+    const lines = final ? [] : frame(title, items, selected, surface.stdout);
+    surface.stdout.write(`${erase}${lines.join("\n")}`);
     drawn = lines.length;
   };
   const move = (by: number): void => {
@@ -46,16 +83,14 @@ export function pickFromList<T>(
     if (next !== undefined) selected = next;
   };
   return new Promise((resolve) => {
-    const { stdin } = io;
+    let stop: () => void = () => {};
     const finish = (choice: T | undefined): void => {
-      stdin.off("keypress", onKey);
+      stop();
       draw(true);
-      io.stdout.write("\u001b[?25h");
-      stdin.setRawMode?.(false);
-      stdin.pause();
+      surface.stdout.write("\u001b[?25h");
       resolve(choice);
     };
-    const onKey = (_text: string | undefined, key: Key | undefined): void => {
+    stop = surface.listen((_text, key) => {
       const name = key?.name;
       if (name === "escape" || (key?.ctrl === true && name === "c")) finish(undefined);
       else if (name === "return" || name === "enter") {
@@ -65,12 +100,8 @@ export function pickFromList<T>(
         move(name === "up" ? -1 : 1);
         draw();
       }
-    };
-    emitKeypressEvents(stdin);
-    stdin.setRawMode?.(true);
-    stdin.on("keypress", onKey);
-    stdin.resume();
-    io.stdout.write("\u001b[?25l");
+    });
+    surface.stdout.write("\u001b[?25l");
     draw();
   });
 }
