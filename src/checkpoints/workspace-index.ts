@@ -1,9 +1,15 @@
 import { copyFile, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileChange, FileMode, FileVersion, UncoveredPath } from "../session/index.js";
-import { CheckpointError } from "./checkpoint-error.js";
 import { type CheckpointStore, storeGit } from "./checkpoint-store.js";
 import { nulRecords } from "./git-process.js";
+import {
+  ignoredFolders,
+  type Listing,
+  type ListingSource,
+  listPaths,
+  listWorkspace,
+} from "./list-workspace.js";
 import { hasLooseObject, writeLooseBlob } from "./loose-object.js";
 import { projectHolds } from "./project-objects.js";
 import { type PathState, pathState, readContent } from "./read-workspace-file.js";
@@ -38,14 +44,6 @@ interface Recorded {
   size?: number;
 }
 
-/** What the listings say differs from the index. */
-interface Listing {
-  tracked: string[];
-  untracked: string[];
-  nested: string[];
-  ignored: string[];
-}
-
 /** Paths to change in the index, and what to report. */
 interface Plan {
   add: Map<string, PathState & { kind: "file" }>;
@@ -54,8 +52,6 @@ interface Plan {
   uncovered: UncoveredPath[];
 }
 
-/** Paths a refresh hands git by name at most; more, and it looks at everything. */
-const MAX_NAMED_PATHS = 1000;
 /** How many paths are examined at once. */
 const CONCURRENCY = 32;
 /**
@@ -63,39 +59,6 @@ const CONCURRENCY = 32;
  * parallel (the stat pass on several threads); below it one process costs less than starting two.
  */
 const PARALLEL_LISTING_FILES = 5000;
-/** The ignored paths listed, at most (a workspace ignoring more is not examined for them). */
-const MAX_IGNORED_LISTING_BYTES = 4 * 1024 * 1024;
-
-/** `diff-files --name-status -z`: status and path, alternating; every path listed differs from the index. */
-function parseDiffFiles(records: readonly string[]): string[] {
-  const paths: string[] = [];
-  for (let index = 1; index < records.length; index += 2) paths.push(records[index] as string);
-  return paths;
-}
-
-/** `ls-files -o`: untracked paths, a nested repository as its folder with a trailing "/". */
-function parseOthers(records: readonly string[]): Pick<Listing, "untracked" | "nested"> {
-  const untracked: string[] = [];
-  const nested: string[] = [];
-  for (const path of records) (path.endsWith("/") ? nested : untracked).push(path);
-  return { untracked, nested };
-}
-
-/** Pathspecs naming exactly these paths (a folder: it and what is inside it). */
-function literal(paths: readonly string[]): string[] {
-  return ["--", ...paths.map((path) => `:(literal)${path}`)];
-}
-
-/** `ls-files -t -m -d -o`: a tag, a space and the path; "?" for untracked, the others differ from the index. */
-function parseTagged(records: readonly string[]): Omit<Listing, "ignored"> {
-  const tracked = new Set<string>();
-  const others: string[] = [];
-  for (const record of records) {
-    if (record.startsWith("? ")) others.push(record.slice(2));
-    else tracked.add(record.slice(2));
-  }
-  return { tracked: [...tracked], ...parseOthers(others) };
-}
 
 async function mapLimited<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
@@ -156,8 +119,8 @@ export class WorkspaceIndex {
     const withIgnored = options.ignored === true;
     const listing =
       scope.kind === "all"
-        ? await this.#list(withIgnored, recorded.size >= PARALLEL_LISTING_FILES)
-        : await this.#listPaths(scope.paths, withIgnored);
+        ? await listWorkspace(this.#source(), withIgnored, recorded.size >= PARALLEL_LISTING_FILES)
+        : await listPaths(this.#source(), scope.paths, withIgnored);
     if (scope.kind === "all") this.#nested = new Set(listing.nested);
     else for (const path of listing.nested) this.#nested.add(path);
     const plan = await this.#plan(listing, recorded);
@@ -182,6 +145,10 @@ export class WorkspaceIndex {
     this.#watcher?.close();
   }
 
+  #source(): ListingSource {
+    return { store: this.store, indexFile: this.indexFile, maxListingBytes: this.limits.maxListingBytes };
+  }
+
   #nestedList(): UncoveredPath[] {
     return [...this.#nested].map((path) => ({ path, reason: "nested-repository" }));
   }
@@ -196,61 +163,10 @@ export class WorkspaceIndex {
     const changes = await this.#watcher.take();
     if (changes.kind === "all") {
       // Watch from now on (before git looks), skipping what is ignored: this refresh sees the rest.
-      const ignored = await this.#ignoredFolders();
+      const ignored = await ignoredFolders(this.#source());
       await this.#watcher.start(ignored, ignored);
     }
     return changes;
-  }
-
-  /** The wholly ignored folders of the workspace ("dir/"). */
-  async #ignoredFolders(): Promise<string[]> {
-    const { stdout } = await storeGit(
-      this.store,
-      this.indexFile,
-      ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"],
-      { maxOutputBytes: MAX_IGNORED_LISTING_BYTES },
-    ).catch(() => ({ stdout: Buffer.alloc(0) }));
-    return nulRecords(stdout).filter((path) => path.endsWith("/"));
-  }
-
-  /**
-   * Asks git about the named paths only (each one, and what is inside it when it is a folder). Only
-   * paths git did not name as tracked or untracked (deleted, unchanged, or ignored) are then asked
-   * about as ignored ones, when the caller wants those.
-   */
-  async #listPaths(paths: readonly string[], withIgnored: boolean): Promise<Listing> {
-    if (paths.length > MAX_NAMED_PATHS) return await this.#list(withIgnored, true);
-    const listed = parseTagged(
-      nulRecords(
-        (
-          await storeGit(this.store, this.indexFile, [
-            "ls-files",
-            "-z",
-            "-t",
-            "-m",
-            "-d",
-            "-o",
-            "--exclude-standard",
-            ...literal(paths),
-          ])
-        ).stdout,
-      ),
-    );
-    const named = [...listed.tracked, ...listed.untracked, ...listed.nested];
-    const unaccounted = paths.filter(
-      (path) => !named.some((known) => known === path || known.startsWith(`${path}/`)),
-    );
-    if (!withIgnored || unaccounted.length === 0) return { ...listed, ignored: [] };
-    const { stdout } = await storeGit(this.store, this.indexFile, [
-      "ls-files",
-      "-z",
-      "-o",
-      "-i",
-      "--exclude-standard",
-      "--directory",
-      ...literal(unaccounted),
-    ]);
-    return { ...listed, ignored: nulRecords(stdout) };
   }
 
   /** Watches the folders a refresh found new: those of new files, and changed paths that are folders now. */
@@ -307,49 +223,6 @@ export class WorkspaceIndex {
         entries.set(record.slice(tab + 1), { oid, mode: mode as FileMode });
     }
     return entries;
-  }
-
-  /**
-   * Asks git, in parallel, which tracked paths differ from the index (it compares stat data on
-   * several threads) and which untracked, non-ignored paths exist (and, when asked, ignored ones).
-   */
-  async #list(withIgnored: boolean, parallel: boolean): Promise<Listing> {
-    const limit = { maxOutputBytes: this.limits.maxListingBytes };
-    const [tracked, others, ignored] = await Promise.all([
-      parallel
-        ? storeGit(this.store, this.indexFile, ["diff-files", "--name-status", "-z"], limit)
-        : undefined,
-      storeGit(
-        this.store,
-        this.indexFile,
-        parallel
-          ? ["ls-files", "-z", "-o", "--exclude-standard"]
-          : ["ls-files", "-z", "-t", "-m", "-d", "-o", "--exclude-standard"],
-        limit,
-      ),
-      withIgnored
-        ? storeGit(
-            this.store,
-            this.indexFile,
-            ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory"],
-            { maxOutputBytes: MAX_IGNORED_LISTING_BYTES },
-          ).catch(() => undefined)
-        : undefined,
-    ]).catch((error: unknown) => {
-      if (error instanceof CheckpointError && error.message.includes("listed more than"))
-        throw new CheckpointError(
-          `${this.store.workspace.root} holds too many files to checkpoint (its listing passed ${this.limits.maxListingBytes} bytes); add a .gitignore, or start panto in the project's folder`,
-        );
-      throw error;
-    });
-    const listed =
-      tracked === undefined
-        ? parseTagged(nulRecords(others.stdout))
-        : {
-            tracked: parseDiffFiles(nulRecords(tracked.stdout)),
-            ...parseOthers(nulRecords(others.stdout)),
-          };
-    return { ...listed, ignored: ignored === undefined ? [] : nulRecords(ignored.stdout) };
   }
 
   async #plan(listing: Listing, recorded: Map<string, Recorded>): Promise<Plan> {
