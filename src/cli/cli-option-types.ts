@@ -15,6 +15,8 @@ export interface CliOptions {
   /** --max-turns: model requests a print or JSON run may make. */
   maxTurns?: number;
   allowTools: boolean;
+  /** --fork SESSION[@TURN]: continue in a new session started from that one after turn TURN (default: all of it). */
+  fork?: { session: string; turn?: number };
 }
 
 /** `panto export [SESSION] [-o FILE] [--format html|md|json] [--full]` */
