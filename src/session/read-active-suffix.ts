@@ -176,7 +176,7 @@ export async function readActiveSuffix(
   while (scan.unresolved !== undefined) {
     ignored.add(scan.unresolved.id);
     bogus.push(
-      `${path}: rewind entry ${scan.unresolved.id} names entry ${scan.unresolved.firstEntryId}, which is not before it; the rewind is ignored`,
+      `${path}: rewind entry ${scan.unresolved.id} names entry ${scan.unresolved.firstEntryId}, which is not before it in the session; ignored`,
     );
     scan = await scanBackward(file, end, size, chunkBytes, ignored);
   }
