@@ -1,4 +1,4 @@
-import { formatSlashCommandList } from "./commands/slash-command-table.js";
+import { builtInCommandInfo } from "../runtime/commands/built-in-commands.js";
 
 /** Everything `panto --help` shows after the generated list of options. */
 export function helpAppendix(): string {
@@ -47,7 +47,7 @@ Interactive keys:
   they copy back exactly. NO_COLOR (and -p, --json) keep the plain Markdown.
 
 Slash commands (interactive, and also as the -p prompt, e.g. panto -c -p "/compact"):
-${formatSlashCommandList()}
+${builtInCommandInfo().formatList()}
 
 In the interactive session:
   !COMMAND        run a shell command yourself (as bash: same timeout, output cap and environment

@@ -149,7 +149,7 @@ describe("MCP servers (built CLI, the reference server-everything over stdio)", 
     );
     expect(result.stdout).toBe("plain\n");
     const imports = result.stderr.split("\n").filter((line) => line.startsWith("IMPORT "));
-    expect(imports.some((line) => line.includes("/dist/cli/start-run.js"))).toBe(true);
+    expect(imports.some((line) => line.includes("/dist/runtime/start-run.js"))).toBe(true);
     expect(imports.filter((line) => /@modelcontextprotocol|\/dist\/mcp\/mcp-servers\.js/.test(line))).toEqual(
       [],
     );

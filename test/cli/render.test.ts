@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { colourEnabled, createStyle } from "../../src/cli/terminal/style.js";
+import type { CompactionRecord } from "../../src/core/index.js";
 import {
-  colourEnabled,
-  createStyle,
   formatCompactionLine,
   formatCompactionReport,
   formatTokens,
   formatToolResult,
-} from "../../src/cli/terminal/render.js";
-import type { CompactionRecord } from "../../src/core/index.js";
+} from "../../src/runtime/format-text.js";
 
 const record: CompactionRecord = {
   summary: "s",

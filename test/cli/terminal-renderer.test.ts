@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { createStyle } from "../../src/cli/terminal/render.js";
+import { createStyle } from "../../src/cli/terminal/style.js";
 import { TerminalRenderer } from "../../src/cli/terminal/terminal-renderer.js";
 import type { CompactionRecord } from "../../src/core/index.js";
 

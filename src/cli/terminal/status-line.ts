@@ -1,4 +1,5 @@
-import { formatTokens, type Style } from "./render.js";
+import { formatTokens } from "../../runtime/format-text.js";
+import type { Style } from "./style.js";
 import { fitWidth, textWidth } from "./text-width.js";
 
 type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };

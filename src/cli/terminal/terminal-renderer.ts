@@ -1,18 +1,27 @@
 import type { AgentEvent } from "../../agent/index.js";
 import type { CompactionTrigger } from "../../core/index.js";
+import {
+  formatCompactionLine,
+  formatToolCall,
+  formatToolResult,
+  visible,
+} from "../../runtime/format-text.js";
+import { describeOutcome, type OutcomeReport } from "../../runtime/outcome-text.js";
+import type { RunEvent } from "../../runtime/run-events.js";
 import type { MarkdownStream } from "./markdown-stream.js";
-import { formatCompactionLine, formatToolCall, formatToolResult, type Style, visible } from "./render.js";
 import { StatusLine } from "./status-line.js";
+import type { Style } from "./style.js";
 import { WordWrapper, wrapLines } from "./word-wrapper.js";
 
 type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
 /**
- * Renders agent events in the interactive terminal: answers stream to stdout as they arrive, as
+ * Renders a run's events in the interactive terminal: answers stream to stdout as they arrive, as
  * their plain text (left to the terminal to wrap, so code copies back as it was) or, given a
- * {@link MarkdownStream}, rendered block by block; thinking is dim and word-wrapped; tool calls and notices get a line each. While panto waits
- * (for the model's first token, a retry, a tool, a compaction) a status line on stderr says so; it
- * is erased before anything else is written.
+ * {@link MarkdownStream}, rendered block by block; thinking is dim and word-wrapped; tool calls,
+ * notices and command reports get a line each. While panto waits (for the model's first token, a
+ * retry, a tool, a compaction) a status line on stderr says so; it is erased before anything else
+ * is written.
  */
 export class TerminalRenderer {
   readonly #out: Output;
@@ -44,8 +53,17 @@ export class TerminalRenderer {
     return this.#out.isTTY === true ? this.#out.columns : undefined;
   }
 
-  render(event: AgentEvent): void {
+  render(event: RunEvent): void {
     switch (event.type) {
+      case "run-warning":
+        this.warning(event.message);
+        return;
+      case "tool-denied":
+        this.warning(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`);
+        return;
+      case "command":
+        this.#outcome(describeOutcome(event.outcome));
+        return;
       case "text-delta":
       case "thinking-delta":
         this.#stream(event.text, event.type === "thinking-delta");
@@ -89,6 +107,13 @@ export class TerminalRenderer {
         if (line !== undefined) this.line(line);
       }
     }
+  }
+
+  /** A command's report, after whatever it streamed; a failure in red. */
+  #outcome(report: OutcomeReport): void {
+    this.reset();
+    if (report.text !== "") this.line(report.text);
+    if (report.error !== undefined) this.line(this.#style.red(report.error.message));
   }
 
   #holdOrWarn(message: string): void {
