@@ -1,4 +1,4 @@
-import type { FileVersion, RewindOutcome } from "../session/index.js";
+import type { CheckpointEntry, FileVersion, RewindOutcome } from "../session/index.js";
 import { blockedMessage, type RewindReport, UNCOVERED_WORDS } from "./apply-rewind.js";
 import type { PreparedRewind } from "./prepare-rewind.js";
 import type { FileVerdict } from "./restore-files.js";
@@ -187,4 +187,10 @@ export function describeRewindPoint(point: RewindPoint): string {
 export function describeRewindPoints(points: readonly RewindPoint[]): string {
   if (points.length === 0) return "The session has no turns to rewind to.";
   return ["  turn   prompt · files it changed", ...points.map(describeRewindPoint)].join("\n");
+}
+
+/** The warning for a checkpoint that could not be taken, or undefined when it was. */
+export function checkpointWarning(entry: CheckpointEntry): string | undefined {
+  if (entry.error === undefined) return undefined;
+  return `checkpoints unavailable: ${entry.error}; what this ${entry.tool} call changed cannot be rewound (the conversation still can)`;
 }

@@ -3,6 +3,7 @@ export { CheckpointError } from "./checkpoint-error.js";
 export type { CheckpointRecorder, CheckpointToken } from "./checkpoint-recorder.js";
 export { checkpointsHome, storeDirectory } from "./checkpoint-store.js";
 export {
+  checkpointWarning,
   describeRewindDone,
   describeRewindPlan,
   describeRewindPoint,

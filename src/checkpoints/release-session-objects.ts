@@ -127,15 +127,18 @@ export async function releaseSessionObjects(
   return total;
 }
 
-/** Lists the objects a fork's copied checkpoints name under its own id, so deleting the parent keeps them. */
+/**
+ * Lists the objects a fork's copied checkpoints name (by workspace root) under its own id, so
+ * deleting the parent keeps them.
+ */
 export async function adoptObjects(
   pantoHome: string,
-  root: string,
   sessionId: string,
-  oids: ReadonlySet<string>,
+  objects: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<void> {
-  if (oids.size === 0) return;
-  const path = sessionObjectsPath({ dir: storeDirectory(pantoHome, root) }, sessionId);
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await appendFile(path, [...oids].map((oid) => `${oid}\n`).join(""), { mode: 0o600 });
+  for (const [root, oids] of objects) {
+    const path = sessionObjectsPath({ dir: storeDirectory(pantoHome, root) }, sessionId);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await appendFile(path, [...oids].map((oid) => `${oid}\n`).join(""), { mode: 0o600 });
+  }
 }

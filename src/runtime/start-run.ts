@@ -12,7 +12,7 @@ import {
 import { optional } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
-import { newSessionPath, openNewSession, type Session } from "../session/index.js";
+import { newSessionPath, openNewSession, openSession, type Session } from "../session/index.js";
 import { createDefaultTools } from "../tools/index.js";
 import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
@@ -23,6 +23,7 @@ import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
 import { chooseModel } from "./setup/choose-model.js";
 import { clientFactory } from "./setup/client-factory.js";
+import { makeFork } from "./setup/fork-run-session.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
 import { openRunSession } from "./setup/open-run-session.js";
 import { setupStep, UsageError } from "./setup/setup-errors.js";
@@ -61,7 +62,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   addConfigSecrets(secrets, config.providers, env);
   const createClient = await clientFactory(loaded, env, onWarning, secrets);
   const sessionOptions = { cwd, onWarning, redact: secrets.redact };
-  const opened = await openRunSession(options, { cwd, pantoHome, projectRoot }, sessionOptions);
+  const place = { cwd, pantoHome, projectRoot };
+  const opened = await openRunSession(options, place, sessionOptions);
   const { resumed } = opened;
   let session = opened.session;
   const notices: string[] = [];
@@ -180,6 +182,17 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       session = next;
       agent = makeAgent(next, agent.model);
       await agentHooks?.sessionStart("clear");
+    },
+    fork: opened.fork,
+    async forkSession(turn) {
+      const fork = await makeFork(session.path, turn, place);
+      const next = await openSession(fork.path, sessionOptions);
+      await recorder?.close();
+      await session.close();
+      session = next;
+      agent = makeAgent(next, agent.model);
+      await agentHooks?.sessionStart("resume");
+      return fork;
     },
     close: async () => {
       await recorder?.close();

@@ -28,8 +28,11 @@ export interface ForkedSession {
   turn: number;
   /** Entries copied. */
   entries: number;
-  /** Object ids the copied checkpoint and rewind entries name (their content is in the checkpoint store). */
-  objects: Set<string>;
+  /**
+   * Object ids the copied checkpoint and rewind entries name, by the workspace root they were taken
+   * in (their content is in that workspace's checkpoint store).
+   */
+  objects: Map<string, Set<string>>;
 }
 
 /** Where the copy stops: before the first turn after the fork point, or a rewind written after it. */
@@ -38,12 +41,14 @@ function endsFork(entry: SessionEntry, turnsSeen: number, turn: number): boolean
   return isTurnStart(entry) || entry.type === "rewind";
 }
 
-function noteObjects(entry: SessionEntry, objects: Set<string>): void {
-  if (entry.type !== "checkpoint" && entry.type !== "rewind") return;
+function noteObjects(entry: SessionEntry, objects: Map<string, Set<string>>): void {
+  if ((entry.type !== "checkpoint" && entry.type !== "rewind") || entry.root === undefined) return;
+  const oids = objects.get(entry.root) ?? new Set<string>();
   for (const file of entry.files) {
-    if (file.before !== null) objects.add(file.before.oid);
-    if (file.after !== null) objects.add(file.after.oid);
+    if (file.before !== null) oids.add(file.before.oid);
+    if (file.after !== null) oids.add(file.after.oid);
   }
+  if (oids.size > 0) objects.set(entry.root, oids);
 }
 
 /** The parent's lines after its header, parsed, streamed. */
@@ -93,7 +98,7 @@ async function writeFork(options: ForkSessionOptions, target: FileHandle, turn: 
   let header: SessionHeader | undefined;
   let turnsSeen = 0;
   let entries = 0;
-  const objects = new Set<string>();
+  const objects = new Map<string, Set<string>>();
   for await (const item of parentEntries(options.parentPath)) {
     if ("header" in item) {
       const parent = { id: item.header.id, path: resolve(options.parentPath), relation: "fork", turn };

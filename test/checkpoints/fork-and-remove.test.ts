@@ -102,7 +102,7 @@ describe("removing a session", () => {
       path: join(value.home, "fork.jsonl"),
       cwd: value.project,
     });
-    await adoptObjects(value.home, value.project, fork.header.id, fork.objects);
+    await adoptObjects(value.home, fork.header.id, fork.objects);
     const forked = await openSession(fork.path, { cwd: value.project, onWarning: () => {} });
     const recorder = new SessionCheckpoints({ session: forked, pantoHome: value.home, cwd: value.project });
     await recordedTurn(

@@ -1,5 +1,7 @@
 import type { AgentEvent } from "../../agent/index.js";
+import { checkpointWarning } from "../../checkpoints/index.js";
 import { formatCompactionLine, formatToolCall, formatToolResult } from "../../runtime/format-text.js";
+import { describeFork } from "../../runtime/setup/fork-run-session.js";
 import type { CliOptions } from "../cli-options.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
 import { colourEnabled, createStyle } from "../terminal/style.js";
@@ -19,7 +21,9 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
     io.stderr.write(`${style.dim("panto:")} ${text}\n`);
   };
   const reporter: OnceReporter = {
-    started: () => {},
+    started: (run) => {
+      if (run.fork !== undefined) note(describeFork(run.fork));
+    },
     event: (event) => {
       switch (event.type) {
         case "run-warning":
@@ -69,6 +73,10 @@ export function printLine(event: AgentEvent): string | undefined {
         : undefined;
     case "warning":
       return `warning: ${event.message}`;
+    case "checkpoint": {
+      const warning = checkpointWarning(event.entry);
+      return warning === undefined ? undefined : `warning: ${warning}`;
+    }
     default:
       return undefined;
   }

@@ -14,8 +14,8 @@ export interface ListItem<T> {
 }
 
 interface Key {
-  name?: string;
-  ctrl?: boolean;
+  name?: string | undefined;
+  ctrl?: boolean | undefined;
 }
 
 const MAX_ROWS = 14;

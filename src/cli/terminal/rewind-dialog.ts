@@ -7,6 +7,7 @@ import {
   type RewindTarget,
   turnRanges,
 } from "../../checkpoints/index.js";
+import type { RewindChoice } from "../../runtime/front-end.js";
 import type { RewindScope } from "../../session/index.js";
 import { type ListItem, type PickerSurface, pickWithKeys } from "./list-picker.js";
 
@@ -16,12 +17,6 @@ export interface RewindDialogIo {
   /** Asks a yes/no question (default no). */
   confirm(question: string): Promise<boolean>;
 }
-
-/** The user's choice: a rewind worked out (not made yet) and whether conflicts may be overwritten. */
-export type RewindChoice =
-  | { type: "chosen"; prepared: PreparedRewind; force: boolean }
-  | { type: "cancelled" }
-  | { type: "empty" };
 
 function filesToRestore(prepared: PreparedRewind): number {
   return plannedActions(prepared).filter((action) => action.outcome === "restored").length;

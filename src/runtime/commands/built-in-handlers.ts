@@ -19,6 +19,7 @@ import { describeNextRequest } from "./describe-request.js";
 import { runInitCommand } from "./init-command.js";
 import { describeLastToolOutput } from "./last-tool-output.js";
 import { runModelCommand } from "./model-command.js";
+import { runForkCommand, runRewindCommand } from "./rewind-commands.js";
 
 /** The handler of each built-in command, by name (built-in-commands.ts lists them). */
 const HANDLERS: Record<string, CommandHandler> = {
@@ -42,6 +43,8 @@ const HANDLERS: Record<string, CommandHandler> = {
   last: async (run) => info("last", describeLastToolOutput(run.agent.effectiveContext())),
   mcp: async (run) => info("mcp", describeMcp(run.mcp?.status())),
   export: runExportCommand,
+  rewind: runRewindCommand,
+  fork: runForkCommand,
   clear: async (run) => {
     await run.startNewSession();
     return { type: "session-cleared", path: run.session.path };
