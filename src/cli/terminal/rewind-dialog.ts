@@ -78,7 +78,9 @@ export async function runRewindDialog(
   );
   if (target === undefined) return { type: "cancelled" };
   const both = await prepareRewind({ sessionPath, pantoHome, target, scope: "both" });
-  const scope = await pickWithKeys("How? Enter picks, Esc cancels", scopeItems(both), io.surface);
+  const ways = scopeItems(both);
+  const first = ways.findIndex((item) => item.disabled !== true);
+  const scope = await pickWithKeys("How? ↑/↓ choose, Enter rewinds, Esc cancels", ways, io.surface, first);
   if (scope === undefined) return { type: "cancelled" };
   const prepared = scope === "both" ? both : await prepareRewind({ sessionPath, pantoHome, target, scope });
   const conflicts = plannedActions(prepared).filter((action) => action.outcome === "conflict");
