@@ -1,10 +1,13 @@
 import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
 import { optional } from "../core/index.js";
 import type { CheckpointEntry } from "../session/index.js";
-import { runTool } from "../tools/index.js";
+import { runTool, type Tool } from "../tools/index.js";
 import type { AgentOptions, ApprovalVerdict } from "./agent-options.js";
 
-type ToolCallOptions = Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks" | "checkpoints">;
+type ToolCallOptions = Pick<
+  AgentOptions,
+  "tools" | "approve" | "cwd" | "hooks" | "checkpoints" | "toolDeadlineMs"
+>;
 
 /** What the caller hears while the calls run. */
 export interface ToolCallListeners {
@@ -45,11 +48,11 @@ async function runOne(
     const verdict = await options.approve(call, tool);
     if (verdict !== "allow") return errorResult(call, denialText(verdict));
   }
-  if (tool === undefined) return await runRecorded(call, options, signal, listeners);
+  if (tool === undefined) return await runRecorded(call, tool, options, signal, listeners);
   // The checkpoint brackets the call and its PostToolUse hooks (a formatter hook's changes count as
   // the call's), and is taken by panto itself, outside any sandbox the tool runs in.
   const token = await options.checkpoints?.before(call, tool, options.cwd);
-  const result = await runRecorded(call, options, signal, listeners);
+  const result = await runRecorded(call, tool, options, signal, listeners);
   if (token !== undefined) {
     const entry = await options.checkpoints?.after(token, result);
     if (entry !== undefined) listeners.onCheckpoint?.(entry);
@@ -60,15 +63,20 @@ async function runOne(
 /** Runs the call and its PostToolUse hooks. */
 async function runRecorded(
   call: ToolCallBlock,
+  tool: Tool | undefined,
   options: ToolCallOptions,
   signal: AbortSignal | undefined,
   listeners: ToolCallListeners,
 ): Promise<ToolResultBlock> {
   listeners.onStart?.(call);
-  const result = await runTool(options.tools, call, {
-    cwd: options.cwd,
-    ...optional("signal", signal),
-  });
+  // Bash enforces the timeout the model gave it; the configured deadline is for the other tools.
+  const deadline = tool?.kind === "exec" ? undefined : options.toolDeadlineMs;
+  const result = await runTool(
+    options.tools,
+    call,
+    { cwd: options.cwd, ...optional("signal", signal) },
+    optional("deadlineMs", deadline),
+  );
   await options.hooks?.postToolUse(call, result);
   return result;
 }
