@@ -70,8 +70,6 @@ export function printBanner(run: RunContext, version: string, out: LineWriter, s
   if (run.fork !== undefined) write(style.dim(describeFork(run.fork)));
   for (const notice of run.notices) write(style.yellow(notice));
   write(
-    style.dim(
-      "/help for commands · \\ at the end of a line continues it · Esc Esc rewinds · Ctrl-C cancels · Ctrl-D exits",
-    ),
+    style.dim("/help for commands · \\ at the end of a line continues it · Ctrl-C cancels · Ctrl-D exits"),
   );
 }
