@@ -245,7 +245,7 @@ describe("panto rewind (built CLI, fake provider)", { timeout: 120_000 }, () => 
 });
 
 describe("forks (built CLI, fake provider)", { timeout: 120_000 }, () => {
-  it("a fork at turn N is accepted by a provider that checks pairing, and leaves the parent unchanged", async () => {
+  it("a fork at turn N is accepted by a provider that checks pairing, leaves the parent unchanged, and panto sessions shows its lineage", async () => {
     const value = await project();
     await turn(value, "turn one", [[bash("echo 1 > one.txt", "toolu_one")]]);
     await turn(value, "turn two", [[bash("echo 2 > two.txt", "toolu_two")], [bash("true", "toolu_three")]]);
@@ -263,6 +263,11 @@ describe("forks (built CLI, fake provider)", { timeout: 120_000 }, () => {
     expect(await sessionText(value)).toBe(parent);
     const header = JSON.parse((await readFile(String(fork?.path), "utf8")).split("\n")[0] ?? "");
     expect(header.parent).toMatchObject({ path: value.session, relation: "fork", turn: 2 });
+    const parentId = JSON.parse(parent.split("\n")[0] ?? "").id as string;
+    const listed = await runPanto(["sessions"], { cwd: value.box.project, env: value.env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const forkLine = listed.stdout.split("\n").find((line) => line.startsWith(String(header.id).slice(0, 8)));
+    expect(forkLine).toContain(`↳ fork of ${parentId.slice(0, 8)} at turn 2: turn one`);
   });
 });
 
