@@ -15,6 +15,8 @@ export class ApprovalPolicy {
   readonly #ask: ApprovalAsker | undefined;
   readonly #onDenied: (call: ToolCallBlock) => void;
   readonly #granted = new Set<string>();
+  /** Tools allowed while a custom command's prompt runs (its `allowed-tools`), lower case. */
+  readonly #scoped: string[][] = [];
 
   constructor(options: { allowAll: boolean; ask?: ApprovalAsker; onDenied: (call: ToolCallBlock) => void }) {
     this.allowAll = options.allowAll;
@@ -27,10 +29,25 @@ export class ApprovalPolicy {
     return [...this.#granted];
   }
 
+  /**
+   * Runs `work` with the tools named in `toolNames` (any case) allowed without a question: a custom
+   * command's `allowed-tools`. The allowance ends with `work`.
+   */
+  async allowDuring<T>(toolNames: readonly string[], work: () => Promise<T>): Promise<T> {
+    const names = toolNames.map((name) => name.toLowerCase());
+    this.#scoped.push(names);
+    try {
+      return await work();
+    } finally {
+      this.#scoped.splice(this.#scoped.indexOf(names), 1);
+    }
+  }
+
   /** The agent's `approve`: the verdict on one call. */
   readonly decide = async (call: ToolCallBlock, tool: Tool): Promise<ApprovalVerdict> => {
     const name = tool.definition.name;
     if (this.allowAll || this.#granted.has(name)) return "allow";
+    if (this.#scoped.some((names) => names.includes(name.toLowerCase()))) return "allow";
     if (this.#ask === undefined) {
       this.#onDenied(call);
       return "deny";

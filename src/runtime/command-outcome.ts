@@ -88,6 +88,11 @@ export type CommandOutcome =
   | { type: "rewind-points"; points: readonly RewindPoint[] }
   /** `/fork`: the run goes on in the new session; the old one is unchanged. */
   | { type: "forked"; fork: ForkedSession }
+  /**
+   * A custom command's prompt was answered: `text` is the model's answer (already streamed to a
+   * terminal as it came), `files` what its `@path`s attached.
+   */
+  | { type: "prompt-answered"; command: string; files: readonly string[]; text: string }
   /** A report that is text through and through (`/context`, `/cost`, `/session`, `/tools`, `/last`, `/mcp`, `/help`). */
   | { type: "info"; topic: string; text: string }
   /** `/exit`: the user asks to leave. */

@@ -89,6 +89,7 @@ function successText(outcome: Success): string {
       return `${describeRewindPoints(outcome.points)}\n/rewind TURN [--code|--conversation] [--dry-run] goes back to before TURN; /rewind --undo takes the latest rewind back.`;
     case "forked":
       return describeFork(outcome.fork);
+    case "prompt-answered":
     case "info":
       return outcome.text;
   }

@@ -13,6 +13,7 @@ import { optional } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import { newSessionPath, openNewSession, openSession, type Session } from "../session/index.js";
+import { createSkillTool, skillsPromptSection } from "../skills/index.js";
 import { createDefaultTools } from "../tools/index.js";
 import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
@@ -21,10 +22,12 @@ import { builtInCommands } from "./commands/built-in-handlers.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
+import { addCustomCommands } from "./setup/add-custom-commands.js";
 import { chooseModel } from "./setup/choose-model.js";
 import { clientFactory } from "./setup/client-factory.js";
 import { makeFork } from "./setup/fork-run-session.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
+import { loadRunSkills } from "./setup/load-run-skills.js";
 import { openRunSession } from "./setup/open-run-session.js";
 import { setupStep, UsageError } from "./setup/setup-errors.js";
 import { checkpointRecorderFor } from "./setup/start-checkpoints.js";
@@ -93,12 +96,17 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     });
     return resolveCompactionPrompt(layers).prompt;
   });
-  const systemPrompt = await buildSystemPrompt({ cwd, projectRoot });
+  const skills = await loadRunSkills({ projectRoot, pantoHome }, onWarning);
+  const systemPrompt = withSection(
+    await buildSystemPrompt({ cwd, projectRoot }),
+    skillsPromptSection(skills),
+  );
   const bashEnv = toolEnvironment(env, {
     passthrough: config.bash_env_passthrough ?? [],
     isSecret: (value) => secrets.isSecret(value),
   });
   const tools = createDefaultTools({ bashEnv });
+  if (skills.length > 0) tools.push(createSkillTool(skills));
   const makeHooks: HooksFactory | undefined = await loadHooks({
     config: config.hooks,
     projectRoot,
@@ -140,6 +148,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
+  await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
   const run: RunContext = {
     get agent() {
       return agent;
@@ -158,6 +167,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     mcp,
     prices: config.prices,
     systemPrompt,
+    skills,
     modelClient: () => createClient(agent.model),
     redact: secrets.redact,
     events,
@@ -202,6 +212,11 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     },
   };
   return run;
+}
+
+/** The system prompt with one more section (none when it is empty). */
+function withSection(prompt: string, section: string): string {
+  return section === "" ? prompt : `${prompt}\n${section}\n`;
 }
 
 function noModelMessage(loaded: LoadedConfig): string {

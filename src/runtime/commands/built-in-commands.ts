@@ -91,6 +91,13 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
       "continue in a new session started from this one after turn TURN (default: all of it); this one stays as it is",
   },
   {
+    name: "skills",
+    aliases: [],
+    args: "",
+    summary:
+      "list the Agent Skills found (SKILL.md folders): each name and description the model sees, and its file",
+  },
+  {
     name: "export",
     aliases: [],
     args: "[file]",
