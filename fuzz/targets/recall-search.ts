@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { recall } from "../../src/recall/index.js";
 import { lineEnd, scanLines } from "../../src/recall/scan-lines.js";
 import { SessionStructure } from "../../src/recall/session-structure.js";
-import { parseSessionLine, type SessionHeader, startsTurn } from "../../src/session/index.js";
+import { isTurnStart, parseSessionLine, type SessionHeader } from "../../src/session/index.js";
 import { type FuzzTarget, invariant } from "../engine/fuzz-target.js";
 import { expectOwnError } from "../support/expect-own-error.js";
 import { SESSION_WORDS } from "../support/session-words.js";
@@ -34,7 +34,7 @@ export const target: FuzzTarget = {
         structure.see(chunk, start, end);
         if (chunk.offset + start === 0) continue;
         const parsed = parseSessionLine(chunk.bytes.toString("utf8", start, end));
-        if (parsed.kind === "entry" && startsTurn(parsed.entry)) parsedTurns++;
+        if (parsed.kind === "entry" && isTurnStart(parsed.entry)) parsedTurns++;
       }
     });
     invariant(

@@ -4,7 +4,7 @@ import { open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { parseSessionLine, startsTurn } from "../session/index.js";
+import { isTurnStart, parseSessionLine } from "../session/index.js";
 import { measureRecall, type RecallMeasurement } from "./recall-child.js";
 import { writeSyntheticSession } from "./synthetic-session.js";
 import { formatStats, timingStats } from "./timing-stats.js";
@@ -107,7 +107,7 @@ function countTurns(bytes: Buffer): number {
   let turns = 0;
   for (const line of bytes.toString("utf8").split("\n")) {
     const parsed = line.startsWith('{"type":"message"') ? parseSessionLine(line) : undefined;
-    if (parsed?.kind === "entry" && startsTurn(parsed.entry)) turns++;
+    if (parsed?.kind === "entry" && isTurnStart(parsed.entry)) turns++;
   }
   return turns;
 }

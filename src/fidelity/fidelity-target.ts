@@ -14,10 +14,10 @@ import {
   composeCompactionSummary,
   type EffectiveTurnNumbers,
   effectiveTurnNumbers,
+  isTurnStart,
   pinsInForce,
   replayEntries,
   type SessionEntry,
-  startsTurn,
   survivingEntries,
 } from "../session/index.js";
 
@@ -127,7 +127,7 @@ function numberingOf(
   base: CompactionEntry | undefined,
 ): EffectiveTurnNumbers | undefined {
   const start = base === undefined ? 0 : entries.indexOf(base);
-  return effectiveTurnNumbers(entries.slice(start), entries.slice(0, start).filter(startsTurn).length);
+  return effectiveTurnNumbers(entries.slice(start), entries.slice(0, start).filter(isTurnStart).length);
 }
 
 /** The target of a compaction made for the check: `record` with `kept` after it, written nowhere. */

@@ -1,26 +1,43 @@
 import { open } from "node:fs/promises";
 import { countEntriesInRange } from "./count-session-entries.js";
 import { survivingEntries } from "./replay-entries.js";
-import type { CompactionEntry, SessionEntry } from "./session-entries.js";
+import type { CompactionEntry, MessageEntry, SessionEntry } from "./session-entries.js";
+
+/** Where a user turn begins in a session file's entries. */
+export interface TurnStart {
+  /** 1-based turn number. */
+  turn: number;
+  /** Index of the entry in the list given. */
+  index: number;
+  entry: MessageEntry;
+}
 
 /**
- * Turn numbers, as users and the model see them (`recall`, the compaction block, forks): turn N is
- * the N-th user message entry of the session file, counted from its start whatever replay keeps
- * (summarised, failed, undone and rewound turns all count), kept copies not counted: a copy written
- * with a compaction repeats a turn, it does not start one. `panto sessions` counts turns the same
- * way. Every entry after turn N's user message and before turn N+1's belongs to turn N.
+ * Whether an entry begins a user turn: a user message that is not one of the copies a compaction
+ * writes of the turns it keeps (those repeat turns already counted).
  */
-export function startsTurn(entry: SessionEntry): boolean {
+export function isTurnStart(entry: SessionEntry): entry is MessageEntry {
   return entry.type === "message" && entry.message.role === "user" && entry.keptBy === undefined;
 }
 
-/** The turn each of `entries` belongs to (0 before the first user message), counting on from `before`. */
-export function turnNumbers(entries: readonly SessionEntry[], before = 0): number[] {
-  let turn = before;
-  return entries.map((entry) => {
-    if (startsTurn(entry)) turn++;
-    return turn;
+/**
+ * The turn numbers shown to users and to the model: the 1-based count of user message entries from
+ * the start of the session file, every one counted whatever replay keeps (failed and rewound turns
+ * included), so a number never changes once given. `recall`, the compaction block ("turns 1 to N"),
+ * `/rewind`, `/fork` and `panto sessions` all count this way. Every entry after turn N's user
+ * message and before turn N+1's belongs to turn N. `entries` must be the whole file's, in order.
+ */
+export function turnStarts(entries: readonly SessionEntry[]): TurnStart[] {
+  const starts: TurnStart[] = [];
+  entries.forEach((entry, index) => {
+    if (isTurnStart(entry)) starts.push({ turn: starts.length + 1, index, entry });
   });
+  return starts;
+}
+
+/** Each turn-starting entry's id mapped to its turn number (see `turnStarts`). */
+export function turnNumbers(entries: readonly SessionEntry[]): Map<string, number> {
+  return new Map(turnStarts(entries).map((start) => [start.entry.id, start.turn]));
 }
 
 /** The turn numbers of the effective context's turns, and how many turns the file holds. */
@@ -104,7 +121,7 @@ export async function turnsBefore(path: string, active: readonly SessionEntry[])
   try {
     const { size } = await file.stat();
     const { turns } = await countEntriesInRange(file, 0, size);
-    return Math.max(0, turns - active.filter(startsTurn).length);
+    return Math.max(0, turns - active.filter(isTurnStart).length);
   } finally {
     await file.close();
   }

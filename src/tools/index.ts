@@ -16,4 +16,5 @@ export { DEFAULT_RECALL_HITS, MAX_RECALL_HITS, recallSchema } from "./recall-sch
 export { type RunToolOptions, runTool, TOOL_DEADLINE_MS } from "./run-tool.js";
 export type { Tool, ToolContext, ToolKind, ToolOutput } from "./tool.js";
 export { ToolError } from "./tool-error.js";
+export { displayPath, resolveToolPath } from "./tool-paths.js";
 export { createWriteTool } from "./write-tool.js";

@@ -30,6 +30,9 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
         askApproval: (call, tool) => repl.askApproval(call, tool),
         editText: (text) => repl.editText(text),
         reviewDraft: (draft) => repl.reviewDraft(draft),
+        ...(io.stdin.isTTY === true
+          ? { chooseRewind: (path: string, home: string) => repl.chooseRewind(path, home) }
+          : {}),
       },
     });
   } catch (error) {
