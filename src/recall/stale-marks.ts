@@ -73,6 +73,8 @@ async function laterEvents(
       const start = chunk.starts[line] as number;
       const entry = messageAt(chunk, line);
       if (awaiting.length > 0) {
+        // A checkpoint (or another entry that is no message) may sit between a call and its result.
+        if (entry === undefined && !isMessageLine(chunk, line)) continue;
         if (entry?.message.role === "tool") settle(awaiting, entry);
         awaiting = [];
       }
@@ -101,6 +103,13 @@ function linesHolding(chunk: LineChunk, needles: readonly Buffer[]): Set<number>
   }
   return lines;
 }
+
+/** Whether the line is a message entry (by its first bytes, as session files write them). */
+function isMessageLine(chunk: LineChunk, line: number): boolean {
+  const start = chunk.starts[line] as number;
+  return chunk.bytes.toString("latin1", start, start + MESSAGE_PREFIX.length) === MESSAGE_PREFIX;
+}
+const MESSAGE_PREFIX = '{"type":"message"';
 
 function messageAt(chunk: LineChunk, line: number): MessageEntry | undefined {
   const start = chunk.starts[line] as number;
