@@ -1,0 +1,11 @@
+/**
+ * How far the model's commands and file tools are confined (src/sandbox): `read-only` (nothing
+ * writable but a private temporary folder), `workspace-write` (the project too), `full` (no
+ * sandbox). Here in core because config validates it and the run reports it.
+ */
+export const SANDBOX_MODES = ["read-only", "workspace-write", "full"] as const;
+
+export type SandboxMode = (typeof SANDBOX_MODES)[number];
+
+/** The mode wherever the sandbox works and nothing else is configured. */
+export const DEFAULT_SANDBOX_MODE: SandboxMode = "workspace-write";
