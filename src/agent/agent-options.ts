@@ -1,6 +1,6 @@
 import type { ModelClient, PantoError, ToolCallBlock } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
-import type { Sandbox } from "../sandbox/index.js";
+import type { ToolSandbox } from "../sandbox/index.js";
 import type { Session } from "../session/index.js";
 import type { Tool } from "../tools/index.js";
 import type { AgentEvent } from "./agent-events.js";
@@ -31,7 +31,7 @@ export interface AgentOptions {
   /** Config "hooks", when any are configured. */
   hooks?: AgentHooks;
   /** The sandbox the model's tools run in; absent with `--sandbox full`. */
-  sandbox?: Sandbox;
+  sandbox?: ToolSandbox;
 }
 
 /**

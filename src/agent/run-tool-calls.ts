@@ -1,6 +1,6 @@
 import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
 import { optional } from "../core/index.js";
-import type { Sandbox } from "../sandbox/index.js";
+import type { ToolSandbox } from "../sandbox/index.js";
 import { runTool, type Tool } from "../tools/index.js";
 import type { AgentOptions, ApprovalRequest, ApprovalVerdict } from "./agent-options.js";
 
@@ -59,7 +59,7 @@ async function runOne(
 export function approvalRequest(
   tool: Tool,
   call: ToolCallBlock,
-  sandbox: Sandbox | undefined,
+  sandbox: ToolSandbox | undefined,
 ): ApprovalRequest | undefined {
   if (tool.kind === "read") return undefined;
   if (sandbox === undefined || tool.confinable === undefined) return { kind: "tool" };

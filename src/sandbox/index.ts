@@ -8,7 +8,13 @@ export {
   protectionFor,
 } from "./protected-paths.js";
 export { restoreWatched } from "./restore-watched.js";
-export { type PreparedCommand, Sandbox, type SandboxEnvironment, type SandboxLauncher } from "./sandbox.js";
+export {
+  type PreparedCommand,
+  Sandbox,
+  type SandboxEnvironment,
+  type SandboxLauncher,
+  type ToolSandbox,
+} from "./sandbox.js";
 export { SandboxError, SandboxRefusal, type SandboxRule } from "./sandbox-error.js";
 export {
   isWritable,

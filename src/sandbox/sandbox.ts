@@ -32,6 +32,16 @@ export interface PreparedCommand {
   layout: SandboxLayout;
 }
 
+/**
+ * What a tool call needs of a sandbox (ToolContext.sandbox): the policy, the layout to check paths
+ * against, and how to start a command confined. `Sandbox` is the real one.
+ */
+export interface ToolSandbox {
+  readonly policy: SandboxPolicy;
+  layout(): SandboxLayout;
+  prepare(command: string, cwd: string, env: NodeJS.ProcessEnv): PreparedCommand;
+}
+
 /** What a sandbox is built from besides the settings. */
 export interface SandboxEnvironment {
   projectRoot: string;
@@ -47,7 +57,7 @@ export interface SandboxEnvironment {
  * The sandbox of one run: its policy, the program enforcing it, and its private folders. Commands
  * go through `prepare`; the file tools check paths against `layout()`.
  */
-export class Sandbox {
+export class Sandbox implements ToolSandbox {
   readonly policy: SandboxPolicy;
   readonly launcher: SandboxLauncher;
   readonly #folders: PrivateFolders;

@@ -1,5 +1,5 @@
 import type { ImageBlock, TextBlock, ToolDefinition } from "../core/index.js";
-import type { Sandbox } from "../sandbox/index.js";
+import type { ToolSandbox } from "../sandbox/index.js";
 
 /** Where a tool runs and how to cancel it. */
 export interface ToolContext {
@@ -11,7 +11,7 @@ export interface ToolContext {
    * `!cmd`, an escape the user allowed). The file tools check every path against it before
    * touching anything; `bash` starts its command through it.
    */
-  sandbox?: Sandbox;
+  sandbox?: ToolSandbox;
 }
 
 /** What a tool hands back to the model. Expected failures are outputs with `isError`, never exceptions. */

@@ -48,25 +48,30 @@ export function makeWorld(base: string): SandboxWorld {
   return { base, home, project, pantoHome, outside, hostTmp };
 }
 
-/** A policy over the world built without starting anything (the private folders under host-tmp). */
+/**
+ * A Linux policy over the world, built without starting anything. The world itself sits in the
+ * machine's /tmp, so `host-tmp` plays /tmp's part: it is the folder concealed and the view of the
+ * private temporary folder (host-tmp/private/tmp), and the real /tmp is left visible.
+ */
 export function worldPolicy(
   world: SandboxWorld,
   settings: Partial<SandboxSettings> & { mode?: ConfinedMode } = {},
 ): SandboxPolicy {
   const resolved = { ...resolveSandboxSettings(undefined, undefined), ...settings };
   const mode: ConfinedMode = resolved.mode === "read-only" ? "read-only" : "workspace-write";
-  return buildSandboxPolicy(
+  const policy = buildSandboxPolicy(
     { ...resolved, mode },
     {
       projectRoot: world.project,
       home: world.home,
       pantoHome: world.pantoHome,
-      tmp: { host: path.join(world.hostTmp, "private", "tmp"), view: "/tmp" },
+      tmp: { host: path.join(world.hostTmp, "private", "tmp"), view: world.hostTmp },
       sealedFile: path.join(world.hostTmp, "private", "sealed"),
       platform: "linux",
       hostTmpDir: world.hostTmp,
     },
   );
+  return { ...policy, concealedPaths: policy.concealedPaths.filter((concealed) => concealed !== "/tmp") };
 }
 
 /** Makes `link` a symlink to `target`, creating its folder. */
