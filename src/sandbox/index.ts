@@ -36,5 +36,5 @@ export {
   type SandboxPlatform,
   type SandboxPolicy,
 } from "./sandbox-policy.js";
-export { resolveSandboxSettings, type SandboxConfig, type SandboxSettings } from "./sandbox-settings.js";
+export { resolveSandboxSettings, type SandboxSettings } from "./sandbox-settings.js";
 export { sbplString, seatbeltProfile } from "./seatbelt-profile.js";

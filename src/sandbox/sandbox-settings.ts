@@ -1,17 +1,5 @@
+import type { SandboxConfig } from "../config/index.js";
 import { DEFAULT_SANDBOX_MODE, type SandboxMode } from "../core/index.js";
-
-/** Config "sandbox" in its object form (a bare mode string is short for `{"mode": ...}`). */
-export interface SandboxConfig {
-  mode?: SandboxMode;
-  /** Commands may use the network (default false). */
-  network?: boolean;
-  /** Folders writable besides the project: absolute, `~/...`, or relative to the project root. */
-  writable_roots?: string[];
-  /** Files and folders hidden besides the built-in credential list, written like writable_roots. */
-  hidden_paths?: string[];
-  /** Ask before every sandboxed `bash` command too (default false: only escapes ask). */
-  ask_commands?: boolean;
-}
 
 /** What config and flags ask of the sandbox, before any path is resolved. */
 export interface SandboxSettings {
