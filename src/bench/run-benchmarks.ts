@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: start-up time of the installed command beside node's own start, the time to
  * prepare a compaction over 1,000 to 50,000 turns with its growth exponent, resume time and memory
- * over growing session histories, and listing a project's sessions. Not part of `npm test`; figures are medians with the
+ * over growing session histories, listing a project's sessions, and a `bash` call with and without the
+ * sandbox. Not part of `npm test`; figures are medians with the
  * minimum and maximum, printed with the machine's load average.
  *
  * Flags: `--quick` leaves out the 1 GB resume; `--sizes=10,100` picks the resume sizes in MB.
@@ -13,6 +14,7 @@ import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
 import { printExportBenchmark } from "./export-benchmark.js";
 import { printFidelityBenchmark } from "./fidelity-benchmark-report.js";
 import { runResumeBenchmark } from "./resume-benchmark.js";
+import { runSandboxBenchmark } from "./sandbox-benchmark.js";
 import { reportSessionListBenchmark } from "./session-list-benchmark.js";
 import { runStartupBenchmark } from "./startup-benchmark.js";
 import { formatStats, growthExponent } from "./timing-stats.js";
@@ -58,6 +60,24 @@ function compactionPrepare(): void {
   console.log(`${"10000".padStart(6)} turns without usage (every size estimated): ${formatStats(estimated)}`);
 }
 
+/** A bash call with and without the sandbox: the issue's budget is 20 ms added at the median. */
+async function sandbox(): Promise<void> {
+  console.log("\nSandbox: one bash tool call (`true`), wall time, 31 runs each, taking turns");
+  const result = await runSandboxBenchmark({ runs: 31 });
+  if ("skipped" in result) {
+    console.log(`skipped: ${result.skipped}`);
+    return;
+  }
+  for (const row of result.rows) console.log(`${row.name.padEnd(38)}${formatStats(row.stats)}`);
+  const [bare, confined] = result.rows;
+  if (bare !== undefined && confined !== undefined) {
+    const added = confined.stats.medianMs - bare.stats.medianMs;
+    console.log(
+      `added by the sandbox (medians): ${added.toFixed(1)} ms (x${(confined.stats.medianMs / bare.stats.medianMs).toFixed(2)}; budget 20 ms)`,
+    );
+  }
+}
+
 /** Resume over growing histories, then listing sessions (both write their files under `.bench`). */
 async function resume(sizesMb: number[]): Promise<void> {
   const dir = join(process.cwd(), ".bench");
@@ -91,6 +111,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   printLoad("before");
   await startup();
+  await sandbox();
   compactionPrepare();
   await resume(parseSizes(argv));
   console.log("");

@@ -173,11 +173,11 @@ export function allowedKeys(path: readonly PropertyKey[]): string[] {
           ? hookShape(path)
           : path[0] === "sandbox"
             ? sandboxSchema.shape
-          : path.length === 2 && path[0] === "prices"
-            ? priceSchema.shape
-            : path.length === 2 && path[0] === "providers"
-              ? providerSchema.shape
-              : {};
+            : path.length === 2 && path[0] === "prices"
+              ? priceSchema.shape
+              : path.length === 2 && path[0] === "providers"
+                ? providerSchema.shape
+                : {};
   return Object.keys(shape).filter((key) => key !== "$schema");
 }
 

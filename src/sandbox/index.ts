@@ -1,6 +1,14 @@
 export { bubblewrapArgs } from "./bubblewrap-args.js";
 export { type AccessIntent, checkAccess, hostPathOf, viewPathOf } from "./check-access.js";
+export {
+  checkSandboxStarts,
+  diagnoseNamespaces,
+  sandboxStartError,
+  WITHOUT_SANDBOX,
+} from "./check-sandbox-starts.js";
 export { CREDENTIAL_PATHS, hiddenPathList } from "./credential-paths.js";
+export type { ProbeCheck } from "./probe-checks.js";
+export { type ProbeReport, probeSandbox } from "./probe-sandbox.js";
 export {
   PROTECTED_GIT_NAMES,
   PROTECTED_NAMES,
@@ -8,6 +16,7 @@ export {
   protectionFor,
 } from "./protected-paths.js";
 export { restoreWatched } from "./restore-watched.js";
+export { type ConfinedResult, runConfined } from "./run-confined.js";
 export {
   type PreparedCommand,
   Sandbox,

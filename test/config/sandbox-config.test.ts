@@ -41,7 +41,10 @@ describe('config "sandbox"', () => {
   });
 
   it("merges per key, the project's config winning", () => {
-    const merged = mergeConfigs({ sandbox: { network: true, mode: "read-only" } }, { sandbox: { mode: "workspace-write" } });
+    const merged = mergeConfigs(
+      { sandbox: { network: true, mode: "read-only" } },
+      { sandbox: { mode: "workspace-write" } },
+    );
     expect(merged.sandbox).toEqual({ network: true, mode: "workspace-write" });
   });
 });
