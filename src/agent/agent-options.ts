@@ -1,4 +1,4 @@
-import type { ModelClient, PantoError, ToolCallBlock } from "../core/index.js";
+import type { ModelClient, PantoError, SandboxRecord, ToolCallBlock } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
 import type { Session } from "../session/index.js";
@@ -32,6 +32,8 @@ export interface AgentOptions {
   hooks?: AgentHooks;
   /** The sandbox the model's tools run in; absent with `--sandbox full`. */
   sandbox?: ToolSandbox;
+  /** How the tools are confined (full included), written to the session with the first prompt. */
+  sandboxRecord?: SandboxRecord;
 }
 
 /**

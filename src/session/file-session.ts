@@ -7,6 +7,7 @@ import {
   type LearnedWindow,
   type Message,
   PantoError,
+  type SandboxRecord,
 } from "../core/index.js";
 import { learnedWindows } from "./learned-windows.js";
 import { pinsInForce } from "./pins-in-force.js";
@@ -23,6 +24,7 @@ import {
   newEntryId,
   type PinEntry,
   type PinnedNote,
+  type SandboxEntry,
   type SessionEntry,
   type SessionHeader,
   type TurnFailedEntry,
@@ -215,6 +217,10 @@ export class FileSession implements Session {
 
   appendModel(model: string): Promise<ModelEntry> {
     return this.appendOne((stamp) => ({ type: "model", ...stamp, model }));
+  }
+
+  appendSandbox(record: SandboxRecord): Promise<SandboxEntry> {
+    return this.appendOne((stamp) => ({ type: "sandbox", ...stamp, ...record }));
   }
 
   recordedModel(): string | undefined {

@@ -59,6 +59,8 @@ class LazySession implements Session {
   readonly appendWindow: Session["appendWindow"] = async (model, window) =>
     (await this.#file()).appendWindow(model, window);
   readonly appendModel: Session["appendModel"] = async (model) => (await this.#file()).appendModel(model);
+  readonly appendSandbox: Session["appendSandbox"] = async (record) =>
+    (await this.#file()).appendSandbox(record);
 
   readonly markLastTurnFailed: Session["markLastTurnFailed"] = async (code, error) => {
     // Without a file there is no turn to mark.

@@ -5,6 +5,7 @@ import type {
   ErrorCode,
   LearnedWindow,
   Message,
+  SandboxRecord,
 } from "../core/index.js";
 
 /** The session format version this panto writes and reads. */
@@ -128,6 +129,14 @@ export interface ModelEntry extends EntryBase {
   model: string;
 }
 
+/**
+ * The sandbox the model's tools ran in from here on, written with a run's first prompt (each run
+ * may choose another mode). On record for `/session` and the export; replay ignores it.
+ */
+export interface SandboxEntry extends EntryBase, SandboxRecord {
+  type: "sandbox";
+}
+
 export type SessionEntry =
   | MessageEntry
   | CompactionEntry
@@ -137,7 +146,8 @@ export type SessionEntry =
   | UncompactEntry
   | CompactionFailedEntry
   | ModelEntry
-  | WindowEntry;
+  | WindowEntry
+  | SandboxEntry;
 
 /** Every entry type this panto reads; any other type is reported and ignored. */
 export const ENTRY_TYPES: ReadonlySet<string> = new Set([
@@ -150,6 +160,7 @@ export const ENTRY_TYPES: ReadonlySet<string> = new Set([
   "compaction-failed",
   "model",
   "window",
+  "sandbox",
 ]);
 
 /** A new entry id: 8 hex characters from the system's random source. */
