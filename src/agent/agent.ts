@@ -25,13 +25,14 @@ import {
   type RecoveryDeps,
   recoverFromOverflow,
 } from "./overflow-recovery.js";
+import { latestAcceptedRequest, overheadUpperBound } from "./provider-figures.js";
 import { requestSize } from "./reported-size.js";
 import { runAgentCompaction } from "./run-agent-compaction.js";
 import { runTurn } from "./run-turn.js";
 import { sendRequest } from "./send-request.js";
 import { toPantoError } from "./to-panto-error.js";
 import { truncationWarning } from "./truncation-check.js";
-import { estimateOverheadTokens, estimateRequestTokens, type FitCheck } from "./window-guard.js";
+import { estimateOverheadTokens, type FitCheck } from "./window-guard.js";
 
 export type { AgentOptions, ApprovalVerdict, PromptOptions, PromptResult } from "./agent-options.js";
 
@@ -195,9 +196,19 @@ export class Agent {
 
   /** The turn's next request; each request of the turn earns its own single retry after an overflow. */
   async #request(signal: AbortSignal | undefined): Promise<AssistantMessage> {
+    const serverWindow = this.#serverWindow();
     const message = await this.#sendRecoveringOnce(signal);
-    this.#warnIfTruncated(message);
+    await this.#warnIfTruncated(message, serverWindow);
     return message;
+  }
+
+  /**
+   * The context size a self-hosted server reports (the kind that may cut a prompt silently), asked
+   * while the request runs so the answer costs no wait; the client asks the server only once.
+   */
+  #serverWindow(): Promise<number | undefined> | undefined {
+    if (this.#truncationWarned || this.#client.selfHosted !== true) return undefined;
+    return this.#client.contextWindow?.().catch(() => undefined);
   }
 
   /**
@@ -239,11 +250,20 @@ export class Agent {
     });
   }
 
-  /** Warns once per session when a response's prompt size says the server cut the request. */
-  #warnIfTruncated(message: AssistantMessage): void {
-    if (this.#truncationWarned) return;
-    const estimated = estimateRequestTokens(this.#overheadTokens(), this.effectiveContext());
-    const warning = truncationWarning(message, estimated);
+  /**
+   * Warns once per session when the provider's own numbers say the server cut the request: the
+   * reported prompt pinned at the server's context size, or not grown past an earlier one on the
+   * same context (see truncationWarning). Never from panto's estimate.
+   */
+  async #warnIfTruncated(
+    message: AssistantMessage,
+    reportedWindow: Promise<number | undefined> | undefined,
+  ): Promise<void> {
+    if (this.#truncationWarned || message.usage === undefined) return;
+    const { session } = this.#options;
+    const serverWindow = (await reportedWindow) ?? session.learnedWindows()[this.#modelId]?.contextWindow;
+    const accepted = latestAcceptedRequest(session.activeEntries(), this.#modelId);
+    const warning = truncationWarning(message, { accepted, serverWindow });
     if (warning === undefined) return;
     this.#truncationWarned = true;
     this.#options.onEvent({ type: "warning", code: "prompt_truncated", message: warning });
@@ -263,6 +283,10 @@ export class Agent {
       model: this.#modelId,
       window: this.#options.session.learnedWindows()[this.#modelId],
       overheadTokens: this.#overheadTokens(),
+      overheadBound: overheadUpperBound(
+        this.#options.systemPrompt,
+        this.#options.tools.map((tool) => tool.definition),
+      ),
       context: this.effectiveContext(),
     };
   }

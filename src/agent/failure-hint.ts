@@ -5,8 +5,10 @@ import { MESSAGE_TOO_LARGE_ADVICE, MessageTooLargeError } from "./message-too-la
 export function failureHint(error: PantoError, sessionPath: string): string | undefined {
   const kept = `Your message is kept in ${sessionPath}; the conversation continues from before it.`;
   // Compacting cannot shrink the message itself, so this hint never suggests /compact.
-  if (error instanceof MessageTooLargeError)
-    return `Your message alone (about ${error.messageTokens} tokens) does not fit the model's context window. ${MESSAGE_TOO_LARGE_ADVICE} ${kept}`;
+  if (error instanceof MessageTooLargeError) {
+    const size = error.messageTokens === undefined ? "" : ` (about ${error.messageTokens} tokens)`;
+    return `Your message alone${size} does not fit the model's context window. ${MESSAGE_TOO_LARGE_ADVICE} ${kept}`;
+  }
   switch (error.code) {
     case "context_overflow":
       return `The request does not fit the model's context window, and compacting older turns could not make it fit. Ask for smaller steps or outputs, run /compact with instructions, or switch to a model with a larger context window (/model). ${kept}`;

@@ -69,7 +69,7 @@ export function requestSize(
   if (calibrated !== undefined) return { tokens: calibrated, source: "usage" };
   const { window } = options;
   return {
-    tokens: Math.round(running * (window === undefined ? 1 : providerScale(window))),
+    tokens: Math.round(running * (window === undefined ? 1 : providerScale(window, "shown"))),
     source: "estimate",
   };
 }

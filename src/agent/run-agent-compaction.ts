@@ -128,6 +128,7 @@ function windowLimits(input: AgentCompactionInput): { budgetTokens: number; summ
           windows[input.activeModel],
           input.overheadTokens,
           session.effectiveContext(),
+          input.activeModel,
         );
   const summaryLimitTokens = summaryRequestLimit(windows[compactionModel ?? input.activeModel]);
   return summaryLimitTokens === undefined ? { budgetTokens } : { budgetTokens, summaryLimitTokens };

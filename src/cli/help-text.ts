@@ -12,9 +12,10 @@ Modes:
                                 its temporary folder is removed at the end (--keep keeps it)
   panto sessions [--json]       this project's sessions, newest first: short id, started, last
                                 written, turns, compactions, size, first prompt (counts marked
-                                ≥ are lower bounds read from the file's tail); --json prints one
+                                ≥ are lower bounds read from the file's tail), a session started
+                                from another marked "↳ fork of ID at turn N"; --json prints one
                                 array of {id, short_id, path, created, modified, first_prompt,
-                                turns, compactions, counts_exact, size_bytes}
+                                turns, compactions, counts_exact, size_bytes, parent}
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
                                 terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and
                                 elsewhere prints the list to stderr and exits 2
@@ -183,8 +184,9 @@ JSON events (--json; one object per line, always ending with "done"):
   pinned {number, text, pins}   unpinned {number, text, pins}
   summary_edited {compaction_id, summary_tokens, tokens_before, tokens_after}
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
-    (code "prompt_truncated": the server reported a prompt far smaller than sent; it may have
-    dropped part of the conversation: raise its context size, e.g. Ollama num_ctx)
+    (code "prompt_truncated": by the server's own numbers, a prompt pinned at its context size
+    or no larger than an earlier one although the conversation grew; it may have dropped part of
+    the conversation: raise its context size, e.g. Ollama num_ctx)
   hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
     invalid_request, or usage/config/session/auth,

@@ -4,9 +4,6 @@ import { buildCompactionRequest } from "./build-compaction-request.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { serializeTranscript } from "./serialize-transcript.js";
 
-/** How far over the limit (which holds back a margin and the summary's room) a request may go. */
-const LONE_TURN_SLACK = 1.35;
-
 export interface ChunkLimits {
   /** The most a summary request may be (local estimate, system prompt included). */
   limitTokens: number;
@@ -16,16 +13,18 @@ export interface ChunkLimits {
   instructions?: string;
 }
 
-export type NextChunk =
-  /** Turns `start` to `end` (exclusive) make one request that fits. */
-  | { ok: true; end: number }
-  /** Turn `start` alone does not fit beside the previous summary: no request with it can be sent. */
-  | { ok: false; tokens: number };
+/** Turns `start` to `end` (exclusive) make the next summary request. */
+export interface NextChunk {
+  end: number;
+}
 
 /**
  * The longest run of whole turns from `start` whose summary request (system prompt, envelope, the
- * previous summary, transcript) is estimated within the limit. Called once per chunk, with the
- * summary the chunk before it actually wrote, so no request is sent that is known not to fit.
+ * previous summary, transcript) is estimated within the limit, and at least the one turn at
+ * `start`. Called once per chunk, with the summary the chunk before it actually wrote. Cutting is
+ * shaping, so it errs towards smaller requests; but a turn is never split, and one turn the estimate
+ * puts over the limit is still sent alone: only the provider's rejection may say it does not fit
+ * (DESIGN "Uncertain sizes have a direction").
  */
 export function nextChunk(
   turns: readonly SizedTurn[],
@@ -48,12 +47,5 @@ export function nextChunk(
     used += tokens;
     end++;
   }
-  if (end > start) return { ok: true, end };
-  const first = turns[start] as SizedTurn;
-  const tokens = used + estimateTokens(serializeTranscript(first.messages));
-  // A lone turn is still sent when only the margin and summary allowance the limit holds back (and
-  // the estimate's tendency to err large) stand in the way; beyond that it is refused unsent.
-  return tokens <= limits.limitTokens * LONE_TURN_SLACK
-    ? { ok: true, end: start + 1 }
-    : { ok: false, tokens };
+  return { end: Math.max(end, start + 1) };
 }

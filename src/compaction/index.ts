@@ -25,3 +25,4 @@ export * from "./run-compaction.js";
 export * from "./serialize-transcript.js";
 export * from "./size-turns.js";
 export * from "./summarise-with-fallback.js";
+export * from "./token-upper-bound.js";

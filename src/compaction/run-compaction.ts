@@ -5,7 +5,7 @@ import type {
   Message,
   SizedTurn,
 } from "../core/index.js";
-import { optional, PantoError } from "../core/index.js";
+import { optional, type PantoError } from "../core/index.js";
 import { buildCompactionRequest } from "./build-compaction-request.js";
 import { nextChunk } from "./chunk-for-window.js";
 import { estimateTokens } from "./estimate-tokens.js";
@@ -135,7 +135,6 @@ async function summariseWithinLimit(
   let combined: ChunkedSummary | undefined;
   for (let start = 0; start < turns.length; ) {
     const chunk = nextChunk(turns, start, summary, limits);
-    if (!chunk.ok) return chunkMisfit(input, start, chunk.tokens, limitTokens);
     const result = await summariseTurns(turns.slice(start, chunk.end), summary, input);
     if (!result.ok) return result;
     summary = result.summary;
@@ -150,17 +149,6 @@ async function summariseWithinLimit(
     start = chunk.end;
   }
   return combined as ChunkedSummary;
-}
-
-function chunkMisfit(
-  input: RunCompactionInput,
-  index: number,
-  tokens: number,
-  limit: number,
-): ChunkedSummary {
-  const model = input.compactionModel ?? input.activeModel;
-  const message = `turn ${index + 1} of the part to summarise makes a summary request of about ${tokens} tokens, more than the ${limit} that fit ${model}'s known context window; a turn is never split, so nothing more was sent`;
-  return { ok: false, error: new PantoError("context_overflow", message), attempts: [] };
 }
 
 type ChunkedSummary = (SummaryResult & { ok: true; requests: number }) | (SummaryResult & { ok: false });

@@ -48,6 +48,12 @@ export interface ModelClient {
    */
   contextWindow?(): Promise<number | undefined>;
   /**
+   * True when the server runs on this machine or a private network (llama.cpp, Ollama, LM Studio,
+   * vLLM at home): the kind of server that may cut an over-long prompt silently instead of
+   * rejecting it, and whose reported context size is cheap to ask. Absent for hosted providers.
+   */
+  readonly selfHosted?: boolean;
+  /**
    * The model names (without the provider prefix) the provider's list endpoint reports, for
    * `/model`. Rejects with a classified PantoError; absent where the wire protocol has no list.
    */

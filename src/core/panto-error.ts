@@ -13,6 +13,11 @@ export class PantoError extends Error {
   /** context_overflow only: the model's context window in tokens, when the provider stated it. */
   readonly contextWindow: number | undefined;
   /**
+   * context_overflow only: the rejected request's input alone, when the provider stated it apart
+   * from any output reservation (`requestTokens` may include that reservation).
+   */
+  readonly inputTokens: number | undefined;
+  /**
    * invalid_request only: the provider said it does not know the model (a 404 about the model, not
    * the route), so the user can be told how to list and switch models.
    */
@@ -28,6 +33,7 @@ export class PantoError extends Error {
       retryAfterMs?: number;
       requestTokens?: number;
       contextWindow?: number;
+      inputTokens?: number;
       unknownModel?: boolean;
       cause?: unknown;
     } = {},
@@ -41,6 +47,7 @@ export class PantoError extends Error {
     this.retryAfterMs = options.retryAfterMs;
     this.requestTokens = options.requestTokens;
     this.contextWindow = options.contextWindow;
+    this.inputTokens = options.inputTokens;
     this.unknownModel = options.unknownModel ?? false;
   }
 }

@@ -14,6 +14,7 @@ import {
   QUOTA_REFILLS_PATTERNS,
   RATE_LIMIT_PATTERNS,
   SERVER_PATTERNS,
+  SPENDING_LIMIT_PATTERNS,
   UNAVAILABLE_EXCEPTION_PATTERNS,
 } from "./error-patterns.js";
 import { readErrorBody } from "./read-error-body.js";
@@ -65,7 +66,23 @@ export function classifyProviderError(failure: ProviderFailure): ErrorClassifica
 
 /** An overflow verdict carries the request size and window the body states; no other verdict does. */
 function withOverflowNumbers(result: ErrorClassification, text: string): ErrorClassification {
-  return result.code === "context_overflow" ? { ...result, ...readOverflowNumbers(text) } : result;
+  if (result.code !== "context_overflow") return result;
+  const { requestTokens, contextWindow } = readOverflowNumbers(text);
+  return {
+    ...result,
+    ...(requestTokens === undefined ? {} : { requestTokens }),
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+  };
+}
+
+/**
+ * The input size an overflow body states apart from any output reservation (see
+ * `OverflowNumbers.inputTokens`), for the decisions that may rest only on the provider's numbers.
+ * Kept out of `classifyProviderError`'s answer, whose shape is public.
+ */
+export function overflowInputTokens(failure: ProviderFailure): number | undefined {
+  const body = typeof failure.body === "string" ? failure.body : JSON.stringify(failure.body ?? "");
+  return readOverflowNumbers(readErrorBody(body).text).inputTokens;
 }
 
 /** A completed response handed over as a failure: only a context-window finish reason is an error we know. */
@@ -96,11 +113,12 @@ export function saysUnknownModel(failure: ProviderFailure): boolean {
 const RULES: readonly Rule[] = [
   ({ status }) => (status === 529 ? verdict("overloaded", true) : undefined),
   ({ status }) => (status === 402 ? verdict("other", false) : undefined),
+  // Before auth: a key's spending limit comes back as a 403 ("Key limit exceeded"), and the key is fine.
+  classifyBilling,
   ({ status, text }) =>
     (status === 401 || status === 403) && !matchesAny(RATE_LIMIT_PATTERNS, text)
       ? verdict("auth", false)
       : undefined,
-  classifyBilling,
   classifyRateLimit,
   ({ text }) =>
     matchesAny(OUTPUT_LIMIT_PATTERNS, text) && !matchesAny(INPUT_OVERFLOW_PATTERNS, text)
@@ -131,11 +149,13 @@ const RULES: readonly Rule[] = [
 ];
 
 /**
- * A used-up balance or quota: waiting cannot fix it, topping up can. Reported as rate_limit when the
+ * A used-up balance, quota or spending limit: waiting cannot fix it, topping up or raising the limit
+ * can, and compaction never can, however the body counts tokens. Reported as rate_limit when the
  * provider itself framed it as one (HTTP 429, OpenAI's insufficient_quota), else as other.
  */
 function classifyBilling({ status, text }: Evidence): ErrorClassification | undefined {
-  if (!matchesAny(BILLING_PATTERNS, text) || matchesAny(QUOTA_REFILLS_PATTERNS, text)) return undefined;
+  const spending = matchesAny(BILLING_PATTERNS, text) || matchesAny(SPENDING_LIMIT_PATTERNS, text);
+  if (!spending || matchesAny(QUOTA_REFILLS_PATTERNS, text)) return undefined;
   return verdict(status === 429 ? "rate_limit" : "other", false);
 }
 

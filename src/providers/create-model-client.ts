@@ -56,6 +56,7 @@ function withServerContextWindow(client: ModelClient, options: AdapterOptions, b
   // The adapter clients are plain objects: spreading keeps every member they have.
   return {
     ...client,
+    ...(isSelfHosted(baseURL) ? { selfHosted: true } : {}),
     contextWindow: () => {
       window ??= queryContextWindow({
         baseURL,
@@ -67,6 +68,29 @@ function withServerContextWindow(client: ModelClient, options: AdapterOptions, b
       return window;
     },
   };
+}
+
+/** A base URL on this machine or a private network (loopback, RFC 1918, link-local, `.local`). */
+export function isSelfHosted(baseURL: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseURL).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local")) return true;
+  if (host.includes(":")) return host === "::1" || /^(?:fe80|fc|fd)/.test(host);
+  const octets = host.split(".").map(Number);
+  if (octets.length !== 4 || octets.some((octet) => !Number.isInteger(octet))) return false;
+  const [a = -1, b = -1] = octets;
+  return (
+    a === 127 ||
+    a === 10 ||
+    a === 0 ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    (a === 169 && b === 254)
+  );
 }
 
 function createAdapter(api: ModelSpec["api"], options: AdapterOptions): ModelClient {

@@ -116,6 +116,29 @@ export const BILLING_PATTERNS: readonly RegExp[] = [
   /\bbilling (?:details|hard limit|not active)/,
 ];
 
+/**
+ * Limits on spending, not on the request: a budget, a credit or usage allowance, a plan's or a key's
+ * cap over a period. However they are worded (token counts and "limit exceeded" included: "prompt
+ * tokens limit exceeded: N > M, raise the monthly limit in the key's settings"), compaction cannot
+ * help, so they are never context overflows. What marks them is who or when the limit belongs to (a
+ * key, a user, a team, a plan, a month, a budget) or where it is raised (settings, billing), never
+ * the request itself.
+ */
+export const SPENDING_LIMIT_PATTERNS: readonly RegExp[] = [
+  // "Budget has been exceeded!", "exceeded budget for model=...", "End User=x over budget"
+  /\bbudget\b.{0,30}?\b(?:exceeded|reached|exhausted|used up|depleted)\b/,
+  /\b(?:exceeded|exceeds|over|reached|exhausted)\b.{0,20}?\bbudget\b/,
+  // "Key limit exceeded (monthly limit)", "spend limit reached", "usage cap hit", "plan limit"
+  /\b(?:key|keys|spend|spending|usage|plan|account|billing|credit|credits|subscription|organi[sz]ation|team|user)(?: (?:prompt|input|output|completion|total|token|tokens|request|requests|usage|spend|cost))?(?: (?:token|tokens|request|requests))? (?:limit|cap|allowance|quota)s?\b/,
+  // "monthly limit", "daily token limit", "weekly quota", "tokens per month"
+  /\b(?:monthly|daily|weekly|yearly|annual|lifetime)(?: (?:prompt|input|output|completion|total|token|tokens|request|requests|usage|spend|spending))?(?: (?:token|tokens|request|requests))? (?:limit|cap|allowance|quota|budget)s?\b/,
+  /\btokens? (?:per|a|each) (?:month|week|year)\b/,
+  // "raise the limit in this API key's settings", "manage it using .../settings/keys"
+  /\b(?:raise|increase|adjust|manage)\b.{0,40}?\blimit\b.{0,60}?\b(?:settings|dashboard|console|billing)\b/,
+  /\bsettings (?:keys|billing|limits)\b/,
+  /\bcan only afford\b/,
+];
+
 /** Hints that a quota is a window that refills (Gemini's per-minute free-tier quota). */
 export const QUOTA_REFILLS_PATTERNS: readonly RegExp[] = [
   /\bretry in \d/,

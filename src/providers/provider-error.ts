@@ -1,5 +1,5 @@
 import { optional, PantoError } from "../core/index.js";
-import { classifyProviderError, saysUnknownModel } from "./classify-provider-error.js";
+import { classifyProviderError, overflowInputTokens, saysUnknownModel } from "./classify-provider-error.js";
 import { readableErrorMessage } from "./readable-error-message.js";
 
 /** Parses retry-after (seconds or HTTP date) and retry-after-ms headers into milliseconds. */
@@ -41,6 +41,9 @@ export function providerErrorFromResponse(input: {
     ...optional("retryAfterMs", retryAfterMs),
     ...optional("requestTokens", classification.requestTokens),
     ...optional("contextWindow", classification.contextWindow),
+    ...(classification.code === "context_overflow"
+      ? optional("inputTokens", overflowInputTokens(input))
+      : {}),
     ...(classification.code === "invalid_request" && saysUnknownModel(input) ? { unknownModel: true } : {}),
   });
 }

@@ -12,6 +12,13 @@ export interface OverflowNumbers {
   requestTokens?: number;
   /** The model's context window (or maximum input) in tokens. */
   contextWindow?: number;
+  /**
+   * The rejected request's input alone (what compaction can shrink, and what a retry re-sends), when
+   * the body states it apart from any output reservation: a size the body gives as the prompt's or
+   * the input's, or the messages' part of a stated total ("130000 tokens (120000 in the messages,
+   * 10000 in the completion)"). Absent when the only size stated may include reserved output.
+   */
+  inputTokens?: number;
 }
 
 /** A number as providers write it: "219898", "20,000". */
@@ -22,13 +29,23 @@ interface NumberRule {
   /** Capture group of the request size, of the window; 0 when the rule does not give that one. */
   request: number;
   window: number;
+  /**
+   * Whether the request size counts the input alone: "input" always, "total" never (the phrasing
+   * may include reserved output), or decided by the words matched.
+   */
+  input: "input" | "total" | ((matched: string) => boolean);
 }
 
-const rule = (source: string, request: number, window: number): NumberRule => ({
-  pattern: new RegExp(source),
-  request,
-  window,
-});
+const rule = (
+  source: string,
+  request: number,
+  window: number,
+  input: NumberRule["input"] = "input",
+): NumberRule => ({ pattern: new RegExp(source), request, window, input });
+
+/** OpenAI's "you requested N tokens" and its kin may count the completion's reservation too. */
+const inputUnlessRequested = (matched: string): boolean =>
+  !/\b(?:you requested|request contains|will take)\b/.test(matched);
 
 /**
  * Run on text normalised by `normaliseErrorText` (lowercase; quotes, underscores and hyphens turned
@@ -44,6 +61,7 @@ const RULES: readonly NumberRule[] = [
     String.raw`\bmax(?:imum)? context length is ${N} tokens?\b.{0,160}?\bfor a total of (?:at least )?${N} tokens\b`,
     2,
     1,
+    "total",
   ),
   // OpenAI, vLLM, DeepSeek, OpenRouter, SambaNova: "maximum context length is M tokens. However, you
   // requested [about] N tokens", "... your messages resulted in N tokens", "... will take N tokens"
@@ -51,12 +69,14 @@ const RULES: readonly NumberRule[] = [
     String.raw`\bmax(?:imum)? (?:context|prompt) length (?:of (?:[\w.:/]+ ){1,6}?)?is ${N}(?: tokens?)?\b[.,]? (?:however,? |but )?(?:you requested|your messages? resulted in|the request contains|answering your request will take|your prompt contains) (?:about |at least )?${N} tokens\b`,
     2,
     1,
+    inputUnlessRequested,
   ),
   // Cloudflare: "maximum context length of 256000 tokens. You requested a total of 256878 tokens"
   rule(
     String.raw`\bmax(?:imum)? context length of ${N} tokens?\b.{0,40}?\byou requested a total of ${N} tokens\b`,
     2,
     1,
+    "total",
   ),
   // llama.cpp: "request (8708 tokens) exceeds the available context size (8192 tokens)"
   rule(String.raw`\brequest \(${N} tokens?\) exceeds the available context size \(${N} tokens?\)`, 1, 2),
@@ -97,7 +117,7 @@ const RULES: readonly NumberRule[] = [
   // GitHub Copilot: "prompt token count of 138898 exceeds the limit of 64000"
   rule(String.raw`\bprompt token count of ${N} exceeds the limit of ${N}\b`, 1, 2),
   // Moonshot: "exceeded model token limit: 262144 (requested: 269030)"
-  rule(String.raw`\bmodel token limit: ${N} \(requested: ${N}\)`, 2, 1),
+  rule(String.raw`\bmodel token limit: ${N} \(requested: ${N}\)`, 2, 1, "total"),
   // LiteLLM: "Input tokens exceed the configured limit of 272000 tokens. Your messages resulted in 509178 tokens"
   rule(
     String.raw`\binput tokens exceed the configured limit of ${N} tokens\b.{0,10}?\byour messages resulted in ${N} tokens\b`,
@@ -123,6 +143,7 @@ const RULES: readonly NumberRule[] = [
     String.raw`\btotal number of tokens \(prompt and prediction\) cannot exceed ${N} received ${N}\b`,
     2,
     1,
+    "total",
   ),
   // Fireworks: "The prompt is too long: 40177, model maximum context length: 32767"
   rule(String.raw`\bprompt is too long: ${N}, model maximum context length: ${N}\b`, 1, 2),
@@ -132,7 +153,7 @@ const RULES: readonly NumberRule[] = [
   // exceeds the maximum length 202752"
   rule(String.raw`\binput length ${N} exceeds (?:the )?(?:context|maximum) length ${N}\b`, 1, 2),
   // Cerebras: "Current length is 42328 while limit is 40000"
-  rule(String.raw`\bcurrent length is ${N} while limit is ${N}\b`, 1, 2),
+  rule(String.raw`\bcurrent length is ${N} while limit is ${N}\b`, 1, 2, "total"),
   // OpenAI embeddings: "Requested 319487 tokens, max 300000 tokens per request"
   rule(String.raw`\brequested ${N} tokens, max ${N} tokens per request\b`, 1, 2),
   // LM Studio: "Trying to keep the first 111490 tokens ... loaded with context length of only 32768 tokens"
@@ -152,18 +173,34 @@ const RULES: readonly NumberRule[] = [
   rule(String.raw`\brange of input length should be \[1, ?${N}\]`, 0, 1),
 ];
 
+/**
+ * A stated total broken down into its parts: "(120000 in the messages, 10000 in the completion)",
+ * "(3000 in your prompt; 1000 for the completion)".
+ */
+const INPUT_PART = new RegExp(
+  String.raw`\b${N} tokens? \(${N} in (?:the |your )?(?:messages?|prompt)[,;] ${N} (?:in|for) the completion\)`,
+);
+
 /** The stated request size and window of an overflow body, given its normalised text. */
 export function readOverflowNumbers(text: string): OverflowNumbers {
   const found: OverflowNumbers = {};
-  for (const { pattern, request, window } of RULES) {
+  let inputStated = false;
+  for (const { pattern, request, window, input } of RULES) {
     const match = pattern.exec(text);
     if (match === null) continue;
     const requestTokens = request === 0 ? undefined : toNumber(match[request]);
     const contextWindow = window === 0 ? undefined : toNumber(match[window]);
-    if (found.requestTokens === undefined && requestTokens !== undefined) found.requestTokens = requestTokens;
+    if (found.requestTokens === undefined && requestTokens !== undefined) {
+      found.requestTokens = requestTokens;
+      inputStated = input === "input" || (typeof input === "function" && input(match[0]));
+    }
     if (found.contextWindow === undefined && contextWindow !== undefined) found.contextWindow = contextWindow;
     if (found.requestTokens !== undefined && found.contextWindow !== undefined) break;
   }
+  const parts = INPUT_PART.exec(text);
+  const inputPart = toNumber(parts?.[2]);
+  if (inputPart !== undefined && toNumber(parts?.[1]) === found.requestTokens) found.inputTokens = inputPart;
+  else if (inputStated && found.requestTokens !== undefined) found.inputTokens = found.requestTokens;
   return found;
 }
 

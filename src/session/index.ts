@@ -35,6 +35,8 @@ export type {
   PinnedNote,
   SessionEntry,
   SessionHeader,
+  SessionParent,
+  SessionRelation,
   TurnFailedEntry,
   UncompactEntry,
   UnpinEntry,

@@ -9,6 +9,7 @@ import {
 } from "./count-session-entries.js";
 import { readExactly } from "./read-lines-backward.js";
 import { HEAD_BYTES, readSessionHead, type SessionHead } from "./read-session-head.js";
+import type { SessionParent } from "./session-entries.js";
 import { isSessionError } from "./session-error.js";
 import {
   readSessionIndex,
@@ -36,6 +37,8 @@ export interface SessionSummary {
   /** False when the counts cover only the file's last 64 KB: they are lower bounds then. */
   countsExact: boolean;
   size: number;
+  /** The session this one was started from (fork, handoff, task), as its header names it. */
+  parent?: SessionParent;
 }
 
 export interface ListSessionsOptions {
@@ -133,6 +136,7 @@ async function summarise(
       compactions: counts.compactions,
       countsExact: counts.exact,
       size: info.size,
+      ...optional("parent", head.header.parent),
     };
     return { summary, mtimeMs: info.mtimeMs };
   } finally {

@@ -4,18 +4,19 @@ import { dirname, resolve } from "node:path";
 import { FileSession, type LoadedFile, toLine, writeAll } from "./file-session.js";
 import { readActiveSuffix } from "./read-active-suffix.js";
 import type { OpenSessionOptions, Session } from "./session.js";
-import { SESSION_VERSION, type SessionHeader } from "./session-entries.js";
+import { SESSION_VERSION, type SessionHeader, type SessionParent } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
 import { acquireSessionLock, type SessionLock, sameFile } from "./session-lock.js";
 
-/** A header for a session started now in `cwd`. */
-export function newSessionHeader(cwd: string): SessionHeader {
+/** A header for a session started now in `cwd`; `parent` names the session it was started from. */
+export function newSessionHeader(cwd: string, parent?: SessionParent): SessionHeader {
   return {
     type: "session",
     version: SESSION_VERSION,
     id: randomUUID(),
     created: new Date().toISOString(),
     cwd,
+    ...(parent === undefined ? {} : { parent }),
   };
 }
 

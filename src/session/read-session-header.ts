@@ -42,7 +42,23 @@ export function validateHeader(path: string, value: unknown): SessionHeader {
   if (!isText(header.id) || !isText(header.created) || typeof header.cwd !== "string") {
     throw headerError(path, "the header lacks id, created or cwd");
   }
+  if (header.parent !== undefined) checkParent(path, header.parent);
   return header as unknown as SessionHeader;
+}
+
+/** A parent must name a session (id, path) and how the child relates to it; `turn` is optional. */
+function checkParent(path: string, parent: unknown): void {
+  const value = parent as Record<string, unknown> | null;
+  const problem =
+    typeof value !== "object" || value === null || Array.isArray(value)
+      ? "is not a JSON object"
+      : !isText(value.id) || !isText(value.path) || !isText(value.relation)
+        ? "lacks id, path or relation"
+        : value.turn !== undefined && !(Number.isInteger(value.turn) && (value.turn as number) >= 1)
+          ? "has a turn that is not a positive whole number"
+          : undefined;
+  if (problem !== undefined)
+    throw new SessionError(path, `${path}, line 1: the header's "parent" ${problem}`, { line: 1 });
 }
 
 /** Reads and validates line 1 of a non-empty session file. */

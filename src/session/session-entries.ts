@@ -20,6 +20,26 @@ export interface SessionHeader {
   created: string;
   /** Working directory the session was started in. */
   cwd: string;
+  /** The session this one was started from (a fork, a handoff, a subagent's task); absent for a fresh one. */
+  parent?: SessionParent;
+}
+
+/** How a session was started from another one. */
+export type SessionRelation = "fork" | "handoff" | "task";
+
+/** The session a session was started from, as its header names it. */
+export interface SessionParent {
+  /** The parent's header id. */
+  id: string;
+  /** The parent's file when the child was made (absolute); the id still finds it if it moved. */
+  path: string;
+  /**
+   * What the child is to its parent. Read as any non-empty string, so a header written by a newer
+   * panto with a relation this one does not know still opens.
+   */
+  relation: SessionRelation | (string & {});
+  /** The parent's 1-based user turn the child starts after (a fork's point); absent: the whole parent. */
+  turn?: number;
 }
 
 /** What every entry after the header carries. */

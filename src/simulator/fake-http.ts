@@ -128,7 +128,9 @@ export function startFakeServer(
   format: FakeWireFormat,
   options: FakeServerOptions = {},
 ): Promise<FakeServer> {
-  const { contextWindow, firstByteDelayMs = 0 } = options;
+  const { firstByteDelayMs = 0 } = options;
+  const count = (request: RecordedRequest, rawBody: string): number =>
+    options.countTokens?.(request, rawBody) ?? estimateRequestTokens(rawBody);
   return startFakeHttpServer({
     pathPrefix: format.urlPath,
     ...optional("responder", options.responder),
@@ -139,7 +141,9 @@ export function startFakeServer(
       return true;
     },
     overflow: (rawBody, request) => {
-      const requestTokens = estimateRequestTokens(rawBody);
+      // Read per request, so a test can set the window once it knows the server's count of something.
+      const { contextWindow } = options;
+      const requestTokens = count(request, rawBody);
       if (contextWindow === undefined || requestTokens <= contextWindow || !format.accepts(request))
         return undefined;
       const overflowError = options.overflowError ?? format.overflowError;
@@ -160,7 +164,7 @@ export function startFakeServer(
         model: modelOf(request.body),
         usage:
           reply.type === "text" || reply.type === "tool-calls"
-            ? resolveUsage(reply, keptTokens(estimateRequestTokens(rawBody), options.truncateAbove))
+            ? resolveUsage(reply, keptTokens(count(request, rawBody), options.truncateAbove))
             : null,
       };
       if (firstByteDelayMs <= 0) writeReply(format, reply, exchange, res);

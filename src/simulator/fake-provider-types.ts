@@ -78,6 +78,13 @@ export interface FakeServerOptions {
    * and the usage reports only the part kept.
    */
   truncateAbove?: number;
+  /**
+   * The server's own count of a model request, for the overflow decision and the usage it reports;
+   * default `estimateRequestTokens` (JSON body characters / 4). A server whose tokenizer or
+   * accounting differs from everyone else's (tool definitions left out, another tokenizer) is one
+   * function away.
+   */
+  countTokens?: (request: RecordedRequest, rawBody: string) => number;
   /** Answers requests when the queue is empty. Default: a short text reply. */
   responder?: (request: RecordedRequest, index: number) => FakeReply;
   /** The server kind whose context-window endpoint the fake answers (see FakeServerInfo). */

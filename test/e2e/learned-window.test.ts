@@ -193,19 +193,42 @@ describe.each(FAMILIES)("a learned context window on $name", (family) => {
 });
 
 describe("a server that silently truncates the prompt", () => {
-  it("warns once, with a code, that part of the conversation may have been dropped and how to raise the context size", async () => {
-    const family = FAMILIES.find((candidate) => candidate.model.startsWith("local/")) as Family;
-    const { startServer } = await setUp(family, {});
-    const { run } = await startServer({ truncateAbove: 1024 });
+  const llamaCpp = FAMILIES.find((candidate) => candidate.model.startsWith("local/")) as Family;
+  const warningsOf = (stdout: string) => jsonEvents(stdout).filter((event) => event.type === "warning");
+
+  it("warns once, with a code, when the reported prompt is pinned at the context size the server reports", async () => {
+    const { startServer } = await setUp(llamaCpp, {});
+    const { run } = await startServer({
+      truncateAbove: 1024,
+      serverInfo: { kind: "llama.cpp", contextWindow: 1024 },
+    });
     const result = await run(`${"a long prompt that the server cuts ".repeat(400)}`);
     expect(result.code).toBe(0);
-    const warnings = jsonEvents(result.stdout).filter((event) => event.type === "warning");
+    const warnings = warningsOf(result.stdout);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ code: "prompt_truncated" });
+    expect(String(warnings[0]?.message)).toMatch(
+      /reported a prompt of 1024 tokens, exactly its context size/,
+    );
     expect(String(warnings[0]?.message)).toMatch(/num_ctx|OLLAMA_CONTEXT_LENGTH/);
+  }, 60_000);
+
+  it("warns when the reported prompt stops growing while the conversation grows, and never for a server that keeps everything", async () => {
+    const { startServer } = await setUp(llamaCpp, {});
+    const { run } = await startServer({ truncateAbove: 1024 });
+    // The first answer alone proves nothing: no context size was reported and nothing came before.
+    const first = await run(`${"a long prompt that the server cuts ".repeat(400)}`);
+    expect(warningsOf(first.stdout)).toEqual([]);
+    const second = await run("and a second question");
+    expect(warningsOf(second.stdout)).toHaveLength(1);
+    expect(String(warningsOf(second.stdout)[0]?.message)).toMatch(
+      /no more than the 1024 it reported for an earlier request although the conversation only grew since/,
+    );
 
     const { run: runUntruncated } = await startServer({});
-    const fine = await runUntruncated(`${"a long prompt that fits ".repeat(400)}`);
-    expect(jsonEvents(fine.stdout).filter((event) => event.type === "warning")).toEqual([]);
+    for (const prompt of ["a long prompt that fits ".repeat(400), "short", "another"]) {
+      const fine = await runUntruncated(prompt);
+      expect(warningsOf(fine.stdout)).toEqual([]);
+    }
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import type {
   RecordedRequest,
 } from "../../src/simulator/fake-provider-types.js";
 import { closeAfterEach } from "../support/close-after-each.js";
-import { bodyText, isSummaryRequest } from "../support/recorded-requests.js";
+import { bodyText, fakeCount, isSummaryRequest } from "../support/recorded-requests.js";
 import { cliEnv, jsonEvents, runCli, sessionLines, tempProject } from "./run-cli.js";
 
 /**
@@ -74,18 +74,26 @@ describe.each(FAMILIES)("a message too large on its own, $name", (family) => {
     const error = events.find((event) => event.type === "error");
     expect(error).toMatchObject({ code: "context_overflow" });
     expect(String(error?.message)).toMatch(/your message is too large on its own/);
-    expect(String(error?.message)).toMatch(/come to about \d+ tokens/);
-    expect(String(error?.hint)).toMatch(/Your message alone \(about \d+ tokens\)/);
     expect(String(error?.hint)).toMatch(/attach a file instead/);
     expect(String(error?.hint)).toMatch(/larger context window/);
     expect(String(error?.hint)).not.toMatch(/\/compact/);
 
     if (family.numbers) {
-      // The overflow said how large the window is: no summary was asked for, nothing compacted.
+      // The server's own figures show the message cannot fit: no summary was asked for, nothing
+      // compacted, and the error names those figures (this request's count and the previous one's).
       expect(server.requests.filter(isSummaryRequest)).toEqual([]);
       expect(events.some((event) => String(event.type).startsWith("compaction"))).toBe(false);
-      expect(String(error?.message)).toMatch(/context window of 4000 tokens/);
+      const rejected = server.requests.at(-1) as RecordedRequest;
+      const message = String(error?.message);
+      expect(message).toMatch(/come to about \d+ tokens by the server's count/);
+      expect(message).toContain(`it counted ${fakeCount(rejected)} tokens for this request`);
+      expect(message).toMatch(/context window of 4000 tokens/);
+      expect(String(error?.hint)).toMatch(/Your message alone \(about \d+ tokens\)/);
     } else {
+      // No figures at all: only the retry failing the same way tells, and the error says just that.
+      expect(String(error?.message)).toMatch(/the server rejected the request again/);
+      expect(String(error?.message)).not.toMatch(/\d+ tokens/);
+      expect(String(error?.hint)).toMatch(/^Your message alone does not fit/);
       // Only the retry failing the same way told: the compaction made for it is undone.
       expect(server.requests.filter(isSummaryRequest)).toHaveLength(1);
       expect(events.map((event) => event.type)).toEqual(

@@ -16,6 +16,8 @@ export interface SessionJson {
   compactions: number;
   counts_exact: boolean;
   size_bytes: number;
+  /** The session this one was started from, or null: `{id, path, relation, turn}` (turn null when absent). */
+  parent: { id: string; path: string; relation: string; turn: number | null } | null;
 }
 
 export function sessionsJson(sessions: readonly SessionSummary[]): SessionJson[] {
@@ -31,7 +33,47 @@ export function sessionsJson(sessions: readonly SessionSummary[]): SessionJson[]
     compactions: session.compactions,
     counts_exact: session.countsExact,
     size_bytes: session.size,
+    parent:
+      session.parent === undefined
+        ? null
+        : {
+            id: session.parent.id,
+            path: session.parent.path,
+            relation: session.parent.relation,
+            turn: session.parent.turn ?? null,
+          },
   }));
+}
+
+/**
+ * Where a session came from, shown before its first prompt: "↳ fork of 3f2a9c1b at turn 4". The
+ * parent is named by its short id in this listing, else by the first 8 characters of its id.
+ */
+export function lineageLabel(
+  session: SessionSummary,
+  shortIds: ReadonlyMap<string, string> = new Map(),
+): string | undefined {
+  const parent = session.parent;
+  if (parent === undefined) return undefined;
+  const name = shortIds.get(parent.id) ?? parent.id.slice(0, 8);
+  const point = parent.turn === undefined ? "" : ` at turn ${parent.turn}`;
+  return `↳ ${parent.relation} of ${name}${point}`;
+}
+
+/** The first prompt with the session's lineage before it, as the listing and the picker show it. */
+export function promptWithLineage(
+  session: SessionSummary,
+  shortIds: ReadonlyMap<string, string> = new Map(),
+): string | undefined {
+  const lineage = lineageLabel(session, shortIds);
+  if (lineage === undefined) return session.firstPrompt;
+  return `${lineage}: ${session.firstPrompt ?? "(no prompt)"}`;
+}
+
+/** Each session's id mapped to its shortest unique prefix in the listing. */
+export function shortIdMap(sessions: readonly SessionSummary[]): Map<string, string> {
+  const short = uniqueIdPrefixes(sessions.map((session) => session.id));
+  return new Map(sessions.map((session, index) => [session.id, short[index] ?? session.id]));
 }
 
 /**
@@ -60,8 +102,12 @@ export function formatSessionTable(sessions: readonly SessionSummary[], columns?
   const used = heading.join("  ").length + 2;
   const promptWidth = Math.max(20, (columns ?? used + PIPE_PROMPT_WIDTH) - used - 1);
   const lines = [[...heading, "FIRST PROMPT"].join("  ")];
-  for (const [index, row] of rows.entries())
-    lines.push([...row, oneLine(sessions[index]?.firstPrompt, promptWidth)].join("  "));
+  const shortIds = shortIdMap(sessions);
+  for (const [index, row] of rows.entries()) {
+    const session = sessions[index];
+    const prompt = session === undefined ? undefined : promptWithLineage(session, shortIds);
+    lines.push([...row, oneLine(prompt, promptWidth)].join("  "));
+  }
   return `${lines.join("\n")}\n`;
 }
 

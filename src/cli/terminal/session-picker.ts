@@ -1,6 +1,6 @@
 import { emitKeypressEvents } from "node:readline";
-import { type SessionSummary, uniqueIdPrefixes } from "../../session/index.js";
-import { formatTime, oneLine } from "../sessions/format-session-list.js";
+import type { SessionSummary } from "../../session/index.js";
+import { formatTime, oneLine, promptWithLineage, shortIdMap } from "../sessions/format-session-list.js";
 import { fitWidth } from "./text-width.js";
 
 export interface PickerIo {
@@ -27,9 +27,7 @@ export function pickSession(
   sessions: readonly SessionSummary[],
   io: PickerIo,
 ): Promise<SessionSummary | undefined> {
-  const short = new Map(
-    uniqueIdPrefixes(sessions.map((session) => session.id)).map((id, index) => [sessions[index], id]),
-  );
+  const short = shortIdMap(sessions);
   let filter = "";
   let selected = 0;
   let drawn = 0;
@@ -97,7 +95,7 @@ function frame(
   list: readonly SessionSummary[],
   selected: number,
   filter: string,
-  short: ReadonlyMap<SessionSummary | undefined, string>,
+  short: ReadonlyMap<string, string>,
   stdout: PickerIo["stdout"],
 ): string[] {
   const columns = Math.max(40, stdout.columns ?? 80) - 1;
@@ -105,8 +103,8 @@ function frame(
   const first = Math.min(Math.max(0, selected - room + 1), Math.max(0, list.length - room));
   const rows = list.slice(first, first + room).map((session, index) => {
     const marker = first + index === selected ? "\u001b[7m>" : " ";
-    const head = `${marker} ${short.get(session) ?? session.id}  ${formatTime(session.modified)}  ${String(session.turns).padStart(3)} ${session.turns === 1 ? "turn " : "turns"}  `;
-    const line = `${head}${oneLine(session.firstPrompt, Math.max(10, columns - head.length + (marker.length - 1)))}`;
+    const head = `${marker} ${short.get(session.id) ?? session.id}  ${formatTime(session.modified)}  ${String(session.turns).padStart(3)} ${session.turns === 1 ? "turn " : "turns"}  `;
+    const line = `${head}${oneLine(promptWithLineage(session, short), Math.max(10, columns - head.length + (marker.length - 1)))}`;
     return first + index === selected ? `${line}\u001b[0m` : line;
   });
   return [
