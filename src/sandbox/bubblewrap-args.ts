@@ -1,10 +1,11 @@
 import { isWritable, type PathRule, ruleFor, type SandboxLayout } from "./sandbox-layout.js";
 
 /**
- * bubblewrap's arguments (before `--`) for one command: new user, PID, IPC, UTS and cgroup
- * namespaces (and network, unless the network is on), no capabilities, no new privileges (bubblewrap
- * always sets it), its own session, killed with its parent; then the layout's rules as mounts, in
- * order, so the deepest rule covering a path decides what a command sees there.
+ * bubblewrap's arguments (before `--`) for one command: new user, PID, IPC (the host's shared
+ * memory) and cgroup namespaces (and network, unless the network is on), no capabilities (so no
+ * hostname to change, no mount to undo), no new privileges (bubblewrap always sets it), no user
+ * namespaces inside, its own session, killed with its parent; then the layout's rules as mounts,
+ * in order, so the deepest rule covering a path decides what a command sees there.
  */
 export function bubblewrapArgs(layout: SandboxLayout, cwd: string): string[] {
   const args = [
@@ -14,7 +15,6 @@ export function bubblewrapArgs(layout: SandboxLayout, cwd: string): string[] {
     "--disable-userns",
     "--unshare-pid",
     "--unshare-ipc",
-    "--unshare-uts",
     "--unshare-cgroup-try",
     ...(layout.policy.network ? [] : ["--unshare-net"]),
     "--cap-drop",
