@@ -18,7 +18,11 @@ const BASE = [
   "(allow file-ioctl)",
   "(allow user-preference-read)",
   "(allow iokit-get-properties)",
-  '(allow file-read* file-write-data (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/dtracehelper"))',
+];
+
+/** Devices every program writes to; last, so no path rule above takes them away. */
+const DEVICES = [
+  '(allow file-read* file-write-data file-ioctl (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (literal "/dev/dtracehelper") (literal "/dev/stdout") (literal "/dev/stderr") (regex #"^/dev/fd/[0-9]+$") (regex #"^/dev/ttys[0-9]+$"))',
 ];
 
 /**
@@ -31,6 +35,7 @@ const BASE = [
 export function seatbeltProfile(layout: SandboxLayout): string {
   const lines = [...BASE, layout.policy.network ? "(allow network*)" : "(deny network*)"];
   for (const rule of layout.rules) lines.push(...formsFor(rule, layout.policy.network));
+  lines.push(...DEVICES);
   return `${lines.join("\n")}\n`;
 }
 
@@ -41,7 +46,8 @@ function formsFor(rule: PathRule, network: boolean): string[] {
     case "read-only":
       return [
         `(allow file-read* ${at})`,
-        `(deny file-write* ${at})`,
+        // Below "/" (deny default) already refuses writes; deeper, this takes back a writable parent's.
+        ...(rule.path === "/" ? [] : [`(deny file-write* ${at})`]),
         ...(network ? [`(allow network-outbound ${sockets})`] : []),
       ];
     case "concealed":

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/index.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import { startFakeAnthropicServer } from "../../src/simulator/index.js";
 import { sandboxUsers } from "../sandbox/sandbox-users.js";
 import { jsonLines, makeSandbox, runPanto } from "./panto-process.js";
 
@@ -53,7 +53,10 @@ describe.skipIf(current?.unavailable !== undefined)(
     });
 
     it("refuses an escape in print mode, even with --allow-tools, and runs it with --allow-unsandboxed", async () => {
-      const escape = { command: `echo out > "$HOME/escaped.txt"`, unsandboxed_reason: "writes to the home folder" };
+      const escape = {
+        command: `echo out > "$HOME/escaped.txt"`,
+        unsandboxed_reason: "writes to the home folder",
+      };
       const first = await setup(escape);
       const refused = await runPanto(["-m", MODEL, "--json", "--allow-tools", "-p", "go"], {
         cwd: first.box.project,
@@ -77,10 +80,13 @@ describe.skipIf(current?.unavailable !== undefined)(
     it("keeps the project read-only with --sandbox read-only, and records the mode in the session", async () => {
       const { box, env } = await setup({ command: "echo x > inside.txt" });
       const session = join(box.root, "s.jsonl");
-      const run = await runPanto(["-m", MODEL, "--json", "--sandbox", "read-only", "--session", session, "-p", "go"], {
-        cwd: box.project,
-        env,
-      });
+      const run = await runPanto(
+        ["-m", MODEL, "--json", "--sandbox", "read-only", "--session", session, "-p", "go"],
+        {
+          cwd: box.project,
+          env,
+        },
+      );
       expect(String(toolResults(run.stdout)[0]?.text)).toContain("Read-only file system");
       expect(existsSync(join(box.project, "inside.txt"))).toBe(false);
       expect(await readFile(session, "utf8")).toContain('"type":"sandbox","mode":"read-only"');
@@ -96,7 +102,11 @@ describe.skipIf(current?.unavailable !== undefined)(
       );
       const run = await runPanto(["-m", MODEL, "--json", "-p", "go"], { cwd: box.project, env });
       expect(jsonLines(run.stdout)[0]).toMatchObject({
-        sandbox: { mode: "workspace-write", network: true, writable_roots: [box.project, join(box.root, "scratch")] },
+        sandbox: {
+          mode: "workspace-write",
+          network: true,
+          writable_roots: [box.project, join(box.root, "scratch")],
+        },
       });
     });
 
@@ -104,7 +114,11 @@ describe.skipIf(current?.unavailable !== undefined)(
       const box = await makeSandbox();
       const json = await runPanto(["sandbox", "--json"], { cwd: box.project, env: box.env });
       expect(json.code).toBe(0);
-      const report = JSON.parse(json.stdout) as { ok: boolean; mode: string; checks: Array<{ id: string; ok: boolean }> };
+      const report = JSON.parse(json.stdout) as {
+        ok: boolean;
+        mode: string;
+        checks: Array<{ id: string; ok: boolean }>;
+      };
       expect(report).toMatchObject({ ok: true, mode: "workspace-write" });
       expect(report.checks.length).toBeGreaterThanOrEqual(9);
       const text = await runPanto(["sandbox"], { cwd: box.project, env: box.env });

@@ -94,3 +94,14 @@ describe("Seatbelt profile", () => {
     expect(() => sbplString("/a\nb")).toThrow(SandboxError);
   });
 });
+
+describe("Seatbelt profile devices", () => {
+  it("lets programs write /dev/null and the terminal, after every path rule", () => {
+    const world = makeWorld(temp());
+    const lines = seatbeltProfile(sandboxLayout(macPolicy(world)))
+      .trimEnd()
+      .split("\n");
+    expect(lines.at(-1)).toContain('(allow file-read* file-write-data file-ioctl (literal "/dev/null")');
+    expect(lines).not.toContain('(deny file-write* (subpath "/"))');
+  });
+});
