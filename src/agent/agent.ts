@@ -252,8 +252,8 @@ export class Agent {
 
   /**
    * Warns once per session when the provider's own numbers say the server cut the request: the
-   * reported prompt pinned at the server's context size, or not grown past an earlier one on the
-   * same context (see truncationWarning). Never from panto's estimate.
+   * reported prompt at exactly the context size the server reports, or not grown past an earlier
+   * one on the same context (see truncationWarning). Never from panto's estimate.
    */
   async #warnIfTruncated(
     message: AssistantMessage,
@@ -261,7 +261,7 @@ export class Agent {
   ): Promise<void> {
     if (this.#truncationWarned || message.usage === undefined) return;
     const { session } = this.#options;
-    const serverWindow = (await reportedWindow) ?? session.learnedWindows()[this.#modelId]?.contextWindow;
+    const serverWindow = await reportedWindow;
     const accepted = latestAcceptedRequest(session.activeEntries(), this.#modelId);
     const warning = truncationWarning(message, { accepted, serverWindow });
     if (warning === undefined) return;

@@ -4,7 +4,7 @@ import type { ToolSandbox } from "../sandbox/index.js";
 import { runTool, type Tool } from "../tools/index.js";
 import type { AgentOptions, ApprovalRequest, ApprovalVerdict } from "./agent-options.js";
 
-type ToolCallOptions = Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks" | "sandbox">;
+type ToolCallOptions = Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks" | "sandbox" | "toolDeadlineMs">;
 
 /**
  * Runs one assistant message's tool calls in order, asking permission for write and exec tools
@@ -42,11 +42,14 @@ async function runOne(
   onStart(call);
   // An allowed escape runs without the sandbox; every other call runs in it (when there is one).
   const sandbox = request?.kind === "escape" ? undefined : options.sandbox;
-  const result = await runTool(options.tools, call, {
-    cwd: options.cwd,
-    ...optional("signal", signal),
-    ...optional("sandbox", sandbox),
-  });
+  // Bash enforces the timeout the model gave it; the configured deadline is for the other tools.
+  const deadline = tool?.kind === "exec" ? undefined : options.toolDeadlineMs;
+  const result = await runTool(
+    options.tools,
+    call,
+    { cwd: options.cwd, ...optional("signal", signal), ...optional("sandbox", sandbox) },
+    optional("deadlineMs", deadline),
+  );
   await options.hooks?.postToolUse(call, result);
   return result;
 }

@@ -7,16 +7,21 @@ import type { AcceptedRequest } from "./provider-figures.js";
  */
 export interface TruncationEvidence {
   accepted?: AcceptedRequest | undefined;
-  /** The server's context size: as it reports it (llama.cpp /props, Ollama...) or as an overflow stated it. */
+  /**
+   * The context size the server itself reports (llama.cpp /props, Ollama, LM Studio). Not a window
+   * an overflow stated: a server that rejects over-long prompts is not one that cuts them.
+   */
   serverWindow?: number | undefined;
 }
 
 /**
  * The warning for a server that silently cut an over-long prompt (Ollama does, instead of rejecting
  * it), given only on the provider's own numbers, never on panto's estimate: the reported prompt is
- * pinned at the server's context size or exactly half of it (where Ollama cuts), or it did not grow
- * past the prompt of an earlier request on the same context although the conversation only grew
- * since (that request's answer and at least one message were added, and nothing was removed).
+ * exactly the context size the server reports (no room left for an answer: it was cut to fit), or
+ * it did not grow past the prompt of an earlier request on the same context although the
+ * conversation only grew since (that request's answer and at least one message were added, and
+ * nothing was removed), which is how a prompt pinned at half the context size (where Ollama cuts)
+ * shows itself from the second request on. A single prompt at half the size proves nothing.
  */
 export function truncationWarning(
   message: AssistantMessage,
@@ -25,7 +30,8 @@ export function truncationWarning(
   const reported = message.usage?.promptTokens;
   if (reported === undefined || !(reported > 0)) return undefined;
   const finding =
-    pinnedFinding(reported, evidence.serverWindow) ?? shrankFinding(reported, evidence.accepted);
+    pinnedFinding(reported, evidence.serverWindow) ??
+    shrankFinding(reported, evidence.accepted, evidence.serverWindow);
   if (finding === undefined) return undefined;
   return (
     `${message.provider}/${message.model} reported a prompt of ${reported} tokens, ${finding}: the server ` +
@@ -36,14 +42,19 @@ export function truncationWarning(
 }
 
 function pinnedFinding(reported: number, window: number | undefined): string | undefined {
-  if (window === undefined || !(window > 0)) return undefined;
-  if (reported === window) return `exactly its context size of ${window} tokens`;
-  if (reported === Math.floor(window / 2) || reported === Math.ceil(window / 2))
-    return `exactly half its context size of ${window} tokens`;
-  return undefined;
+  if (window === undefined || reported !== window) return undefined;
+  return `exactly its context size of ${window} tokens`;
 }
 
-function shrankFinding(reported: number, accepted: AcceptedRequest | undefined): string | undefined {
+function shrankFinding(
+  reported: number,
+  accepted: AcceptedRequest | undefined,
+  window: number | undefined,
+): string | undefined {
   if (accepted === undefined || reported > accepted.promptTokens) return undefined;
-  return `no more than the ${accepted.promptTokens} it reported for an earlier request although the conversation only grew since`;
+  const half =
+    window !== undefined && (reported === Math.floor(window / 2) || reported === Math.ceil(window / 2))
+      ? `, half its context size of ${window} tokens`
+      : "";
+  return `no more than the ${accepted.promptTokens} it reported for an earlier request although the conversation only grew since${half}`;
 }

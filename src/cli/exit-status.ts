@@ -1,3 +1,5 @@
+import type { FailureStatus } from "../runtime/command-outcome.js";
+
 /** Exit statuses, as documented in `panto --help` (DESIGN "CLI contract"). */
 export const EXIT_OK = 0;
 /** A model, provider or runtime failure, an overflow that survived its one retry included. */
@@ -9,17 +11,15 @@ export const EXIT_MAX_TURNS = 3;
 /** Interrupted (SIGINT / Ctrl-C). */
 export const EXIT_INTERRUPTED = 130;
 
-/**
- * A mistake in how panto was invoked or configured, found before any model call. The message is
- * shown as is and the exit status is 2.
- */
-export class UsageError extends Error {
-  /** Short machine-readable kind for `--json` error events, e.g. "usage", "config", "session". */
-  readonly kind: string;
-
-  constructor(message: string, kind = "usage", options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = "UsageError";
-    this.kind = kind;
+/** The exit status of a command that failed this way (or 0 when it did not fail). */
+export function exitStatusOf(failure: { status: FailureStatus } | undefined): number {
+  if (failure === undefined) return EXIT_OK;
+  switch (failure.status) {
+    case "usage":
+      return EXIT_USAGE;
+    case "failure":
+      return EXIT_FAILURE;
+    case "interrupted":
+      return EXIT_INTERRUPTED;
   }
 }

@@ -1,8 +1,8 @@
+import { addEnvironmentSecrets } from "../runtime/setup/known-secrets.js";
 import { SecretRedactor } from "../secrets/index.js";
 import type { CliIo } from "./cli-io.js";
 import type { CliOptions } from "./cli-options.js";
 import { EXIT_FAILURE, EXIT_USAGE } from "./exit-status.js";
-import { addEnvironmentSecrets } from "./known-secrets.js";
 import { redactingStream } from "./redacting-stream.js";
 
 /**
@@ -30,10 +30,10 @@ export async function runCli(given: CliOptions, rawIo: CliIo): Promise<number> {
       io.stderr.write("panto: error: --max-turns applies to print and JSON runs (-p, --json)\n");
       return EXIT_USAGE;
     }
-    if (options.json) return await (await import("./modes/run-json.js")).runJson(options, io);
+    if (options.json) return await (await import("./json/run-json.js")).runJson(options, io);
     if (options.print || io.stdin.isTTY !== true)
-      return await (await import("./modes/run-print.js")).runPrint({ ...options, print: true }, io);
-    return await (await import("./modes/run-interactive.js")).runInteractive(options, io);
+      return await (await import("./print/run-print.js")).runPrint({ ...options, print: true }, io);
+    return await (await import("./interactive/run-interactive.js")).runInteractive(options, io);
   } catch (error) {
     io.stderr.write(
       `panto: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

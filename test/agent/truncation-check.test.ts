@@ -14,12 +14,18 @@ const answer = (promptTokens: number): AssistantMessage => ({
 const accepted = (promptTokens: number) => ({ promptTokens, resentOutputTokens: 10, between: [], after: [] });
 
 describe("truncationWarning (silent truncation, from the provider's numbers only)", () => {
-  it("warns when the reported prompt is pinned at the server's context size or exactly half of it", () => {
+  it("warns when the reported prompt is exactly the server's reported context size", () => {
     expect(truncationWarning(answer(2048), { serverWindow: 2048 })).toMatch(
       /reported a prompt of 2048 tokens, exactly its context size of 2048 tokens/,
     );
-    expect(truncationWarning(answer(1024), { serverWindow: 2048 })).toMatch(/exactly half its context size/);
     expect(truncationWarning(answer(2047), { serverWindow: 2048 })).toBeUndefined();
+  });
+
+  it("takes a prompt at half the context size for a cut one only when it stays there", () => {
+    expect(truncationWarning(answer(1024), { serverWindow: 2048 })).toBeUndefined();
+    expect(truncationWarning(answer(1024), { serverWindow: 2048, accepted: accepted(1024) })).toMatch(
+      /no more than the 1024 it reported for an earlier request although the conversation only grew since, half its context size of 2048 tokens/,
+    );
   });
 
   it("warns when the prompt did not grow past an earlier one on the same context", () => {

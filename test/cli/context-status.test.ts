@@ -48,7 +48,8 @@ describe("the context status line after each answer (built CLI in a terminal)", 
       await terminal.type("hello");
       await terminal.press("Enter");
       // 3,000 prompt tokens + 200 output tokens sent back next time = 3.2k, 10% of 32k.
-      const screen = await terminal.waitFor(/context 3\.2k tokens/);
+      // Waits for the prompt after the status line too: a screen read between the two lacks it.
+      const screen = await terminal.waitFor(/context 3\.2k tokens[^\n]*\n>/);
       expect(screen).toMatch(
         /First answer\.\ncontext 3\.2k tokens · 10% of 32k \(reported by the server\)\n>/,
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toJsonEvent } from "../../src/cli/modes/json-events.js";
+import { toJsonEvent } from "../../src/cli/json/json-events.js";
 import type { CompactionRecord } from "../../src/core/index.js";
 
 const record: CompactionRecord = {

@@ -8,12 +8,13 @@ import {
   resolveCompactionPrompt,
 } from "../../compaction/index.js";
 import { readCompactionPromptLayers } from "../../config/index.js";
+import { describeContext } from "../../runtime/commands/describe-context.js";
+import { formatCompactionReport } from "../../runtime/format-text.js";
 import { newSessionPath, openSession } from "../../session/index.js";
 import { startFakeAnthropicServer } from "../../simulator/fake-anthropic-server.js";
 import { createDefaultTools, type Tool } from "../../tools/index.js";
-import { describeContext } from "../commands/describe-context.js";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-status.js";
-import { colourEnabled, createStyle, formatCompactionReport, type Style } from "../terminal/render.js";
+import { colourEnabled, createStyle, type Style } from "../terminal/style.js";
 import { TerminalRenderer } from "../terminal/terminal-renderer.js";
 import { createDemoResponder } from "./demo-responder.js";
 import { DEMO_COMPACT_INSTRUCTIONS, DEMO_FILES, DEMO_STEPS } from "./demo-script.js";

@@ -1,6 +1,6 @@
 import type { FidelityTarget, SessionSnapshot } from "../../fidelity/index.js";
 import { FIDELITY_FACT_KINDS, probeQuestion, summariserView } from "../../fidelity/index.js";
-import { UsageError } from "../exit-status.js";
+import { UsageError } from "../../runtime/setup/setup-errors.js";
 import {
   compactFresh,
   type FidelityModels,

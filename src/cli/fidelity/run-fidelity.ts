@@ -19,16 +19,16 @@ import {
   type SessionSnapshot,
   scoreFidelity,
 } from "../../fidelity/index.js";
+import { clientFactory } from "../../runtime/setup/client-factory.js";
+import { addConfigSecrets, addEnvironmentSecrets } from "../../runtime/setup/known-secrets.js";
+import { resolveSessionArgument } from "../../runtime/setup/session-argument.js";
+import { asUsageError, UsageError } from "../../runtime/setup/setup-errors.js";
 import { SecretRedactor } from "../../secrets/index.js";
 import { createDefaultTools } from "../../tools/index.js";
 import type { CliIo } from "../cli-io.js";
-import type { FidelityCliOptions } from "../cli-options.js";
-import { clientFactory } from "../client-factory.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "../exit-status.js";
-import { addConfigSecrets, addEnvironmentSecrets } from "../known-secrets.js";
+import type { FidelityCliOptions } from "../cli-option-types.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../exit-status.js";
 import { redactingStream } from "../redacting-stream.js";
-import { resolveSessionArgument } from "../sessions/session-argument.js";
-import { asUsageError } from "../setup-errors.js";
 import type { FidelityModels, FreshSettings } from "./fidelity-model-calls.js";
 import { runFidelityProbes } from "./fidelity-probes.js";
 

@@ -2,7 +2,7 @@ import { loadConfig } from "../../config/index.js";
 import type { SandboxMode } from "../../core/index.js";
 import { probeSandbox, resolveSandboxSettings } from "../../sandbox/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../exit-status.js";
-import { asUsageError } from "../setup-errors.js";
+import { asUsageError } from "../../runtime/setup/setup-errors.js";
 import { formatProbeReport } from "./format-probe-report.js";
 
 export interface SandboxCommandIo {

@@ -1,18 +1,7 @@
 import type { CliOptions } from "../cli-options.js";
 import { EXIT_INTERRUPTED, EXIT_USAGE } from "../exit-status.js";
 import { formatSessionTable } from "./format-session-list.js";
-import { resolveSessionArgument } from "./session-argument.js";
 import { listProjectSessions } from "./sessions-command.js";
-
-/** The session file `-r REF` means: see resolveSessionArgument. */
-export async function resolveResumePath(
-  ref: string,
-  cwd: string,
-  pantoHome: string,
-  projectRoot: string,
-): Promise<string> {
-  return await resolveSessionArgument(ref, "--resume", { cwd, pantoHome, projectRoot });
-}
 
 export interface ResumePickIo {
   cwd: string;

@@ -1,5 +1,5 @@
 import type { ToolCallBlock } from "../../core/index.js";
-import { formatToolCall, plural, visible } from "./render.js";
+import { formatToolCall, plural, visible } from "../../runtime/format-text.js";
 
 /** Lines of file content shown before a write or edit is allowed; the rest is counted, not shown. */
 const PREVIEW_LINES = 12;

@@ -1,10 +1,10 @@
 import type { Interface, Key } from "node:readline";
-import type { ApprovalVerdict } from "../../agent/index.js";
 import type { ToolCallBlock } from "../../core/index.js";
+import type { ApprovalAnswer } from "../../runtime/front-end.js";
 import type { Tool } from "../../tools/index.js";
 import { approvalQuestion, describeApproval, parseApprovalAnswer } from "./approval-preview.js";
 import type { MutableOutput } from "./mutable-output.js";
-import type { Style } from "./render.js";
+import type { Style } from "./style.js";
 import type { TerminalRenderer } from "./terminal-renderer.js";
 
 type Choice = NonNullable<ReturnType<typeof parseApprovalAnswer>>;
@@ -14,22 +14,21 @@ interface Pending {
   /** "choice" until y, a or n; then "reason", while the user may say why they said no. */
   phase: "choice" | "reason";
   output: MutableOutput;
-  resolve: (verdict: ApprovalVerdict) => void;
+  resolve: (answer: ApprovalAnswer) => void;
 }
 
 const ECHO: Record<Choice, string> = { once: "yes", always: "always", no: "no" };
 
 /**
  * The permission question before write, edit and bash: shows what the call will do, then takes
- * one key: y (this once), a (always for this tool, this session), n or Enter (no). Other keys get
- * a reminder of the choices. After no, one line of reason may follow (Enter alone gives none);
- * the model is told it. Without a terminal (no keys) the answer is read as a line. Text typed
- * ahead before the question is put aside and restored.
+ * one key: y (this once), a (always for this tool, this session: the run's approval policy
+ * remembers it), n or Enter (no). Other keys get a reminder of the choices. After no, one line of
+ * reason may follow (Enter alone gives none); the model is told it. Without a terminal (no keys)
+ * the answer is read as a line. Text typed ahead before the question is put aside and restored.
  */
 export class ApprovalPrompt {
   readonly #renderer: TerminalRenderer;
   readonly #style: Style;
-  readonly #alwaysAllowed = new Set<string>();
   #pending: Pending | undefined;
 
   constructor(renderer: TerminalRenderer, style: Style) {
@@ -42,18 +41,8 @@ export class ApprovalPrompt {
     return this.#pending !== undefined;
   }
 
-  /** Whether the user already allowed this tool for the rest of the session. */
-  allowedAlways(toolName: string): boolean {
-    return this.#alwaysAllowed.has(toolName);
-  }
-
-  /** The tools allowed with `a` in this session, in the order they were allowed. */
-  grantedTools(): string[] {
-    return [...this.#alwaysAllowed];
-  }
-
   /** Asks about one call; resolves when the user answers (or cancels). */
-  ask(rl: Interface, output: MutableOutput, call: ToolCallBlock, tool: Tool): Promise<ApprovalVerdict> {
+  ask(rl: Interface, output: MutableOutput, call: ToolCallBlock, tool: Tool): Promise<ApprovalAnswer> {
     const typedAhead = takeLine(rl);
     const wasMuted = output.muted;
     output.muted = false;
@@ -65,11 +54,11 @@ export class ApprovalPrompt {
         toolName,
         phase: "choice",
         output,
-        resolve: (verdict) => {
+        resolve: (answer) => {
           this.#pending = undefined;
           output.muted = wasMuted;
           if (typedAhead !== "") rl.write(typedAhead);
-          resolve(verdict);
+          resolve(answer);
         },
       };
       rl.setPrompt(this.#style.yellow(approvalQuestion(toolName, this.#renderer.columns)));
@@ -126,9 +115,8 @@ export class ApprovalPrompt {
       rl.prompt();
       return;
     }
-    if (choice === "always") this.#alwaysAllowed.add(pending.toolName);
     this.#renderer.line(this.#style.dim("  allowed"));
-    pending.resolve("allow");
+    pending.resolve(choice);
   }
 
   /** Repeats the choices; `lead` ends the question's line first when no Enter did. */

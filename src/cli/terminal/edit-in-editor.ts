@@ -3,19 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Interface } from "node:readline";
+import { EditorError, type EditText } from "../../runtime/front-end.js";
 import type { CliIo } from "../cli-io.js";
 import type { KeyInput } from "./key-input.js";
-
-/** Edits text in the user's editor and returns the result; rejects with a clear message when it cannot. */
-export type EditText = (text: string) => Promise<string>;
-
-/** Raised when there is no editor to run, or it failed: the user's to fix, nothing was changed. */
-export class EditorError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "EditorError";
-  }
-}
 
 /**
  * An {@link EditText} that writes the text to a private temporary file, runs `$VISUAL` (else

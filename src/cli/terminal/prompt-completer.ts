@@ -1,8 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { resolve } from "node:path";
-import { modelCompletions } from "../commands/model-command.js";
-import { completeSlashCommand } from "../commands/slash-command-table.js";
-import type { RunContext } from "../start-run.js";
+import { modelCompletions } from "../../runtime/commands/model-command.js";
+import type { RunContext } from "../../runtime/run-context.js";
 
 type Completion = [string[], string];
 type CompleterCallback = (error: Error | null, result: Completion) => void;
@@ -34,7 +33,7 @@ async function completeLine(run: RunContext, cwd: string, line: string): Promise
   }
   const mention = /(?:^|\s)(@\S*)$/.exec(line)?.[1];
   if (mention !== undefined) return [await completePath(cwd, mention.slice(1)), mention];
-  return completeSlashCommand(line);
+  return run.commands.complete(line);
 }
 
 /** "@src/ma" -> "@src/math.ts", "@src/main/" (folders end in "/", hidden names only when asked for). */

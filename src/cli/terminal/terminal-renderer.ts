@@ -1,18 +1,27 @@
 import type { AgentEvent } from "../../agent/index.js";
 import type { CompactionTrigger } from "../../core/index.js";
+import {
+  formatCompactionLine,
+  formatToolCall,
+  formatToolResult,
+  visible,
+} from "../../runtime/format-text.js";
+import { describeOutcome, type OutcomeReport } from "../../runtime/outcome-text.js";
+import type { RunEvent } from "../../runtime/run-events.js";
 import type { MarkdownStream } from "./markdown-stream.js";
-import { formatCompactionLine, formatToolCall, formatToolResult, type Style, visible } from "./render.js";
 import { StatusLine } from "./status-line.js";
+import type { Style } from "./style.js";
 import { WordWrapper, wrapLines } from "./word-wrapper.js";
 
 type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
 /**
- * Renders agent events in the interactive terminal: answers stream to stdout as they arrive, as
+ * Renders a run's events in the interactive terminal: answers stream to stdout as they arrive, as
  * their plain text (left to the terminal to wrap, so code copies back as it was) or, given a
- * {@link MarkdownStream}, rendered block by block; thinking is dim and word-wrapped; tool calls and notices get a line each. While panto waits
- * (for the model's first token, a retry, a tool, a compaction) a status line on stderr says so; it
- * is erased before anything else is written.
+ * {@link MarkdownStream}, rendered block by block; thinking is dim and word-wrapped; tool calls,
+ * notices and command reports get a line each. While panto waits (for the model's first token, a
+ * retry, a tool, a compaction) a status line on stderr says so; it is erased before anything else
+ * is written.
  */
 export class TerminalRenderer {
   readonly #out: Output;
@@ -44,8 +53,17 @@ export class TerminalRenderer {
     return this.#out.isTTY === true ? this.#out.columns : undefined;
   }
 
-  render(event: AgentEvent): void {
+  render(event: RunEvent): void {
     switch (event.type) {
+      case "run-warning":
+        this.warning(event.message);
+        return;
+      case "tool-denied":
+        this.warning(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`);
+        return;
+      case "command":
+        this.#outcome(describeOutcome(event.outcome));
+        return;
       case "text-delta":
       case "thinking-delta":
         this.#stream(event.text, event.type === "thinking-delta");
@@ -91,6 +109,13 @@ export class TerminalRenderer {
     }
   }
 
+  /** A command's report, after whatever it streamed; a failure in red. */
+  #outcome(report: OutcomeReport): void {
+    this.reset();
+    if (report.text !== "") this.line(report.text);
+    if (report.error !== undefined) this.line(this.#style.red(report.error.message));
+  }
+
   #holdOrWarn(message: string): void {
     if (this.#held === undefined) this.warning(message);
     else this.#held.push(message);
@@ -128,12 +153,12 @@ export class TerminalRenderer {
         if (event.code === "aborted" || event.trigger === "manual") this.#held = undefined;
         else {
           this.#showHeld();
-          this.line(style.red(`✗ compaction failed (${event.code}): ${event.message}`));
+          this.line(style.red(`✗ compaction failed (${event.code}): ${visible(event.message)}`));
         }
         break;
       case "compaction-skipped":
         if (event.trigger === "overflow")
-          this.line(style.yellow(`context overflow: compaction cannot help: ${event.reason}`));
+          this.line(style.yellow(`context overflow: compaction cannot help: ${visible(event.reason)}`));
         break;
     }
     this.#held = undefined;
@@ -157,7 +182,7 @@ export class TerminalRenderer {
       }
       case "retry-wait":
         return style.dim(
-          `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`,
+          `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${visible(event.reason)}`,
         );
       case "overflow-retry":
         return style.dim("↻ retrying the request once against the compacted context");
@@ -166,8 +191,9 @@ export class TerminalRenderer {
     }
   }
 
+  /** A warning; its text (a provider's or a session file's words) is made visible first. */
   warning(message: string): void {
-    this.line(this.#style.yellow(`warning: ${message}`));
+    this.line(this.#style.yellow(`warning: ${visible(message)}`));
   }
 
   /**
@@ -243,7 +269,8 @@ export class TerminalRenderer {
 /** "retrying in 2.4s (attempt 2: overloaded)", counting down; then "waiting for the retry (attempt 2)". */
 function retryLabel(attempt: number, delayMs: number, reason: string): (now: number) => string {
   const due = Date.now() + delayMs;
-  const why = reason.length > 40 ? `${reason.slice(0, 39)}…` : reason;
+  const shown = visible(reason);
+  const why = shown.length > 40 ? `${shown.slice(0, 39)}…` : shown;
   return (now) =>
     now < due
       ? `retrying in ${((due - now) / 1000).toFixed(1)}s (attempt ${attempt}: ${why})`

@@ -1,0 +1,253 @@
+import { join } from "node:path";
+import { createInterface, type Interface } from "node:readline";
+import type { ToolCallBlock } from "../../core/index.js";
+import { shorten } from "../../runtime/format-text.js";
+import type { ApprovalAnswer } from "../../runtime/front-end.js";
+import type { RunContext } from "../../runtime/run-context.js";
+import type { Tool } from "../../tools/index.js";
+import type { CliIo } from "../cli-io.js";
+import { EXIT_INTERRUPTED, EXIT_OK } from "../exit-status.js";
+import { ApprovalPrompt, takeLine } from "../terminal/approval-prompt.js";
+import { editorOverTerminal } from "../terminal/edit-in-editor.js";
+import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "../terminal/history.js";
+import { KeyInput } from "../terminal/key-input.js";
+import { MutableOutput } from "../terminal/mutable-output.js";
+import { createPromptCompleter } from "../terminal/prompt-completer.js";
+import { fromHistoryLine, PromptHistory } from "../terminal/prompt-history.js";
+import type { Style } from "../terminal/style.js";
+import type { TerminalRenderer } from "../terminal/terminal-renderer.js";
+import { executeLine } from "./interactive-execute.js";
+import { printBanner } from "./interactive-extras.js";
+
+/** Lines that arrive closer together than this are one paste and are sent as one prompt. */
+const PASTE_WINDOW_MS = 25;
+/** A second Ctrl-C at an empty prompt within this time exits. */
+const DOUBLE_INTERRUPT_MS = 2000;
+const PROMPT = "> ";
+const CONTINUATION_PROMPT = "… ";
+
+/** The read-eval-print loop's state: one request at a time, approvals, multi-line input, Ctrl-C. */
+export class Repl {
+  readonly #io: CliIo;
+  readonly #style: Style;
+  readonly #renderer: TerminalRenderer;
+  readonly #approval: ApprovalPrompt;
+  readonly #output: MutableOutput;
+  #rl: Interface | undefined;
+  /** The keyboard in front of readline (bracketed paste, Alt-Enter, one-key answers); terminals only. */
+  #keys: KeyInput | undefined;
+  #run: RunContext | undefined;
+  #history: PromptHistory | undefined;
+  #busy: AbortController | undefined;
+  #lines: string[] = [];
+  /** Prompts typed while a request was running, sent in order afterwards. */
+  #queue: string[] = [];
+  #pasteTimer: NodeJS.Timeout | undefined;
+  #lastIdleInterrupt = 0;
+  #settle: (code: number) => void = () => {};
+  #closing = false;
+
+  constructor(io: CliIo, style: Style, renderer: TerminalRenderer) {
+    this.#io = io;
+    this.#style = style;
+    this.#renderer = renderer;
+    this.#approval = new ApprovalPrompt(renderer, style);
+    this.#output = new MutableOutput(io.stdout);
+  }
+
+  async start(run: RunContext): Promise<number> {
+    this.#run = run;
+    const historyPath = join(run.pantoHome, "history");
+    const writer = createHistoryWriter(
+      historyPath,
+      (message) => this.#renderer.warning(message),
+      this.#io.secrets?.redact,
+    );
+    const history = new PromptHistory(await loadHistory(historyPath), (entries) => writer.save(entries));
+    this.#history = history;
+    const keys = this.#io.stdin.isTTY === true ? new KeyInput(this.#io.stdin) : undefined;
+    this.#keys = keys;
+    const rl = createInterface({
+      // readline reads a terminal's keypress events only (and calls pause, resume, setRawMode).
+      input: keys === undefined ? this.#io.stdin : (keys as unknown as NodeJS.ReadableStream),
+      output: this.#output,
+      terminal: this.#io.stdin.isTTY === true,
+      history: history.entries,
+      // One above PromptHistory's cap, so readline never drops an entry of its own accord.
+      historySize: HISTORY_SIZE + 1,
+      removeHistoryDuplicates: false,
+      completer: createPromptCompleter(run, run.cwd),
+      prompt: PROMPT,
+    });
+    this.#rl = rl;
+    rl.on("history", (lines) => history.undoReadlineEntry(lines));
+    rl.on("line", (line) => this.#onLine(line));
+    rl.on("SIGINT", () => this.#onInterrupt());
+    rl.on("close", () => this.#onClose());
+    if (keys !== undefined) keys.intercept = (text, key) => this.#approval.key(rl, text, key);
+    printBanner(run, this.#io.version, this.#renderer, this.#style);
+    await run.sessionStart();
+    keys?.enablePaste(this.#io.stdout);
+    try {
+      const code = await new Promise<number>((resolve) => {
+        this.#settle = (exitCode) => {
+          this.#settle = () => {};
+          resolve(exitCode);
+        };
+        rl.prompt();
+      });
+      this.#closing = true;
+      rl.close();
+      await writer.flush();
+      return code;
+    } finally {
+      keys?.disablePaste();
+    }
+  }
+
+  /**
+   * The run's approval asker: y = this once, a = always for this tool this session, n = no. Asked
+   * only about calls the run's policy does not already allow; none while a request is cancelled.
+   */
+  async askApproval(call: ToolCallBlock, tool: Tool): Promise<ApprovalAnswer> {
+    const rl = this.#rl;
+    if (rl === undefined || this.#busy?.signal.aborted === true || this.#closing) return "deny";
+    this.#renderer.stopStatus();
+    this.#renderer.endLine();
+    const answer = await this.#approval.ask(rl, this.#output, call, tool);
+    rl.setPrompt(PROMPT);
+    return answer;
+  }
+
+  /** The run's editor (`/summary edit`): $VISUAL or $EDITOR, given the terminal meanwhile. */
+  editText(text: string): Promise<string> {
+    return editorOverTerminal(this.#io, this.#rl, this.#keys)(text);
+  }
+
+  #onLine(line: string): void {
+    const rl = this.#rl;
+    if (rl === undefined) return;
+    if (this.#approval.waiting) {
+      this.#approval.answer(rl, line);
+      return;
+    }
+    // A multi-line prompt recalled from history comes back as one line with markers for its breaks.
+    const text = fromHistoryLine(line);
+    if (text.endsWith("\\")) {
+      this.#lines.push(text.slice(0, -1));
+      rl.setPrompt(CONTINUATION_PROMPT);
+      rl.prompt();
+      return;
+    }
+    this.#lines.push(text);
+    if (this.#pasteTimer !== undefined) clearTimeout(this.#pasteTimer);
+    this.#pasteTimer = setTimeout(() => this.#onPrompt(), PASTE_WINDOW_MS);
+  }
+
+  /** A whole prompt is typed (its continued and pasted lines joined): send it, or queue it. */
+  #onPrompt(): void {
+    this.#pasteTimer = undefined;
+    const text = this.#lines.join("\n");
+    this.#lines = [];
+    this.#history?.add(text);
+    if (this.#busy === undefined) {
+      void this.#submit(text);
+      return;
+    }
+    if (text.trim() === "") return;
+    // Typed ahead while a request runs: it goes next, as its own prompt. It was not echoed, so say what it was.
+    this.#queue.push(text);
+    this.#rl?.setPrompt(PROMPT);
+    this.#renderer.line(
+      this.#style.dim(
+        `(queued "${shorten(text, 40)}": runs when this request finishes; Ctrl-C cancels both)`,
+      ),
+    );
+  }
+
+  async #submit(text: string): Promise<void> {
+    const rl = this.#rl;
+    const run = this.#run;
+    if (rl === undefined || run === undefined) return;
+    rl.setPrompt(PROMPT);
+    if (text.trim() === "") {
+      rl.prompt();
+      return;
+    }
+    const controller = new AbortController();
+    this.#busy = controller;
+    this.#output.muted = true;
+    try {
+      const exit = await executeLine(run, text, controller.signal, this.#renderer, this.#style);
+      if (exit) return this.#settle(EXIT_OK);
+    } catch (error) {
+      this.#renderer.reset();
+      this.#renderer.line(
+        this.#style.red(`panto: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    } finally {
+      this.#busy = undefined;
+      this.#output.muted = false;
+      this.#renderer.reset();
+    }
+    if (this.#closing) return this.#settle(EXIT_OK);
+    const next = this.#queue.shift();
+    // Keep the cursor where it was in anything typed ahead, which this shows for the first time.
+    if (next === undefined) rl.prompt(true);
+    else {
+      rl.setPrompt(PROMPT);
+      this.#renderer.line(`${PROMPT}${next}`);
+      void this.#submit(next);
+    }
+  }
+
+  #onInterrupt(): void {
+    const rl = this.#rl;
+    if (rl === undefined) return;
+    if (this.#approval.waiting) {
+      this.#approval.cancel();
+      this.#busy?.abort();
+      return;
+    }
+    if (this.#busy !== undefined) {
+      this.#queue = [];
+      this.#busy.abort();
+      return;
+    }
+    if (rl.line !== "" || this.#lines.length > 0) {
+      this.#lines = [];
+      takeLine(rl);
+      rl.setPrompt(PROMPT);
+      this.#io.stdout.write("\n");
+      rl.prompt();
+      return;
+    }
+    const now = Date.now();
+    if (now - this.#lastIdleInterrupt < DOUBLE_INTERRUPT_MS) {
+      this.#leavePromptLine();
+      this.#settle(EXIT_INTERRUPTED);
+      return;
+    }
+    this.#lastIdleInterrupt = now;
+    this.#io.stdout.write(`\n${this.#style.dim("(Ctrl-C again to exit, or Ctrl-D)")}\n`);
+    rl.prompt();
+  }
+
+  /** Ctrl-D or the end of input: finish (a running request is cancelled first). */
+  #onClose(): void {
+    if (this.#closing) return;
+    this.#closing = true;
+    this.#approval.cancel();
+    if (this.#busy !== undefined) {
+      this.#busy.abort();
+      return;
+    }
+    this.#leavePromptLine();
+    this.#settle(EXIT_OK);
+  }
+
+  /** Ends the prompt's line on the way out, so the shell's prompt does not land after "> ". */
+  #leavePromptLine(): void {
+    if (this.#io.stdin.isTTY === true) this.#io.stdout.write("\n");
+  }
+}

@@ -1,0 +1,146 @@
+import type { AgentEvent } from "../../agent/index.js";
+import type { AssistantMessage, Usage } from "../../core/index.js";
+import { optional } from "../../core/index.js";
+import type { RunEvent } from "../../runtime/run-events.js";
+import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
+import type { JsonEvent } from "./json-event.js";
+
+export type { JsonEvent } from "./json-event.js";
+
+/**
+ * Converts a run's event to its JSON line, or undefined for events JSON mode leaves out (deltas).
+ * A command's outcome is not among them: it ends the run, as its `error` (when it failed) and `done`.
+ */
+export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): JsonEvent | undefined {
+  switch (event.type) {
+    case "run-warning":
+      return { type: "warning", message: event.message };
+    case "tool-denied":
+      return {
+        type: "warning",
+        message: `denied ${event.call.name} (id ${event.call.id}): pass --allow-tools to let write, edit and bash run`,
+      };
+    case "text-delta":
+    case "thinking-delta":
+    case "compaction-progress":
+    case "request-started":
+    case "tool-started":
+      return undefined;
+    case "assistant-message":
+      return assistantMessageEvent(event.message);
+    case "tool-call":
+      return { type: "tool_call", id: event.call.id, name: event.call.name, arguments: event.call.arguments };
+    case "tool-result":
+      return {
+        type: "tool_result",
+        tool_call_id: event.result.toolCallId,
+        name: event.result.toolName,
+        is_error: event.result.isError,
+        text: event.result.content
+          .map((block) => (block.type === "text" ? block.text : `[image ${block.mediaType}]`))
+          .join("\n"),
+      };
+    case "retry-wait":
+      return { type: "retry", attempt: event.attempt, delay_ms: event.delayMs, reason: event.reason };
+    case "compaction-started":
+      return {
+        type: "compaction_started",
+        trigger: event.trigger,
+        model: event.model,
+        tokens_before: event.tokensBefore,
+      };
+    case "compaction":
+      return compactionEvent(event);
+    case "compaction-failed":
+      return {
+        type: "compaction_failed",
+        trigger: event.trigger,
+        code: event.code,
+        message: event.message,
+        attempts: event.attempts,
+        duration_ms: event.durationMs,
+      };
+    case "compaction-skipped":
+      return { type: "compaction_skipped", trigger: event.trigger, reason: event.reason };
+    case "compaction-preview":
+      return compactionPreviewEvent(event);
+    case "compaction-attempt-failed":
+    case "compaction-undone":
+    case "pinned":
+    case "unpinned":
+    case "summary-edited":
+      return compactionControlEvent(event);
+    case "overflow-retry":
+      return { type: "overflow_retry" };
+    case "hook":
+      return {
+        type: "hook",
+        event: event.run.event,
+        command: event.run.command,
+        exit_code: event.run.exitCode,
+        duration_ms: event.run.durationMs,
+        blocked: event.run.blocked,
+        timed_out: event.run.timedOut,
+      };
+    case "warning":
+      return {
+        type: "warning",
+        ...optional("code", event.code),
+        message: event.message,
+      };
+  }
+}
+
+function assistantMessageEvent(message: AssistantMessage): JsonEvent {
+  return {
+    type: "assistant_message",
+    text: message.content
+      .filter((block) => block.type === "text")
+      .map((block) => block.text)
+      .join(""),
+    stop_reason: message.stopReason.replace(/-/g, "_"),
+    model: message.model,
+    provider: message.provider,
+    usage: message.usage === undefined ? null : usageJson(message.usage),
+  };
+}
+
+function usageJson(usage: Usage): Record<string, number> {
+  return {
+    prompt_tokens: usage.promptTokens,
+    output_tokens: usage.outputTokens,
+    ...optional("cache_read_tokens", usage.cacheReadTokens),
+    ...optional("cache_write_tokens", usage.cacheWriteTokens),
+    ...optional("reasoning_tokens", usage.reasoningTokens),
+  };
+}
+
+function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): JsonEvent {
+  const { record } = event;
+  return {
+    type: "compaction",
+    trigger: record.trigger,
+    model: record.model,
+    fallback: record.fellBack,
+    turns_summarised: record.turnsSummarised,
+    turns_kept: record.turnsKept,
+    tokens_summarised: record.tokensSummarised,
+    tokens_kept: record.tokensKept,
+    tokens_before: event.tokensBefore,
+    tokens_after: event.tokensAfter,
+    ...optional("request_tokens", event.requestTokens),
+    ...optional("context_window", event.contextWindow),
+    summary_tokens: record.summaryTokens,
+    size_sources: record.sizeSources,
+    summary: record.summary,
+    duration_ms: event.durationMs,
+    restored: record.restored ?? [],
+    ...optional("instructions", record.instructions),
+    ...optional("chunks", record.chunks),
+  };
+}
+
+/** Serialises one event as its own line. */
+export function jsonLine(event: JsonEvent): string {
+  return `${JSON.stringify(event)}\n`;
+}

@@ -1,0 +1,53 @@
+import { optional } from "../../core/index.js";
+import { visible } from "../../runtime/format-text.js";
+import type { RunContext } from "../../runtime/run-context.js";
+import { readSessionUsageSync } from "../../session/index.js";
+import type { CliOptions } from "../cli-options.js";
+import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
+import { type JsonEvent, jsonLine, toJsonEvent } from "./json-events.js";
+import { usageJson } from "./usage-json.js";
+
+export interface JsonIo extends OnceIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/**
+ * `panto --json`: one JSON event per line on stdout and nothing else; always ends with `done`.
+ * Warnings are also written to stderr so a human watching the terminal sees them.
+ */
+export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
+  const emit = (event: JsonEvent): void => {
+    io.stdout.write(jsonLine(event));
+  };
+  let current: RunContext | undefined;
+  const reporter: OnceReporter = {
+    started: (run) => {
+      current = run;
+      emit({
+        type: "session_started",
+        session_id: run.session.header.id,
+        session_path: run.session.path,
+        model: run.agent.model,
+        resumed: run.resumed,
+        cwd: run.cwd,
+      });
+    },
+    event: (event) => {
+      const json = toJsonEvent(event);
+      if (json !== undefined) emit(json);
+      if (event.type === "warning" || event.type === "run-warning")
+        io.stderr.write(`panto: warning: ${visible(event.message)}\n`);
+    },
+    output: () => {},
+    failure: (error) => emit({ type: "error", ...error }),
+    done: (exitCode, text) =>
+      emit({
+        type: "done",
+        exit_code: exitCode,
+        ...optional("text", text),
+        ...(current === undefined ? {} : { usage: usageJson(readSessionUsageSync(current.session.path)) }),
+      }),
+  };
+  return runOnce(options, io, reporter);
+}

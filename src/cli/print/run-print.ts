@@ -1,0 +1,82 @@
+import type { AgentEvent } from "../../agent/index.js";
+import {
+  formatCompactionLine,
+  formatToolCall,
+  formatToolResult,
+  visible,
+} from "../../runtime/format-text.js";
+import type { CliOptions } from "../cli-options.js";
+import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
+import { colourEnabled, createStyle } from "../terminal/style.js";
+
+export interface PrintIo extends OnceIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/**
+ * `panto -p`: only the final assistant text (or a slash command's report) goes to stdout, with a
+ * trailing newline; progress, compaction notices, warnings and errors go to stderr, one line each.
+ */
+export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
+  const style = createStyle(colourEnabled(io.stderr, io.env));
+  // Warnings and errors carry text from hooks, servers and files: escape it before styling it.
+  const note = (text: string, paint: (text: string) => string = (plain) => plain): void => {
+    io.stderr.write(`${style.dim("panto:")} ${paint(visible(text))}\n`);
+  };
+  const reporter: OnceReporter = {
+    started: () => {},
+    event: (event) => {
+      switch (event.type) {
+        case "run-warning":
+          return note(`warning: ${event.message}`, style.yellow);
+        case "tool-denied":
+          return note(
+            `denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`,
+            style.yellow,
+          );
+        default: {
+          const line = printLine(event);
+          if (line !== undefined) note(line);
+        }
+      }
+    },
+    output: (text) => {
+      io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    },
+    failure: (error) => {
+      note(`error (${error.code}): ${error.message}`, style.red);
+      if (error.hint !== undefined) note(error.hint);
+    },
+    done: () => {},
+  };
+  return runOnce(options, io, reporter);
+}
+
+/** The stderr line for an agent event in print mode, if it deserves one. */
+export function printLine(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case "tool-call":
+      return `tool ${formatToolCall(event.call)}`;
+    case "tool-result":
+      return event.result.isError
+        ? `tool ${event.result.toolName}: ${formatToolResult(event.result)}`
+        : undefined;
+    case "retry-wait":
+      return `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`;
+    case "compaction":
+      return event.record.trigger === "overflow"
+        ? `context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}; retrying once`
+        : undefined;
+    case "compaction-failed":
+      return `${event.trigger === "overflow" ? "context overflow: " : ""}compaction failed (${event.code}): ${event.message}`;
+    case "compaction-skipped":
+      return event.trigger === "overflow"
+        ? `context overflow: compaction cannot help: ${event.reason}`
+        : undefined;
+    case "warning":
+      return `warning: ${event.message}`;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,101 @@
+import type { CompactionPreview } from "../compaction/index.js";
+import type { CompactionRecord, CompactionTrigger } from "../core/index.js";
+
+/** How a command failed, which the CLI turns into its exit status (2, 1 or 130). */
+export type FailureStatus = "usage" | "failure" | "interrupted";
+
+/** A command that did not do what it was asked: why, as a status, a short code and a message. */
+export interface CommandFailure {
+  status: FailureStatus;
+  /** e.g. "usage", "editor", "aborted", or the ErrorCode of a model or provider failure. */
+  code: string;
+  message: string;
+}
+
+/** A provider's model list as "provider/model" ids, or why it could not be had. */
+export type ProviderModels = { type: "listed"; ids: string[] } | { type: "unlisted"; reason: string };
+
+/** Which compaction an outcome is about, as the user can find it in `/session`. */
+export interface CompactionRef {
+  id: string;
+  trigger: CompactionTrigger;
+  ts: string;
+}
+
+/**
+ * What a command did, as data: each front-end renders it its own way (the terminal with colour,
+ * print mode as text, JSON mode as events, an editor protocol as its updates), and
+ * `describeOutcome` gives the one plain text of each. New commands add their own kinds here.
+ */
+export type CommandOutcome =
+  /** `/compact`: the summary is written. Sizes are the local estimate of the context before and after. */
+  | { type: "compacted"; record: CompactionRecord; tokensBefore: number; tokensAfter: number }
+  /** `/compact` with nothing older than what fits the budget: no model was called. */
+  | { type: "nothing-to-compact"; reason: string }
+  /**
+   * `/compact` failed (`code` "aborted": cancelled); the context is unchanged. No attempts: it was
+   * refused before any model call (a PreCompact hook) and nothing was recorded.
+   */
+  | {
+      type: "compaction-failed";
+      code: string;
+      message: string;
+      attempts: ReadonlyArray<{ model: string; message: string }>;
+    }
+  /** `/compact --preview`: the plan; no model was called and nothing was written. */
+  | { type: "compaction-preview"; preview: CompactionPreview; contextTokens: number }
+  /** `/uncompact`: `compaction` no longer applies; `earlier`: another compaction is in effect now. */
+  | {
+      type: "uncompacted";
+      compaction: CompactionRef;
+      tokensBefore: number;
+      tokensAfter: number;
+      earlier: boolean;
+    }
+  | { type: "nothing-to-undo" }
+  | { type: "pinned"; number: number; text: string }
+  | { type: "unpinned"; number: number; text: string }
+  /** `/pins`: the notes in force, numbered from 1 as /unpin takes them. */
+  | { type: "pins"; pins: readonly string[] }
+  /** `/summary`: the summary in effect, with the facts restored into it. */
+  | { type: "summary-shown"; compaction: CompactionRef & { model: string }; text: string }
+  /** `/summary` or `/summary edit` with no compaction in effect. */
+  | { type: "no-summary" }
+  /** `/summary edit`: the user's text is stored as compaction `compactionId` (trigger "edited"). */
+  | { type: "summary-edited"; compactionId: string; summaryTokens: number }
+  | { type: "summary-unchanged" }
+  /** `/model ID`: switched; `unchecked` says why no model list could confirm the id. */
+  | { type: "model-switched"; model: string; unchecked?: string }
+  /** `/model`: the active model, what its provider lists, and the configured ones. */
+  | {
+      type: "models-listed";
+      model: string;
+      provider: string;
+      listed: ProviderModels;
+      configured: readonly string[];
+    }
+  /** `/clear`: the run goes on in a new, empty session file. */
+  | { type: "session-cleared"; path: string }
+  /** `/export`: where the page went. */
+  | { type: "exported"; target: string; entries: number }
+  /** `/init`: whether the model wrote (or changed) AGENTS.md at `path`. */
+  | { type: "agents-file"; path: string; existed: boolean; changed: boolean }
+  /** A report that is text through and through (`/context`, `/cost`, `/session`, `/tools`, `/last`, `/mcp`, `/help`). */
+  | { type: "info"; topic: string; text: string }
+  /** `/exit`: the user asks to leave. */
+  | { type: "exit" }
+  | ({ type: "failed" } & CommandFailure);
+
+/** A failed outcome. */
+export function failed(status: FailureStatus, code: string, message: string): CommandOutcome {
+  return { type: "failed", status, code, message };
+}
+
+/** A usage mistake (code "usage" unless given): wrong arguments, unknown command or model. */
+export function usageError(message: string, code = "usage"): CommandOutcome {
+  return failed("usage", code, message);
+}
+
+export function info(topic: string, text: string): CommandOutcome {
+  return { type: "info", topic, text };
+}

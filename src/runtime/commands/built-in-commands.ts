@@ -1,0 +1,103 @@
+import { type CommandInfo, CommandRegistry } from "../command-registry.js";
+
+/**
+ * The built-in slash commands, as listed: names, arguments and descriptions, in `/help` order.
+ * Nothing heavy is imported here, so `--help` stays fast; their handlers are in
+ * built-in-handlers.ts.
+ */
+export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
+  {
+    name: "compact",
+    aliases: [],
+    args: "[--preview] [instructions]",
+    summary:
+      "summarise older turns into a compaction block now; instructions are added to the compaction prompt; --preview shows the plan only (no model call, nothing written)",
+  },
+  {
+    name: "uncompact",
+    aliases: [],
+    args: "",
+    summary: "undo the compaction in effect (repeat to walk back one compaction at a time)",
+  },
+  {
+    name: "summary",
+    aliases: [],
+    args: "[edit]",
+    summary:
+      "print the summary in effect; edit opens it in $VISUAL/$EDITOR and stores your text (no model call)",
+    needs: "editor",
+  },
+  {
+    name: "pin",
+    aliases: [],
+    args: "TEXT",
+    summary: "pin a note the model sees word for word from now on, through every compaction",
+  },
+  { name: "pins", aliases: [], args: "", summary: "list the pinned notes with their numbers" },
+  { name: "unpin", aliases: [], args: "N", summary: "remove pinned note N" },
+  {
+    name: "init",
+    aliases: [],
+    args: "[notes]",
+    summary: "ask the model to write AGENTS.md for this project, or update the one there",
+  },
+  {
+    name: "context",
+    aliases: [],
+    args: "",
+    summary:
+      "the next request part by part (system prompt, tool definitions, summary, pinned notes, messages, tool results) with sizes, then turn by turn",
+  },
+  {
+    name: "cost",
+    aliases: [],
+    args: "",
+    summary: 'tokens per model for the whole session (compaction apart), priced where config "prices" says',
+  },
+  {
+    name: "model",
+    aliases: [],
+    args: "[provider/model]",
+    summary:
+      "list the models the provider offers and those configured, or switch (checked against that list; kept in the session)",
+  },
+  {
+    name: "session",
+    aliases: [],
+    args: "",
+    summary:
+      "show the session file, id, entries, context size and every compaction (failed and undone ones too)",
+  },
+  { name: "tools", aliases: [], args: "", summary: "list the tools and whether they need permission" },
+  {
+    name: "last",
+    aliases: [],
+    args: "",
+    summary: "show the last tool output whole (the transcript shows one line)",
+  },
+  { name: "mcp", aliases: [], args: "", summary: "list the MCP servers, their state and their tools" },
+  {
+    name: "export",
+    aliases: [],
+    args: "[file]",
+    summary: "write this session as an HTML page with its compaction timeline (.md or .json by extension)",
+  },
+  {
+    name: "clear",
+    aliases: ["new"],
+    args: "",
+    summary: "start a new, empty session file (the old one stays)",
+  },
+  { name: "help", aliases: ["?"], args: "", summary: "list the slash commands" },
+  { name: "exit", aliases: ["quit"], args: "", summary: "leave panto", needs: "terminal" },
+];
+
+/** The built-in commands as a registry of their infos alone: `panto --help`, and `/help` before any setup. */
+export function builtInCommandInfo(): CommandRegistry {
+  return new CommandRegistry(BUILT_IN_COMMANDS);
+}
+
+/** The text of `/help`. */
+export function slashHelpText(commands: CommandRegistry<CommandInfo>): string {
+  return `${commands.formatList()}\n\nAnything else is sent to the model. In the terminal a paste is one prompt (sent on Enter), Alt-Enter or a trailing \\ continues a line, Tab completes commands, Ctrl-C cancels a request and Ctrl-D exits.`;
+}

@@ -1,0 +1,80 @@
+import { estimateMessageTokens, estimateTokens } from "../../compaction/index.js";
+import type { Message } from "../../core/index.js";
+import { PINNED_NOTES_HEADING } from "../../session/index.js";
+import { contextSize } from "../context-usage.js";
+import { formatTokens, plural } from "../format-text.js";
+import type { RunContext } from "../run-context.js";
+
+interface Part {
+  name: string;
+  tokens: number;
+  detail: string;
+}
+
+/**
+ * The first part of `/context`: what the next request is made of, part by part (system prompt, tool
+ * definitions, summary, pinned notes, messages, tool results), each by the local estimate, then the
+ * size the provider reported for the latest request where one did.
+ */
+export function describeNextRequest(run: RunContext): string {
+  const { compaction, messages } = run.session.effectiveContext();
+  const definitions = run.tools.map((tool) => tool.definition);
+  const pins = run.session.pins();
+  const block = compaction?.summary ?? "";
+  const pinsAt = pins.length === 0 ? -1 : block.lastIndexOf(PINNED_NOTES_HEADING);
+  const summaryText = pinsAt < 0 ? block : block.slice(0, pinsAt);
+  const parts: Part[] = [
+    { name: "system prompt", tokens: estimateTokens(run.systemPrompt), detail: "with AGENTS.md" },
+    {
+      name: "tool definitions",
+      tokens: estimateTokens(JSON.stringify(definitions)),
+      detail: plural(definitions.length, "tool"),
+    },
+    {
+      name: "summary",
+      tokens: estimateTokens(summaryText),
+      detail:
+        compaction === undefined ? "no compaction block" : "the compaction block, restored facts included",
+    },
+    {
+      name: "pinned notes",
+      tokens: pinsAt < 0 ? 0 : estimateTokens(block.slice(pinsAt)),
+      detail: plural(pins.length, "note"),
+    },
+    messagePart(
+      messages.filter((message) => message.role !== "tool"),
+      "messages",
+      "user and assistant message",
+    ),
+    messagePart(
+      messages.filter((message) => message.role === "tool"),
+      "tool results",
+      "tool result message",
+    ),
+  ];
+  const total = parts.reduce((sum, part) => sum + part.tokens, 0);
+  const width = Math.max(...parts.map((part) => part.name.length));
+  const size = contextSize({
+    session: run.session,
+    systemPrompt: run.systemPrompt,
+    toolDefinitions: definitions,
+  });
+  return [
+    "Next request, by part (local estimate: about 3 bytes a token, on the large side):",
+    ...parts.map(
+      (part) => `  ${part.name.padEnd(width)}  ${formatTokens(part.tokens).padStart(6)}  ${part.detail}`,
+    ),
+    `  ${"total".padEnd(width)}  ${formatTokens(total).padStart(6)}`,
+    size.source === "usage"
+      ? `Reported by the provider: ${formatTokens(size.tokens)} tokens (the latest request's prompt size plus what came after it, estimated).`
+      : "No request in this context reported usage yet: the estimate is all there is.",
+  ].join("\n");
+}
+
+function messagePart(messages: readonly Message[], name: string, noun: string): Part {
+  return {
+    name,
+    tokens: messages.reduce((sum, message) => sum + estimateMessageTokens(message), 0),
+    detail: plural(messages.length, noun),
+  };
+}

@@ -1,0 +1,122 @@
+import type { CompactionRecord, RestoredFact, ToolCallBlock, ToolResultBlock } from "../core/index.js";
+
+// The plain text every front-end shows alike: token counts, compaction reports, tool calls and
+// results in one line. Colour is the terminal's own (cli/terminal/style.ts).
+
+/** 812 -> "812", 1930 -> "1.9k", 41234 -> "41k". */
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(Math.round(tokens));
+  if (tokens < 10_000) return `${(tokens / 1000).toFixed(1)}k`;
+  return `${Math.round(tokens / 1000)}k`;
+}
+
+export function plural(count: number, noun: string, many = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : many}`;
+}
+
+/**
+ * The one-line account of a compaction, e.g. "compacted 12 turns into a summary (kept 3 turns,
+ * 41k -> 9k tokens, model anthropic/claude-haiku-4-5, fell back: no)".
+ */
+export function formatCompactionLine(
+  record: CompactionRecord,
+  tokensBefore: number,
+  tokensAfter: number,
+): string {
+  const restored = formatRestored(record.restored ?? []);
+  return (
+    `compacted ${plural(record.turnsSummarised, "turn")} into a summary ` +
+    `(kept ${plural(record.turnsKept, "turn")}, ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens, ` +
+    `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})${restored === "" ? "" : `; ${restored}`}`
+  );
+}
+
+/** "2 paths and 1 error the summary left out were added", or "" when nothing was restored. */
+export function formatRestored(restored: readonly RestoredFact[]): string {
+  if (restored.length === 0) return "";
+  const count = (kind: RestoredFact["kind"]): number => restored.filter((fact) => fact.kind === kind).length;
+  const parts = [
+    [count("path"), "path"],
+    [count("command"), "command"],
+    [count("error"), "error"],
+  ]
+    .filter(([n]) => (n as number) > 0)
+    .map(([n, noun]) => plural(n as number, noun as string));
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+  return `${list} the summary left out ${restored.length === 1 ? "was" : "were"} added`;
+}
+
+/** The fuller report `/compact` prints afterwards. */
+export function formatCompactionReport(
+  record: CompactionRecord,
+  tokensBefore: number,
+  tokensAfter: number,
+): string {
+  const lines = [
+    `Compacted ${plural(record.turnsSummarised, "turn")} into a summary; kept ${plural(record.turnsKept, "turn")} verbatim.`,
+    `  context:  ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens (summarised ${formatTokens(record.tokensSummarised)}, kept ${formatTokens(record.tokensKept)}, summary ${formatTokens(record.summaryTokens)})`,
+    `  model:    ${record.model} (fell back: ${record.fellBack ? "yes, the compaction model failed" : "no"})`,
+    `  sizes:    ${plural(record.sizeSources.usage, "turn")} sized from provider usage, ${record.sizeSources.estimate} from the local estimate`,
+  ];
+  if (record.instructions !== undefined) lines.push(`  instructions: ${record.instructions}`);
+  const restored = record.restored ?? [];
+  if (restored.length > 0) {
+    lines.push(`  restored: ${formatRestored(restored)}:`);
+    for (const fact of restored) lines.push(`    ${fact.kind}: ${shorten(fact.text, 100)}`);
+  }
+  return lines.join("\n");
+}
+
+/** "bash: npm test" style one-liner for a tool call; long arguments are shortened. */
+export function formatToolCall(call: ToolCallBlock): string {
+  const args = call.arguments;
+  const main = args.command ?? args.path ?? args.pattern;
+  const detail = typeof main === "string" ? main : JSON.stringify(args);
+  // The name is the model's too: it is made visible like the arguments.
+  return `${visible(call.name)} ${shorten(detail, 100)}`;
+}
+
+/**
+ * The first line of a tool result, with how many more lines it holds, e.g. "hi (+2 lines)". A
+ * failed result also shows its last line, where a command says how it ended ("Exit code: 1",
+ * "Command aborted and killed"): "(no output)" alone would hide why it failed. Blank lines and a
+ * successful command's closing "Exit code: 0" are not counted as hidden output; `/last` shows
+ * the whole result.
+ */
+export function formatToolResult(result: ToolResultBlock): string {
+  const filled = toolResultText(result)
+    .split("\n")
+    .filter((line) => line.trim() !== "");
+  const counted = !result.isError && filled.at(-1) === "Exit code: 0" ? filled.slice(0, -1) : filled;
+  const first = shorten(counted[0] ?? "", 100);
+  const showLast = counted.length > 1 && result.isError;
+  const last = showLast ? ` … ${shorten(counted.at(-1) ?? "", 60)}` : "";
+  const hidden = Math.max(0, counted.length - (showLast ? 2 : 1));
+  const more = hidden > 0 ? ` (+${plural(hidden, "line")})` : "";
+  return `${result.isError ? "error: " : ""}${first}${last}${more}`;
+}
+
+/** A tool result's text, an image as "[image TYPE]". */
+export function toolResultText(result: ToolResultBlock): string {
+  return result.content
+    .map((block) => (block.type === "text" ? block.text : `[image ${block.mediaType}]`))
+    .join("\n");
+}
+
+/**
+ * Replaces control characters (escape sequences, carriage returns, ...) with visible `\u001b`-style
+ * text, so text from a model or a file cannot move the cursor or restyle the terminal. Newlines and
+ * tabs stay.
+ */
+export function visible(text: string): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+export function shorten(text: string, max: number): string {
+  const flat = visible(text).replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}

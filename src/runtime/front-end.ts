@@ -1,0 +1,36 @@
+import type { ToolCallBlock } from "../core/index.js";
+import type { Tool } from "../tools/index.js";
+
+/**
+ * What a front-end (the terminal, print mode, JSON mode, an editor protocol) hands a run: the few
+ * things only it can do. Everything else (setup, commands, the approval policy, events) is the
+ * run's, the same for all of them.
+ */
+export interface FrontEnd {
+  /**
+   * Asks the user about one tool call the policy does not already allow. Absent: there is nobody
+   * to ask, and such calls are denied (a `tool-denied` event says so).
+   */
+  askApproval?: ApprovalAsker;
+  /** Opens text in the user's editor (`/summary edit`); absent where there is none. */
+  editText?: EditText;
+}
+
+/**
+ * The user's answer: "once" allows this call, "always" this tool for the rest of the run; a denial
+ * may carry the user's reason, which the model is told.
+ */
+export type ApprovalAnswer = "once" | "always" | "deny" | { deny: true; reason: string };
+
+export type ApprovalAsker = (call: ToolCallBlock, tool: Tool) => Promise<ApprovalAnswer>;
+
+/** Edits text in the user's editor and returns the result; rejects with an EditorError when it cannot. */
+export type EditText = (text: string) => Promise<string>;
+
+/** Raised when there is no editor to run, or it failed: the user's to fix, nothing was changed. */
+export class EditorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EditorError";
+  }
+}

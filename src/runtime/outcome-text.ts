@@ -1,0 +1,139 @@
+import type { CompactionPreview } from "../compaction/index.js";
+import type { CommandFailure, CommandOutcome } from "./command-outcome.js";
+import { formatCompactionReport, formatTokens, plural, shorten } from "./format-text.js";
+
+/** A command's outcome as plain text: what every front-end shows, each in its own way. */
+export interface OutcomeReport {
+  /** The report users read (stdout in print mode, `text` of JSON `done`); "" when there is only an error. */
+  text: string;
+  /** Set when the command failed. */
+  error?: CommandFailure;
+  /** The command asks to leave (/exit). */
+  exit: boolean;
+}
+
+const report = (text: string): OutcomeReport => ({ text, exit: false });
+
+/** The one plain-text rendering of each outcome (the terminal adds colour, print mode writes it as is). */
+export function describeOutcome(outcome: CommandOutcome): OutcomeReport {
+  switch (outcome.type) {
+    case "failed": {
+      const { status, code, message } = outcome;
+      return { text: "", error: { status, code, message }, exit: false };
+    }
+    case "exit":
+      return { text: "", exit: true };
+    case "compaction-failed":
+      return { text: "", error: compactionFailure(outcome), exit: false };
+    default:
+      return report(successText(outcome));
+  }
+}
+
+type Success = Exclude<CommandOutcome, { type: "failed" | "exit" | "compaction-failed" }>;
+
+function successText(outcome: Success): string {
+  switch (outcome.type) {
+    case "compacted":
+      return formatCompactionReport(outcome.record, outcome.tokensBefore, outcome.tokensAfter);
+    case "nothing-to-compact":
+      return `Nothing to compact: ${outcome.reason}. No model was called.`;
+    case "compaction-preview":
+      return formatPreview(outcome.preview, outcome.contextTokens);
+    case "uncompacted":
+      return [
+        `Undid the ${outcome.compaction.trigger} compaction ${outcome.compaction.id} (${outcome.compaction.ts}): the context is what it was before it, followed by everything written since (~${formatTokens(outcome.tokensBefore)} -> ~${formatTokens(outcome.tokensAfter)} tokens). It stays in the session file.`,
+        outcome.earlier
+          ? "An earlier compaction is now in effect; /uncompact again undoes it."
+          : "No compaction is in effect now.",
+      ].join("\n");
+    case "nothing-to-undo":
+      return "Nothing to undo: no compaction is in effect.";
+    case "pinned":
+      return `Pinned note ${outcome.number}: ${outcome.text}\nThe model sees it from now on, word for word, through every compaction.`;
+    case "unpinned":
+      return `Unpinned note ${outcome.number}: ${outcome.text}`;
+    case "pins":
+      return outcome.pins.length === 0
+        ? "No pinned notes. /pin TEXT adds one."
+        : ["Pinned notes:", ...outcome.pins.map((pin, index) => `  ${index + 1}. ${pin}`)].join("\n");
+    case "summary-shown": {
+      const { compaction } = outcome;
+      return `Summary in effect (${compaction.trigger} compaction ${compaction.id}, ${compaction.ts}, model ${compaction.model}):\n\n${outcome.text}`;
+    }
+    case "no-summary":
+      return "No summary: no compaction is in effect.";
+    case "summary-edited":
+      return `Summary replaced: compaction ${outcome.compactionId} (trigger edited) now carries your text (~${formatTokens(outcome.summaryTokens)} tokens). /uncompact brings back the previous one.`;
+    case "summary-unchanged":
+      return "The summary is unchanged; nothing was written.";
+    case "model-switched":
+      return `Model: ${outcome.model}${outcome.unchecked === undefined ? "" : ` (not checked against a model list: ${outcome.unchecked})`}`;
+    case "models-listed":
+      return modelsText(outcome);
+    case "session-cleared":
+      return `Started a new session: ${outcome.path}`;
+    case "exported":
+      return `Exported ${plural(outcome.entries, "entry", "entries")} to ${outcome.target}`;
+    case "agents-file":
+      return outcome.changed
+        ? `/init: ${outcome.existed ? "updated" : "wrote"} ${outcome.path}.`
+        : `/init: the model did not ${outcome.existed ? "change" : "write"} ${outcome.path}.`;
+    case "info":
+      return outcome.text;
+  }
+}
+
+function compactionFailure(outcome: Extract<CommandOutcome, { type: "compaction-failed" }>): CommandFailure {
+  if (outcome.code === "aborted")
+    return {
+      status: "interrupted",
+      code: "aborted",
+      message: "compaction cancelled; the session is unchanged",
+    };
+  if (outcome.attempts.length === 0)
+    return { status: "failure", code: outcome.code, message: `${outcome.message}; the context is unchanged` };
+  const attempts = outcome.attempts.map((attempt) => `${attempt.model}: ${attempt.message}`);
+  return {
+    status: "failure",
+    code: outcome.code,
+    message: `compaction failed; the context is unchanged (the failure is recorded in the session).\n  ${attempts.join("\n  ")}`,
+  };
+}
+
+function modelsText(outcome: Extract<CommandOutcome, { type: "models-listed" }>): string {
+  const { model, provider, listed } = outcome;
+  const mark = (id: string): string => `${id === model ? "*" : " "} ${id}`;
+  const lines = [`Model: ${model}`];
+  if (listed.type === "listed")
+    lines.push(`${provider} lists ${listed.ids.length}:`, ...listed.ids.map((id) => `  ${mark(id)}`));
+  else lines.push(`${provider}'s model list is unavailable: ${listed.reason}`);
+  const configured = [...new Set(outcome.configured)];
+  if (configured.length > 0) lines.push("Configured:", ...configured.map((id) => `  ${mark(id)}`));
+  lines.push("/model PROVIDER/MODEL switches (Tab completes); the choice is kept in the session.");
+  return lines.join("\n");
+}
+
+/** The text of `/compact --preview`. */
+export function formatPreview(preview: CompactionPreview, contextTokens: number): string {
+  const lines = ["Compaction preview (no model was called and nothing was written):"];
+  if (preview.turns.length > 0) {
+    lines.push("  turn  action     tokens  size from  user message");
+    for (const turn of preview.turns)
+      lines.push(
+        `  ${String(turn.position).padEnd(4)}  ${turn.action.padEnd(9)}  ${formatTokens(turn.tokens).padStart(6)}  ${turn.source.padEnd(9)}  ${turn.userText === "" ? "(no user message)" : JSON.stringify(shorten(turn.userText, 60))}`,
+      );
+  }
+  if (preview.nothingReason !== undefined)
+    lines.push(`  nothing to summarise: ${preview.nothingReason}; /compact would call no model.`);
+  else
+    lines.push(
+      `  would summarise ${plural(preview.turnsSummarised, "turn")} (~${formatTokens(preview.tokensSummarised)} tokens) and keep ${plural(preview.turnsKept, "turn")} verbatim (~${formatTokens(preview.tokensKept)} tokens); context now ~${formatTokens(contextTokens)} tokens with the system prompt`,
+      `  summary by ${preview.model}${preview.fallbackModel === undefined ? "" : ` (falls back to ${preview.fallbackModel})`}; summary request ~${formatTokens(preview.requestTokens)} tokens`,
+    );
+  lines.push(
+    `  sizes: ${plural(preview.sizeSources.usage, "turn")} from provider usage, ${preview.sizeSources.estimate} from the local estimate`,
+  );
+  if (preview.instructions !== undefined) lines.push(`  instructions: ${preview.instructions}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,83 @@
+import type { Agent } from "../agent/index.js";
+import type { ModelPrice } from "../config/index.js";
+import type { ModelClient } from "../core/index.js";
+import type { McpServers } from "../mcp/index.js";
+import type { Session } from "../session/index.js";
+import type { Tool } from "../tools/index.js";
+import type { ApprovalPolicy } from "./approval-policy.js";
+import type { CommandOutcome } from "./command-outcome.js";
+import type { CommandInfo, CommandRegistry } from "./command-registry.js";
+import type { FrontEnd } from "./front-end.js";
+import type { RunEvents } from "./run-events.js";
+
+/** What a run is started with, whichever front-end starts it. */
+export interface RunOptions {
+  /** "provider/model" (-m); else the resumed session's, config's, or the default for a key. */
+  model?: string;
+  /** Use or create exactly this session file (relative to the run's directory). */
+  session?: string;
+  /** Resume the session this id prefix, file name prefix or path names (-r). */
+  resume?: string;
+  /** Continue this project's latest session (-c). */
+  continue?: boolean;
+  /** Every tool call runs without a question (--allow-tools). */
+  allowTools?: boolean;
+}
+
+/** A running session: the agent, its session file, and what commands and front-ends need to see. */
+export interface RunContext {
+  readonly agent: Agent;
+  readonly session: Session;
+  /** True when the session file already held entries before this run. */
+  readonly resumed: boolean;
+  /** Said once at startup (where the model came from when it was not configured or was restored). */
+  readonly notices: readonly string[];
+  /** Config "model" and "compaction_model", for `/model`. */
+  readonly configuredModels: readonly string[];
+  /** The (memoised) client for a "provider/model" id; throws for a bad id or a missing key. */
+  createClient(modelId: string): ModelClient;
+  readonly tools: readonly Tool[];
+  readonly cwd: string;
+  readonly pantoHome: string;
+  readonly projectRoot: string;
+  /** The MCP servers, when any are configured (`/mcp`). */
+  readonly mcp: McpServers | undefined;
+  /** The system prompt every request carries. */
+  readonly systemPrompt: string;
+  /** The active model's client (for what its server reports, such as the context window). */
+  modelClient(): ModelClient;
+  /** Config "prices" by "provider/model", for `/cost`. */
+  readonly prices: Record<string, ModelPrice> | undefined;
+  /** Replaces every credential panto knows (environment and config) in text it writes. */
+  readonly redact: (text: string) => string;
+  /** Everything the run reports. */
+  readonly events: RunEvents;
+  /** Which tool calls run without a question, and the "always" answers given so far. */
+  readonly approvals: ApprovalPolicy;
+  /** The slash commands of this run. */
+  readonly commands: CommandRegistry<RuntimeCommand>;
+  /** What the front-end running this run can do (its editor, for one). */
+  readonly frontEnd: FrontEnd;
+  /**
+   * Runs "/name args" (name or alias): reports the outcome as a `command` event and returns it.
+   * An unknown name is a usage failure that suggests the nearest command.
+   */
+  runCommand(command: { name: string; args: string }, signal?: AbortSignal): Promise<CommandOutcome>;
+  /** Runs the SessionStart hooks (source "startup" or "resume"); each front-end calls it once it has said the session started. */
+  sessionStart(): Promise<void>;
+  /** Closes the current session and continues in a new, empty session file with the same model. */
+  startNewSession(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Runs one slash command on a run; `args` is what followed the name, trimmed. */
+export type CommandHandler = (
+  run: RunContext,
+  args: string,
+  signal: AbortSignal | undefined,
+) => Promise<CommandOutcome>;
+
+/** A slash command a run can execute: its listing and its handler. */
+export interface RuntimeCommand extends CommandInfo {
+  execute: CommandHandler;
+}

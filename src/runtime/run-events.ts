@@ -1,0 +1,42 @@
+import type { AgentEvent } from "../agent/index.js";
+import type { ToolCallBlock } from "../core/index.js";
+import type { CommandOutcome } from "./command-outcome.js";
+
+/**
+ * Everything a run reports, in one typed stream: the agent's events, and what panto's own
+ * machinery adds around them. Each front-end renders it its own way (the terminal renderer, print
+ * mode's stderr lines, JSON mode's events, an editor protocol's updates).
+ */
+export type RunEvent =
+  | AgentEvent
+  /**
+   * A warning from panto's machinery rather than the agent's work: configuration, the session
+   * file, model clients, MCP servers. (The agent's own warnings are `warning` events.)
+   */
+  | { type: "run-warning"; message: string }
+  /** A tool call denied without a question: there was nobody to ask and it was not allowed (--allow-tools). */
+  | { type: "tool-denied"; call: ToolCallBlock }
+  /** A slash command finished (`name` as registered, aliases resolved). */
+  | { type: "command"; name: string; args: string; outcome: CommandOutcome };
+
+export type RunEventListener = (event: RunEvent) => void;
+
+/**
+ * The stream a run reports to. A front-end makes it and subscribes before starting the run, so
+ * even setup's warnings reach it; each run has its own, so one process can hold several runs.
+ */
+export class RunEvents {
+  readonly #listeners = new Set<RunEventListener>();
+
+  /** Calls `listener` with every later event, in order; returns the function that stops it. */
+  subscribe(listener: RunEventListener): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  emit(event: RunEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+}

@@ -1,0 +1,71 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import {
+  findLatestConversation,
+  newSessionPath,
+  type OpenSessionOptions,
+  openNewSession,
+  openSession,
+  type Session,
+} from "../../session/index.js";
+import type { RunOptions } from "../run-context.js";
+import { setupStep } from "./setup-errors.js";
+
+/** Where a run's session lives: the project's folder under panto's home, and the run's directory. */
+export interface RunPlace {
+  cwd: string;
+  pantoHome: string;
+  projectRoot: string;
+}
+
+/**
+ * Opens the session `--session`, `-r` or `-c` names, or a new one. A new session's file is created
+ * by its first entry, so a launch that sends nothing leaves none. `resumed` is true when the file
+ * already held entries.
+ */
+export async function openRunSession(
+  options: RunOptions,
+  place: RunPlace,
+  sessionOptions: OpenSessionOptions & { onWarning: (message: string) => void },
+): Promise<{ session: Session; resumed: boolean }> {
+  const path = await chooseSessionPath(options, place, sessionOptions.onWarning);
+  const resumed = await hasContent(path);
+  const session = await setupStep(async () =>
+    resumed || (await exists(path))
+      ? await openSession(path, sessionOptions)
+      : openNewSession(path, sessionOptions),
+  );
+  return { session, resumed };
+}
+
+async function chooseSessionPath(
+  options: RunOptions,
+  { cwd, pantoHome, projectRoot }: RunPlace,
+  onWarning: (message: string) => void,
+): Promise<string> {
+  if (options.session !== undefined) return resolve(cwd, options.session);
+  if (options.resume !== undefined)
+    return await (await import("./session-argument.js")).resolveSessionArgument(options.resume, "--resume", {
+      cwd,
+      pantoHome,
+      projectRoot,
+    });
+  if (options.continue) {
+    const latest = await findLatestConversation(pantoHome, projectRoot);
+    if (latest !== undefined) return latest;
+    onWarning(`no earlier conversation for ${projectRoot}; starting a new one`);
+  }
+  return newSessionPath(pantoHome, projectRoot);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined)) !== undefined;
+}
+
+async function hasContent(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).size > 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,195 @@
+import { Agent, buildSystemPrompt } from "../agent/index.js";
+import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
+import {
+  DEFAULT_KEEP_VERBATIM_TOKENS,
+  type LoadedConfig,
+  loadConfig,
+  projectConfigPath,
+  readCompactionPromptLayers,
+  userConfigPath,
+} from "../config/index.js";
+import { optional } from "../core/index.js";
+import type { AgentHooks } from "../hooks/index.js";
+import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
+import { newSessionPath, openNewSession, type Session } from "../session/index.js";
+import { createDefaultTools } from "../tools/index.js";
+import { ApprovalPolicy } from "./approval-policy.js";
+import { usageError } from "./command-outcome.js";
+import { CommandRegistry } from "./command-registry.js";
+import { builtInCommands } from "./commands/built-in-handlers.js";
+import type { FrontEnd } from "./front-end.js";
+import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
+import type { RunEvents } from "./run-events.js";
+import { chooseModel } from "./setup/choose-model.js";
+import { clientFactory } from "./setup/client-factory.js";
+import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
+import { openRunSession } from "./setup/open-run-session.js";
+import { setupStep, UsageError } from "./setup/setup-errors.js";
+import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
+import { startMcp } from "./setup/start-mcp.js";
+
+export interface StartRunInput {
+  options: RunOptions;
+  /**
+   * Where the run starts, its environment, panto's version (told to MCP servers), and the secrets
+   * already known (the front-end's, which redacts its output with them; a redactor is made when absent).
+   */
+  io: { cwd: string; env: NodeJS.ProcessEnv; version: string; secrets?: SecretRedactor | undefined };
+  frontEnd: FrontEnd;
+  /** The stream the run reports to: subscribe to it first, and setup's warnings arrive too. */
+  events: RunEvents;
+}
+
+/**
+ * Starts a run for any front-end: loads configuration, checks the model and its key, resolves
+ * COMPACTION.md, opens (or creates) the session, starts hooks and MCP servers, and builds the agent
+ * with the run's approval policy and commands. Every problem found here is a UsageError, and
+ * nothing is written to a session file before the model and key are known to be usable. Every
+ * known secret is redacted from session entries and provider errors, and withheld from `bash`.
+ * A run keeps all its state itself, so one process may hold several.
+ */
+export async function startRun(input: StartRunInput): Promise<RunContext> {
+  const { options, events, frontEnd } = input;
+  const { cwd, env } = input.io;
+  const onWarning = (message: string): void => events.emit({ type: "run-warning", message });
+  const secrets = input.io.secrets ?? new SecretRedactor();
+  addEnvironmentSecrets(secrets, env);
+  const loaded = await setupStep(() => loadConfig({ cwd, env }));
+  const { config, pantoHome, projectRoot } = loaded;
+  addConfigSecrets(secrets, config.providers, env);
+  const createClient = await clientFactory(loaded, env, onWarning, secrets);
+  const sessionOptions = { cwd, onWarning, redact: secrets.redact };
+  const opened = await openRunSession(options, { cwd, pantoHome, projectRoot }, sessionOptions);
+  const { resumed } = opened;
+  let session = opened.session;
+  const notices: string[] = [];
+  let model: string;
+  try {
+    const choice = chooseModel({
+      flag: options.model,
+      recorded: resumed ? session.recordedModel() : undefined,
+      configured: config.model,
+      env,
+      createClient,
+    });
+    if (choice === undefined) throw new UsageError(noModelMessage(loaded), "config");
+    if (choice.warning !== undefined) onWarning(choice.warning);
+    if (choice.notice !== undefined) notices.push(choice.notice);
+    model = choice.model;
+    await setupStep(async () => createClient(model));
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  const compactionPrompt = await setupStep(async () => {
+    const layers = await readCompactionPromptLayers({
+      pantoHome,
+      projectRoot,
+      basePath: BASE_COMPACTION_PROMPT_PATH,
+    });
+    return resolveCompactionPrompt(layers).prompt;
+  });
+  const systemPrompt = await buildSystemPrompt({ cwd, projectRoot });
+  const bashEnv = toolEnvironment(env, {
+    passthrough: config.bash_env_passthrough ?? [],
+    isSecret: (value) => secrets.isSecret(value),
+  });
+  const tools = createDefaultTools({ bashEnv });
+  const makeHooks: HooksFactory | undefined = await loadHooks({
+    config: config.hooks,
+    projectRoot,
+    env: bashEnv,
+    redact: secrets.redact,
+    onEvent: (event) => events.emit(event),
+  });
+  const approvals = new ApprovalPolicy({
+    allowAll: options.allowTools === true,
+    ...optional("ask", frontEnd.askApproval),
+    onDenied: (call) => events.emit({ type: "tool-denied", call }),
+  });
+  let agentHooks: AgentHooks | undefined;
+  const makeAgent = (session: Session, modelId: string): Agent => {
+    agentHooks = makeHooks?.(session);
+    return new Agent({
+      session,
+      model: modelId,
+      createClient,
+      tools,
+      systemPrompt,
+      compactionPrompt,
+      keepVerbatimTokens: config.keep_verbatim_tokens ?? DEFAULT_KEEP_VERBATIM_TOKENS,
+      ...optional("compactionModel", config.compaction_model),
+      ...optional("maxOutputTokens", config.max_output_tokens),
+      ...optional("restoreFacts", config.restore_facts),
+      ...optional("toolDeadlineMs", config.tool_deadline_ms),
+      approve: approvals.decide,
+      onEvent: (event) => events.emit(event),
+      cwd,
+      ...optional("hooks", agentHooks),
+    });
+  };
+  const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning, secrets });
+  tools.push(...(mcp?.tools ?? []));
+  let agent = makeAgent(session, model);
+  const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
+  const run: RunContext = {
+    get agent() {
+      return agent;
+    },
+    get session() {
+      return session;
+    },
+    resumed,
+    notices,
+    configuredModels: [config.model, config.compaction_model].filter((id): id is string => id !== undefined),
+    createClient,
+    tools,
+    cwd,
+    pantoHome,
+    projectRoot,
+    mcp,
+    prices: config.prices,
+    systemPrompt,
+    modelClient: () => createClient(agent.model),
+    redact: secrets.redact,
+    events,
+    approvals,
+    commands,
+    frontEnd,
+    runCommand: async ({ name, args }, signal) => {
+      const command = commands.find(name);
+      const outcome =
+        command === undefined
+          ? usageError(commands.unknownCommandMessage(name))
+          : await command.execute(run, args, signal);
+      events.emit({ type: "command", name: command?.name ?? name, args, outcome });
+      return outcome;
+    },
+    sessionStart: async () => {
+      await agentHooks?.sessionStart(resumed ? "resume" : "startup");
+    },
+    async startNewSession() {
+      const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
+      await session.close();
+      session = next;
+      agent = makeAgent(next, agent.model);
+      await agentHooks?.sessionStart("clear");
+    },
+    close: async () => {
+      await session.close();
+      await mcp?.close();
+    },
+  };
+  return run;
+}
+
+function noModelMessage(loaded: LoadedConfig): string {
+  return [
+    "no model configured.",
+    "Pass one with --model PROVIDER/MODEL (e.g. -m anthropic/claude-sonnet-4-5, -m openai/gpt-5,",
+    '-m google/gemini-2.5-pro, -m ollama/qwen2.5-coder:7b), or set "model" in',
+    `${userConfigPath(loaded.pantoHome)} or ${projectConfigPath(loaded.projectRoot)},`,
+    "or set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY to use that provider's default model.",
+    "To see panto work without a key or network, run: panto demo",
+  ].join("\n");
+}
