@@ -4,7 +4,10 @@ import type { ToolSandbox } from "../sandbox/index.js";
 import { runTool, type Tool } from "../tools/index.js";
 import type { AgentOptions, ApprovalRequest, ApprovalVerdict } from "./agent-options.js";
 
-type ToolCallOptions = Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks" | "sandbox" | "toolDeadlineMs">;
+type ToolCallOptions = Pick<
+  AgentOptions,
+  "tools" | "approve" | "cwd" | "hooks" | "sandbox" | "toolDeadlineMs"
+>;
 
 /**
  * Runs one assistant message's tool calls in order, asking permission for write and exec tools

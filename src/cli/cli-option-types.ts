@@ -1,3 +1,5 @@
+import type { SandboxMode } from "../core/index.js";
+
 /** The parsed command line of a normal run (everything but `panto demo`). */
 export interface CliOptions {
   /** True for -p/--print and for --json. */
@@ -13,6 +15,10 @@ export interface CliOptions {
   /** --max-turns: model requests a print or JSON run may make. */
   maxTurns?: number;
   allowTools: boolean;
+  /** --sandbox MODE: how the model's tools are confined (else config "sandbox", else workspace-write). */
+  sandbox?: SandboxMode;
+  /** --allow-unsandboxed: print and JSON modes run the model's escape requests instead of refusing them. */
+  allowUnsandboxed?: boolean;
 }
 
 /** `panto export [SESSION] [-o FILE] [--format html|md|json] [--full]` */
@@ -49,6 +55,8 @@ export type ParsedArgs =
   /** `panto sessions [--json]`: list this project's sessions. */
   | { command: "sessions"; json: boolean }
   | { command: "export"; options: ExportCliOptions }
+  /** `panto sandbox [--sandbox MODE] [--json]`: probe each sandbox rule on this machine. */
+  | { command: "sandbox"; json: boolean; mode?: SandboxMode }
   | { command: "fidelity"; options: FidelityCliOptions }
   /** Help, version or a usage error was already written; exit with this status. */
   | { command: "exit"; code: number };

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
+import { optional, SANDBOX_MODES, type SandboxMode } from "../core/index.js";
 import type { ArgsOutput, CliOptions, ExportCliOptions, ParsedArgs } from "./cli-option-types.js";
 import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { addFidelityCommand } from "./fidelity/fidelity-command.js";
@@ -57,6 +58,13 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
         "let write, edit and bash run without asking (print and JSON modes deny them otherwise)",
       ),
     )
+    .addOption(sandboxOption())
+    .addOption(
+      new Option(
+        "--allow-unsandboxed",
+        "print and JSON modes: run the model's requests to leave the sandbox instead of refusing them",
+      ),
+    )
     .argument("[prompt...]", "the prompt for -p or --json, when not given as the -p value")
     .addHelpText("after", helpAppendix())
     .showSuggestionAfterError(true)
@@ -86,6 +94,16 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
     .action((raw: { json?: true }) => onParsed({ command: "sessions", json: raw.json === true }));
+  program
+    .command("sandbox")
+    .description("try each sandbox rule for real on this machine and print what holds")
+    .addOption(sandboxOption())
+    .addOption(new Option("--json", "print the report as one JSON object"))
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action((raw: { json?: true; sandbox?: SandboxMode }) =>
+      onParsed({ command: "sandbox", json: raw.json === true, ...optional("mode", raw.sandbox) }),
+    );
   addExportCommand(program, output, onParsed);
   addFidelityCommand(program, output, onParsed);
   return program;
@@ -100,6 +118,15 @@ interface RawOptions {
   resume?: string | true;
   maxTurns?: string;
   allowTools?: true;
+  sandbox?: SandboxMode;
+  allowUnsandboxed?: true;
+}
+
+function sandboxOption(): Option {
+  return new Option(
+    "--sandbox <mode>",
+    "how the model's commands and file tools are confined: workspace-write (default), read-only, full (no sandbox)",
+  ).choices(SANDBOX_MODES);
 }
 
 /** Validates flag combinations; returns the problem as a string. */
@@ -122,7 +149,9 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
     json: raw.json === true,
     continue: raw.continue === true,
     allowTools: raw.allowTools === true,
+    allowUnsandboxed: raw.allowUnsandboxed === true,
   };
+  if (raw.sandbox !== undefined) options.sandbox = raw.sandbox;
   if (typeof raw.print === "string") options.prompt = raw.print;
   else if (positional !== undefined) options.prompt = positional;
   if (raw.model !== undefined) options.model = raw.model.trim();

@@ -9,5 +9,7 @@ export function runOptionsOf(options: CliOptions): RunOptions {
     ...(typeof options.resume === "string" ? { resume: options.resume } : {}),
     continue: options.continue,
     allowTools: options.allowTools,
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    allowUnsandboxed: options.allowUnsandboxed === true,
   };
 }

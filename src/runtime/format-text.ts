@@ -1,4 +1,10 @@
-import type { CompactionRecord, RestoredFact, ToolCallBlock, ToolResultBlock } from "../core/index.js";
+import type {
+  CompactionRecord,
+  RestoredFact,
+  SandboxRecord,
+  ToolCallBlock,
+  ToolResultBlock,
+} from "../core/index.js";
 
 // The plain text every front-end shows alike: token counts, compaction reports, tool calls and
 // results in one line. Colour is the terminal's own (cli/terminal/style.ts).
@@ -119,4 +125,11 @@ export function visible(text: string): string {
 export function shorten(text: string, max: number): string {
   const flat = visible(text).replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** A run's sandbox in words, for the banner and `/session`. */
+export function describeSandbox(record: SandboxRecord): string {
+  if (record.mode === "full") return "full (no sandbox: the model's commands run with your rights)";
+  const writable = [...record.writableRoots, "a private /tmp"].join(", ");
+  return `${record.mode}, network ${record.network ? "on" : "off"}, writable: ${writable}`;
 }

@@ -1,7 +1,8 @@
 import type { Agent } from "../agent/index.js";
 import type { ModelPrice } from "../config/index.js";
-import type { ModelClient } from "../core/index.js";
+import type { ModelClient, SandboxMode, SandboxRecord } from "../core/index.js";
 import type { McpServers } from "../mcp/index.js";
+import type { ToolSandbox } from "../sandbox/index.js";
 import type { Session } from "../session/index.js";
 import type { Tool } from "../tools/index.js";
 import type { ApprovalPolicy } from "./approval-policy.js";
@@ -22,6 +23,13 @@ export interface RunOptions {
   continue?: boolean;
   /** Every tool call runs without a question (--allow-tools). */
   allowTools?: boolean;
+  /** How the model's tools are confined (--sandbox); else config "sandbox", else workspace-write. */
+  sandbox?: SandboxMode;
+  /**
+   * Where nobody can be asked (print, JSON), run the model's requests to leave the sandbox instead
+   * of refusing them (--allow-unsandboxed). Where someone can, escapes are always asked.
+   */
+  allowUnsandboxed?: boolean;
 }
 
 /** A running session: the agent, its session file, and what commands and front-ends need to see. */
@@ -40,6 +48,10 @@ export interface RunContext {
   readonly cwd: string;
   readonly pantoHome: string;
   readonly projectRoot: string;
+  /** How the model's tools are confined in this run (mode "full": not at all). */
+  readonly sandbox: SandboxRecord;
+  /** The sandbox itself, which `@path` checks too; undefined in mode full. */
+  readonly toolSandbox: ToolSandbox | undefined;
   /** The MCP servers, when any are configured (`/mcp`). */
   readonly mcp: McpServers | undefined;
   /** The system prompt every request carries. */

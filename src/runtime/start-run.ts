@@ -27,6 +27,7 @@ import { openRunSession } from "./setup/open-run-session.js";
 import { setupStep, UsageError } from "./setup/setup-errors.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
+import { type RunSandbox, startSandbox } from "./setup/start-sandbox.js";
 
 export interface StartRunInput {
   options: RunOptions;
@@ -94,7 +95,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     passthrough: config.bash_env_passthrough ?? [],
     isSecret: (value) => secrets.isSecret(value),
   });
-  const tools = createDefaultTools({ bashEnv });
+  const confinement = await startRunSandbox(options, loaded, env, bashEnv, session);
+  const tools = createDefaultTools({ bashEnv, ...optional("sandbox", confinement.sandbox?.policy) });
   const makeHooks: HooksFactory | undefined = await loadHooks({
     config: config.hooks,
     projectRoot,
@@ -104,6 +106,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   });
   const approvals = new ApprovalPolicy({
     allowAll: options.allowTools === true,
+    allowUnsandboxed: options.allowUnsandboxed === true,
     ...optional("ask", frontEnd.askApproval),
     onDenied: (call) => events.emit({ type: "tool-denied", call }),
   });
@@ -126,6 +129,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       onEvent: (event) => events.emit(event),
       cwd,
       ...optional("hooks", agentHooks),
+      ...optional("sandbox", confinement.sandbox),
+      sandboxRecord: confinement.record,
     });
   };
   const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning, secrets });
@@ -147,6 +152,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     cwd,
     pantoHome,
     projectRoot,
+    sandbox: confinement.record,
+    toolSandbox: confinement.sandbox,
     mcp,
     prices: config.prices,
     systemPrompt,
@@ -178,9 +185,35 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     close: async () => {
       await session.close();
       await mcp?.close();
+      await confinement.sandbox?.close();
     },
   };
   return run;
+}
+
+/** The run's sandbox (a UsageError when it cannot start); the session opened for this run is closed on failure. */
+async function startRunSandbox(
+  options: RunOptions,
+  loaded: LoadedConfig,
+  env: NodeJS.ProcessEnv,
+  bashEnv: NodeJS.ProcessEnv,
+  session: Session,
+): Promise<RunSandbox> {
+  try {
+    return await setupStep(() =>
+      startSandbox({
+        config: loaded.config.sandbox,
+        flag: options.sandbox,
+        projectRoot: loaded.projectRoot,
+        pantoHome: loaded.pantoHome,
+        env,
+        bashEnv,
+      }),
+    );
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
 }
 
 function noModelMessage(loaded: LoadedConfig): string {

@@ -53,11 +53,11 @@ describe.skipIf(current?.unavailable !== undefined)(
     });
 
     it("refuses an escape in print mode, even with --allow-tools, and runs it with --allow-unsandboxed", async () => {
-      const escape = {
+      const escapeCall = {
         command: `echo out > "$HOME/escaped.txt"`,
         unsandboxed_reason: "writes to the home folder",
       };
-      const first = await setup(escape);
+      const first = await setup(escapeCall);
       const refused = await runPanto(["-m", MODEL, "--json", "--allow-tools", "-p", "go"], {
         cwd: first.box.project,
         env: first.env,
@@ -68,7 +68,7 @@ describe.skipIf(current?.unavailable !== undefined)(
       expect(existsSync(join(first.box.root, "escaped.txt"))).toBe(false);
       await server?.close();
 
-      const second = await setup(escape);
+      const second = await setup(escapeCall);
       const allowed = await runPanto(["-m", MODEL, "--json", "--allow-unsandboxed", "-p", "go"], {
         cwd: second.box.project,
         env: second.env,
@@ -89,7 +89,10 @@ describe.skipIf(current?.unavailable !== undefined)(
       );
       expect(String(toolResults(run.stdout)[0]?.text)).toContain("Read-only file system");
       expect(existsSync(join(box.project, "inside.txt"))).toBe(false);
-      expect(await readFile(session, "utf8")).toContain('"type":"sandbox","mode":"read-only"');
+      const entries = jsonLines(await readFile(session, "utf8"));
+      expect(entries.filter((entry) => entry.type === "sandbox")).toMatchObject([
+        { type: "sandbox", mode: "read-only", network: false, writableRoots: [] },
+      ]);
     });
 
     it("takes the network setting and extra writable folders from config", async () => {

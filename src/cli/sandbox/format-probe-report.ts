@@ -35,3 +35,16 @@ function headline(report: ProbeReport): string {
       : `${launcher.kind}${launcher.version === undefined ? "" : ` ${launcher.version}`} at ${launcher.path}`;
   return `Sandbox: ${report.probedMode}, network ${report.network ? "on" : "off"} (${by})`;
 }
+
+/** `panto sandbox --json`: the report as one object, its keys written as every JSON output of panto's. */
+export function probeReportJson(report: ProbeReport): Record<string, unknown> {
+  return {
+    ok: report.ok,
+    mode: report.mode,
+    probed_mode: report.probedMode,
+    network: report.network,
+    launcher: report.launcher ?? null,
+    checks: report.checks,
+    ...(report.failure === undefined ? {} : { failure: report.failure }),
+  };
+}

@@ -1,9 +1,9 @@
 import { loadConfig } from "../../config/index.js";
 import type { SandboxMode } from "../../core/index.js";
+import { asUsageError } from "../../runtime/setup/setup-errors.js";
 import { probeSandbox, resolveSandboxSettings } from "../../sandbox/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../exit-status.js";
-import { asUsageError } from "../../runtime/setup/setup-errors.js";
-import { formatProbeReport } from "./format-probe-report.js";
+import { formatProbeReport, probeReportJson } from "./format-probe-report.js";
 
 export interface SandboxCommandIo {
   json: boolean;
@@ -37,6 +37,6 @@ export async function runSandboxCommand(io: SandboxCommandIo): Promise<number> {
     pantoHome: loaded.pantoHome,
     env: io.env,
   });
-  io.stdout.write(io.json ? `${JSON.stringify(report)}\n` : formatProbeReport(report));
+  io.stdout.write(io.json ? `${JSON.stringify(probeReportJson(report))}\n` : formatProbeReport(report));
   return report.ok ? EXIT_OK : EXIT_FAILURE;
 }

@@ -1,6 +1,6 @@
 import { readSessionUsage } from "../../session/index.js";
 import { type CommandOutcome, failed, info, usageError } from "../command-outcome.js";
-import { formatTokens, plural } from "../format-text.js";
+import { describeSandbox, formatTokens, plural } from "../format-text.js";
 import type { CommandHandler, RunContext, RuntimeCommand } from "../run-context.js";
 import { BUILT_IN_COMMANDS, slashHelpText } from "./built-in-commands.js";
 import {
@@ -86,6 +86,7 @@ function describeSession(run: RunContext): string {
     `  entries:  ${plural(run.session.activeEntries().length, "entry", "entries")}${context.compaction === undefined ? " (no compaction yet)" : " since the latest compaction"}`,
     `  context:  ${context.compaction === undefined ? "no compaction block" : "a compaction block"} + ${plural(context.messages.length, "message")}, ~${formatTokens(run.agent.contextTokens())} tokens with the system prompt`,
     `  model:    ${run.agent.model}`,
+    `  sandbox:  ${describeSandbox(run.sandbox)}`,
   ].join("\n");
 }
 
