@@ -21,14 +21,15 @@ export class ApprovalPolicy {
   readonly allowAll: boolean;
   readonly allowUnsandboxed: boolean;
   readonly #ask: ApprovalAsker | undefined;
-  readonly #onDenied: (call: ToolCallBlock) => void;
+  readonly #onDenied: (call: ToolCallBlock, leaving: boolean) => void;
   readonly #granted = new Set<string>();
 
   constructor(options: {
     allowAll: boolean;
     allowUnsandboxed?: boolean;
     ask?: ApprovalAsker;
-    onDenied: (call: ToolCallBlock) => void;
+    /** `leaving`: the call asked to leave the sandbox. */
+    onDenied: (call: ToolCallBlock, leaving: boolean) => void;
   }) {
     this.allowAll = options.allowAll;
     this.allowUnsandboxed = options.allowUnsandboxed === true;
@@ -51,7 +52,7 @@ export class ApprovalPolicy {
     const name = tool.definition.name;
     if (this.allowAll || this.#granted.has(name)) return "allow";
     if (this.#ask === undefined) {
-      this.#onDenied(call);
+      this.#onDenied(call, false);
       return "deny";
     }
     const answer = await this.#ask(call, tool, request);
@@ -62,7 +63,7 @@ export class ApprovalPolicy {
   async #decideEscape(call: ToolCallBlock, tool: Tool, request: ApprovalRequest): Promise<ApprovalVerdict> {
     if (this.#ask === undefined) {
       if (this.allowUnsandboxed) return "allow";
-      this.#onDenied(call);
+      this.#onDenied(call, true);
       return { deny: true, reason: ESCAPE_REFUSED };
     }
     const answer = await this.#ask(call, tool, request);

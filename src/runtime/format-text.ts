@@ -127,6 +127,13 @@ export function shorten(text: string, max: number): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
+/** Why a call was denied without a question (print and JSON modes), and the flag that allows it. */
+export function toolDeniedText(call: ToolCallBlock, leaving: boolean): string {
+  return leaving
+    ? `refused running ${call.name} outside the sandbox: pass --allow-unsandboxed to let the model's escape requests run`
+    : `denied ${call.name}: pass --allow-tools to let write, edit and bash run`;
+}
+
 /** A run's sandbox in words, for the banner and `/session`. */
 export function describeSandbox(record: SandboxRecord): string {
   if (record.mode === "full") return "full (no sandbox: the model's commands run with your rights)";

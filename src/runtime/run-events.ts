@@ -14,8 +14,11 @@ export type RunEvent =
    * file, model clients, MCP servers. (The agent's own warnings are `warning` events.)
    */
   | { type: "run-warning"; message: string }
-  /** A tool call denied without a question: there was nobody to ask and it was not allowed (--allow-tools). */
-  | { type: "tool-denied"; call: ToolCallBlock }
+  /**
+   * A tool call denied without a question: there was nobody to ask and it was not allowed
+   * (--allow-tools; `escape`: a request to leave the sandbox, --allow-unsandboxed).
+   */
+  | { type: "tool-denied"; call: ToolCallBlock; escape?: true }
   /** A slash command finished (`name` as registered, aliases resolved). */
   | { type: "command"; name: string; args: string; outcome: CommandOutcome };
 

@@ -108,7 +108,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     allowAll: options.allowTools === true,
     allowUnsandboxed: options.allowUnsandboxed === true,
     ...optional("ask", frontEnd.askApproval),
-    onDenied: (call) => events.emit({ type: "tool-denied", call }),
+    onDenied: (call, leaving) =>
+      events.emit({ type: "tool-denied", call, ...(leaving ? { escape: true as const } : {}) }),
   });
   let agentHooks: AgentHooks | undefined;
   const makeAgent = (session: Session, modelId: string): Agent => {

@@ -3,6 +3,7 @@ import {
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
+  toolDeniedText,
   visible,
 } from "../../runtime/format-text.js";
 import type { CliOptions } from "../cli-options.js";
@@ -31,10 +32,7 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
         case "run-warning":
           return note(`warning: ${event.message}`, style.yellow);
         case "tool-denied":
-          return note(
-            `denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`,
-            style.yellow,
-          );
+          return note(toolDeniedText(event.call, event.escape === true), style.yellow);
         default: {
           const line = printLine(event);
           if (line !== undefined) note(line);

@@ -4,6 +4,7 @@ import {
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
+  toolDeniedText,
   visible,
 } from "../../runtime/format-text.js";
 import { describeOutcome, type OutcomeReport } from "../../runtime/outcome-text.js";
@@ -59,7 +60,7 @@ export class TerminalRenderer {
         this.warning(event.message);
         return;
       case "tool-denied":
-        this.warning(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`);
+        this.warning(toolDeniedText(event.call, event.escape === true));
         return;
       case "command":
         this.#outcome(describeOutcome(event.outcome));
