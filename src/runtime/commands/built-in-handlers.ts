@@ -98,11 +98,15 @@ function describeTools(run: RunContext): string {
       const permission =
         tool.kind === "read"
           ? "runs freely"
-          : run.approvals.allowAll
-            ? "allowed by --allow-tools"
-            : granted.includes(tool.definition.name)
-              ? "allowed for this session (you answered a)"
-              : "needs permission (asked interactively; --allow-tools in print mode)";
+          : run.toolSandbox !== undefined && tool.confinable !== undefined
+            ? run.toolSandbox.policy.askCommands
+              ? "runs in the sandbox, asked each time (sandbox.ask_commands); leaving it asks every time"
+              : "runs in the sandbox without asking; leaving it asks every time"
+            : run.approvals.allowAll
+              ? "allowed by --allow-tools"
+              : granted.includes(tool.definition.name)
+                ? "allowed for this session (you answered a)"
+                : "needs permission (asked interactively; --allow-tools in print mode)";
       return `  ${tool.definition.name.padEnd(width)}  ${tool.kind.padEnd(5)}  ${permission}`;
     })
     .join("\n");
