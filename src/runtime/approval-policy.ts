@@ -23,6 +23,8 @@ export class ApprovalPolicy {
   readonly #ask: ApprovalAsker | undefined;
   readonly #onDenied: (call: ToolCallBlock, leaving: boolean) => void;
   readonly #granted = new Set<string>();
+  /** Tools allowed while a custom command's prompt runs (its `allowed-tools`), lower case. */
+  readonly #scoped: string[][] = [];
 
   constructor(options: {
     allowAll: boolean;
@@ -42,6 +44,20 @@ export class ApprovalPolicy {
     return [...this.#granted];
   }
 
+  /**
+   * Runs `work` with the tools named in `toolNames` (any case) allowed without a question: a custom
+   * command's `allowed-tools`. The allowance ends with `work`.
+   */
+  async allowDuring<T>(toolNames: readonly string[], work: () => Promise<T>): Promise<T> {
+    const names = toolNames.map((name) => name.toLowerCase());
+    this.#scoped.push(names);
+    try {
+      return await work();
+    } finally {
+      this.#scoped.splice(this.#scoped.indexOf(names), 1);
+    }
+  }
+
   /** The agent's `approve`: the verdict on one call. */
   readonly decide = async (
     call: ToolCallBlock,
@@ -51,6 +67,7 @@ export class ApprovalPolicy {
     if (request.kind === "escape") return this.#decideEscape(call, tool, request);
     const name = tool.definition.name;
     if (this.allowAll || this.#granted.has(name)) return "allow";
+    if (this.#scoped.some((names) => names.includes(name.toLowerCase()))) return "allow";
     if (this.#ask === undefined) {
       this.#onDenied(call, false);
       return "deny";
