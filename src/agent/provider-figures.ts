@@ -27,8 +27,11 @@ export interface AcceptedRequest {
   after: Message[];
 }
 
-/** Entry types that leave the context before them as it was. Any other one may have changed it. */
-const NEUTRAL_ENTRIES: ReadonlySet<string> = new Set(["window", "model", "compaction-failed"]);
+/**
+ * Entry types that leave the context before them as it was (a `sandbox` entry records how a run
+ * confined its tools, written with each run's first prompt). Any other one may have changed it.
+ */
+const NEUTRAL_ENTRIES: ReadonlySet<string> = new Set(["window", "model", "compaction-failed", "sandbox"]);
 
 /**
  * The latest answer from `model` whose reported prompt was counted on the same compaction block and

@@ -69,6 +69,16 @@ describe("latestAcceptedRequest (usage counted on the context as it still is)", 
     expect(accepted?.between).toEqual([user("three"), answer(2500, { stopReason: "aborted" })]);
   });
 
+  it("looks past a resumed run's sandbox entry, which changes nothing in the context", () => {
+    const entries: SessionEntry[] = [
+      entry(user("one")),
+      entry(answer(3000)),
+      { type: "sandbox", ...stamp(), mode: "workspace-write", network: false, writableRoots: ["/p"] },
+      entry(user("two")),
+    ];
+    expect(latestAcceptedRequest(entries, MODEL)?.promptTokens).toBe(3000);
+  });
+
   it("lies inside the turn in flight during a tool round: nothing between", () => {
     const entries = [entry(user("run it")), entry(answer(1500)), entry({ role: "tool", content: [] })];
     expect(latestAcceptedRequest(entries, MODEL)?.between).toEqual([]);
