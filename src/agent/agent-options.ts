@@ -1,3 +1,4 @@
+import type { CheckpointRecorder } from "../checkpoints/index.js";
 import type { ModelClient, PantoError, SandboxRecord, ToolCallBlock } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
@@ -39,6 +40,8 @@ export interface AgentOptions {
   sandbox?: ToolSandbox;
   /** How the tools are confined (full included), written to the session with the first prompt. */
   sandboxRecord?: SandboxRecord;
+  /** Records what each tool call changes (checkpoints for rewinds); none: nothing is recorded. */
+  checkpoints?: CheckpointRecorder;
 }
 
 /**

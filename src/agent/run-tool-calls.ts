@@ -1,13 +1,22 @@
 import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
 import { optional } from "../core/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
+import type { CheckpointEntry } from "../session/index.js";
 import { runTool, type Tool } from "../tools/index.js";
 import type { AgentOptions, ApprovalRequest, ApprovalVerdict } from "./agent-options.js";
 
 type ToolCallOptions = Pick<
   AgentOptions,
-  "tools" | "approve" | "cwd" | "hooks" | "sandbox" | "toolDeadlineMs"
+  "tools" | "approve" | "cwd" | "hooks" | "checkpoints" | "sandbox" | "toolDeadlineMs"
 >;
+
+/** What the caller hears while the calls run. */
+export interface ToolCallListeners {
+  /** A call allowed to run starts now. */
+  onStart?: (call: ToolCallBlock) => void;
+  /** A checkpoint was recorded around a call. */
+  onCheckpoint?: (entry: CheckpointEntry) => void;
+}
 
 /**
  * Runs one assistant message's tool calls in order, asking permission for write and exec tools
@@ -19,10 +28,10 @@ export async function runToolCalls(
   calls: readonly ToolCallBlock[],
   options: ToolCallOptions,
   signal: AbortSignal | undefined,
-  onStart: (call: ToolCallBlock) => void = () => {},
+  listeners: ToolCallListeners = {},
 ): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
-  for (const call of calls) results.push(await runOne(call, options, signal, onStart));
+  for (const call of calls) results.push(await runOne(call, options, signal, listeners));
   return results;
 }
 
@@ -30,7 +39,7 @@ async function runOne(
   call: ToolCallBlock,
   options: ToolCallOptions,
   signal: AbortSignal | undefined,
-  onStart: (call: ToolCallBlock) => void,
+  listeners: ToolCallListeners,
 ): Promise<ToolResultBlock> {
   if (signal?.aborted) return errorResult(call, "Not run: the user interrupted the request.");
   const verdict = await options.hooks?.preToolUse(call);
@@ -42,9 +51,30 @@ async function runOne(
     const verdict = await options.approve(call, tool, request);
     if (verdict !== "allow") return errorResult(call, denialText(verdict, request));
   }
-  onStart(call);
   // An allowed escape runs without the sandbox; every other call runs in it (when there is one).
   const sandbox = request?.kind === "escape" ? undefined : options.sandbox;
+  if (tool === undefined) return await runRecorded(call, tool, options, signal, listeners, sandbox);
+  // The checkpoint brackets the call and its PostToolUse hooks (a formatter hook's changes count as
+  // the call's), and is taken by panto itself, outside any sandbox the tool runs in.
+  const token = await options.checkpoints?.before(call, tool, options.cwd);
+  const result = await runRecorded(call, tool, options, signal, listeners, sandbox);
+  if (token !== undefined) {
+    const entry = await options.checkpoints?.after(token, result);
+    if (entry !== undefined) listeners.onCheckpoint?.(entry);
+  }
+  return result;
+}
+
+/** Runs the call and its PostToolUse hooks. */
+async function runRecorded(
+  call: ToolCallBlock,
+  tool: Tool | undefined,
+  options: ToolCallOptions,
+  signal: AbortSignal | undefined,
+  listeners: ToolCallListeners,
+  sandbox: ToolSandbox | undefined,
+): Promise<ToolResultBlock> {
+  listeners.onStart?.(call);
   // Bash enforces the timeout the model gave it; the configured deadline is for the other tools.
   const deadline = tool?.kind === "exec" ? undefined : options.toolDeadlineMs;
   const result = await runTool(

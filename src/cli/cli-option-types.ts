@@ -1,4 +1,5 @@
 import type { SandboxMode } from "../core/index.js";
+import type { RewindCliOptions } from "./rewind/run-rewind.js";
 
 /** The parsed command line of a normal run (everything but `panto demo`). */
 export interface CliOptions {
@@ -19,6 +20,8 @@ export interface CliOptions {
   sandbox?: SandboxMode;
   /** --allow-unsandboxed: print and JSON modes run the model's escape requests instead of refusing them. */
   allowUnsandboxed?: boolean;
+  /** --fork SESSION[@TURN]: continue in a new session started from that one after turn TURN (default: all of it). */
+  fork?: { session: string; turn?: number };
 }
 
 /** `panto export [SESSION] [-o FILE] [--format html|md|json] [--full]` */
@@ -58,6 +61,9 @@ export type ParsedArgs =
   /** `panto sandbox [--sandbox MODE] [--json]`: probe each sandbox rule on this machine. */
   | { command: "sandbox"; json: boolean; mode?: SandboxMode }
   | { command: "fidelity"; options: FidelityCliOptions }
+  | { command: "rewind"; options: RewindCliOptions }
+  /** `panto sessions rm SESSION [--json]`: delete one session and what only it used. */
+  | { command: "sessions-rm"; session: string; json: boolean }
   /** Help, version or a usage error was already written; exit with this status. */
   | { command: "exit"; code: number };
 

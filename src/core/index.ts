@@ -10,4 +10,5 @@ export { optional } from "./optional.js";
 export * from "./panto-error.js";
 export { DEFAULT_SANDBOX_MODE, SANDBOX_MODES, type SandboxMode, type SandboxRecord } from "./sandbox-mode.js";
 export type * from "./turn.js";
+export { NOT_RUN_OPENINGS, wasNotRun } from "./unrun-tool-call.js";
 export type * from "./usage.js";

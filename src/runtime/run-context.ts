@@ -3,7 +3,7 @@ import type { ModelPrice } from "../config/index.js";
 import type { ModelClient, SandboxMode, SandboxRecord } from "../core/index.js";
 import type { McpServers } from "../mcp/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
-import type { Session } from "../session/index.js";
+import type { ForkedSession, Session } from "../session/index.js";
 import type { Skill } from "../skills/index.js";
 import type { Tool } from "../tools/index.js";
 import type { ApprovalPolicy } from "./approval-policy.js";
@@ -31,6 +31,8 @@ export interface RunOptions {
    * of refusing them (--allow-unsandboxed). Where someone can, escapes are always asked.
    */
   allowUnsandboxed?: boolean;
+  /** Start a new session from this one (id prefix, file name prefix or path) after turn `turn` (default: all of it). */
+  fork?: { session: string; turn?: number };
 }
 
 /** A running session: the agent, its session file, and what commands and front-ends need to see. */
@@ -82,6 +84,13 @@ export interface RunContext {
   sessionStart(): Promise<void>;
   /** Closes the current session and continues in a new, empty session file with the same model. */
   startNewSession(): Promise<void>;
+  /** The fork this run started in (`--fork`), if it did. */
+  readonly fork: ForkedSession | undefined;
+  /**
+   * Continues in a new session file started from the current one after turn `turn` (default: all
+   * of it), with the same model; the current file is left as it is.
+   */
+  forkSession(turn?: number): Promise<ForkedSession>;
   close(): Promise<void>;
 }
 

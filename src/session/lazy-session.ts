@@ -61,6 +61,10 @@ class LazySession implements Session {
   readonly appendModel: Session["appendModel"] = async (model) => (await this.#file()).appendModel(model);
   readonly appendSandbox: Session["appendSandbox"] = async (record) =>
     (await this.#file()).appendSandbox(record);
+  readonly appendCheckpoint: Session["appendCheckpoint"] = async (checkpoint) =>
+    (await this.#file()).appendCheckpoint(checkpoint);
+  readonly appendRewind: Session["appendRewind"] = async (rewind) =>
+    (await this.#file()).appendRewind(rewind);
 
   readonly markLastTurnFailed: Session["markLastTurnFailed"] = async (code, error) => {
     // Without a file there is no turn to mark.

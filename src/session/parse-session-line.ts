@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from "../core/index.js";
+import { checkCheckpointEntry, checkRewindEntry } from "./check-checkpoint-entry.js";
 import { messageProblem } from "./message-problem.js";
 import { ENTRY_TYPES, type SessionEntry } from "./session-entries.js";
 
@@ -115,6 +116,10 @@ function checkKnownEntry(value: JsonObject): string | undefined {
       return typeof value.mode === "string" && typeof value.network === "boolean"
         ? undefined
         : "sandbox entry without a mode and network";
+    case "checkpoint":
+      return checkCheckpointEntry(value);
+    case "rewind":
+      return checkRewindEntry(value);
     default:
       return undefined;
   }

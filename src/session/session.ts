@@ -8,6 +8,7 @@ import type {
   SandboxRecord,
 } from "../core/index.js";
 import type {
+  CheckpointEntry,
   CompactionAttemptRecord,
   CompactionEntry,
   CompactionFailedEntry,
@@ -15,6 +16,7 @@ import type {
   ModelEntry,
   PinEntry,
   PinnedNote,
+  RewindEntry,
   SandboxEntry,
   SessionEntry,
   SessionHeader,
@@ -96,6 +98,16 @@ export interface Session {
    * the windows known when they were written, and window entries after them override.
    */
   learnedWindows(): Record<string, LearnedWindow>;
+  /** Appends a checkpoint entry: what one tool call changed in the workspace (replay ignores it). */
+  appendCheckpoint(checkpoint: EntryFields<CheckpointEntry>): Promise<CheckpointEntry>;
+  /**
+   * Appends a rewind entry; when it takes back the conversation, rereads the active suffix backward
+   * from the file (it may now reach back past compactions the rewind took out).
+   */
+  appendRewind(rewind: EntryFields<RewindEntry>): Promise<RewindEntry>;
   /** Releases the lock; idempotent. */
   close(): Promise<void>;
 }
+
+/** An entry's own fields: what the caller gives, without the type, id and time the session adds. */
+export type EntryFields<T extends SessionEntry> = Omit<T, "type" | "id" | "ts">;
