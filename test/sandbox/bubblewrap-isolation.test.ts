@@ -94,13 +94,15 @@ for (const user of sandboxUsers()) {
     });
 
     it("cannot signal a process of the host", async () => {
-      const host = spawn("sleep", ["1000.25"], { stdio: "ignore" });
+      // A duration no other suite on this machine uses at the same time, to find this process alone.
+      const marker = `1000.${process.pid}${Date.now() % 1000}`;
+      const host = spawn("sleep", [marker], { stdio: "ignore" });
       try {
         const result = await sandboxed().bash(
           `kill -TERM ${host.pid}; kill -0 ${process.pid} && echo can-see-panto`,
         );
         expect(result.text).not.toContain("can-see-panto");
-        expect(processesWith("1000.25")).toEqual([host.pid]);
+        expect(processesWith(marker)).toEqual([host.pid]);
       } finally {
         host.kill("SIGKILL");
       }
