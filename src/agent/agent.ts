@@ -52,9 +52,12 @@ export class Agent {
   #truncationWarned = false;
   /** Serialises compactions: a manual /compact never races overflow recovery. */
   #compactionLock: Promise<unknown> = Promise.resolve();
+  /** How tools are confined in this run, written to the session with the first prompt. */
+  #sandboxToRecord: AgentOptions["sandboxRecord"];
 
   constructor(options: AgentOptions) {
     this.#options = options;
+    this.#sandboxToRecord = options.sandboxRecord;
     this.#modelId = options.model;
     this.#client = options.createClient(options.model);
   }
@@ -124,6 +127,10 @@ export class Agent {
     const blocked = await promptBlockedByHook(this.#options.hooks, text);
     if (blocked !== undefined) return { ok: false, error: blocked };
     await this.recordModel({ evenWithoutFile: true });
+    if (this.#sandboxToRecord !== undefined) {
+      await session.appendSandbox(this.#sandboxToRecord);
+      this.#sandboxToRecord = undefined;
+    }
     await session.appendMessage({ role: "user", content: [{ type: "text", text }] });
     this.#keptInterrupted = false;
     const { signal } = options;

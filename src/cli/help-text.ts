@@ -41,6 +41,13 @@ Modes:
                                 answered_recall, answered_full}], totals: {facts, in_summary,
                                 in_block, answered, answered_recall, answered_full}, requests}.
                                 Exit 2: no compaction in effect (without --fresh)
+  panto sandbox [--sandbox MODE] [--json]
+                                builds the sandbox this project's config asks for around a scratch
+                                folder, tries each rule for real (writes outside, protected paths,
+                                credentials, network, host processes, process tree) and prints what
+                                holds (✓/✗); --json: {ok, mode, probed_mode, network, launcher,
+                                checks: [{id, rule, ok, detail}], failure?}. Exit 1 when a rule
+                                does not hold or the sandbox cannot start
   panto rewind [SESSION] [--to TURN | --undo] [--code | --conversation | --both] [--dry-run]
                [--force] [--json]
                                 take a session (default: this project's latest) back to before
@@ -125,13 +132,35 @@ Tools:
   {"turn": N, "to": M, "offset": C}; hits best first (most words, newest first among equals)
   with turn, time, role or tool, how the turn stands and stale notes (a file read before a later
   edit, a command run again with another result). Always offered; it only reads.
-  read, ls, glob and grep always run. write, edit and bash change things: the interactive
-  mode asks with one key (y = once, a = always for this session, n = no, then an optional
+  read, ls, glob and grep always run; inside the sandbox (the default) so does bash. write,
+  edit (and bash with --sandbox full) change things: the interactive mode asks with one key
+  (y = once, a = always for this session, n = no, then an optional
   reason the model is told; /tools lists the grants, /last shows the last output whole);
   print and JSON modes deny them unless --allow-tools is given (the model is told the user
   did not allow it).
   Tools work on regular files only (a pipe, socket or device is refused at once), and a call
   still running after 2 minutes (bash: its own timeout) is abandoned with an error result.
+
+Sandbox (--sandbox MODE, config "sandbox"; Linux: bubblewrap, macOS: sandbox-exec):
+  workspace-write (default)  the model's commands may write the project, a private /tmp and
+                             config "sandbox.writable_roots"; everything else is read-only
+  read-only                  only the private /tmp is writable
+  full                       no sandbox: commands run with your rights (as in other agents)
+  In both confined modes: the network is off (the host's 127.0.0.1 too) unless
+  "sandbox.network" is true; .git/config, .git/hooks, .git/modules, .panto/ and .mcp.json stay
+  read-only even inside writable folders (also through a .git pointer file or a swapped
+  symlink); credentials (~/.ssh, ~/.aws, ~/.config/gh, ~/.netrc, ~/.docker, ~/.gnupg, ~/.kube,
+  ~/.npmrc and the like: the README lists them), $PANTO_HOME and "sandbox.hidden_paths" are
+  hidden; commands get their own process ids and no new privileges,
+  and the whole process tree dies on timeout or Ctrl-C. read, write, edit, ls, glob, grep and
+  @path apply the same rules (symlinks resolved) and name the rule that refused. A command
+  that needs more may ask to leave the sandbox with a reason: that is asked every time (never
+  covered by "always" or --allow-tools) and refused in print and JSON modes unless
+  --allow-unsandboxed is given. Your own !cmd, hooks and MCP servers run unconfined, as
+  configured. When the sandbox cannot start (bubblewrap missing, user namespaces disabled,
+  AppArmor, a container), panto exits 2 saying why and how to fix it, or to choose
+  --sandbox full. The banner, /session, the JSON session_started event and exports name the
+  mode; panto sandbox shows what holds on this machine.
 
 Checkpoints and rewind:
   Around every call of write, edit, bash (and other tools that may change files) panto records
@@ -218,6 +247,11 @@ Configuration (JSON; the project file wins per key):
                           may run before it is abandoned with an error result, in ms (default
                           120000); bash keeps its own timeout (the model's, at most 600 s)
     hooks                 commands run around prompts, tool calls and compactions (see Hooks)
+    sandbox               how the model's tools are confined (see Sandbox): a mode
+                          ("workspace-write", "read-only", "full") or { "mode": ..., "network":
+                          false, "writable_roots": ["~/scratch"], "hidden_paths": ["~/.my-creds"],
+                          "ask_commands": false (true: ask before sandboxed bash commands too) };
+                          paths absolute, ~/..., or relative to the project root
     prices                what tokens cost, for /cost, in US dollars per million tokens:
                           { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,
                             "cache_read_per_mtok": 0.3, "cache_write_per_mtok": 3.75 } } (cache
@@ -244,7 +278,8 @@ Environment:
   files: they show as [redacted NAME], also when a server echoes them in an error.
 
 JSON events (--json; one object per line, always ending with "done"):
-  session_started {session_id, session_path, model, resumed, cwd}
+  session_started {session_id, session_path, model, resumed, cwd,
+    sandbox: {mode, network, writable_roots}}   (mode "full": no sandbox)
   assistant_message {text, stop_reason, model, provider, usage: {prompt_tokens, output_tokens,
     cache_read_tokens?, cache_write_tokens?, reasoning_tokens?} | null}
   tool_call {id, name, arguments}    tool_result {tool_call_id, name, is_error, text}
@@ -284,7 +319,7 @@ JSON events (--json; one object per line, always ending with "done"):
     (from /rewind as the prompt, and from panto rewind --json)
   fork {session_id, path, parent_id, parent_path, turn}   (from --fork and /fork)
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
-    invalid_request, or usage/config/session/auth,
+    invalid_request, or usage/config/session/auth, sandbox (it cannot start),
     or max_turns when --max-turns stopped the run)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, compaction: {the same four}}}   usage: the whole session's totals as /cost
@@ -296,7 +331,7 @@ Exit status:
   0    success
   1    a model, provider or runtime failure (an overflow that survived its one retry included)
   2    a usage or configuration error (bad flag, bad config, unknown provider, missing API key,
-       session in use by another process)
+       session in use by another process, a sandbox that cannot start)
   3    stopped by --max-turns N: N model requests made and the model still wanted tools
        (the work so far stays in the session; panto -r ID continues it)
   130  interrupted (Ctrl-C, or Esc in the -r picker)
@@ -312,6 +347,8 @@ Examples:
   EDITOR=vim panto -c -p "/summary edit"          fix the summary by hand
   panto -c -p "/handoff ship the parser fix"      draft a handoff (add --yes to start the new session)
   panto --json --allow-tools -p "run the tests and fix what fails" > events.jsonl
+  panto --sandbox read-only -p "review this change"   commands may not write the project
+  panto sandbox                                   what the sandbox enforces on this machine
   panto --max-turns 10 --allow-tools -p "fix the lint errors"   at most 10 model requests
   panto rewind --to 3 --dry-run                   what taking turns 3 on back would change
   panto -c -p "/rewind --undo"                    take the latest rewind back

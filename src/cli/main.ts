@@ -34,6 +34,15 @@ async function main(): Promise<number> {
       stdout: process.stdout,
       stderr: process.stderr,
     });
+  if (parsed.command === "sandbox")
+    return (await import("./sandbox/sandbox-command.js")).runSandboxCommand({
+      json: parsed.json,
+      ...(parsed.mode === undefined ? {} : { mode: parsed.mode }),
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
   const io = {
     cwd: process.cwd(),
     env: process.env,

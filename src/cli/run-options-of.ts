@@ -11,5 +11,7 @@ export function runOptionsOf(options: CliOptions): RunOptions {
     continue: options.continue,
     allowTools: options.allowTools,
     yes: options.yes,
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    allowUnsandboxed: options.allowUnsandboxed === true,
   };
 }

@@ -1,25 +1,40 @@
-import type { ApprovalVerdict } from "../agent/index.js";
+import type { ApprovalRequest, ApprovalVerdict } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { Tool } from "../tools/index.js";
 import type { ApprovalAsker } from "./front-end.js";
 
+/** What the model is told when it asks to leave the sandbox where nobody can be asked. */
+export const ESCAPE_REFUSED =
+  "nobody can be asked in print and JSON modes, so commands outside the sandbox are refused there unless panto is started with --allow-unsandboxed. Do the task inside the sandbox, or tell the user what needs the escape.";
+
 /**
- * Whether a tool call may run, for every front-end alike. The agent asks only about tools that
- * change things (write, edit, bash, MCP tools not marked read-only). With `allowAll`
+ * Whether a tool call may run, for every front-end alike. The agent asks only about calls that
+ * need the user (write and edit outside a sandbox, bash outside a sandbox or configured to ask,
+ * MCP tools not marked read-only, and every request to leave the sandbox). With `allowAll`
  * (--allow-tools) each runs; a tool the user allowed "always" runs for the rest of the run;
  * otherwise the front-end's asker decides, and without one (print and JSON modes) the call is
- * denied and `onDenied` says so.
+ * denied and `onDenied` says so. An escape from the sandbox is never covered by --allow-tools or
+ * "always": it is asked every time, and where nobody can be asked it is refused unless
+ * `allowUnsandboxed` (--allow-unsandboxed).
  */
 export class ApprovalPolicy {
   readonly allowAll: boolean;
+  readonly allowUnsandboxed: boolean;
   readonly #ask: ApprovalAsker | undefined;
-  readonly #onDenied: (call: ToolCallBlock) => void;
+  readonly #onDenied: (call: ToolCallBlock, leaving: boolean) => void;
   readonly #granted = new Set<string>();
   /** Tools allowed while a custom command's prompt runs (its `allowed-tools`), lower case. */
   readonly #scoped: string[][] = [];
 
-  constructor(options: { allowAll: boolean; ask?: ApprovalAsker; onDenied: (call: ToolCallBlock) => void }) {
+  constructor(options: {
+    allowAll: boolean;
+    allowUnsandboxed?: boolean;
+    ask?: ApprovalAsker;
+    /** `leaving`: the call asked to leave the sandbox. */
+    onDenied: (call: ToolCallBlock, leaving: boolean) => void;
+  }) {
     this.allowAll = options.allowAll;
+    this.allowUnsandboxed = options.allowUnsandboxed === true;
     this.#ask = options.ask;
     this.#onDenied = options.onDenied;
   }
@@ -44,16 +59,32 @@ export class ApprovalPolicy {
   }
 
   /** The agent's `approve`: the verdict on one call. */
-  readonly decide = async (call: ToolCallBlock, tool: Tool): Promise<ApprovalVerdict> => {
+  readonly decide = async (
+    call: ToolCallBlock,
+    tool: Tool,
+    request: ApprovalRequest = { kind: "tool" },
+  ): Promise<ApprovalVerdict> => {
+    if (request.kind === "escape") return this.#decideEscape(call, tool, request);
     const name = tool.definition.name;
     if (this.allowAll || this.#granted.has(name)) return "allow";
     if (this.#scoped.some((names) => names.includes(name.toLowerCase()))) return "allow";
     if (this.#ask === undefined) {
-      this.#onDenied(call);
+      this.#onDenied(call, false);
       return "deny";
     }
-    const answer = await this.#ask(call, tool);
+    const answer = await this.#ask(call, tool, request);
     if (answer === "always") this.#granted.add(name);
     return answer === "once" || answer === "always" ? "allow" : answer;
   };
+
+  async #decideEscape(call: ToolCallBlock, tool: Tool, request: ApprovalRequest): Promise<ApprovalVerdict> {
+    if (this.#ask === undefined) {
+      if (this.allowUnsandboxed) return "allow";
+      this.#onDenied(call, true);
+      return { deny: true, reason: ESCAPE_REFUSED };
+    }
+    const answer = await this.#ask(call, tool, request);
+    // "always" does not carry over to the next escape: this one runs, the next is asked again.
+    return answer === "once" || answer === "always" ? "allow" : answer;
+  }
 }

@@ -1,4 +1,10 @@
-import type { CompactionRecord, RestoredFact, ToolCallBlock, ToolResultBlock } from "../core/index.js";
+import type {
+  CompactionRecord,
+  RestoredFact,
+  SandboxRecord,
+  ToolCallBlock,
+  ToolResultBlock,
+} from "../core/index.js";
 
 // The plain text every front-end shows alike: token counts, compaction reports, tool calls and
 // results in one line. Colour is the terminal's own (cli/terminal/style.ts).
@@ -134,4 +140,18 @@ export function visible(text: string): string {
 export function shorten(text: string, max: number): string {
   const flat = visible(text).replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** Why a call was denied without a question (print and JSON modes), and the flag that allows it. */
+export function toolDeniedText(call: ToolCallBlock, leaving: boolean): string {
+  return leaving
+    ? `refused running ${call.name} outside the sandbox: pass --allow-unsandboxed to let the model's escape requests run`
+    : `denied ${call.name}: pass --allow-tools to let write, edit and bash run`;
+}
+
+/** A run's sandbox in words, for the banner and `/session`. */
+export function describeSandbox(record: SandboxRecord): string {
+  if (record.mode === "full") return "full (no sandbox: the model's commands run with your rights)";
+  const writable = [...record.writableRoots, "a private /tmp"].join(", ");
+  return `${record.mode}, network ${record.network ? "on" : "off"}, writable: ${writable}`;
 }

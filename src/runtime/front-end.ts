@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from "../agent/index.js";
 import type { PreparedRewind } from "../checkpoints/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { Tool } from "../tools/index.js";
@@ -44,7 +45,15 @@ export type ChooseRewind = (sessionPath: string, pantoHome: string) => Promise<R
  */
 export type ApprovalAnswer = "once" | "always" | "deny" | { deny: true; reason: string };
 
-export type ApprovalAsker = (call: ToolCallBlock, tool: Tool) => Promise<ApprovalAnswer>;
+/**
+ * `request.kind` "escape": the model asks to run the call outside the sandbox, for `request.reason`;
+ * the question should say so, and an "always" answer covers only this call.
+ */
+export type ApprovalAsker = (
+  call: ToolCallBlock,
+  tool: Tool,
+  request: ApprovalRequest,
+) => Promise<ApprovalAnswer>;
 
 /** Edits text in the user's editor and returns the result; rejects with an EditorError when it cannot. */
 export type EditText = (text: string) => Promise<string>;

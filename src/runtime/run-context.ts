@@ -1,7 +1,8 @@
 import type { Agent } from "../agent/index.js";
 import type { ModelPrice } from "../config/index.js";
-import type { ModelClient } from "../core/index.js";
+import type { ModelClient, SandboxMode, SandboxRecord } from "../core/index.js";
 import type { McpServers } from "../mcp/index.js";
+import type { ToolSandbox } from "../sandbox/index.js";
 import type { ForkedSession, Session } from "../session/index.js";
 import type { Skill } from "../skills/index.js";
 import type { Tool } from "../tools/index.js";
@@ -25,6 +26,13 @@ export interface RunOptions {
   allowTools?: boolean;
   /** What a command prepares is started without a question (--yes): `/handoff`'s new session. */
   yes?: boolean;
+  /** How the model's tools are confined (--sandbox); else config "sandbox", else workspace-write. */
+  sandbox?: SandboxMode;
+  /**
+   * Where nobody can be asked (print, JSON), run the model's requests to leave the sandbox instead
+   * of refusing them (--allow-unsandboxed). Where someone can, escapes are always asked.
+   */
+  allowUnsandboxed?: boolean;
   /** Start a new session from this one (id prefix, file name prefix or path) after turn `turn` (default: all of it). */
   fork?: { session: string; turn?: number };
 }
@@ -47,6 +55,10 @@ export interface RunContext {
   readonly cwd: string;
   readonly pantoHome: string;
   readonly projectRoot: string;
+  /** How the model's tools are confined in this run (mode "full": not at all). */
+  readonly sandbox: SandboxRecord;
+  /** The sandbox itself, which `@path` checks too; undefined in mode full. */
+  readonly toolSandbox: ToolSandbox | undefined;
   /** The MCP servers, when any are configured (`/mcp`). */
   readonly mcp: McpServers | undefined;
   /** The system prompt every request carries. */

@@ -14,8 +14,6 @@ export type RunEvent =
    * file, model clients, MCP servers. (The agent's own warnings are `warning` events.)
    */
   | { type: "run-warning"; message: string }
-  /** A tool call denied without a question: there was nobody to ask and it was not allowed (--allow-tools). */
-  | { type: "tool-denied"; call: ToolCallBlock }
   /**
    * `/handoff`: the first prompt of a new session is final (drafted by `model`, or written by the
    * user); `session` is the new session when it was started, absent when the draft was only shown.
@@ -28,6 +26,11 @@ export type RunEvent =
       parent: { id: string; path: string };
       session?: { id: string; path: string };
     }
+  /**
+   * A tool call denied without a question: there was nobody to ask and it was not allowed
+   * (--allow-tools; `escape`: a request to leave the sandbox, --allow-unsandboxed).
+   */
+  | { type: "tool-denied"; call: ToolCallBlock; escape?: true }
   /** A slash command finished (`name` as registered, aliases resolved). */
   | { type: "command"; name: string; args: string; outcome: CommandOutcome };
 

@@ -40,6 +40,7 @@ import { setupStep, UsageError } from "./setup/setup-errors.js";
 import { checkpointRecorderFor } from "./setup/start-checkpoints.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
+import { type RunSandbox, startSandbox } from "./setup/start-sandbox.js";
 
 export interface StartRunInput {
   options: RunOptions;
@@ -114,8 +115,9 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   });
   // recall is always offered, so the tool list (and the cached prefix) never changes; it follows
   // the run's session as /clear or a handoff replaces it.
+  const confinement = await startRunSandbox(options, loaded, env, bashEnv, session);
   const tools = [
-    ...createDefaultTools({ bashEnv }),
+    ...createDefaultTools({ bashEnv, ...optional("sandbox", confinement.sandbox?.policy) }),
     createRecallTool({ session: () => session, redact: secrets.redact }),
   ];
   if (skills.length > 0) tools.push(createSkillTool(skills));
@@ -128,8 +130,10 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   });
   const approvals = new ApprovalPolicy({
     allowAll: options.allowTools === true,
+    allowUnsandboxed: options.allowUnsandboxed === true,
     ...optional("ask", frontEnd.askApproval),
-    onDenied: (call) => events.emit({ type: "tool-denied", call }),
+    onDenied: (call, leaving) =>
+      events.emit({ type: "tool-denied", call, ...(leaving ? { escape: true as const } : {}) }),
   });
   let agentHooks: AgentHooks | undefined;
   const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
@@ -153,6 +157,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       onEvent: (event) => events.emit(event),
       cwd,
       ...optional("hooks", agentHooks),
+      ...optional("sandbox", confinement.sandbox),
+      sandboxRecord: confinement.record,
       ...optional("checkpoints", recorder),
     });
   };
@@ -177,6 +183,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     cwd,
     pantoHome,
     projectRoot,
+    sandbox: confinement.record,
+    toolSandbox: confinement.sandbox,
     mcp,
     prices: config.prices,
     systemPrompt,
@@ -233,9 +241,35 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       await recorder?.close();
       await session.close();
       await mcp?.close();
+      await confinement.sandbox?.close();
     },
   };
   return run;
+}
+
+/** The run's sandbox (a UsageError when it cannot start); the session opened for this run is closed on failure. */
+async function startRunSandbox(
+  options: RunOptions,
+  loaded: LoadedConfig,
+  env: NodeJS.ProcessEnv,
+  bashEnv: NodeJS.ProcessEnv,
+  session: Session,
+): Promise<RunSandbox> {
+  try {
+    return await setupStep(() =>
+      startSandbox({
+        config: loaded.config.sandbox,
+        flag: options.sandbox,
+        projectRoot: loaded.projectRoot,
+        pantoHome: loaded.pantoHome,
+        env,
+        bashEnv,
+      }),
+    );
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
 }
 
 /** The system prompt with one more section (none when it is empty). */

@@ -80,6 +80,12 @@ export const TOOL_PARAMETERS = {
         minimum: 1,
         maximum: 600000,
       },
+      unsandboxed_reason: {
+        description:
+          "Only when the command cannot work inside the sandbox (it needs the network, or to write outside the writable folders): why, in one sentence for the user. Asks the user every time; leave it out otherwise.",
+        type: "string",
+        minLength: 1,
+      },
     },
     required: ["command"],
     additionalProperties: false,

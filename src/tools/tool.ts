@@ -1,10 +1,17 @@
 import type { ImageBlock, TextBlock, ToolDefinition } from "../core/index.js";
+import type { ToolSandbox } from "../sandbox/index.js";
 
 /** Where a tool runs and how to cancel it. */
 export interface ToolContext {
   /** Directory that relative paths and commands resolve against. */
   cwd: string;
   signal?: AbortSignal;
+  /**
+   * The sandbox the call runs in, absent for an unconfined call (`--sandbox full`, the user's own
+   * `!cmd`, an escape the user allowed). The file tools check every path against it before
+   * touching anything; `bash` starts its command through it.
+   */
+  sandbox?: ToolSandbox;
 }
 
 /** What a tool hands back to the model. Expected failures are outputs with `isError`, never exceptions. */
@@ -21,5 +28,11 @@ export interface Tool {
   definition: ToolDefinition;
   /** "read" tools run freely; "write" and "exec" need permission. */
   kind: ToolKind;
+  /**
+   * Set on a tool that confines itself with `ToolContext.sandbox` (bash): inside a sandbox its calls
+   * need no question (unless the policy asks for one), and `escapeReason` says when a call asks to
+   * run outside it instead, which always needs the user's yes.
+   */
+  confinable?: { escapeReason(args: Record<string, unknown>): string | undefined };
   execute(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutput>;
 }

@@ -19,7 +19,29 @@ describe("parseCliArgs", () => {
   it("runs interactively with no flags", () => {
     expect(parse([]).parsed).toEqual({
       command: "run",
-      options: { print: false, json: false, continue: false, allowTools: false, yes: false },
+      options: {
+        print: false,
+        json: false,
+        continue: false,
+        allowTools: false,
+        yes: false,
+        allowUnsandboxed: false,
+      },
+    });
+  });
+
+  it("takes --sandbox MODE and --allow-unsandboxed, and refuses a mode it does not know", () => {
+    expect(parse(["--sandbox", "read-only", "--allow-unsandboxed", "-p", "x"]).parsed).toMatchObject({
+      command: "run",
+      options: { sandbox: "read-only", allowUnsandboxed: true },
+    });
+    const bad = parse(["--sandbox", "none", "-p", "x"]);
+    expect(bad.parsed).toEqual({ command: "exit", code: 2 });
+    expect(bad.stderr).toContain("workspace-write");
+    expect(parse(["sandbox", "--json", "--sandbox", "read-only"]).parsed).toEqual({
+      command: "sandbox",
+      json: true,
+      mode: "read-only",
     });
   });
 
@@ -45,6 +67,7 @@ describe("parseCliArgs", () => {
         continue: false,
         allowTools: true,
         yes: true,
+        allowUnsandboxed: false,
       },
     });
   });

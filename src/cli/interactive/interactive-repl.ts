@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
+import type { ApprovalRequest } from "../../agent/index.js";
 import type { ToolCallBlock } from "../../core/index.js";
 import { shorten } from "../../runtime/format-text.js";
 import type { ApprovalAnswer, RewindChoice } from "../../runtime/front-end.js";
@@ -117,12 +118,12 @@ export class Repl {
    * The run's approval asker: y = this once, a = always for this tool this session, n = no. Asked
    * only about calls the run's policy does not already allow; none while a request is cancelled.
    */
-  async askApproval(call: ToolCallBlock, tool: Tool): Promise<ApprovalAnswer> {
+  async askApproval(call: ToolCallBlock, tool: Tool, request?: ApprovalRequest): Promise<ApprovalAnswer> {
     const rl = this.#rl;
     if (rl === undefined || this.#busy?.signal.aborted === true || this.#closing) return "deny";
     this.#renderer.stopStatus();
     this.#renderer.endLine();
-    const answer = await this.#approval.ask(rl, this.#output, call, tool);
+    const answer = await this.#approval.ask(rl, this.#output, call, tool, request);
     rl.setPrompt(PROMPT);
     return answer;
   }

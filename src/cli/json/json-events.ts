@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../../agent/index.js";
 import type { AssistantMessage, CompactionLedger, Usage } from "../../core/index.js";
 import { optional } from "../../core/index.js";
+import { toolDeniedText } from "../../runtime/format-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
 import { checkpointJson } from "../rewind/rewind-json.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
@@ -28,7 +29,7 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
     case "tool-denied":
       return {
         type: "warning",
-        message: `denied ${event.call.name} (id ${event.call.id}): pass --allow-tools to let write, edit and bash run`,
+        message: `${toolDeniedText(event.call, event.escape === true)} (call id ${event.call.id})`,
       };
     case "text-delta":
     case "thinking-delta":

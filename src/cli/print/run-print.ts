@@ -4,6 +4,7 @@ import {
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
+  toolDeniedText,
   visible,
 } from "../../runtime/format-text.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
@@ -35,10 +36,7 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
         case "run-warning":
           return note(`warning: ${event.message}`, style.yellow);
         case "tool-denied":
-          return note(
-            `denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`,
-            style.yellow,
-          );
+          return note(toolDeniedText(event.call, event.escape === true), style.yellow);
         case "handoff":
           // With --yes nobody reviewed the draft: print it before the new session's answer, so
           // what the new session was told is on record where the user reads (a draft not started

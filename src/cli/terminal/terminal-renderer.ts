@@ -5,6 +5,7 @@ import {
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
+  toolDeniedText,
   visible,
 } from "../../runtime/format-text.js";
 import { describeOutcome, handedOffLine, type OutcomeReport } from "../../runtime/outcome-text.js";
@@ -62,7 +63,7 @@ export class TerminalRenderer {
         this.warning(event.message);
         return;
       case "tool-denied":
-        this.warning(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`);
+        this.warning(toolDeniedText(event.call, event.escape === true));
         return;
       case "command":
         // A handoff's first answer was streamed as it came: its report is where it went.
