@@ -126,8 +126,8 @@ Context and cost:
   (compaction apart, resumed history included) with a cost where config "prices" has one.
 
 Tools:
-  recall searches this session's whole history (summarised, failed and undone turns included,
-  and the session it was handed off from) and reads turns back by number: {"query": "words
+  recall searches this session's whole history (summarised, failed, undone and rewound turns
+  included, and the session it was handed off from) and reads turns back by number: {"query": "words
   "exact phrase"", "kind": user|assistant|tool_call|tool_result|TOOL, "limit": 8} or
   {"turn": N, "to": M, "offset": C}; hits best first (most words, newest first among equals)
   with turn, time, role or tool, how the turn stands and stale notes (a file read before a later

@@ -7,7 +7,7 @@ export type DropReason = "failed" | "rewound";
  * The entry types that take turns out of replay. Each is parsed whenever the scan meets it; a new
  * one (issue 26's `rewind`) is one name here and one case in {@link droppedTurns}.
  */
-export const DROPPING_TYPES: ReadonlySet<string> = new Set(["turn-failed"]);
+export const DROPPING_TYPES: ReadonlySet<string> = new Set(["turn-failed", "rewind"]);
 
 /**
  * The turns `entry` takes out of replay, and why: a `turn-failed` entry the turn whose user message

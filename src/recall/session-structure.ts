@@ -40,7 +40,15 @@ const BACKSLASH = 0x5c;
 /** Entry types whose content recall reads: the rest are looked at only by their first bytes. */
 const STRUCTURAL_TYPES: ReadonlySet<string> = new Set(["compaction", "uncompact", ...DROPPING_TYPES]);
 /** Entry types that say nothing about turns, skipped by their first bytes. */
-const IGNORED_TYPES: ReadonlySet<string> = new Set(["pin", "unpin", "model", "window", "compaction-failed"]);
+const IGNORED_TYPES: ReadonlySet<string> = new Set([
+  "pin",
+  "unpin",
+  "model",
+  "window",
+  "compaction-failed",
+  "sandbox",
+  "checkpoint",
+]);
 
 /** Whether `bytes` holds `prefix` at `at`, before `end` (a plain loop: cheaper than Buffer.compare per line). */
 function holdsAt(bytes: Buffer, at: number, end: number, prefix: Buffer): boolean {
@@ -61,6 +69,8 @@ function plainStringEnd(bytes: Buffer, at: number, end: number): number {
 
 interface CompactionSeen {
   id: string;
+  /** Where its line starts in the file. */
+  offset: number;
   through?: number;
   kept?: readonly number[];
   keptMessages?: number;
@@ -84,7 +94,13 @@ export class SessionStructure {
   readonly #dropped = new Map<number, DropReason>();
   readonly #compactions: CompactionSeen[] = [];
   readonly #byId = new Map<string, CompactionSeen>();
-  readonly #undone = new Set<string>();
+  /** Where each `uncompact` of a compaction id was written. */
+  readonly #undone = new Map<string, number[]>();
+  /** Rewinds of the conversation, in file order, with the offset of the point each names. */
+  readonly #rewinds: RewindSeen[] = [];
+  /** The latest offset of each turn start and rewind by id: what a later rewind may name as its point. */
+  readonly #points = new Map<string, number>();
+  #rewound: RewoundTurns | undefined;
   readonly #info: LineInfo = {
     kind: "other",
     role: undefined,
@@ -159,7 +175,7 @@ export class SessionStructure {
       info.ts = entry.ts;
       return info;
     }
-    if (STRUCTURAL_TYPES.has(entry.type)) this.#structural(entry);
+    if (STRUCTURAL_TYPES.has(entry.type)) this.#structural(entry, offset);
     return this.#other();
   }
 
@@ -167,19 +183,29 @@ export class SessionStructure {
   status(turn: number): TurnStatus {
     const dropped = this.#dropped.get(turn);
     if (dropped !== undefined) return dropped;
+    if (this.#rewoundTurns().turns.has(turn)) return "rewound";
     const through = this.summarisedThrough();
     return through !== undefined && turn <= through ? "summarised" : "in context";
   }
 
   /** The last turn the compaction in effect stands for; undefined when none is in effect. */
   summarisedThrough(): number | undefined {
+    const { inRange } = this.#rewoundTurns();
+    const undone = (id: string) => (this.#undone.get(id) ?? []).some((offset) => !inRange(offset));
     const inEffect = this.#compactions.findLast(
       (seen) =>
-        !this.#undone.has(seen.id) && (seen.keptMessages === undefined || seen.copies >= seen.keptMessages),
+        !inRange(seen.offset) &&
+        !undone(seen.id) &&
+        (seen.keptMessages === undefined || seen.copies >= seen.keptMessages),
     );
     if (inEffect === undefined) return undefined;
     // Written before turns were numbered: its user copies are taken for the turns just before it.
     return inEffect.through ?? inEffect.turn - inEffect.userCopies;
+  }
+
+  #rewoundTurns(): RewoundTurns {
+    this.#rewound ??= rewoundTurns(this.#rewinds, this.turnStarts);
+    return this.#rewound;
   }
 
   #other(): LineInfo {
@@ -217,15 +243,17 @@ export class SessionStructure {
       this.turn++;
       this.turnStarts.push(offset);
       this.#userTurns.set(id, this.turn);
+      this.#points.set(id, offset);
     }
     info.turn = this.turn;
     return info;
   }
 
-  #structural(entry: SessionEntry): void {
+  #structural(entry: SessionEntry, offset: number): void {
     if (entry.type === "compaction") {
       const seen: CompactionSeen = {
         id: entry.id,
+        offset,
         copies: 0,
         userCopies: 0,
         turn: this.turn,
@@ -237,7 +265,17 @@ export class SessionStructure {
       return;
     }
     if (entry.type === "uncompact") {
-      this.#undone.add(entry.compactionId);
+      this.#undone.set(entry.compactionId, [...(this.#undone.get(entry.compactionId) ?? []), offset]);
+      return;
+    }
+    if (entry.type === "rewind") {
+      const id = entry.id.toLowerCase();
+      if (entry.scope !== "code") {
+        const point = this.#points.get(entry.firstEntryId.toLowerCase());
+        this.#rewinds.push({ offset, ...(point === undefined ? {} : { point }) });
+        this.#rewound = undefined;
+      }
+      this.#points.set(id, offset);
       return;
     }
     const dropped = droppedTurns(entry, (id) => this.#userTurns.get(id), this.turn);
@@ -249,4 +287,36 @@ export class SessionStructure {
 function keptByAt(bytes: Buffer, from: number, end: number): string | undefined {
   const at = bytes.subarray(from, end).lastIndexOf(KEPT_KEY);
   return at === -1 ? undefined : bytes.toString("latin1", from + at + KEPT_KEY.length, end - 2);
+}
+
+interface RewindSeen {
+  offset: number;
+  /** The offset of the entry it names; absent when that is not before it (replay ignores it). */
+  point?: number;
+}
+
+interface RewoundTurns {
+  turns: ReadonlySet<number>;
+  inRange(offset: number): boolean;
+}
+
+/**
+ * The turns rewinds take out of the context, by replay's rule (src/session/rewound-ranges.ts): from
+ * the latest rewind back, each takes out everything from its point through itself, unless a later
+ * one already took it out (an undone rewind: what it dropped comes back).
+ */
+export function rewoundTurns(rewinds: readonly RewindSeen[], turnStarts: readonly number[]): RewoundTurns {
+  const ranges: Array<{ from: number; to: number }> = [];
+  let coveredFrom = Number.POSITIVE_INFINITY;
+  for (let index = rewinds.length - 1; index >= 0; index--) {
+    const rewind = rewinds[index] as RewindSeen;
+    if (rewind.offset >= coveredFrom || rewind.point === undefined) continue;
+    ranges.push({ from: rewind.point, to: rewind.offset });
+    coveredFrom = rewind.point;
+  }
+  const inRange = (offset: number) => ranges.some((range) => offset >= range.from && offset <= range.to);
+  const turns = new Set<number>();
+  for (let turn = 1; turn < turnStarts.length; turn++)
+    if (inRange(turnStarts[turn] as number)) turns.add(turn);
+  return { turns, inRange };
 }
