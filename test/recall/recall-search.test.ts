@@ -37,6 +37,28 @@ describe("recall search", () => {
     expect(read.text).not.toContain("now the parser");
   });
 
+  it("reads a range of turns back, each under its own heading, and stops at the last one asked for", async () => {
+    const session = await sandbox.open(sandbox.path);
+    const w = new SessionWriter(session);
+    await w.turn("first turn text", "first answer");
+    await w.turn("second turn text", "second answer");
+    await w.turn("third turn text", "third answer");
+    await w.turn("fourth turn text", "fourth answer");
+
+    const read = await recall(session, { turn: 2, to: 3 });
+    expect(read.ok).toBe(true);
+    const headings = read.text.split("\n").filter((line) => line.startsWith("=== Turn "));
+    expect(headings.map((line) => line.split(" · ")[0])).toEqual(["=== Turn 2", "=== Turn 3"]);
+    expect(read.text).toContain("[User]: second turn text");
+    expect(read.text).toContain("[Assistant]: third answer");
+    expect(read.text).not.toContain("first turn text");
+    expect(read.text).not.toContain("fourth turn text");
+
+    const past = await recall(session, { turn: 4, to: 9 });
+    expect(past.text).toContain("[User]: fourth turn text");
+    expect(past.text.split("\n").filter((line) => line.startsWith("=== Turn "))).toHaveLength(1);
+  });
+
   it("matches words in any order and case, phrases only as written, and says how many more hits there were", async () => {
     const session = await sandbox.open(sandbox.path);
     const w = new SessionWriter(session);
