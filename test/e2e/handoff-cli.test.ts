@@ -103,9 +103,11 @@ describe("/handoff in print and JSON modes", () => {
       expect(first.messages).toHaveLength(1);
       expect(first.messages[0]?.content[0]?.text).toBe(handoff.draft);
 
-      const [header, prompt] = await sessionLines(handoff.session.path);
+      const [header, ...entries] = await sessionLines(handoff.session.path);
       const parentHeader = (await sessionLines(t.session))[0] as { id: string };
       expect(header).toMatchObject({ parent: { id: parentHeader.id, path: t.session, relation: "handoff" } });
+      // The first message is the draft (the run's sandbox record may come before it).
+      const prompt = entries.find((entry) => (entry as { type?: string }).type === "message");
       expect(prompt).toMatchObject({ type: "message", message: { role: "user" } });
 
       const listed = await runCli(["sessions", "--json"], { cwd: t.project, env: t.env });
