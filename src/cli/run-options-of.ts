@@ -9,5 +9,6 @@ export function runOptionsOf(options: CliOptions): RunOptions {
     ...(typeof options.resume === "string" ? { resume: options.resume } : {}),
     continue: options.continue,
     allowTools: options.allowTools,
+    ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
   };
 }

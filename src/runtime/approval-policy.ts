@@ -15,6 +15,8 @@ export class ApprovalPolicy {
   readonly #ask: ApprovalAsker | undefined;
   readonly #onDenied: (call: ToolCallBlock) => void;
   readonly #granted = new Set<string>();
+  /** Questions go one at a time: `task` children working in parallel may ask together. */
+  #asking: Promise<unknown> = Promise.resolve();
 
   constructor(options: { allowAll: boolean; ask?: ApprovalAsker; onDenied: (call: ToolCallBlock) => void }) {
     this.allowAll = options.allowAll;
@@ -27,16 +29,26 @@ export class ApprovalPolicy {
     return [...this.#granted];
   }
 
-  /** The agent's `approve`: the verdict on one call. */
-  readonly decide = async (call: ToolCallBlock, tool: Tool): Promise<ApprovalVerdict> => {
+  /** The agent's `approve`: the verdict on one call; `origin` labels a question a child agent asks. */
+  readonly decide = async (call: ToolCallBlock, tool: Tool, origin?: string): Promise<ApprovalVerdict> => {
     const name = tool.definition.name;
     if (this.allowAll || this.#granted.has(name)) return "allow";
     if (this.#ask === undefined) {
       this.#onDenied(call);
       return "deny";
     }
-    const answer = await this.#ask(call, tool);
+    const asked = this.#asking.then(() => this.#askOnce(call, tool, origin));
+    this.#asking = asked.catch(() => undefined);
+    return asked;
+  };
+
+  async #askOnce(call: ToolCallBlock, tool: Tool, origin: string | undefined): Promise<ApprovalVerdict> {
+    const name = tool.definition.name;
+    // An earlier question of the queue may have allowed this tool for good.
+    if (this.#granted.has(name)) return "allow";
+    const ask = this.#ask as ApprovalAsker;
+    const answer = await ask(call, tool, origin);
     if (answer === "always") this.#granted.add(name);
     return answer === "once" || answer === "always" ? "allow" : answer;
-  };
+  }
 }

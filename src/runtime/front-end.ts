@@ -22,7 +22,8 @@ export interface FrontEnd {
  */
 export type ApprovalAnswer = "once" | "always" | "deny" | { deny: true; reason: string };
 
-export type ApprovalAsker = (call: ToolCallBlock, tool: Tool) => Promise<ApprovalAnswer>;
+/** `origin`: who asks when it is not the main agent (a `task` child: "task NAME: description"). */
+export type ApprovalAsker = (call: ToolCallBlock, tool: Tool, origin?: string) => Promise<ApprovalAnswer>;
 
 /** Edits text in the user's editor and returns the result; rejects with an EditorError when it cannot. */
 export type EditText = (text: string) => Promise<string>;

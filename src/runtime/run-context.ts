@@ -22,6 +22,8 @@ export interface RunOptions {
   continue?: boolean;
   /** Every tool call runs without a question (--allow-tools). */
   allowTools?: boolean;
+  /** --max-turns: model requests a prompt may make; each child of the `task` tool gets as many. */
+  maxTurns?: number;
 }
 
 /** A running session: the agent, its session file, and what commands and front-ends need to see. */

@@ -1,4 +1,4 @@
-import { Agent, buildSystemPrompt } from "../agent/index.js";
+import { Agent, type AgentOptions, buildSystemPrompt } from "../agent/index.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
 import {
   DEFAULT_KEEP_VERBATIM_TOKENS,
@@ -12,6 +12,7 @@ import { optional } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import { newSessionPath, openNewSession, type Session } from "../session/index.js";
+import type { TaskEnvironment } from "../subagents/index.js";
 import { createDefaultTools } from "../tools/index.js";
 import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
@@ -27,6 +28,7 @@ import { openRunSession } from "./setup/open-run-session.js";
 import { setupStep, UsageError } from "./setup/setup-errors.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
+import { taskTool } from "./setup/task-tool-setup.js";
 
 export interface StartRunInput {
   options: RunOptions;
@@ -108,9 +110,10 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     onDenied: (call) => events.emit({ type: "tool-denied", call }),
   });
   let agentHooks: AgentHooks | undefined;
+  let agentOptions: AgentOptions | undefined;
   const makeAgent = (session: Session, modelId: string): Agent => {
     agentHooks = makeHooks?.(session);
-    return new Agent({
+    agentOptions = {
       session,
       model: modelId,
       createClient,
@@ -126,10 +129,24 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       onEvent: (event) => events.emit(event),
       cwd,
       ...optional("hooks", agentHooks),
-    });
+    };
+    return new Agent(agentOptions);
   };
   const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning, secrets });
   tools.push(...(mcp?.tools ?? []));
+  const taskEnvironment: TaskEnvironment = {
+    parentOptions: () => ({ ...(agentOptions as AgentOptions), model: agent.model }),
+    parentSession: () => session,
+    pantoHome,
+    projectRoot,
+    sessionOptions,
+    ...optional("maxTurns", options.maxTurns),
+    approveFor: (origin) => (call, tool) => approvals.decide(call, tool, origin),
+    onTaskEvent: (event) => events.emit(event),
+  };
+  tools.push(
+    await taskTool(taskEnvironment, { projectRoot, pantoHome }, config.max_parallel_tasks, onWarning),
+  );
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
   const run: RunContext = {

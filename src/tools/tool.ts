@@ -5,6 +5,8 @@ export interface ToolContext {
   /** Directory that relative paths and commands resolve against. */
   cwd: string;
   signal?: AbortSignal;
+  /** The id of the tool call being run, for tools that report progress under it (`task`). */
+  callId?: string;
 }
 
 /** What a tool hands back to the model. Expected failures are outputs with `isError`, never exceptions. */
@@ -21,5 +23,12 @@ export interface Tool {
   definition: ToolDefinition;
   /** "read" tools run freely; "write" and "exec" need permission. */
   kind: ToolKind;
+  /**
+   * Calls of this tool in one round may run at the same time as each other (`task`: each child
+   * works on its own session); other tools run one after another, in order.
+   */
+  concurrent?: boolean;
+  /** Its own time limit, instead of the configured `tool_deadline_ms` (a child agent runs for long). */
+  deadlineMs?: number;
   execute(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutput>;
 }

@@ -27,7 +27,7 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
       io,
       events,
       frontEnd: {
-        askApproval: (call, tool) => repl.askApproval(call, tool),
+        askApproval: (call, tool, origin) => repl.askApproval(call, tool, origin),
         editText: (text) => repl.editText(text),
       },
     });

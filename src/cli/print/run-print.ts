@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { formatCompactionLine, formatToolCall, formatToolResult } from "../../runtime/format-text.js";
+import { taskEventLine } from "../../runtime/task-text.js";
 import type { CliOptions } from "../cli-options.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
 import { colourEnabled, createStyle } from "../terminal/style.js";
@@ -28,6 +29,13 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
           return note(
             style.yellow(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`),
           );
+        case "task-started":
+        case "task-event":
+        case "task-finished": {
+          const line = taskEventLine(event, printLine);
+          if (line !== undefined) note(line);
+          return;
+        }
         default: {
           const line = printLine(event);
           if (line !== undefined) note(line);

@@ -41,13 +41,20 @@ export class ApprovalPrompt {
     return this.#pending !== undefined;
   }
 
-  /** Asks about one call; resolves when the user answers (or cancels). */
-  ask(rl: Interface, output: MutableOutput, call: ToolCallBlock, tool: Tool): Promise<ApprovalAnswer> {
+  /** Asks about one call (`origin`: the child agent asking, when not the main one); resolves when the user answers (or cancels). */
+  ask(
+    rl: Interface,
+    output: MutableOutput,
+    call: ToolCallBlock,
+    tool: Tool,
+    origin?: string,
+  ): Promise<ApprovalAnswer> {
     const typedAhead = takeLine(rl);
     const wasMuted = output.muted;
     output.muted = false;
     const toolName = tool.definition.name;
     const preview = describeApproval(call);
+    if (origin !== undefined) this.#renderer.line(this.#style.yellow(`${origin} asks:`));
     if (preview.length > 0) this.#renderer.line(this.#style.bold(preview.join("\n")));
     return new Promise((resolve) => {
       this.#pending = {
