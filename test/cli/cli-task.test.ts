@@ -284,3 +284,46 @@ describe("the task tool (built CLI against a fake Anthropic server)", { timeout:
     expect(after).toContain(`- task: task general \\"find the parser\\" (session ${sessionId.slice(0, 8)})`);
   });
 });
+
+describe("custom agents from .panto/agents and .claude/agents", { timeout: 60_000 }, () => {
+  it("runs a named agent with its own system prompt, tool subset and model; a broken file is a warning naming it", async () => {
+    const { server, run, box } = await project({
+      parent: (_request, index) =>
+        index === 0
+          ? {
+              type: "tool-calls",
+              calls: [
+                { id: "toolu_r", name: "task", arguments: { prompt: "review it", agent: "reviewer" } },
+                { id: "toolu_x", name: "task", arguments: { prompt: "x", agent: "broken" } },
+              ],
+            }
+          : { type: "text", text: "reviewed" },
+      child: () => ({ type: "text", text: "LGTM" }),
+    });
+    await mkdir(join(box.project, ".panto", "agents"), { recursive: true });
+    await mkdir(join(box.project, ".claude", "agents"), { recursive: true });
+    await writeFile(
+      join(box.project, ".claude", "agents", "reviewer.md"),
+      "---\nname: reviewer\ndescription: Reviews a change\ntools: Read, Grep\nmodel: anthropic/claude-haiku-4-5\n---\nYou are REVIEWER-PROMPT.\n",
+    );
+    await writeFile(
+      join(box.project, ".panto", "agents", "broken.md"),
+      "---\nname: broken\nwhat is this\n---\nbody\n",
+    );
+    const result = await run(["-p", "review"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      `agent file ${join(box.project, ".panto", "agents", "broken.md")} line 3`,
+    );
+    const parentFirst = server.requests[0];
+    expect(text(parentFirst)).toContain("- reviewer: Reviews a change");
+    const child = server.requests.find(isChild);
+    const body = child?.body as { model: string; tools: Array<{ name: string }>; system: unknown };
+    expect(body.model).toBe("claude-haiku-4-5");
+    expect(body.tools.map((tool) => tool.name).sort()).toEqual(["grep", "read"]);
+    expect(JSON.stringify(body.system)).toContain("You are REVIEWER-PROMPT.");
+    const final = server.requests.filter((request) => !isChild(request)).at(-1);
+    expect(toolResultText(final, "toolu_r")).toContain("LGTM");
+    expect(toolResultText(final, "toolu_x")).toContain("broken.md line 3");
+  });
+});
