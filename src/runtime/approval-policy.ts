@@ -17,6 +17,8 @@ export class ApprovalPolicy {
   readonly #granted = new Set<string>();
   /** Questions go one at a time: `task` children working in parallel may ask together. */
   #asking: Promise<unknown> = Promise.resolve();
+  /** Tools allowed while a custom command's prompt runs (its `allowed-tools`), lower case. */
+  readonly #scoped: string[][] = [];
 
   constructor(options: { allowAll: boolean; ask?: ApprovalAsker; onDenied: (call: ToolCallBlock) => void }) {
     this.allowAll = options.allowAll;
@@ -29,10 +31,25 @@ export class ApprovalPolicy {
     return [...this.#granted];
   }
 
+  /**
+   * Runs `work` with the tools named in `toolNames` (any case) allowed without a question: a custom
+   * command's `allowed-tools`. The allowance ends with `work`.
+   */
+  async allowDuring<T>(toolNames: readonly string[], work: () => Promise<T>): Promise<T> {
+    const names = toolNames.map((name) => name.toLowerCase());
+    this.#scoped.push(names);
+    try {
+      return await work();
+    } finally {
+      this.#scoped.splice(this.#scoped.indexOf(names), 1);
+    }
+  }
+
   /** The agent's `approve`: the verdict on one call; `origin` labels a question a child agent asks. */
   readonly decide = async (call: ToolCallBlock, tool: Tool, origin?: string): Promise<ApprovalVerdict> => {
     const name = tool.definition.name;
     if (this.allowAll || this.#granted.has(name)) return "allow";
+    if (this.#scoped.some((names) => names.includes(name.toLowerCase()))) return "allow";
     if (this.#ask === undefined) {
       this.#onDenied(call);
       return "deny";

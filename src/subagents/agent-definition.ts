@@ -1,3 +1,5 @@
+import { frontMatterList, frontMatterText, parseFrontMatter } from "../config/parse-front-matter.js";
+
 /**
  * A custom agent the `task` tool can run: a Markdown file whose front matter names it and whose
  * body is its system prompt (Claude Code's `.claude/agents/*.md` shape).
@@ -25,87 +27,47 @@ export class AgentDefinitionError extends Error {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const KEYS = new Set(["name", "description", "tools", "model", "color"]);
 /** Claude Code's model aliases, which mean "a model of the parent's provider": panto keeps the parent's. */
 const INHERITED_MODELS = new Set(["inherit", "sonnet", "opus", "haiku"]);
 
 /**
- * Reads one agent file's text. Front matter between `---` lines holds `name` and `description`
- * (required), `tools` (comma-separated or a YAML list) and `model`; the body is the system prompt.
- * Throws an AgentDefinitionError naming the file and line for anything it cannot use.
+ * Reads one agent file's text. YAML front matter (the shared reader of commands and skills) holds
+ * `name` and `description` (required), `tools` (a list, or names separated by commas) and `model`;
+ * the body is the system prompt. Throws an AgentDefinitionError naming the file (and line) for
+ * anything it cannot use.
  */
-export function parseAgentDefinition(text: string, file: string): AgentDefinition {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  if (lines[0]?.trim() !== "---")
-    throw new AgentDefinitionError(file, "must start with a --- front matter line", 1);
-  const end = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
-  if (end < 0) throw new AgentDefinitionError(file, "the front matter has no closing --- line");
-  const fields = readFields(lines.slice(1, end), file);
-  const name = fields.get("name");
-  if (typeof name !== "string" || !NAME.test(name))
+export async function parseAgentDefinition(text: string, file: string): Promise<AgentDefinition> {
+  const parsed = await parseFrontMatter(text);
+  if (!parsed.ok) throw new AgentDefinitionError(file, parsed.message, parsed.line);
+  const { data } = parsed;
+  if (Object.keys(data).length === 0)
+    throw new AgentDefinitionError(file, "needs front matter (--- lines) with name and description", 1);
+  const name = field(frontMatterText(data, "name"), file);
+  if (name === undefined || !NAME.test(name))
     throw new AgentDefinitionError(file, "front matter needs `name:` (letters, digits, - _ .)");
-  const description = fields.get("description");
-  if (typeof description !== "string" || description === "")
+  const description = field(frontMatterText(data, "description"), file);
+  if (description === undefined || description === "")
     throw new AgentDefinitionError(file, "front matter needs `description:`");
-  const systemPrompt = lines
-    .slice(end + 1)
-    .join("\n")
-    .trim();
+  const systemPrompt = parsed.body.trim();
   if (systemPrompt === "") throw new AgentDefinitionError(file, "the body (its system prompt) is empty");
-  const tools = fields.get("tools");
-  const model = fields.get("model");
-  if (Array.isArray(model)) throw new AgentDefinitionError(file, "`model:` must be one provider/model");
+  const tools = field(frontMatterList(data, "tools"), file);
+  const model = field(frontMatterText(data, "model"), file);
   return {
     name,
     description,
-    ...(tools === undefined ? {} : { tools: typeof tools === "string" ? splitList(tools) : tools }),
+    ...(tools === undefined ? {} : { tools }),
     ...(model === undefined || INHERITED_MODELS.has(model) ? {} : { model: checkedModel(model, file) }),
     systemPrompt,
     file,
   };
 }
 
+function field<T>(value: T | Error, file: string): T {
+  if (value instanceof Error) throw new AgentDefinitionError(file, value.message);
+  return value;
+}
+
 function checkedModel(model: string, file: string): string {
   if (/^[^/\s]+\/\S+$/.test(model)) return model;
   throw new AgentDefinitionError(file, `\`model: ${model}\` must be provider/model (or inherit)`);
-}
-
-/** `key: value` lines, and `- item` lines under a key with no value (a YAML list). */
-function readFields(lines: string[], file: string): Map<string, string | string[]> {
-  const fields = new Map<string, string | string[]>();
-  let listKey: string | undefined;
-  lines.forEach((line, index) => {
-    if (line.trim() === "" || line.trim().startsWith("#")) return;
-    const item = /^\s+-\s*(.*)$/.exec(line);
-    if (item !== undefined && item !== null && listKey !== undefined) {
-      const list = fields.get(listKey);
-      if (Array.isArray(list)) list.push(unquote(item[1] ?? ""));
-      return;
-    }
-    const match = /^([A-Za-z_-]+):\s*(.*)$/.exec(line);
-    if (match === null) throw new AgentDefinitionError(file, `cannot read "${line.trim()}"`, index + 2);
-    const key = match[1] as string;
-    if (!KEYS.has(key))
-      throw new AgentDefinitionError(
-        file,
-        `unknown key "${key}" (use name, description, tools, model)`,
-        index + 2,
-      );
-    const value = unquote(match[2] ?? "");
-    listKey = value === "" ? key : undefined;
-    fields.set(key, value === "" ? [] : value.startsWith("[") ? splitList(value.slice(1, -1)) : value);
-  });
-  return fields;
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(",")
-    .map((part) => unquote(part))
-    .filter((part) => part !== "");
-}
-
-function unquote(text: string): string {
-  const trimmed = text.trim();
-  return /^(["']).*\1$/.test(trimmed) ? trimmed.slice(1, -1) : trimmed;
 }

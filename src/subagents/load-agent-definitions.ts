@@ -28,7 +28,7 @@ export async function loadAgentDefinitions(folders: readonly string[]): Promise<
     for (const name of await markdownFiles(folder)) {
       const file = join(folder, name);
       try {
-        const agent = parseAgentDefinition(await readFile(file, "utf8"), file);
+        const agent = await parseAgentDefinition(await readFile(file, "utf8"), file);
         if (!agents.some((known) => known.name === agent.name)) agents.push(agent);
       } catch (error) {
         errors.push(

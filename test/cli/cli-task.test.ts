@@ -308,12 +308,12 @@ describe("custom agents from .panto/agents and .claude/agents", { timeout: 60_00
     );
     await writeFile(
       join(box.project, ".panto", "agents", "broken.md"),
-      "---\nname: broken\nwhat is this\n---\nbody\n",
+      "---\nname: broken\ndescription: [unclosed\n---\nbody\n",
     );
     const result = await run(["-p", "review"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(
-      `agent file ${join(box.project, ".panto", "agents", "broken.md")} line 3`,
+      `agent file ${join(box.project, ".panto", "agents", "broken.md")} line 4`,
     );
     const parentFirst = server.requests[0];
     expect(text(parentFirst)).toContain("- reviewer: Reviews a change");
@@ -324,6 +324,6 @@ describe("custom agents from .panto/agents and .claude/agents", { timeout: 60_00
     expect(JSON.stringify(body.system)).toContain("You are REVIEWER-PROMPT.");
     const final = server.requests.filter((request) => !isChild(request)).at(-1);
     expect(toolResultText(final, "toolu_r")).toContain("LGTM");
-    expect(toolResultText(final, "toolu_x")).toContain("broken.md line 3");
+    expect(toolResultText(final, "toolu_x")).toContain("broken.md line 4");
   });
 });

@@ -93,6 +93,15 @@ describe("toJsonEvent", () => {
       instructions: "keep bugs",
       restored: [{ kind: "path", text: "src/a.ts" }],
     });
+    expect(
+      toJsonEvent({
+        type: "compaction",
+        record: { ...record, skills: ["deploy"] },
+        tokensBefore: 1,
+        tokensAfter: 1,
+        durationMs: 5,
+      }),
+    ).toMatchObject({ skills: ["deploy"] });
   });
 
   it("maps tool calls, tool results, retries, failures and skips", () => {
