@@ -28,6 +28,7 @@ const BELOW_RUNTIME = [
   "src/hooks",
   "src/custom-commands",
   "src/skills",
+  "src/subagents",
   "src/core",
 ];
 
