@@ -1,5 +1,6 @@
 import type { Interface, Key } from "node:readline";
 import type { ToolCallBlock } from "../../core/index.js";
+import { visible } from "../../runtime/format-text.js";
 import type { ApprovalAnswer } from "../../runtime/front-end.js";
 import type { Tool } from "../../tools/index.js";
 import { approvalQuestion, describeApproval, parseApprovalAnswer } from "./approval-preview.js";
@@ -54,7 +55,8 @@ export class ApprovalPrompt {
     output.muted = false;
     const toolName = tool.definition.name;
     const preview = describeApproval(call);
-    if (origin !== undefined) this.#renderer.line(this.#style.yellow(`${origin} asks:`));
+    // The label holds the model's description of the task: made visible like the arguments.
+    if (origin !== undefined) this.#renderer.line(this.#style.yellow(`${visible(origin)} asks:`));
     if (preview.length > 0) this.#renderer.line(this.#style.bold(preview.join("\n")));
     return new Promise((resolve) => {
       this.#pending = {
