@@ -8,6 +8,7 @@ import type {
   ToolResultBlock,
 } from "../core/index.js";
 import type { HookRun } from "../hooks/index.js";
+import type { CheckpointEntry } from "../session/index.js";
 
 /** One failed summary request of a compaction, as data. */
 export interface CompactionAttemptReport {
@@ -28,6 +29,8 @@ export type AgentEvent =
   /** A tool call allowed to run starts now (after any permission question). For progress displays. */
   | { type: "tool-started"; call: ToolCallBlock }
   | { type: "tool-result"; result: ToolResultBlock }
+  /** What a tool call changed, recorded around it (an `error` when it could not be recorded). */
+  | { type: "checkpoint"; entry: CheckpointEntry }
   | { type: "retry-wait"; attempt: number; delayMs: number; reason: string }
   /** A summary request is about to be sent (once per model tried). */
   | { type: "compaction-started"; trigger: CompactionTrigger; model: string; tokensBefore: number }

@@ -1,3 +1,4 @@
+import type { CheckpointRecorder } from "../checkpoints/index.js";
 import type { ModelClient, PantoError, ToolCallBlock } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import type { Session } from "../session/index.js";
@@ -29,6 +30,8 @@ export interface AgentOptions {
   toolDeadlineMs?: number;
   /** Config "hooks", when any are configured. */
   hooks?: AgentHooks;
+  /** Records what each tool call changes (checkpoints for rewinds); none: nothing is recorded. */
+  checkpoints?: CheckpointRecorder;
 }
 
 /** The answer to a permission question; a denial may carry the user's reason, which the model is told. */

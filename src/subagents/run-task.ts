@@ -39,6 +39,8 @@ export interface TaskEnvironment {
   sessionOptions: Omit<OpenSessionOptions, "header">;
   /** --max-turns: each child gets at most this many requests too. */
   maxTurns?: number;
+  /** The checkpoint recorder for the child's own session (what its tools change), when checkpoints are on. */
+  checkpointsFor?(session: Session): AgentOptions["checkpoints"];
   /** The parent's approvals, with questions labelled as coming from the child `agent`. */
   approveFor(agent: string): AgentOptions["approve"];
   /** Reports the child's events, under the task's tool-call id. */
@@ -82,11 +84,18 @@ export async function runTask(environment: TaskEnvironment, request: TaskRequest
   environment.onTaskEvent({ type: "task-started", ...base, sessionId: header.id, sessionPath: session.path });
   const activity = new TaskActivity();
   const approve = environment.approveFor(`task ${name}: ${request.description}`);
-  const options = childOptions({ ...parent, approve }, session, request, (event) => {
-    if (event.type === "tool-call") activity.call(event.call);
-    if (event.type === "tool-result") activity.result(event.result);
-    environment.onTaskEvent({ type: "task-event", ...base, event });
-  });
+  const { checkpoints: _parentCheckpoints, ...inherited } = parent;
+  const checkpoints = environment.checkpointsFor?.(session);
+  const options = childOptions(
+    { ...inherited, approve, ...optional("checkpoints", checkpoints) },
+    session,
+    request,
+    (event) => {
+      if (event.type === "tool-call") activity.call(event.call);
+      if (event.type === "tool-result") activity.result(event.result);
+      environment.onTaskEvent({ type: "task-event", ...base, event });
+    },
+  );
   const limit = Math.min(environment.maxTurns ?? DEFAULT_TASK_MAX_REQUESTS, DEFAULT_TASK_MAX_REQUESTS);
   try {
     const child = new Agent(options);
