@@ -31,8 +31,28 @@ export async function runToolCalls(
   listeners: ToolCallListeners = {},
 ): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
-  for (const call of calls) results.push(await runOne(call, options, signal, listeners));
+  for (const batch of batches(calls, options.tools)) {
+    if (batch.length === 1) results.push(await runOne(batch[0] as ToolCallBlock, options, signal, listeners));
+    else results.push(...(await Promise.all(batch.map((call) => runOne(call, options, signal, listeners)))));
+  }
   return results;
+}
+
+/**
+ * The calls split into runs that may go at once: consecutive calls of a `concurrent` tool share a
+ * batch (their results keep the calls' order); every other call is a batch of its own.
+ */
+function batches(calls: readonly ToolCallBlock[], tools: readonly Tool[]): ToolCallBlock[][] {
+  const concurrent = (call: ToolCallBlock): boolean =>
+    tools.find((tool) => tool.definition.name === call.name)?.concurrent === true;
+  const result: ToolCallBlock[][] = [];
+  for (const call of calls) {
+    const last = result.at(-1);
+    const first = last?.[0];
+    if (last !== undefined && first !== undefined && concurrent(first) && concurrent(call)) last.push(call);
+    else result.push([call]);
+  }
+  return result;
 }
 
 async function runOne(
@@ -76,11 +96,17 @@ async function runRecorded(
 ): Promise<ToolResultBlock> {
   listeners.onStart?.(call);
   // Bash enforces the timeout the model gave it; the configured deadline is for the other tools.
-  const deadline = tool?.kind === "exec" ? undefined : options.toolDeadlineMs;
+  const deadline =
+    tool?.kind === "exec" || tool?.deadlineMs !== undefined ? undefined : options.toolDeadlineMs;
   const result = await runTool(
     options.tools,
     call,
-    { cwd: options.cwd, ...optional("signal", signal), ...optional("sandbox", sandbox) },
+    {
+      cwd: options.cwd,
+      callId: call.id,
+      ...optional("signal", signal),
+      ...optional("sandbox", sandbox),
+    },
     optional("deadlineMs", deadline),
   );
   await options.hooks?.postToolUse(call, result);

@@ -213,6 +213,17 @@ Agent Skills (folders with a SKILL.md: front matter name, description, then inst
                   with read). A compaction block names the skills loaded in the turns it
                   summarised. /skills lists them.
 
+Subagents (the task tool): the model hands a self-contained job to a child agent with its own
+  context and session file (listed under the parent by panto sessions; panto -r ID resumes it).
+  It has the parent's model, tools (no task), approvals (questions labelled with the child) and
+  hooks, and compacts on its own. The parent gets a report: a headline naming the child's session,
+  the final answer in full (a child stopped on a tool call is asked once to conclude), the files
+  it read and changed, the commands it ran with their outcomes. A parent compaction keeps one line
+  per task. Calls in one reply run in parallel (max_parallel_tasks); --max-turns and Ctrl-C
+  reach the children. Custom agents: <project>/.panto/agents/NAME.md,
+  <project>/.claude/agents/NAME.md, $PANTO_HOME/agents/NAME.md (front matter name, description,
+  tools, model; the body is the system prompt); a broken file is a warning naming it.
+
 Configuration (JSON; the project file wins per key):
   $PANTO_HOME/config.json       user settings (PANTO_HOME defaults to ~/.panto)
   <project>/.panto/config.json  project settings; <project> is the nearest ancestor of the
@@ -243,6 +254,7 @@ Configuration (JSON; the project file wins per key):
     timeouts              model-request deadlines in ms: { "first_byte_ms": 30000 (until the
                           response starts), "idle_ms": 120000 (without content; keepalives do not
                           count), "request_ms": 600000 (whole request) }; a timeout is retried once
+    max_parallel_tasks    task calls (child agents) of one reply that run at once (default 4)
     tool_deadline_ms      how long one call of read, write, edit, ls, glob, grep or an MCP tool
                           may run before it is abandoned with an error result, in ms (default
                           120000); bash keeps its own timeout (the model's, at most 600 s)
@@ -287,7 +299,7 @@ JSON events (--json; one object per line, always ending with "done"):
   compaction_attempt_failed {trigger, model, code, message}   (the fallback model is asked next)
   compaction {trigger, model, fallback, turns_summarised, turns_kept, tokens_summarised,
     tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, duration_ms,
-    restored: [{kind: path|command|error, text}], through_turn? (the block stands for turns 1 to
+    restored: [{kind: path|command|error|task, text}], through_turn? (the block stands for turns 1 to
     it), ledger?: {files: [{path, changes: [{change: created|written|edited|deleted, turn}]}],
     commands: [{command, turn, exit_code, ending, error?}], more_files?, more_commands?},
     unverified: [{claim, evidence}], skills? (skills loaded in the summarised turns,
@@ -310,6 +322,9 @@ JSON events (--json; one object per line, always ending with "done"):
     or no larger than an earlier one although the conversation grew; it may have dropped part of
     the conversation: raise its context size, e.g. Ollama num_ctx)
   hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
+  task_started {tool_call_id, agent, session_id, session_path}   (a task call's child agent)
+  task_event {tool_call_id, agent, event}   (one of the child's events, shaped as above)
+  task_finished {tool_call_id, agent, session_id, ok}
   checkpoint {tool_call_id, tool, scope: file|workspace, files: [{path, change:
     created|modified|deleted}], uncovered: [{path, reason: ignored|too-large|nested-repository|
     special-file|content-unavailable|outside-workspace}], error? ("checkpoints unavailable: ...")}

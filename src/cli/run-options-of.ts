@@ -13,5 +13,6 @@ export function runOptionsOf(options: CliOptions): RunOptions {
     yes: options.yes,
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     allowUnsandboxed: options.allowUnsandboxed === true,
+    ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
   };
 }

@@ -102,6 +102,7 @@ export const configSchema = z.strictObject({
   bash_env_passthrough: z.array(envName).optional(),
   timeouts: timeoutsSchema.optional(),
   tool_deadline_ms: positiveInteger.optional(),
+  max_parallel_tasks: positiveInteger.optional(),
   hooks: hooksSchema.optional(),
   prices: z.record(modelId, priceSchema).optional(),
   // "sandbox": "read-only" is short for {"mode": "read-only"}: expanded before validation (parseConfigText).
@@ -139,6 +140,7 @@ export const KEY_RULES: Record<string, string> = {
   "timeouts.idle_ms": "must be a positive integer (milliseconds)",
   "timeouts.request_ms": "must be a positive integer (milliseconds)",
   tool_deadline_ms: "must be a positive integer (milliseconds)",
+  max_parallel_tasks: "must be a positive integer (task calls of one tool round that run at once)",
   hooks: `must be an object mapping hook events (${HOOK_EVENT_NAMES.join(", ")}) to lists of matcher groups`,
   "hooks.*":
     'must be a list such as [{"matcher": "bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]',

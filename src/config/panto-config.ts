@@ -39,6 +39,8 @@ export interface PantoConfig {
    * may run before it is abandoned with an error result. Positive integer; default 120000.
    */
   tool_deadline_ms?: number;
+  /** Task calls (child agents) of one tool round that run at the same time (default 4). */
+  max_parallel_tasks?: number;
   /** Commands run around prompts, tool calls and compactions, in Claude Code's shape. */
   hooks?: HooksConfig;
   /** Prices per million tokens by "provider/model", for `/cost`. */

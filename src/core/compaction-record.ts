@@ -14,7 +14,8 @@ export interface SummaryRequestUsage extends Usage {
 
 /** A concrete fact the summary left out, restored verbatim from the summarised turns. */
 export interface RestoredFact {
-  kind: "path" | "command" | "error";
+  /** "task": the headline of a `task` tool's report, naming the child's session. */
+  kind: "path" | "command" | "error" | "task";
   text: string;
 }
 

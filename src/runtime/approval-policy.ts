@@ -23,6 +23,8 @@ export class ApprovalPolicy {
   readonly #ask: ApprovalAsker | undefined;
   readonly #onDenied: (call: ToolCallBlock, leaving: boolean) => void;
   readonly #granted = new Set<string>();
+  /** Questions go one at a time: `task` children working in parallel may ask together. */
+  #asking: Promise<unknown> = Promise.resolve();
   /** Tools allowed while a custom command's prompt runs (its `allowed-tools`), lower case. */
   readonly #scoped: string[][] = [];
 
@@ -58,13 +60,17 @@ export class ApprovalPolicy {
     }
   }
 
-  /** The agent's `approve`: the verdict on one call. */
+  /**
+   * The agent's `approve`: the verdict on one call; `origin` labels a question a child agent asks.
+   * Questions go one at a time (children working in parallel may ask together).
+   */
   readonly decide = async (
     call: ToolCallBlock,
     tool: Tool,
     request: ApprovalRequest = { kind: "tool" },
+    origin?: string,
   ): Promise<ApprovalVerdict> => {
-    if (request.kind === "escape") return this.#decideEscape(call, tool, request);
+    if (request.kind === "escape") return this.#decideEscape(call, tool, request, origin);
     const name = tool.definition.name;
     if (this.allowAll || this.#granted.has(name)) return "allow";
     if (this.#scoped.some((names) => names.includes(name.toLowerCase()))) return "allow";
@@ -72,18 +78,41 @@ export class ApprovalPolicy {
       this.#onDenied(call, false);
       return "deny";
     }
-    const answer = await this.#ask(call, tool, request);
-    if (answer === "always") this.#granted.add(name);
-    return answer === "once" || answer === "always" ? "allow" : answer;
+    const asked = this.#asking.then(() => this.#askOnce(call, tool, request, origin));
+    this.#asking = asked.catch(() => undefined);
+    return asked;
   };
 
-  async #decideEscape(call: ToolCallBlock, tool: Tool, request: ApprovalRequest): Promise<ApprovalVerdict> {
+  async #askOnce(
+    call: ToolCallBlock,
+    tool: Tool,
+    request: ApprovalRequest,
+    origin: string | undefined,
+  ): Promise<ApprovalVerdict> {
+    const name = tool.definition.name;
+    // An earlier question of the queue may have allowed this tool for good.
+    if (this.#granted.has(name)) return "allow";
+    const ask = this.#ask as ApprovalAsker;
+    const answer = await ask(call, tool, request, origin);
+    if (answer === "always") this.#granted.add(name);
+    return answer === "once" || answer === "always" ? "allow" : answer;
+  }
+
+  async #decideEscape(
+    call: ToolCallBlock,
+    tool: Tool,
+    request: ApprovalRequest,
+    origin: string | undefined,
+  ): Promise<ApprovalVerdict> {
     if (this.#ask === undefined) {
       if (this.allowUnsandboxed) return "allow";
       this.#onDenied(call, true);
       return { deny: true, reason: ESCAPE_REFUSED };
     }
-    const answer = await this.#ask(call, tool, request);
+    const ask = this.#ask;
+    const asked = this.#asking.then(() => ask(call, tool, request, origin));
+    this.#asking = asked.catch(() => undefined);
+    const answer = await asked;
     // "always" does not carry over to the next escape: this one runs, the next is asked again.
     return answer === "once" || answer === "always" ? "allow" : answer;
   }

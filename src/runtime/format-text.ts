@@ -49,6 +49,7 @@ export function formatRestored(restored: readonly RestoredFact[]): string {
     [count("path"), "path"],
     [count("command"), "command"],
     [count("error"), "error"],
+    [count("task"), "task report"],
   ]
     .filter(([n]) => (n as number) > 0)
     .map(([n, noun]) => plural(n as number, noun as string));

@@ -47,12 +47,14 @@ export type ApprovalAnswer = "once" | "always" | "deny" | { deny: true; reason: 
 
 /**
  * `request.kind` "escape": the model asks to run the call outside the sandbox, for `request.reason`;
- * the question should say so, and an "always" answer covers only this call.
+ * the question should say so, and an "always" answer covers only this call. `origin`: who asks when
+ * it is not the main agent (a `task` child: "task NAME: description").
  */
 export type ApprovalAsker = (
   call: ToolCallBlock,
   tool: Tool,
   request: ApprovalRequest,
+  origin?: string,
 ) => Promise<ApprovalAnswer>;
 
 /** Edits text in the user's editor and returns the result; rejects with an EditorError when it cannot. */

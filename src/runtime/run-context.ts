@@ -33,6 +33,8 @@ export interface RunOptions {
    * of refusing them (--allow-unsandboxed). Where someone can, escapes are always asked.
    */
   allowUnsandboxed?: boolean;
+  /** --max-turns: model requests a prompt may make; each child of the `task` tool gets as many. */
+  maxTurns?: number;
   /** Start a new session from this one (id prefix, file name prefix or path) after turn `turn` (default: all of it). */
   fork?: { session: string; turn?: number };
 }

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
+import type { TaskEvent } from "../subagents/index.js";
 import type { CommandOutcome } from "./command-outcome.js";
 
 /**
@@ -32,7 +33,9 @@ export type RunEvent =
    */
   | { type: "tool-denied"; call: ToolCallBlock; escape?: true }
   /** A slash command finished (`name` as registered, aliases resolved). */
-  | { type: "command"; name: string; args: string; outcome: CommandOutcome };
+  | { type: "command"; name: string; args: string; outcome: CommandOutcome }
+  /** A `task` tool call's child agent: its start, each of its own events, its end. */
+  | TaskEvent;
 
 export type RunEventListener = (event: RunEvent) => void;
 

@@ -1,4 +1,4 @@
-import { Agent, buildSystemPrompt } from "../agent/index.js";
+import { Agent, type AgentOptions, buildSystemPrompt } from "../agent/index.js";
 import type { SessionCheckpoints } from "../checkpoints/index.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
 import {
@@ -21,6 +21,7 @@ import {
   type Session,
 } from "../session/index.js";
 import { createSkillTool, skillsPromptSection } from "../skills/index.js";
+import type { TaskEnvironment } from "../subagents/index.js";
 import { createDefaultTools } from "../tools/index.js";
 import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
@@ -41,6 +42,7 @@ import { checkpointRecorderFor } from "./setup/start-checkpoints.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
 import { type RunSandbox, startSandbox } from "./setup/start-sandbox.js";
+import { taskTool } from "./setup/task-tool-setup.js";
 
 export interface StartRunInput {
   options: RunOptions;
@@ -136,12 +138,13 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       events.emit({ type: "tool-denied", call, ...(leaving ? { escape: true as const } : {}) }),
   });
   let agentHooks: AgentHooks | undefined;
+  let agentOptions: AgentOptions | undefined;
   const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
   let recorder: SessionCheckpoints | undefined;
   const makeAgent = (session: Session, modelId: string): Agent => {
     agentHooks = makeHooks?.(session);
     recorder = recorderFor(session);
-    return new Agent({
+    agentOptions = {
       session,
       model: modelId,
       createClient,
@@ -160,10 +163,25 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("sandbox", confinement.sandbox),
       sandboxRecord: confinement.record,
       ...optional("checkpoints", recorder),
-    });
+    };
+    return new Agent(agentOptions);
   };
   const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning, secrets });
   tools.push(...(mcp?.tools ?? []));
+  const taskEnvironment: TaskEnvironment = {
+    parentOptions: () => ({ ...(agentOptions as AgentOptions), model: agent.model }),
+    parentSession: () => session,
+    pantoHome,
+    projectRoot,
+    sessionOptions,
+    ...optional("maxTurns", options.maxTurns),
+    checkpointsFor: (child) => recorderFor(child),
+    approveFor: (origin) => (call, tool, request) => approvals.decide(call, tool, request, origin),
+    onTaskEvent: (event) => events.emit(event),
+  };
+  tools.push(
+    await taskTool(taskEnvironment, { projectRoot, pantoHome }, config.max_parallel_tasks, onWarning),
+  );
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
   await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);

@@ -12,6 +12,8 @@ export interface ToolContext {
    * touching anything; `bash` starts its command through it.
    */
   sandbox?: ToolSandbox;
+  /** The id of the tool call being run, for tools that report progress under it (`task`). */
+  callId?: string;
 }
 
 /** What a tool hands back to the model. Expected failures are outputs with `isError`, never exceptions. */
@@ -34,5 +36,12 @@ export interface Tool {
    * run outside it instead, which always needs the user's yes.
    */
   confinable?: { escapeReason(args: Record<string, unknown>): string | undefined };
+  /**
+   * Calls of this tool in one round may run at the same time as each other (`task`: each child
+   * works on its own session); other tools run one after another, in order.
+   */
+  concurrent?: boolean;
+  /** Its own time limit, instead of the configured `tool_deadline_ms` (a child agent runs for long). */
+  deadlineMs?: number;
   execute(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutput>;
 }

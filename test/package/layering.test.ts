@@ -30,6 +30,7 @@ const BELOW_RUNTIME = [
   "src/handoff",
   "src/custom-commands",
   "src/skills",
+  "src/subagents",
   "src/core",
 ];
 

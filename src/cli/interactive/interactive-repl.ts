@@ -118,12 +118,17 @@ export class Repl {
    * The run's approval asker: y = this once, a = always for this tool this session, n = no. Asked
    * only about calls the run's policy does not already allow; none while a request is cancelled.
    */
-  async askApproval(call: ToolCallBlock, tool: Tool, request?: ApprovalRequest): Promise<ApprovalAnswer> {
+  async askApproval(
+    call: ToolCallBlock,
+    tool: Tool,
+    request?: ApprovalRequest,
+    origin?: string,
+  ): Promise<ApprovalAnswer> {
     const rl = this.#rl;
     if (rl === undefined || this.#busy?.signal.aborted === true || this.#closing) return "deny";
     this.#renderer.stopStatus();
     this.#renderer.endLine();
-    const answer = await this.#approval.ask(rl, this.#output, call, tool, request);
+    const answer = await this.#approval.ask(rl, this.#output, call, tool, request, origin);
     rl.setPrompt(PROMPT);
     return answer;
   }

@@ -27,7 +27,7 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
       io,
       events,
       frontEnd: {
-        askApproval: (call, tool, request) => repl.askApproval(call, tool, request),
+        askApproval: (call, tool, request, origin) => repl.askApproval(call, tool, request, origin),
         editText: (text) => repl.editText(text),
         reviewDraft: (draft) => repl.reviewDraft(draft),
         ...(io.stdin.isTTY === true

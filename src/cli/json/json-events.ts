@@ -6,6 +6,7 @@ import type { RunEvent } from "../../runtime/run-events.js";
 import { checkpointJson } from "../rewind/rewind-json.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 import type { JsonEvent } from "./json-event.js";
+import { taskJsonEvent } from "./task-json-events.js";
 
 export type { JsonEvent } from "./json-event.js";
 
@@ -101,6 +102,10 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
         ...optional("code", event.code),
         message: event.message,
       };
+    case "task-started":
+    case "task-event":
+    case "task-finished":
+      return taskJsonEvent(event, toJsonEvent);
   }
 }
 

@@ -8,6 +8,7 @@ import {
   visible,
 } from "../../runtime/format-text.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
+import { taskEventLine } from "../../runtime/task-text.js";
 import type { CliOptions } from "../cli-options.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
 import { colourEnabled, createStyle } from "../terminal/style.js";
@@ -46,6 +47,13 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
           return note(
             `handoff: started session ${event.session.id.slice(0, 8)} (${event.session.path}); sending the draft as its first prompt`,
           );
+        case "task-started":
+        case "task-event":
+        case "task-finished": {
+          const line = taskEventLine(event, printLine);
+          if (line !== undefined) note(line);
+          return;
+        }
         default: {
           const line = printLine(event);
           if (line !== undefined) note(line);

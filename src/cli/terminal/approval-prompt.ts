@@ -43,19 +43,22 @@ export class ApprovalPrompt {
     return this.#pending !== undefined;
   }
 
-  /** Asks about one call; resolves when the user answers (or cancels). */
+  /** Asks about one call (`origin`: the child agent asking, when not the main one); resolves when the user answers (or cancels). */
   ask(
     rl: Interface,
     output: MutableOutput,
     call: ToolCallBlock,
     tool: Tool,
     request: ApprovalRequest = { kind: "tool" },
+    origin?: string,
   ): Promise<ApprovalAnswer> {
     const typedAhead = takeLine(rl);
     const wasMuted = output.muted;
     output.muted = false;
     const toolName = tool.definition.name;
     const preview = describeApproval(call);
+    // The label holds the model's description of the task: made visible like the arguments.
+    if (origin !== undefined) this.#renderer.line(this.#style.yellow(`${visible(origin)} asks:`));
     if (preview.length > 0) this.#renderer.line(this.#style.bold(preview.join("\n")));
     if (request.kind === "escape") this.#renderer.line(this.#style.yellow(escapeNotice(request.reason)));
     return new Promise((resolve) => {

@@ -10,6 +10,7 @@ import {
 } from "../../runtime/format-text.js";
 import { describeOutcome, handedOffLine, type OutcomeReport } from "../../runtime/outcome-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
+import { taskEventLine } from "../../runtime/task-text.js";
 import type { MarkdownStream } from "./markdown-stream.js";
 import { StatusLine } from "./status-line.js";
 import type { Style } from "./style.js";
@@ -131,6 +132,13 @@ export class TerminalRenderer {
       case "compaction-skipped":
         this.#compactionEnded(event);
         return;
+      case "task-started":
+      case "task-event":
+      case "task-finished": {
+        const line = taskEventLine(event, (inner) => this.#noticeFor(inner));
+        if (line !== undefined) this.line(this.#style.dim(line));
+        return;
+      }
       default: {
         const line = this.#noticeFor(event);
         if (line !== undefined) this.line(line);
