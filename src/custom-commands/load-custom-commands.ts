@@ -1,5 +1,6 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { describeFileError, loadDefinitionFolders } from "../config/load-definition-folders.js";
 import type { CommandFileProblem, CustomCommand, CustomCommandSource } from "./custom-command.js";
 import { isCommandProblem, parseCommandFile } from "./parse-command-file.js";
 
@@ -34,18 +35,17 @@ export function commandFolders(paths: { projectRoot: string; pantoHome: string }
  * problem naming it, and the rest still load. Commands come back sorted by name.
  */
 export async function loadCustomCommands(folders: readonly CommandFolder[]): Promise<LoadedCommands> {
-  const byName = new Map<string, CustomCommand>();
-  const problems: CommandFileProblem[] = [];
-  for (const folder of folders) {
-    const files = await markdownFiles(folder.path, problems);
-    for (const path of files) {
-      const read = await readCommand(path, folder.source);
-      if (isCommandProblem(read)) problems.push(read);
-      else if (!byName.has(read.name)) byName.set(read.name, read);
-    }
-  }
-  const commands = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
-  return { commands, problems };
+  const { definitions, problems } = await loadDefinitionFolders<CustomCommand, CommandFileProblem>(
+    folders.map((folder) => folder.path),
+    {
+      entries: "markdown-files",
+      noun: "command",
+      read: (path, index) => readCommand(path, (folders[index] as CommandFolder).source),
+      isProblem: isCommandProblem,
+      listingProblem: (problem) => problem,
+    },
+  );
+  return { commands: definitions, problems };
 }
 
 async function readCommand(
@@ -56,32 +56,10 @@ async function readCommand(
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    return { path, message: `${path}: cannot be read (${describe(error)}); the command is not loaded` };
+    return {
+      path,
+      message: `${path}: cannot be read (${describeFileError(error)}); the command is not loaded`,
+    };
   }
   return parseCommandFile(text, { path, source });
-}
-
-/** The folder's `*.md` entries, sorted; none when the folder does not exist. */
-async function markdownFiles(folder: string, problems: CommandFileProblem[]): Promise<string[]> {
-  try {
-    const names = await readdir(folder);
-    return names
-      .filter((name) => name.toLowerCase().endsWith(".md"))
-      .sort()
-      .map((name) => join(folder, name));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR")
-      problems.push({
-        path: folder,
-        message: `${folder}: cannot be listed (${describe(error)}); no command in it is loaded`,
-      });
-    return [];
-  }
-}
-
-function describe(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "EISDIR") return "it is a folder";
-  return code ?? (error instanceof Error ? error.message : String(error));
 }

@@ -1,5 +1,6 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { describeFileError, loadDefinitionFolders } from "../config/load-definition-folders.js";
 import { parseSkillFile } from "./parse-skill-file.js";
 import { SKILL_FILE, type Skill, type SkillProblem, type SkillSource } from "./skill.js";
 
@@ -33,18 +34,17 @@ export function skillsFolders(paths: { projectRoot: string; pantoHome: string })
  * the other skills still load; a folder without one is not a skill and is passed over.
  */
 export async function loadSkills(folders: readonly SkillsFolder[]): Promise<LoadedSkills> {
-  const byName = new Map<string, Skill>();
-  const problems: SkillProblem[] = [];
-  for (const folder of folders) {
-    for (const skillFolder of await subfolders(folder.path)) {
-      const read = await readSkill(skillFolder, folder.source);
-      if (read === undefined) continue;
-      if ("message" in read) problems.push(read);
-      else if (!byName.has(read.name)) byName.set(read.name, read);
-    }
-  }
-  const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { skills, problems };
+  const { definitions, problems } = await loadDefinitionFolders<Skill, SkillProblem>(
+    folders.map((folder) => folder.path),
+    {
+      entries: "subfolders",
+      noun: "skill",
+      read: (skillFolder, index) => readSkill(skillFolder, (folders[index] as SkillsFolder).source),
+      isProblem: (read): read is SkillProblem => "message" in read,
+      listingProblem: (problem) => problem,
+    },
+  );
+  return { skills: definitions, problems };
 }
 
 /** The skill in `folder`, its problem, or undefined when the folder holds no SKILL.md. */
@@ -56,22 +56,13 @@ async function readSkill(folder: string, source: SkillSource): Promise<Skill | S
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    return { path, message: `${path}: cannot be read (${code ?? String(error)}); the skill is not loaded` };
+    return {
+      path,
+      message: `${path}: cannot be read (${describeFileError(error)}); the skill is not loaded`,
+    };
   }
   const parsed = await parseSkillFile(text, { path, folder, folderName: basename(folder), source });
   return parsed.ok ? parsed.skill : parsed.problem;
-}
-
-async function subfolders(folder: string): Promise<string[]> {
-  try {
-    const entries = await readdir(folder, { withFileTypes: true });
-    return entries
-      .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
-      .map((entry) => join(folder, entry.name))
-      .sort();
-  } catch {
-    return [];
-  }
 }
 
 /** A loaded skill's instructions, read again from its SKILL.md (so an edit shows at once). */

@@ -1,5 +1,6 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { describeFileError, loadDefinitionFolders } from "../config/load-definition-folders.js";
 import { type AgentDefinition, AgentDefinitionError, parseAgentDefinition } from "./agent-definition.js";
 
 /** The custom agents found, and the files that could not be used (each error names its file). */
@@ -20,32 +21,35 @@ export function agentFolders(projectRoot: string, pantoHome: string): string[] {
   ];
 }
 
-/** Reads every `*.md` of `folders` (sorted by name, so the list is stable); a broken file never hides the rest. */
+/**
+ * Reads every `*.md` of `folders` (in name order; the agents come back sorted by name, so the list
+ * is stable); the first folder defining a name wins, and a broken file never hides the rest.
+ */
 export async function loadAgentDefinitions(folders: readonly string[]): Promise<AgentDefinitions> {
-  const agents: AgentDefinition[] = [];
-  const errors: AgentDefinitionError[] = [];
-  for (const folder of folders) {
-    for (const name of await markdownFiles(folder)) {
-      const file = join(folder, name);
-      try {
-        const agent = await parseAgentDefinition(await readFile(file, "utf8"), file);
-        if (!agents.some((known) => known.name === agent.name)) agents.push(agent);
-      } catch (error) {
-        errors.push(
-          error instanceof AgentDefinitionError
-            ? error
-            : new AgentDefinitionError(file, `cannot read it: ${(error as Error).message}`),
-        );
-      }
-    }
-  }
-  return { agents, errors };
+  const { definitions, problems } = await loadDefinitionFolders<AgentDefinition, AgentDefinitionError>(
+    folders,
+    {
+      entries: "markdown-files",
+      noun: "agent",
+      read: readAgent,
+      isProblem: (read): read is AgentDefinitionError => read instanceof AgentDefinitionError,
+      listingProblem: (problem) => new AgentDefinitionError(problem.path, problem.message),
+    },
+  );
+  return { agents: definitions, errors: problems };
 }
 
-async function markdownFiles(folder: string): Promise<string[]> {
+async function readAgent(file: string): Promise<AgentDefinition | AgentDefinitionError> {
+  let text: string;
   try {
-    return (await readdir(folder)).filter((name) => name.endsWith(".md")).sort();
-  } catch {
-    return [];
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    return new AgentDefinitionError(file, `cannot read it (${describeFileError(error)})`);
+  }
+  try {
+    return await parseAgentDefinition(text, file);
+  } catch (error) {
+    if (error instanceof AgentDefinitionError) return error;
+    return new AgentDefinitionError(file, `cannot read it: ${(error as Error).message}`);
   }
 }
