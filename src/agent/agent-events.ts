@@ -8,6 +8,7 @@ import type {
   ToolResultBlock,
 } from "../core/index.js";
 import type { HookRun } from "../hooks/index.js";
+import type { FileChange } from "../tools/index.js";
 
 /** One failed summary request of a compaction, as data. */
 export interface CompactionAttemptReport {
@@ -28,6 +29,8 @@ export type AgentEvent =
   /** A tool call allowed to run starts now (after any permission question). For progress displays. */
   | { type: "tool-started"; call: ToolCallBlock }
   | { type: "tool-result"; result: ToolResultBlock }
+  /** What a `write` or `edit` call changed, once written (before its result): the whole texts, for a diff. */
+  | { type: "file-changed"; toolCallId: string; change: FileChange }
   | { type: "retry-wait"; attempt: number; delayMs: number; reason: string }
   /** A summary request is about to be sent (once per model tried). */
   | { type: "compaction-started"; trigger: CompactionTrigger; model: string; tokensBefore: number }
@@ -37,6 +40,8 @@ export type AgentEvent =
   | ({ type: "compaction-attempt-failed"; trigger: CompactionTrigger } & CompactionAttemptReport)
   | {
       type: "compaction";
+      /** The compaction entry's id in the session file (what `/uncompact` and `/session` name). */
+      compactionId: string;
       record: CompactionRecord;
       /** The request's size before and after, as the provider counts it (see `Agent.contextTokens`). */
       tokensBefore: number;

@@ -79,10 +79,11 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
         ? outcome.record
         : withRestoredFacts(outcome.record, outcome.plan.summarise);
     const record = summaryUsage.length === 0 ? checked : { ...checked, usage: summaryUsage };
-    await session.appendCompaction(record, outcome.kept);
+    const { compaction } = await session.appendCompaction(record, outcome.kept);
     const tokensAfter = input.reportedTokens();
     onEvent({
       type: "compaction",
+      compactionId: compaction.id,
       record,
       tokensBefore,
       tokensAfter,

@@ -3,6 +3,8 @@ import { optional } from "../core/index.js";
 import { runTool } from "../tools/index.js";
 import type { AgentOptions, ApprovalVerdict } from "./agent-options.js";
 
+type ToolCallOptions = Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks" | "files" | "onEvent">;
+
 /**
  * Runs one assistant message's tool calls in order, asking permission for write and exec tools.
  * Every call gets exactly one result, even when denied, unknown or interrupted, so the protocol
@@ -10,7 +12,7 @@ import type { AgentOptions, ApprovalVerdict } from "./agent-options.js";
  */
 export async function runToolCalls(
   calls: readonly ToolCallBlock[],
-  options: Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks">,
+  options: ToolCallOptions,
   signal: AbortSignal | undefined,
   onStart: (call: ToolCallBlock) => void = () => {},
 ): Promise<ToolResultBlock[]> {
@@ -21,7 +23,7 @@ export async function runToolCalls(
 
 async function runOne(
   call: ToolCallBlock,
-  options: Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks">,
+  options: ToolCallOptions,
   signal: AbortSignal | undefined,
   onStart: (call: ToolCallBlock) => void,
 ): Promise<ToolResultBlock> {
@@ -38,6 +40,8 @@ async function runOne(
   const result = await runTool(options.tools, call, {
     cwd: options.cwd,
     ...optional("signal", signal),
+    ...optional("files", options.files),
+    onFileChange: (change) => options.onEvent({ type: "file-changed", toolCallId: call.id, change }),
   });
   await options.hooks?.postToolUse(call, result);
   return result;

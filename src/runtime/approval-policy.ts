@@ -4,22 +4,64 @@ import type { Tool } from "../tools/index.js";
 import type { ApprovalAsker } from "./front-end.js";
 
 /**
+ * How freely tool calls run: "ask" before every call that changes things; "accept-edits" lets the
+ * file tools (write, edit) run and still asks for commands and MCP tools; "allow-all" asks nothing
+ * (--allow-tools).
+ */
+export type ApprovalMode = "ask" | "accept-edits" | "allow-all";
+
+/** The modes as a front-end offers them (an editor's mode menu), in order of increasing freedom. */
+export const APPROVAL_MODES: ReadonlyArray<{ id: ApprovalMode; name: string; description: string }> = [
+  {
+    id: "ask",
+    name: "Ask",
+    description: "ask before every write, edit, command and MCP tool that changes things",
+  },
+  {
+    id: "accept-edits",
+    name: "Accept edits",
+    description: "write and edit run without asking; commands and MCP tools still ask",
+  },
+  { id: "allow-all", name: "Allow all", description: "every tool call runs without asking" },
+];
+
+/**
  * Whether a tool call may run, for every front-end alike. The agent asks only about tools that
- * change things (write, edit, bash, MCP tools not marked read-only). With `allowAll`
- * (--allow-tools) each runs; a tool the user allowed "always" runs for the rest of the run;
- * otherwise the front-end's asker decides, and without one (print and JSON modes) the call is
- * denied and `onDenied` says so.
+ * change things (write, edit, bash, MCP tools not marked read-only). The mode may allow it (allow
+ * all, --allow-tools; accept edits for write and edit); a tool the user allowed "always" runs for
+ * the rest of the run; otherwise the front-end's asker decides, and without one (print and JSON
+ * modes) the call is denied and `onDenied` says so.
  */
 export class ApprovalPolicy {
-  readonly allowAll: boolean;
+  #mode: ApprovalMode;
   readonly #ask: ApprovalAsker | undefined;
   readonly #onDenied: (call: ToolCallBlock) => void;
   readonly #granted = new Set<string>();
 
-  constructor(options: { allowAll: boolean; ask?: ApprovalAsker; onDenied: (call: ToolCallBlock) => void }) {
-    this.allowAll = options.allowAll;
+  constructor(options: {
+    /** --allow-tools: the same as mode "allow-all". */
+    allowAll?: boolean;
+    mode?: ApprovalMode;
+    ask?: ApprovalAsker;
+    onDenied: (call: ToolCallBlock) => void;
+  }) {
+    this.#mode = options.allowAll === true ? "allow-all" : (options.mode ?? "ask");
     this.#ask = options.ask;
     this.#onDenied = options.onDenied;
+  }
+
+  get mode(): ApprovalMode {
+    return this.#mode;
+  }
+
+  /** Changes the mode from the next call on ("always" answers given so far still hold). */
+  setMode(mode: ApprovalMode): void {
+    this.#mode = mode;
+  }
+
+  /** Every call runs without a question (mode "allow-all", --allow-tools). */
+  get allowAll(): boolean {
+    return this.#mode === "allow-all";
   }
 
   /** The tools the user allowed "always" in this run, in the order they were allowed (`/tools`). */
@@ -27,16 +69,22 @@ export class ApprovalPolicy {
     return [...this.#granted];
   }
 
+  /** Whether `tool` runs without a question now (the mode or an earlier "always"). */
+  allowsWithoutAsking(tool: Tool): boolean {
+    if (this.#mode === "allow-all") return true;
+    if (this.#mode === "accept-edits" && tool.kind === "write") return true;
+    return this.#granted.has(tool.definition.name);
+  }
+
   /** The agent's `approve`: the verdict on one call. */
   readonly decide = async (call: ToolCallBlock, tool: Tool): Promise<ApprovalVerdict> => {
-    const name = tool.definition.name;
-    if (this.allowAll || this.#granted.has(name)) return "allow";
+    if (this.allowsWithoutAsking(tool)) return "allow";
     if (this.#ask === undefined) {
       this.#onDenied(call);
       return "deny";
     }
     const answer = await this.#ask(call, tool);
-    if (answer === "always") this.#granted.add(name);
+    if (answer === "always") this.#granted.add(tool.definition.name);
     return answer === "once" || answer === "always" ? "allow" : answer;
   };
 }

@@ -1,5 +1,5 @@
 import type { ToolCallBlock } from "../core/index.js";
-import type { Tool } from "../tools/index.js";
+import type { FileAccess, Tool } from "../tools/index.js";
 
 /**
  * What a front-end (the terminal, print mode, JSON mode, an editor protocol) hands a run: the few
@@ -14,6 +14,11 @@ export interface FrontEnd {
   askApproval?: ApprovalAsker;
   /** Opens text in the user's editor (`/summary edit`); absent where there is none. */
   editText?: EditText;
+  /**
+   * How the file tools read and write text files, where the front-end owns the user's buffers (an
+   * editor); absent, the local file system.
+   */
+  files?: FileAccess;
 }
 
 /**

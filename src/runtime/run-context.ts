@@ -1,10 +1,10 @@
 import type { Agent } from "../agent/index.js";
 import type { ModelPrice } from "../config/index.js";
 import type { ModelClient } from "../core/index.js";
-import type { McpServers } from "../mcp/index.js";
+import type { McpServerSpec, McpServers } from "../mcp/index.js";
 import type { Session } from "../session/index.js";
 import type { Tool } from "../tools/index.js";
-import type { ApprovalPolicy } from "./approval-policy.js";
+import type { ApprovalMode, ApprovalPolicy } from "./approval-policy.js";
 import type { CommandOutcome } from "./command-outcome.js";
 import type { CommandInfo, CommandRegistry } from "./command-registry.js";
 import type { FrontEnd } from "./front-end.js";
@@ -22,6 +22,13 @@ export interface RunOptions {
   continue?: boolean;
   /** Every tool call runs without a question (--allow-tools). */
   allowTools?: boolean;
+  /** How freely tool calls run at start (default "ask"; `allowTools` means "allow-all"). */
+  approvalMode?: ApprovalMode;
+  /**
+   * MCP servers the front-end adds beside the configured ones (an editor's, from ACP
+   * `session/new`); one with a configured server's name replaces it for this run.
+   */
+  mcpServers?: readonly McpServerSpec[];
 }
 
 /** A running session: the agent, its session file, and what commands and front-ends need to see. */

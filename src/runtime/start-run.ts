@@ -104,6 +104,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   });
   const approvals = new ApprovalPolicy({
     allowAll: options.allowTools === true,
+    ...optional("mode", options.approvalMode),
     ...optional("ask", frontEnd.askApproval),
     onDenied: (call) => events.emit({ type: "tool-denied", call }),
   });
@@ -125,9 +126,10 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       onEvent: (event) => events.emit(event),
       cwd,
       ...optional("hooks", agentHooks),
+      ...optional("files", frontEnd.files),
     });
   };
-  const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning });
+  const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning }, options.mcpServers);
   tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());

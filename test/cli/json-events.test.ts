@@ -61,7 +61,14 @@ describe("toJsonEvent", () => {
 
   it("maps a compaction with trigger, model, fallback, turn counts, sizes, duration and restored facts", () => {
     expect(
-      toJsonEvent({ type: "compaction", record, tokensBefore: 41000, tokensAfter: 9700, durationMs: 1234 }),
+      toJsonEvent({
+        type: "compaction",
+        compactionId: "c1",
+        record,
+        tokensBefore: 41000,
+        tokensAfter: 9700,
+        durationMs: 1234,
+      }),
     ).toEqual({
       type: "compaction",
       trigger: "overflow",
@@ -83,6 +90,7 @@ describe("toJsonEvent", () => {
     expect(
       toJsonEvent({
         type: "compaction",
+        compactionId: "c2",
         record: { ...record, trigger: "manual", instructions: "keep bugs", restored },
         tokensBefore: 1,
         tokensAfter: 1,

@@ -1,13 +1,15 @@
 import type { LoadedConfig } from "../../config/index.js";
-import { collectMcpServers, type McpServers } from "../../mcp/index.js";
+import { collectMcpServers, type McpServerSpec, type McpServers } from "../../mcp/index.js";
 
 /**
- * Starts the MCP servers of the project's `.mcp.json` and of `mcp_servers` in config. With none
- * configured, nothing of MCP is loaded: the SDK is imported only here, and only when needed.
+ * Starts the MCP servers of the project's `.mcp.json`, of `mcp_servers` in config, and those the
+ * front-end adds (`added`, which replace configured ones of the same name). With none, nothing of
+ * MCP is loaded: the SDK is imported only here, and only when needed.
  */
 export async function startMcp(
   loaded: LoadedConfig,
   where: { cwd: string; env: NodeJS.ProcessEnv; version: string; onWarning: (message: string) => void },
+  added: readonly McpServerSpec[] = [],
 ): Promise<McpServers | undefined> {
   const { cwd, env, version, onWarning } = where;
   const specs = await collectMcpServers({
@@ -17,7 +19,9 @@ export async function startMcp(
     env,
     onWarning,
   });
-  if (specs.length === 0) return undefined;
+  const names = new Set(added.map((spec) => spec.name));
+  const all = [...specs.filter((spec) => !names.has(spec.name)), ...added];
+  if (all.length === 0) return undefined;
   const { startMcpServers } = await import("../../mcp/mcp-servers.js");
-  return startMcpServers(specs, { cwd, version, onWarning });
+  return startMcpServers(all, { cwd, version, onWarning });
 }
