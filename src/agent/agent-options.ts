@@ -22,6 +22,11 @@ export interface AgentOptions {
   approve: (call: ToolCallBlock, tool: Tool) => Promise<ApprovalVerdict>;
   onEvent: (event: AgentEvent) => void;
   cwd: string;
+  /**
+   * Config `tool_deadline_ms`: how long a call of a tool other than bash may run before it is
+   * abandoned (default TOOL_DEADLINE_MS). Bash keeps its own timeout, which the model sets per call.
+   */
+  toolDeadlineMs?: number;
   /** Config "hooks", when any are configured. */
   hooks?: AgentHooks;
   /** How the file tools reach text files (an editor's buffers); absent, the local file system. */

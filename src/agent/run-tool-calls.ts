@@ -3,7 +3,10 @@ import { optional } from "../core/index.js";
 import { runTool } from "../tools/index.js";
 import type { AgentOptions, ApprovalVerdict } from "./agent-options.js";
 
-type ToolCallOptions = Pick<AgentOptions, "tools" | "approve" | "cwd" | "hooks" | "files" | "onEvent">;
+type ToolCallOptions = Pick<
+  AgentOptions,
+  "tools" | "approve" | "cwd" | "hooks" | "files" | "onEvent" | "toolDeadlineMs"
+>;
 
 /**
  * Runs one assistant message's tool calls in order, asking permission for write and exec tools.
@@ -37,12 +40,19 @@ async function runOne(
     if (verdict !== "allow") return errorResult(call, denialText(verdict));
   }
   onStart(call);
-  const result = await runTool(options.tools, call, {
-    cwd: options.cwd,
-    ...optional("signal", signal),
-    ...optional("files", options.files),
-    onFileChange: (change) => options.onEvent({ type: "file-changed", toolCallId: call.id, change }),
-  });
+  // Bash enforces the timeout the model gave it; the configured deadline is for the other tools.
+  const deadline = tool?.kind === "exec" ? undefined : options.toolDeadlineMs;
+  const result = await runTool(
+    options.tools,
+    call,
+    {
+      cwd: options.cwd,
+      ...optional("signal", signal),
+      ...optional("files", options.files),
+      onFileChange: (change) => options.onEvent({ type: "file-changed", toolCallId: call.id, change }),
+    },
+    optional("deadlineMs", deadline),
+  );
   await options.hooks?.postToolUse(call, result);
   return result;
 }

@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: start-up time of the installed command beside node's own start, the time to
+ * `npm run bench`: start-up time of the installed command beside node's own start (with each Node
+ * version found: the machine's and those `.ci/run` installed), the time to
  * prepare a compaction over 1,000 to 50,000 turns with its growth exponent, resume time and memory
  * over growing session histories, and listing a project's sessions. Not part of `npm test`; figures are medians with the
  * minimum and maximum, printed with the machine's load average.
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
 import { printExportBenchmark } from "./export-benchmark.js";
 import { printFidelityBenchmark } from "./fidelity-benchmark-report.js";
+import { nodeBinaries, nodeCacheDir } from "./node-versions.js";
 import { runResumeBenchmark } from "./resume-benchmark.js";
 import { reportSessionListBenchmark } from "./session-list-benchmark.js";
 import { runStartupBenchmark } from "./startup-benchmark.js";
@@ -34,10 +36,20 @@ function printLoad(when: string): void {
   );
 }
 
+/** Start-up with each Node found: this one, then those `.ci/run` installed (see `nodeBinaries`). */
 async function startup(): Promise<void> {
-  console.log("\nStart-up: whole process, wall time, 11 runs each, taking turns");
-  for (const row of await runStartupBenchmark({ runs: 11 })) {
-    console.log(`${row.name.padEnd(36)}${formatStats(row.stats)}`);
+  const nodes = nodeBinaries();
+  console.log(
+    `\nStart-up: whole process, wall time, 11 runs each, taking turns; per Node version (${nodes.length} found; .ci/run installs 22 and 24 into ${nodeCacheDir()})`,
+  );
+  for (const node of nodes) {
+    console.log(`node ${node.version}${node.current ? " (this one)" : ""}: ${node.execPath}`);
+    const rows = await runStartupBenchmark({ runs: 11, node });
+    const floor = rows[0]?.stats.medianMs ?? 0;
+    for (const row of rows) {
+      const over = row === rows[0] ? "" : `  (+${(row.stats.medianMs - floor).toFixed(1)} ms over node -e 0)`;
+      console.log(`  ${row.name.padEnd(36)}${formatStats(row.stats)}${over}`);
+    }
   }
 }
 

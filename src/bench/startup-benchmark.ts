@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeAnthropicServer } from "../simulator/index.js";
+import type { NodeBinary } from "./node-versions.js";
 import { type TimingStats, timingStats } from "./timing-stats.js";
 
 /** The installed command (package.json "bin") and the unbundled build it is made from. */
@@ -18,10 +19,19 @@ export interface StartupRow {
 /**
  * Whole-process wall time of `node -e 0` (the floor), `panto --version`, `panto --help` and
  * `panto -p hi` answered by a fake Anthropic server on 127.0.0.1, plus `-p` through the unbundled
- * build for comparison. The commands take turns run by run, so a change in the machine's load
- * touches them all alike; one untimed warm-up run each.
+ * build for comparison, all with one Node (`options.node`, default this one); on Node 22 and later
+ * also `-p` with the compile cache turned off. The commands take turns run by run, so a change in
+ * the machine's load touches them all alike; one untimed warm-up run each (which also fills the
+ * compile cache, so the timed runs are the "later starts" it speeds up).
  */
-export async function runStartupBenchmark(options: { runs: number }): Promise<StartupRow[]> {
+export async function runStartupBenchmark(options: {
+  runs: number;
+  /** The Node to run everything with (default: this one). */
+  node?: NodeBinary;
+}): Promise<StartupRow[]> {
+  const execPath = options.node?.execPath ?? process.execPath;
+  // Node 22.1+ keeps a compile cache (panto turns it on); Node 20 has none to turn off.
+  const hasCompileCache = Number(/^v(\d+)/.exec(options.node?.version ?? process.version)?.[1]) >= 22;
   const server = await startFakeAnthropicServer();
   const root = await mkdtemp(join(tmpdir(), "panto-bench-start-"));
   try {
@@ -38,17 +48,20 @@ export async function runStartupBenchmark(options: { runs: number }): Promise<St
       ANTHROPIC_BASE_URL: server.url,
     };
     const print = ["-m", "anthropic/claude-sonnet-4-5", "-p", "hi"];
-    const commands: Array<{ name: string; args: string[] }> = [
+    const commands: Array<{ name: string; args: string[]; off?: boolean }> = [
       { name: "node -e 0 (node's own start)", args: ["-e", "0"] },
       { name: "panto --version", args: [BIN, "--version"] },
       { name: "panto --help", args: [BIN, "--help"] },
       { name: "panto -p hi (fake server)", args: [BIN, ...print] },
       { name: "unbundled dist/cli/main.js -p hi", args: [UNBUNDLED, ...print] },
     ];
+    if (hasCompileCache)
+      commands.push({ name: "panto -p hi, compile cache off", args: [BIN, ...print], off: true });
     const timings = commands.map(() => [] as number[]);
     for (let run = -1; run < options.runs; run++) {
       for (const [index, command] of commands.entries()) {
-        const ms = await timeProcess(command.args, { cwd: project, env });
+        const commandEnv = command.off === true ? { ...env, NODE_DISABLE_COMPILE_CACHE: "1" } : env;
+        const ms = await timeProcess(execPath, command.args, { cwd: project, env: commandEnv });
         if (run >= 0) timings[index]?.push(ms);
       }
     }
@@ -63,10 +76,14 @@ export async function runStartupBenchmark(options: { runs: number }): Promise<St
 }
 
 /** Milliseconds from spawning `node ...args` to its exit; a failed run is an error. */
-function timeProcess(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+function timeProcess(
+  execPath: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { ...options, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(execPath, args, { ...options, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();

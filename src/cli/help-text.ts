@@ -137,6 +137,9 @@ Configuration (JSON; the project file wins per key):
     timeouts              model-request deadlines in ms: { "first_byte_ms": 30000 (until the
                           response starts), "idle_ms": 120000 (without content; keepalives do not
                           count), "request_ms": 600000 (whole request) }; a timeout is retried once
+    tool_deadline_ms      how long one call of read, write, edit, ls, glob, grep or an MCP tool
+                          may run before it is abandoned with an error result, in ms (default
+                          120000); bash keeps its own timeout (the model's, at most 600 s)
     hooks                 commands run around prompts, tool calls and compactions (see Hooks)
     prices                what tokens cost, for /cost, in US dollars per million tokens:
                           { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,

@@ -90,6 +90,7 @@ export const configSchema = z.strictObject({
   mcp_servers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerSchema).optional(),
   bash_env_passthrough: z.array(envName).optional(),
   timeouts: timeoutsSchema.optional(),
+  tool_deadline_ms: positiveInteger.optional(),
   hooks: hooksSchema.optional(),
   prices: z.record(modelId, priceSchema).optional(),
 });
@@ -122,6 +123,7 @@ export const KEY_RULES: Record<string, string> = {
   "timeouts.first_byte_ms": "must be a positive integer (milliseconds)",
   "timeouts.idle_ms": "must be a positive integer (milliseconds)",
   "timeouts.request_ms": "must be a positive integer (milliseconds)",
+  tool_deadline_ms: "must be a positive integer (milliseconds)",
   hooks: `must be an object mapping hook events (${HOOK_EVENT_NAMES.join(", ")}) to lists of matcher groups`,
   "hooks.*":
     'must be a list such as [{"matcher": "bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]',

@@ -1,3 +1,5 @@
+import { quoteForMessage } from "./quote-for-message.js";
+
 /** Where and why a text is not valid JSON. */
 export interface JsonErrorLocation {
   /** 0-based character offset. */
@@ -20,7 +22,8 @@ class JsonSyntaxError extends Error {
 /**
  * Finds the first syntax error in `text` with its line and column, or returns undefined when the
  * text is valid JSON. Node's own JSON.parse messages omit the position for some errors and vary
- * between versions, so config errors locate the problem themselves.
+ * between versions, so config errors locate the problem themselves. Text nested deeper than
+ * MAX_JSON_DEPTH is reported as an error even where JSON.parse accepts it.
  */
 export function locateJsonError(text: string): JsonErrorLocation | undefined {
   try {
@@ -42,9 +45,17 @@ const LITERALS = ["true", "false", "null"];
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 
+/**
+ * How deep the checker follows nested objects and arrays. It recurses, so without a limit a long
+ * run of "[" overflowed the stack and a RangeError escaped the config reader (a fuzz find). No
+ * config nests anywhere near this deep; a text that does is reported as an error at that point.
+ */
+export const MAX_JSON_DEPTH = 512;
+
 /** A recursive-descent checker of the JSON grammar (RFC 8259); it validates, it does not build values. */
 class JsonScanner {
   private at = 0;
+  private depth = 0;
 
   constructor(private readonly text: string) {}
 
@@ -57,9 +68,13 @@ class JsonScanner {
 
   private scanValue(): void {
     const char = this.text[this.at];
-    if (char === "{") this.scanObject();
-    else if (char === "[") this.scanArray();
-    else if (char === '"') this.scanString();
+    if (char === "{" || char === "[") {
+      if (this.depth >= MAX_JSON_DEPTH) this.fail(`nested more than ${MAX_JSON_DEPTH} levels deep`);
+      this.depth += 1;
+      if (char === "{") this.scanObject();
+      else this.scanArray();
+      this.depth -= 1;
+    } else if (char === '"') this.scanString();
     else if (char === "-" || (char !== undefined && char >= "0" && char <= "9")) this.scanNumber();
     else this.scanLiteral(char);
   }
@@ -158,7 +173,7 @@ class JsonScanner {
     const char = this.text[this.at];
     if (char === undefined) return `unexpected end of input; expected ${expected}`;
     if (char === "/" && /[/*]/.test(this.text[this.at + 1] ?? "")) return "comments are not allowed in JSON";
-    return `unexpected ${JSON.stringify(char)}; expected ${expected}`;
+    return `unexpected ${quoteForMessage(char)}; expected ${expected}`;
   }
 
   private fail(reason: string, offset = this.at): never {

@@ -30,6 +30,11 @@ export interface PantoConfig {
   bash_env_passthrough?: string[];
   /** Model-request deadlines in milliseconds; each missing one keeps its default. */
   timeouts?: TimeoutsConfig;
+  /**
+   * How long one call of a tool other than bash (read, write, edit, ls, glob, grep, an MCP tool)
+   * may run before it is abandoned with an error result. Positive integer; default 120000.
+   */
+  tool_deadline_ms?: number;
   /** Commands run around prompts, tool calls and compactions, in Claude Code's shape. */
   hooks?: HooksConfig;
   /** Prices per million tokens by "provider/model", for `/cost`. */

@@ -3,6 +3,7 @@ import { ConfigError } from "./config-error.js";
 import { allowedKeys, configSchema, KEY_RULES, ruleKey } from "./config-schema.js";
 import { locateJsonError } from "./locate-json-error.js";
 import type { PantoConfig } from "./panto-config.js";
+import { quoteForMessage } from "./quote-for-message.js";
 
 /**
  * Parses and validates one config file's text. Pure: `file` is only used in messages. Throws a
@@ -58,21 +59,21 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
   if (issue.code === "unrecognized_keys") {
     const allowed = allowedKeys(issue.path).join(", ");
     return issue.keys.map(
-      (key) => `unknown key "${name === "" ? key : `${name}.${key}`}" (allowed: ${allowed})`,
+      (key) => `unknown key ${quoteForMessage(name === "" ? key : `${name}.${key}`)} (allowed: ${allowed})`,
     );
   }
   if (issue.code === "invalid_key") {
     const provider = String(issue.path[issue.path.length - 1]);
     if (issue.path[0] === "prices")
       return [
-        `model "${provider}" in "prices" must be a "provider/model" id, e.g. "anthropic/claude-sonnet-4-5"`,
+        `model ${quoteForMessage(provider)} in "prices" must be a "provider/model" id, e.g. "anthropic/claude-sonnet-4-5"`,
       ];
-    return [`provider name "${provider}" in "providers" must not contain "/" or spaces`];
+    return [`provider name ${quoteForMessage(provider)} in "providers" must not contain "/" or spaces`];
   }
   const value = valueAt(input, issue.path);
-  if (value === undefined) return [`"${name}" is required`];
+  if (value === undefined) return [`${quoteForMessage(name)} is required`];
   const rule = KEY_RULES[ruleKey(issue.path)] ?? issue.message;
-  const subject = name === "" ? "the file" : `"${name}"`;
+  const subject = name === "" ? "the file" : quoteForMessage(name);
   return [`${subject} ${rule} (got ${describeValue(value)})`];
 }
 
@@ -89,6 +90,6 @@ function describeValue(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (value === null) return "null";
   if (typeof value === "object") return "an object";
-  const text = JSON.stringify(value);
+  const text = typeof value === "string" ? quoteForMessage(value) : JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

@@ -72,7 +72,8 @@ export function formatToolCall(call: ToolCallBlock): string {
   const args = call.arguments;
   const main = args.command ?? args.path ?? args.pattern;
   const detail = typeof main === "string" ? main : JSON.stringify(args);
-  return `${call.name} ${shorten(detail, 100)}`;
+  // The name is the model's too: it is made visible like the arguments.
+  return `${visible(call.name)} ${shorten(detail, 100)}`;
 }
 
 /**

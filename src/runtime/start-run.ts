@@ -122,6 +122,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("compactionModel", config.compaction_model),
       ...optional("maxOutputTokens", config.max_output_tokens),
       ...optional("restoreFacts", config.restore_facts),
+      ...optional("toolDeadlineMs", config.tool_deadline_ms),
       approve: approvals.decide,
       onEvent: (event) => events.emit(event),
       cwd,
@@ -129,7 +130,11 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("files", frontEnd.files),
     });
   };
-  const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning }, options.mcpServers);
+  const mcp = await startMcp(
+    loaded,
+    { cwd, env, version: input.io.version, onWarning, secrets },
+    options.mcpServers,
+  );
   tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());

@@ -100,9 +100,9 @@ export class FileSession implements Session {
   appendMessage(message: Message): Promise<MessageEntry> {
     return this.enqueue(async () => {
       const entry: MessageEntry = { type: "message", ...this.stamp(), message: structuredClone(message) };
-      await this.write([entry]);
-      this.remember([entry]);
-      return entry;
+      const [written] = await this.write([entry]);
+      this.remember([written as MessageEntry]);
+      return written as MessageEntry;
     });
   }
 
@@ -130,20 +130,20 @@ export class FileSession implements Session {
       );
       // One write: the block and its kept copies land together or (after a crash) as a torn tail,
       // which replay recognises by the count and the keptBy tags, and ignores.
-      await this.write([compaction, ...copies]);
+      const [writtenCompaction, ...writtenCopies] = await this.write([compaction, ...copies]);
       this.entries = [];
-      this.remember([compaction, ...copies]);
+      this.remember([writtenCompaction as CompactionEntry, ...(writtenCopies as MessageEntry[])]);
       this.ids = new Set(this.entries.map((entry) => entry.id));
-      return { compaction, copies };
+      return { compaction: writtenCompaction as CompactionEntry, copies: writtenCopies as MessageEntry[] };
     });
   }
 
   appendWindow(model: string, window: LearnedWindow): Promise<WindowEntry> {
     return this.enqueue(async () => {
       const entry: WindowEntry = { type: "window", ...this.stamp(), model, ...structuredClone(window) };
-      await this.write([entry]);
-      this.remember([entry]);
-      return entry;
+      const [written] = await this.write([entry]);
+      this.remember([written as WindowEntry]);
+      return written as WindowEntry;
     });
   }
 
@@ -164,9 +164,9 @@ export class FileSession implements Session {
         code,
         error,
       };
-      await this.write([entry]);
-      this.remember([entry]);
-      return entry;
+      const [written] = await this.write([entry]);
+      this.remember([written as TurnFailedEntry]);
+      return written as TurnFailedEntry;
     });
   }
 
@@ -236,10 +236,9 @@ export class FileSession implements Session {
   /** Appends one entry built from a fresh stamp, in call order. */
   private appendOne<T extends SessionEntry>(build: (stamp: { id: string; ts: string }) => T): Promise<T> {
     return this.enqueue(async () => {
-      const entry = build(this.stamp());
-      await this.write([entry]);
-      this.remember([entry]);
-      return entry;
+      const [written] = await this.write([build(this.stamp())]);
+      this.remember([written as T]);
+      return written as T;
     });
   }
 
@@ -272,9 +271,16 @@ export class FileSession implements Session {
     this.replay = undefined;
   }
 
-  /** Appends whole lines in a single write; after a torn last line, starts on a fresh line first. */
-  private async write(entries: SessionEntry[]): Promise<void> {
-    const lines = this.redact(entries.map(toLine).join(""));
+  /**
+   * Appends whole lines in a single write; after a torn last line, starts on a fresh line first.
+   * Returns the entries as the file now holds them: when redaction replaced a secret (a key a tool
+   * printed, a token a server echoed), the redacted entries, which the caller keeps in memory, so
+   * the context sent to the provider never carries what the file does not.
+   */
+  private async write(entries: SessionEntry[]): Promise<SessionEntry[]> {
+    const plain = entries.map(toLine);
+    const redacted = plain.map((line) => this.redact(line));
+    const lines = redacted.join("");
     const data = Buffer.from(this.needsNewline ? `\n${lines}` : lines, "utf8");
     try {
       await writeAll(this.file, data);
@@ -285,5 +291,8 @@ export class FileSession implements Session {
       throw new PantoError("other", `${this.path}: could not append to the session: ${detail}`, { cause });
     }
     this.needsNewline = false;
+    return entries.map((entry, index) =>
+      redacted[index] === plain[index] ? entry : (JSON.parse(redacted[index] as string) as SessionEntry),
+    );
   }
 }

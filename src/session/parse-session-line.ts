@@ -1,4 +1,5 @@
-import { ERROR_CODES, type ErrorCode, type Message } from "../core/index.js";
+import { ERROR_CODES, type ErrorCode } from "../core/index.js";
+import { messageProblem } from "./message-problem.js";
 import { ENTRY_TYPES, type SessionEntry } from "./session-entries.js";
 
 /** What one line of a session file turned out to be. */
@@ -15,17 +16,6 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const MESSAGE_ROLES = new Set(["user", "assistant", "tool"]);
-
-/** Checks the outline of a message (role, array of typed blocks); the blocks' details are the providers' business. */
-function isMessage(value: unknown): value is Message {
-  if (!isObject(value) || typeof value.role !== "string" || !MESSAGE_ROLES.has(value.role)) return false;
-  return (
-    Array.isArray(value.content) &&
-    value.content.every((block) => isObject(block) && typeof block.type === "string")
-  );
-}
-
 function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
 }
@@ -34,15 +24,30 @@ function isCount(value: unknown): boolean {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
 
+/** Whether `value` is a list of objects whose `keys` are all text (pinned notes, restored facts). */
+function isTextRecords(value: unknown, keys: readonly string[]): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every((item) => isObject(item) && keys.every((key) => typeof item[key] === "string"))
+  );
+}
+
 function checkCompaction(value: JsonObject): string | undefined {
   if (typeof value.summary !== "string") return "compaction entry without a summary";
+  if (typeof value.trigger !== "string") return "compaction entry without a trigger";
+  // Replay, the export and /session read these without checking again (a fuzz find: pins: 2).
+  if (value.pins !== undefined && !isTextRecords(value.pins, ["id", "text"]))
+    return "compaction entry whose pins are not a list of notes";
+  if (value.restored !== undefined && !isTextRecords(value.restored, ["kind", "text"]))
+    return "compaction entry whose restored facts are not a list of facts";
   if (value.keptMessages !== undefined && !isCount(value.keptMessages))
     return "compaction entry whose keptMessages is not a count";
   return undefined;
 }
 
 function checkMessage(value: JsonObject): string | undefined {
-  if (!isMessage(value.message)) return "message entry without a valid message";
+  const problem = messageProblem(value.message);
+  if (problem !== undefined) return `message entry whose ${problem}`;
   if (value.keptBy !== undefined && typeof value.keptBy !== "string")
     return "message entry whose keptBy is not an entry id";
   return undefined;

@@ -55,6 +55,10 @@ function keepAnsweringResults(
   return { kept, answered };
 }
 
+function firstWithId(calls: readonly ToolCallBlock[], index: number): boolean {
+  return calls.findIndex((call) => call.id === calls[index]?.id) === index;
+}
+
 /** The assistant message and the tool messages answering it, repaired. */
 function repairExchange(
   assistant: AssistantMessage | undefined,
@@ -65,7 +69,9 @@ function repairExchange(
     (block): block is ToolCallBlock => block.type === "tool-call",
   );
   const { kept, answered } = keepAnsweringResults(run, calls, problems);
-  const missing = calls.filter((call) => !answered.has(call.id));
+  // One stand-in per unanswered id: a message holding two calls with one id (an older panto took
+  // whatever ids the server sent) must not get two results for it.
+  const missing = calls.filter((call, index) => !answered.has(call.id) && firstWithId(calls, index));
   for (const call of missing) {
     problems.push(
       `tool call ${call.id} (${call.name}) has no recorded result; a synthetic error result stands in for it`,

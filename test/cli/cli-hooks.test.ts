@@ -222,6 +222,29 @@ describe("hooks (built CLI against a fake Anthropic server)", { timeout: 120_000
     expect(env).not.toContain("ANTHROPIC_API_KEY");
   });
 
+  it("a hook's stderr cannot drive the terminal: escape sequences reach stderr as visible text in print and JSON mode", async () => {
+    const { run, fake } = await project({
+      UserPromptSubmit: [
+        {
+          hooks: [
+            { type: "command", command: String.raw`printf 'bad \033]0;pwned\007\033[2Jgone\n' >&2; exit 1` },
+          ],
+        },
+      ],
+    });
+    fake.enqueue({ type: "text", text: "ok" }, { type: "text", text: "ok" });
+    for (const args of [
+      ["-p", "hello"],
+      ["--json", "-p", "hello"],
+    ]) {
+      const result = await run(args);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(String.raw`bad \u001b]0;pwned\u0007\u001b[2Jgone`);
+      expect(result.stderr).not.toContain("\u001b");
+      expect(result.stderr).not.toContain("\u0007");
+    }
+  });
+
   it("PreCompact exiting 2 blocks a manual /compact; PostCompact receives the summary of one that runs", async () => {
     const { box, run, lines, fake } = await project(
       {

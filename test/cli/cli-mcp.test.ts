@@ -123,6 +123,31 @@ describe("MCP servers (built CLI, the reference server-everything over stdio)", 
     expect(body(server, 0).tools?.some((tool) => tool.name.startsWith("mcp__"))).toBe(false);
   });
 
+  it("never prints the token in a failing server's URL, headers or environment (redacted by name)", async () => {
+    const { box, env } = await setup();
+    const script = "process.stderr.write('cannot log in with tok-env-5b7d9f1a3c'); process.exit(3)";
+    await writeProjectConfig(box, {
+      mcp_servers: {
+        remote: {
+          url: "http://127.0.0.1:9/mcp?token=tok-query-2c4e6a8b0d&team=core",
+          headers: { Authorization: "Bearer tok-header-9e1a3c5b7d" },
+        },
+        local: {
+          command: process.execPath,
+          args: ["-e", script],
+          env: { SERVICE_TOKEN: "tok-env-5b7d9f1a3c" },
+        },
+      },
+    });
+    const result = await runPanto(["-m", MODEL, "-p", "/mcp"], { cwd: box.project, env });
+    const printed = `${result.stdout}\n${result.stderr}`;
+    expect(printed).toContain("team=core");
+    expect(printed).toContain("[redacted mcp_servers.remote.url.query.token]");
+    expect(printed).toContain("[redacted mcp_servers.local.env.SERVICE_TOKEN]");
+    for (const token of ["tok-query-2c4e6a8b0d", "tok-header-9e1a3c5b7d", "tok-env-5b7d9f1a3c"])
+      expect(printed).not.toContain(token);
+  });
+
   it("gives an error result for a call to a server that died, and the session goes on", async () => {
     const { box, server, env } = await setup(
       { type: "tool-calls", calls: [{ id: "toolu_a", name: "mcp__dying__crash", arguments: {} }] },

@@ -46,6 +46,15 @@ describe("Markdown rendered for the terminal", () => {
   });
 });
 
+describe("control characters in Markdown", () => {
+  it("shows characters that entities decode to (form feed, carriage return), in text, links and images, as visible escapes (fuzz find)", () => {
+    const out = render("form&#x0c;feed and back&#x0d;over\n\n[a](http://x/) ![i&#x0d;](y)\n");
+    expect(out).toContain("form\\u000cfeed and back\\u000dover");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point.
+    expect(out.replace(/\u001b\[[0-9;]*m/g, "")).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+  });
+});
+
 describe("a streamed answer rendered block by block", () => {
   const answer = [
     "## Plan",

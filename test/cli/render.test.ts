@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fitStatus } from "../../src/cli/terminal/status-line.js";
 import { colourEnabled, createStyle } from "../../src/cli/terminal/style.js";
 import type { CompactionRecord } from "../../src/core/index.js";
 import {
@@ -84,5 +85,13 @@ describe("formatToolResult", () => {
     expect(formatToolResult(result("hi\nthere\n\nExit code: 0", false))).toBe("hi (+1 line)");
     expect(formatToolResult(result("hi\n\nExit code: 0", false))).toBe("hi");
     expect(formatToolResult(result("one\n\n\ntwo\nthree", false))).toBe("one (+2 lines)");
+  });
+});
+
+describe("fitStatus", () => {
+  it("keeps a label with line breaks and escapes on one row, the escapes visible (fuzz find)", () => {
+    const status = fitStatus("⠋", "running bash\nline two\u001b[2J", "", "3s", 60);
+    expect(status).not.toContain("\n");
+    expect(status).toContain("line two\\u001b[2J");
   });
 });

@@ -151,6 +151,25 @@ describe("TerminalRenderer", () => {
   });
 });
 
+describe("foreign text in notices", () => {
+  it("makes control characters visible in warnings, retry reasons, failed compactions and tool names (fuzz find)", () => {
+    const out = screen(80);
+    renderer = new TerminalRenderer(out, screen(80), createStyle(true));
+    renderer.render({ type: "warning", message: "entry of unknown type \u001b]0;pwned\u0007" });
+    renderer.render({ type: "retry-wait", attempt: 1, delayMs: 10, reason: "overloaded \u001b[2J" });
+    renderer.render({
+      type: "tool-call",
+      call: { type: "tool-call", id: "c", name: "bash\u001b[1A", arguments: { command: "ls" } },
+    });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point.
+    const shown = out.text().replace(/\u001b\[[0-9;]*m/g, "");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point.
+    expect(shown).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(shown).toContain("\\u001b]0;pwned\\u0007");
+    expect(shown).toContain("bash\\u001b[1A ls");
+  });
+});
+
 describe("the status line while panto waits", () => {
   const call = { type: "tool-call" as const, id: "c1", name: "bash", arguments: { command: "npm test" } };
 

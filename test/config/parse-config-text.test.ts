@@ -39,7 +39,7 @@ describe("parseConfigText", () => {
   it("rejects an unknown key, naming the file and listing the allowed keys", () => {
     const error = errorOf('{"modle": "openai/gpt-5"}');
     expect(error.message).toBe(
-      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, providers, mcp_servers, bash_env_passthrough, timeouts, hooks, prices)`,
+      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, providers, mcp_servers, bash_env_passthrough, timeouts, tool_deadline_ms, hooks, prices)`,
     );
     expect(error.file).toBe(FILE);
     expect(error.key).toBe("modle");
@@ -222,5 +222,22 @@ describe("parseConfigText", () => {
     expect(
       errorOf(JSON.stringify({ prices: { gpt5: { input_per_mtok: 1, output_per_mtok: 1 } } })).message,
     ).toContain('model "gpt5" in "prices" must be a "provider/model" id');
+  });
+
+  it("quotes keys with their line breaks and escapes written out, one problem a line (fuzz find)", () => {
+    const error = errorOf(
+      JSON.stringify({
+        prices: { "open\nai/\u001b[2Jgpt": { input_per_mtok: 1, output_per_mtok: 1 } },
+        "x\u009b": 1,
+      }),
+    );
+    for (const line of error.message.split("\n")) expect(line.startsWith(`${FILE}: `)).toBe(true);
+    expect(error.message).toContain('model "open\\nai/\\u001b[2Jgpt" in "prices"');
+    expect(error.message).toContain('unknown key "x\\u009b"');
+  });
+
+  it("reports text nested too deep for the checker as a config error, not a stack overflow (fuzz find)", () => {
+    const error = errorOf("[".repeat(100_000));
+    expect(error.message).toBe(`${FILE}:1:513: invalid JSON: nested more than 512 levels deep`);
   });
 });

@@ -39,4 +39,10 @@ describe("readableErrorMessage", () => {
     );
     expect(readableErrorMessage("x".repeat(1000)).length).toBeLessThan(410);
   });
+
+  it("writes out control characters from the body, so it cannot restyle the terminal (fuzz find)", () => {
+    expect(readableErrorMessage('{"error":{"message":"quota \\u001b[2J\\u0007exhausted \\u009b1m"}}')).toBe(
+      "quota \\u001b[2J\\u0007exhausted \\u009b1m",
+    );
+  });
 });

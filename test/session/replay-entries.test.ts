@@ -68,6 +68,16 @@ describe("replayEntries", () => {
     ]);
   });
 
+  it("gives two unanswered calls sharing one id a single stand-in result (fuzz find)", () => {
+    const twice = assistant("", [call("t1"), call("t1")]);
+    const { context, problems } = replayEntries([messageEntry(user("go")), messageEntry(twice)]);
+    const standIns = context.messages.flatMap((message) => (message.role === "tool" ? message.content : []));
+    expect(standIns.map((result) => result.toolCallId)).toEqual(["t1"]);
+    expect(problems).toEqual([
+      "tool call t1 (bash) has no recorded result; a synthetic error result stands in for it",
+    ]);
+  });
+
   it("merges a missing result into the tool message that answers the other calls", () => {
     const messages: Message[] = [
       user("look around"),

@@ -98,9 +98,39 @@ describe("bad lines in the middle", () => {
     expect(warnings).toEqual(
       [3, 4].map(
         (line) =>
-          `${sandbox.path}: invalid entry at line ${line} (message entry without a valid message) is skipped and left in the file`,
+          `${sandbox.path}: invalid entry at line ${line} (message entry whose message has no known role) is skipped and left in the file`,
       ),
     );
+    await session.close();
+  });
+
+  it("names a message whose blocks lack the fields their type promises, and replays without it (fuzz find)", async () => {
+    const call = { type: "tool-call", name: "bash", arguments: { command: "ls" } };
+    const noId = { type: "message", id: "m1", ts: "t", message: { ...assistant("x"), content: [call] } };
+    const badResult = {
+      type: "message",
+      id: "m2",
+      ts: "t",
+      message: {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "c", toolName: "bash", content: "out", isError: false }],
+      },
+    };
+    const textless = {
+      type: "message",
+      id: "m3",
+      ts: "t",
+      message: { role: "user", content: [{ type: "text" }] },
+    };
+    await writeSessionFile(sandbox.path, [header(), messageEntry(user("one")), noId, badResult, textless]);
+    const { warnings, onWarning } = warningSink();
+    const session = await openSession(sandbox.path, { cwd: sandbox.dir, onWarning });
+    expect(session.effectiveContext().messages).toEqual([user("one")]);
+    expect(warnings).toEqual([
+      `${sandbox.path}: invalid entry at line 3 (message entry whose content item 1 is a tool-call block whose id is not text) is skipped and left in the file`,
+      `${sandbox.path}: invalid entry at line 4 (message entry whose content item 1 is a tool-result block whose content is not a list) is skipped and left in the file`,
+      `${sandbox.path}: invalid entry at line 5 (message entry whose content item 1 is a text block whose text is not text) is skipped and left in the file`,
+    ]);
     await session.close();
   });
 

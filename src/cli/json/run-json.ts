@@ -1,4 +1,5 @@
 import { optional } from "../../core/index.js";
+import { visible } from "../../runtime/format-text.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import { readSessionUsageSync } from "../../session/index.js";
 import type { CliOptions } from "../cli-options.js";
@@ -36,7 +37,7 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
       const json = toJsonEvent(event);
       if (json !== undefined) emit(json);
       if (event.type === "warning" || event.type === "run-warning")
-        io.stderr.write(`panto: warning: ${event.message}\n`);
+        io.stderr.write(`panto: warning: ${visible(event.message)}\n`);
     },
     output: () => {},
     failure: (error) => emit({ type: "error", ...error }),

@@ -1,5 +1,10 @@
 import type { AgentEvent } from "../../agent/index.js";
-import { formatCompactionLine, formatToolCall, formatToolResult } from "../../runtime/format-text.js";
+import {
+  formatCompactionLine,
+  formatToolCall,
+  formatToolResult,
+  visible,
+} from "../../runtime/format-text.js";
 import type { CliOptions } from "../cli-options.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
 import { colourEnabled, createStyle } from "../terminal/style.js";
@@ -15,18 +20,20 @@ export interface PrintIo extends OnceIo {
  */
 export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
   const style = createStyle(colourEnabled(io.stderr, io.env));
-  const note = (text: string): void => {
-    io.stderr.write(`${style.dim("panto:")} ${text}\n`);
+  // Warnings and errors carry text from hooks, servers and files: escape it before styling it.
+  const note = (text: string, paint: (text: string) => string = (plain) => plain): void => {
+    io.stderr.write(`${style.dim("panto:")} ${paint(visible(text))}\n`);
   };
   const reporter: OnceReporter = {
     started: () => {},
     event: (event) => {
       switch (event.type) {
         case "run-warning":
-          return note(style.yellow(`warning: ${event.message}`));
+          return note(`warning: ${event.message}`, style.yellow);
         case "tool-denied":
           return note(
-            style.yellow(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`),
+            `denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`,
+            style.yellow,
           );
         default: {
           const line = printLine(event);
@@ -38,7 +45,7 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
       io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     },
     failure: (error) => {
-      note(style.red(`error (${error.code}): ${error.message}`));
+      note(`error (${error.code}): ${error.message}`, style.red);
       if (error.hint !== undefined) note(error.hint);
     },
     done: () => {},

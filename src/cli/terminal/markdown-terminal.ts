@@ -1,4 +1,5 @@
 import MarkdownItClass, { type MarkdownIt, type Token } from "markdown-it";
+import { visible } from "../../runtime/format-text.js";
 import { textWidth } from "./text-width.js";
 import { wrapText } from "./word-wrapper.js";
 
@@ -145,7 +146,7 @@ export class TerminalMarkdown {
 
   #code(token: Token): Line[] {
     const code = token.content.replace(/\n$/, "");
-    const language = token.info.trim().split(/\s+/)[0] ?? "";
+    const language = visible(token.info.trim().split(/\s+/)[0] ?? "");
     const coloured = language === "" ? undefined : this.highlight?.(code, language);
     const fence = token.type === "fence" ? token.markup : "";
     const body = (coloured ?? code).split("\n").map((text) => ({ text, raw: true }));
@@ -200,7 +201,8 @@ export class TerminalMarkdown {
       switch (child.type) {
         case "text":
         case "html_inline":
-          piece = child.content;
+          // markdown-it decodes entities: `&#x1b;` arrives here as a real escape.
+          piece = visible(child.content);
           break;
         case "code_inline":
           piece = paint("cyan", child.content);
@@ -224,7 +226,7 @@ export class TerminalMarkdown {
           piece = SGR.strike[child.nesting === 1 ? 0 : 1];
           break;
         case "link_open":
-          href = String(child.attrGet("href") ?? "");
+          href = visible(String(child.attrGet("href") ?? ""));
           linkText = "";
           piece = SGR.underline[0];
           break;
@@ -233,10 +235,10 @@ export class TerminalMarkdown {
           href = undefined;
           break;
         case "image":
-          piece = `[image: ${child.content}] ${paint("dim", `(${child.attrGet("src") ?? ""})`)}`;
+          piece = `[image: ${visible(child.content)}] ${paint("dim", `(${visible(String(child.attrGet("src") ?? ""))})`)}`;
           break;
         default:
-          piece = child.content;
+          piece = visible(child.content);
       }
       if (href !== undefined && child.type !== "link_open") linkText += child.content;
       out += piece;

@@ -1,4 +1,4 @@
-import { formatTokens } from "../../runtime/format-text.js";
+import { formatTokens, visible } from "../../runtime/format-text.js";
 import type { Style } from "./style.js";
 import { fitWidth, textWidth } from "./text-width.js";
 
@@ -110,12 +110,14 @@ export class StatusLine {
  */
 export function fitStatus(
   frame: string,
-  label: string,
+  rawLabel: string,
   received: string,
   elapsed: string,
   room: number,
 ): string {
   const join = (...parts: string[]): string => parts.filter((part) => part !== "").join(" · ");
+  // One row whatever the label holds: a line break in it would leave a row that cannot be redrawn.
+  const label = visible(rawLabel.replace(/\s+/g, " "));
   const full = join(`${frame} ${label}…`, received, elapsed, CANCEL_HINT);
   if (textWidth(full) <= room) return full;
   const tail = ` · ${join(received, elapsed, CANCEL_HINT)}`;

@@ -153,12 +153,12 @@ export class TerminalRenderer {
         if (event.code === "aborted" || event.trigger === "manual") this.#held = undefined;
         else {
           this.#showHeld();
-          this.line(style.red(`✗ compaction failed (${event.code}): ${event.message}`));
+          this.line(style.red(`✗ compaction failed (${event.code}): ${visible(event.message)}`));
         }
         break;
       case "compaction-skipped":
         if (event.trigger === "overflow")
-          this.line(style.yellow(`context overflow: compaction cannot help: ${event.reason}`));
+          this.line(style.yellow(`context overflow: compaction cannot help: ${visible(event.reason)}`));
         break;
     }
     this.#held = undefined;
@@ -182,7 +182,7 @@ export class TerminalRenderer {
       }
       case "retry-wait":
         return style.dim(
-          `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`,
+          `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${visible(event.reason)}`,
         );
       case "overflow-retry":
         return style.dim("↻ retrying the request once against the compacted context");
@@ -191,8 +191,9 @@ export class TerminalRenderer {
     }
   }
 
+  /** A warning; its text (a provider's or a session file's words) is made visible first. */
   warning(message: string): void {
-    this.line(this.#style.yellow(`warning: ${message}`));
+    this.line(this.#style.yellow(`warning: ${visible(message)}`));
   }
 
   /**
@@ -268,7 +269,8 @@ export class TerminalRenderer {
 /** "retrying in 2.4s (attempt 2: overloaded)", counting down; then "waiting for the retry (attempt 2)". */
 function retryLabel(attempt: number, delayMs: number, reason: string): (now: number) => string {
   const due = Date.now() + delayMs;
-  const why = reason.length > 40 ? `${reason.slice(0, 39)}…` : reason;
+  const shown = visible(reason);
+  const why = shown.length > 40 ? `${shown.slice(0, 39)}…` : shown;
   return (now) =>
     now < due
       ? `retrying in ${((due - now) / 1000).toFixed(1)}s (attempt ${attempt}: ${why})`

@@ -1,5 +1,6 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { providerErrorFromResponse } from "../provider-error.js";
+import { malformedAnswer, parseWireJson } from "../shared/check-wire.js";
 import { readSseEvents } from "../shared/index.js";
 
 /**
@@ -16,7 +17,9 @@ export async function* anthropicSseEvents(
     const data = event.data.trim();
     // Some gateways end with OpenAI's terminator; message_stop has already said it all.
     if (data === "" || data === "[DONE]") continue;
-    const payload = JSON.parse(data) as { type?: unknown };
+    const payload = parseWireJson(data, provider, "an event") as { type?: unknown } | null;
+    if (typeof payload !== "object" || payload === null || Array.isArray(payload))
+      throw malformedAnswer(provider, `an event that is not a JSON object: ${data.slice(0, 80)}`);
     if (event.event === "error" || payload.type === "error") {
       throw providerErrorFromResponse({ body: data, provider });
     }

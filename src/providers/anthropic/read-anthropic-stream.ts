@@ -10,6 +10,7 @@ import {
 } from "../../core/index.js";
 import { networkError } from "../provider-error.js";
 import { parseToolArguments, type RequestWatchdog } from "../shared/index.js";
+import { checkAnthropicEvent } from "./check-anthropic-event.js";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
 import {
   type AnthropicUsageFigures,
@@ -43,7 +44,8 @@ export interface AnthropicStreamContext {
  * Consumes one Messages event stream into the final assistant message, emitting deltas on the way.
  * Reading stops at message_stop (some servers keep the connection open after it); a stream that
  * ends without one was cut off (a network failure, retried); a `model_context_window_exceeded`
- * stop is an overflow, not an answer. Unknown event and delta types are ignored.
+ * stop is an overflow, not an answer. Unknown event and delta types are ignored; a known event
+ * missing a field it must carry fails the request (`checkAnthropicEvent`).
  */
 const PROGRESS_EVENTS = new Set<string>([
   "message_start",
@@ -62,7 +64,8 @@ export async function readAnthropicStream(
   let figures: AnthropicUsageFigures = {};
   let stopReason: string | null | undefined;
   let stopped = false;
-  for await (const event of events) {
+  for await (const raw of events) {
+    const event = checkAnthropicEvent(raw, context.provider);
     // `ping` and event types this reader does not know are keepalives, not progress.
     if (PROGRESS_EVENTS.has(event.type)) context.watchdog.progress();
     switch (event.type) {

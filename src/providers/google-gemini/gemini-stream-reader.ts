@@ -8,6 +8,7 @@ import type {
   ToolCallBlock,
 } from "../../core/index.js";
 import { optional } from "../../core/index.js";
+import { checkGeminiChunk } from "./check-gemini-chunk.js";
 import { mapGeminiUsage } from "./map-gemini-usage.js";
 import { syntheticCallId } from "./synthetic-call-id.js";
 
@@ -43,7 +44,8 @@ export class GeminiStreamReader {
     private readonly onEvent: ((event: StreamEvent) => void) | undefined,
   ) {}
 
-  handle(chunk: GenerateContentResponse): void {
+  handle(raw: GenerateContentResponse): void {
+    const chunk = checkGeminiChunk(raw, this.meta.provider);
     if (chunk.usageMetadata !== undefined) this.usage = chunk.usageMetadata;
     if (chunk.promptFeedback?.blockReason !== undefined) this.blocked = true;
     const candidate = chunk.candidates?.[0];
@@ -81,7 +83,7 @@ export class GeminiStreamReader {
       const name = part.functionCall.name ?? "";
       const call: ToolCallBlock = {
         type: "tool-call",
-        id: part.functionCall.id ?? syntheticCallId(this.calls, name),
+        id: part.functionCall.id || syntheticCallId(this.calls, name),
         name,
         arguments: part.functionCall.args ?? {},
       };

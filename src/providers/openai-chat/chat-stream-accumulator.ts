@@ -7,6 +7,7 @@ import {
   type ToolCallBlock,
 } from "../../core/index.js";
 import { parseToolArguments } from "../shared/index.js";
+import { checkChatChunk } from "./check-chat-chunk.js";
 import { mapOpenAIChatFinishReason } from "./map-openai-chat-finish-reason.js";
 import { normalizeOpenAIChatUsage, type RawOpenAIChatUsage } from "./normalize-openai-chat-usage.js";
 import { type ChatContentPart, splitChatContent } from "./split-chat-content.js";
@@ -81,7 +82,8 @@ export class ChatStreamAccumulator {
     this.doneSeen = true;
   }
 
-  apply(chunk: ChatChunk): void {
+  apply(raw: ChatChunk): void {
+    const chunk = checkChatChunk(raw, this.target.provider);
     if (chunk.usage !== undefined && chunk.usage !== null) this.rawUsage = chunk.usage;
     for (const choice of chunk.choices ?? []) {
       const delta = choice.delta ?? choice.message;

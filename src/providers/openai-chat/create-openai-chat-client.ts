@@ -2,6 +2,7 @@ import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from 
 import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { networkError, providerErrorFromResponse } from "../provider-error.js";
+import { malformedAnswer } from "../shared/check-wire.js";
 import {
   createAdapterClient,
   type RequestWatchdog,
@@ -64,7 +65,9 @@ async function readAnswer(
 ): Promise<AssistantMessage> {
   if (sniffed.type === "json") {
     // A server that ignored stream: true, or a gateway error wrapped in a 200.
-    const body = JSON.parse(sniffed.text) as ChatCompletionBody & { error?: unknown };
+    const body = JSON.parse(sniffed.text) as (ChatCompletionBody & { error?: unknown }) | null;
+    if (!isObject(body))
+      throw malformedAnswer(provider, `a body that is not a JSON object: ${sniffed.text.slice(0, 80)}`);
     if (body.error !== undefined && body.error !== null)
       throw providerErrorFromResponse({ body: sniffed.text, provider });
     accumulator.apply(completionAsChunk(body));
@@ -103,8 +106,14 @@ async function readAnswer(
  */
 function parseChatChunk(data: string, provider: string): ChatChunk | undefined {
   if (data.trim() === "") return undefined;
-  const chunk = JSON.parse(data) as ChatChunk & { error?: unknown };
+  const chunk = JSON.parse(data) as (ChatChunk & { error?: unknown }) | null;
+  if (!isObject(chunk))
+    throw malformedAnswer(provider, `a chunk that is not a JSON object: ${data.slice(0, 80)}`);
   if (chunk.error !== undefined && chunk.error !== null)
     throw providerErrorFromResponse({ body: data, provider });
   return chunk;
+}
+
+function isObject<T>(value: T | null): value is T {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

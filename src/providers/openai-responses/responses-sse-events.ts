@@ -1,6 +1,6 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { providerErrorFromResponse } from "../provider-error.js";
-import { readSseEvents } from "../shared/index.js";
+import { malformedAnswer, readSseEvents } from "../shared/index.js";
 
 /**
  * The Responses events of a 200 stream, each read from its JSON `type` (an `event:` line is
@@ -15,7 +15,9 @@ export async function* responsesSseEvents(
   for await (const event of readSseEvents(body)) {
     const data = event.data.trim();
     if (data === "" || data === "[DONE]") continue;
-    const payload = JSON.parse(data) as { type?: unknown; error?: unknown };
+    const payload = JSON.parse(data) as { type?: unknown; error?: unknown } | null;
+    if (typeof payload !== "object" || payload === null || Array.isArray(payload))
+      throw malformedAnswer(provider, `an event that is not a JSON object: ${data.slice(0, 80)}`);
     if (typeof payload.type === "string") {
       yield payload as ResponseStreamEvent;
     } else if (event.event === "error" || (payload.error !== undefined && payload.error !== null)) {

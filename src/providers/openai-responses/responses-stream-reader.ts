@@ -15,6 +15,7 @@ import {
 } from "../../core/index.js";
 import { providerErrorFromResponse } from "../provider-error.js";
 import { parseToolArguments } from "../shared/parse-tool-arguments.js";
+import { checkResponsesEvent } from "./check-responses-event.js";
 import { mapResponsesUsage } from "./map-responses-usage.js";
 
 type Slot =
@@ -38,7 +39,8 @@ export class ResponsesStreamReader {
     private readonly onEvent: ((event: StreamEvent) => void) | undefined,
   ) {}
 
-  handle(event: ResponseStreamEvent): void {
+  handle(raw: ResponseStreamEvent): void {
+    const event = checkResponsesEvent(raw, this.meta.provider);
     switch (event.type) {
       case "response.output_item.added":
         this.itemAdded(event.output_index, event.item);

@@ -6,6 +6,7 @@ import type {
   StreamOptions,
 } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
+import { withDistinctCallIds } from "./distinct-call-ids.js";
 import type { RequestWatchdog } from "./request-watchdog.js";
 import { resolveModelRequest } from "./resolve-model-request.js";
 import { runWithRetry } from "./run-with-retry.js";
@@ -39,7 +40,7 @@ export interface AdapterWire {
 /**
  * The ModelClient every adapter builds the same way: its identity, a `stream` that settles the
  * request once and runs the adapter's attempt under the shared deadlines, retries and redaction
- * (`runWithRetry`), and the adapter's model listing.
+ * (`runWithRetry`), its tool calls given distinct ids, and the adapter's model listing.
  */
 export function createAdapterClient(options: AdapterOptions, wire: AdapterWire): ModelClient {
   return {
@@ -49,7 +50,8 @@ export function createAdapterClient(options: AdapterOptions, wire: AdapterWire):
     stream: (request, streamOptions) => {
       const resolved = resolveModelRequest(request, options);
       return runWithRetry(options, streamOptions, {
-        attempt: (watchdog) => wire.attempt(resolved, watchdog, streamOptions?.onEvent),
+        attempt: async (watchdog) =>
+          withDistinctCallIds(await wire.attempt(resolved, watchdog, streamOptions?.onEvent)),
         toPantoError: (error) => wire.toPantoError(error),
         endpoint: options.baseURL ?? wire.defaultBaseURL,
       });

@@ -1,14 +1,23 @@
 import type { LoadedConfig } from "../../config/index.js";
 import { collectMcpServers, type McpServerSpec, type McpServers } from "../../mcp/index.js";
+import type { SecretRedactor } from "../../secrets/index.js";
+import { addMcpSecrets } from "./known-secrets.js";
 
 /**
  * Starts the MCP servers of the project's `.mcp.json`, of `mcp_servers` in config, and those the
  * front-end adds (`added`, which replace configured ones of the same name). With none, nothing of
- * MCP is loaded: the SDK is imported only here, and only when needed.
+ * MCP is loaded: the SDK is imported only here, and only when needed. The secrets in their
+ * settings are registered with `secrets` first (see `addMcpSecrets`).
  */
 export async function startMcp(
   loaded: LoadedConfig,
-  where: { cwd: string; env: NodeJS.ProcessEnv; version: string; onWarning: (message: string) => void },
+  where: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    version: string;
+    onWarning: (message: string) => void;
+    secrets?: SecretRedactor;
+  },
   added: readonly McpServerSpec[] = [],
 ): Promise<McpServers | undefined> {
   const { cwd, env, version, onWarning } = where;
@@ -22,6 +31,8 @@ export async function startMcp(
   const names = new Set(added.map((spec) => spec.name));
   const all = [...specs.filter((spec) => !names.has(spec.name)), ...added];
   if (all.length === 0) return undefined;
+  // Before any server starts: its connection errors name its URL.
+  if (where.secrets !== undefined) addMcpSecrets(where.secrets, all);
   const { startMcpServers } = await import("../../mcp/mcp-servers.js");
   return startMcpServers(all, { cwd, version, onWarning });
 }
