@@ -49,6 +49,8 @@ export type ParsedArgs =
   /** `panto sessions [--json]`: list this project's sessions. */
   | { command: "sessions"; json: boolean }
   | { command: "export"; options: ExportCliOptions }
+  /** `panto acp [-m MODEL] [--max-turns N]`: the Agent Client Protocol agent on stdio. */
+  | { command: "acp"; model?: string; maxTurns?: number }
   | { command: "fidelity"; options: FidelityCliOptions }
   /** Help, version or a usage error was already written; exit with this status. */
   | { command: "exit"; code: number };

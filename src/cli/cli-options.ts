@@ -86,6 +86,7 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
     .action((raw: { json?: true }) => onParsed({ command: "sessions", json: raw.json === true }));
+  addAcpCommand(program, output, onParsed);
   addExportCommand(program, output, onParsed);
   addFidelityCommand(program, output, onParsed);
   return program;
@@ -130,6 +131,34 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
   if (raw.resume !== undefined) options.resume = raw.resume === true ? true : raw.resume.trim();
   if (maxTurns !== undefined) options.maxTurns = maxTurns;
   return options;
+}
+
+function addAcpCommand(program: Command, output: ArgsOutput, onParsed: (result: ParsedArgs) => void): void {
+  const acp = program
+    .command("acp")
+    .description(
+      "run as an Agent Client Protocol agent on stdin/stdout, for editors (Zed, JetBrains, Neovim, Emacs)",
+    )
+    .addOption(new Option("-m, --model <provider/model>", "model of the sessions this process starts"))
+    .addOption(
+      new Option("--max-turns <n>", "stop a prompt after N model requests (stop reason max_turn_requests)"),
+    )
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr });
+  acp.action((raw: { model?: string; maxTurns?: string }) => {
+    const maxTurns = raw.maxTurns === undefined ? undefined : Number(raw.maxTurns);
+    if (maxTurns !== undefined && !(Number.isSafeInteger(maxTurns) && maxTurns > 0))
+      acp.error(`error: --max-turns needs a whole number of model requests above 0 (got "${raw.maxTurns}")`, {
+        exitCode: EXIT_USAGE,
+      });
+    if (raw.model?.trim() === "")
+      acp.error("error: --model needs a value written provider/model", { exitCode: EXIT_USAGE });
+    onParsed({
+      command: "acp",
+      ...(raw.model === undefined ? {} : { model: raw.model.trim() }),
+      ...(maxTurns === undefined ? {} : { maxTurns }),
+    });
+  });
 }
 
 function addExportCommand(

@@ -87,6 +87,8 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
     aliases: ["new"],
     args: "",
     summary: "start a new, empty session file (the old one stays)",
+    // A new session belongs at a prompt that goes on; an editor starts a new thread instead.
+    needs: "terminal",
   },
   { name: "help", aliases: ["?"], args: "", summary: "list the slash commands" },
   { name: "exit", aliases: ["quit"], args: "", summary: "leave panto", needs: "terminal" },
