@@ -18,6 +18,7 @@ import { AcpSession, TurnFailure } from "./acp-session.js";
 import { askPermission } from "./ask-permission.js";
 import { clientFiles } from "./client-files.js";
 import { mcpServerSpecs } from "./mcp-server-specs.js";
+import { replayHistory } from "./replay-history.js";
 import { approvalModeOf, MODE_OPTION, MODEL_OPTION } from "./session-config.js";
 import { listSessionPage } from "./session-list.js";
 
@@ -58,6 +59,17 @@ export class AcpAgent {
       })
       .onRequest("session/resume", async ({ params, client }) => {
         const session = await this.#reopen(client, params.sessionId, params.cwd, params.mcpServers ?? []);
+        this.#announceAfterResponse(session);
+        return { modes: session.modes(), configOptions: session.configOptions() };
+      })
+      .onRequest("session/load", async ({ params, client }) => {
+        const session = await this.#reopen(client, params.sessionId, params.cwd, params.mcpServers);
+        await replayHistory(session.run.session.path, {
+          cwd: session.run.cwd,
+          compactionEntities: this.#compactionEntities(),
+          send: (update) => session.send(update),
+        });
+        await session.sender.flush();
         this.#announceAfterResponse(session);
         return { modes: session.modes(), configOptions: session.configOptions() };
       })
@@ -115,6 +127,7 @@ export class AcpAgent {
       protocolVersion: 1,
       agentInfo: { name: "panto", title: "panto", version: this.#options.version },
       agentCapabilities: {
+        loadSession: true,
         promptCapabilities: { image: true, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
         sessionCapabilities: { list: {}, resume: {}, close: {} },
@@ -186,7 +199,7 @@ export class AcpAgent {
     });
     session = new AcpSession(run, {
       client,
-      compactionEntities: this.#capabilities.session?.compaction != null,
+      compactionEntities: this.#compactionEntities(),
       warn,
       ...optional("maxRequests", this.#options.maxTurns),
     });
@@ -202,6 +215,10 @@ export class AcpAgent {
    */
   #announceAfterResponse(session: AcpSession): void {
     setImmediate(() => session.announce());
+  }
+
+  #compactionEntities(): boolean {
+    return this.#capabilities.session?.compaction != null;
   }
 
   #session(id: string): AcpSession {

@@ -28,6 +28,7 @@ describe("panto acp: handshake and a text turn", { timeout: 60_000 }, () => {
     expect(init.protocolVersion).toBe(1);
     expect(init.agentInfo).toMatchObject({ name: "panto" });
     expect(init.agentCapabilities).toEqual({
+      loadSession: true,
       promptCapabilities: { image: true, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
       sessionCapabilities: { list: {}, resume: {}, close: {} },
