@@ -207,7 +207,7 @@ describe("panto acp: sessions are panto's sessions", { timeout: 90_000 }, () => 
     });
     expect(switched.configOptions.find((option) => option.id === "model")?.currentValue).toBe(other);
     await say(acp, sessionId, "ask after");
-    expect((server.requests.at(-1)?.body as { model?: string }).model).toBe("claude-haiku-4-5");
+    expect((server.requests.at(-1)?.body as { model?: string } | undefined)?.model).toBe("claude-haiku-4-5");
     await expect(
       acp.agent.request("session/set_config_option", { sessionId, configId: "mode", value: "reckless" }),
     ).rejects.toMatchObject({ code: -32602 });
