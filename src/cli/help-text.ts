@@ -16,6 +16,13 @@ Modes:
                                 from another marked "↳ fork of ID at turn N"; --json prints one
                                 array of {id, short_id, path, created, modified, first_prompt,
                                 turns, compactions, counts_exact, size_bytes, parent}
+  panto acp [-m P/M] [--max-turns N]
+                                an Agent Client Protocol agent on stdin/stdout for editors (Zed,
+                                JetBrains, Neovim, Emacs): sessions are panto's (-r resumes them),
+                                streamed turns, tool calls with diffs, permission requests, modes
+                                (ask, accept-edits, allow-all) and the model as config options,
+                                cancel, load/resume/list/close, compactions as compaction_update
+                                and usage_update; stdout carries protocol only (README: Editors)
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
                                 terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and
                                 elsewhere prints the list to stderr and exits 2
