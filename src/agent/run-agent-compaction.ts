@@ -1,4 +1,9 @@
-import { type CompactionOutcome, runCompaction, withRestoredFacts } from "../compaction/index.js";
+import {
+  type CompactionOutcome,
+  runCompaction,
+  withLoadedSkills,
+  withRestoredFacts,
+} from "../compaction/index.js";
 import type { CompactionTrigger, ModelClient, PantoError, SummaryRequestUsage } from "../core/index.js";
 import { optional } from "../core/index.js";
 import type { AgentOptions } from "./agent-options.js";
@@ -74,10 +79,11 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
   });
   const durationMs = Math.round(performance.now() - started);
   if (outcome.type === "compacted") {
-    const checked =
+    const restored =
       options.restoreFacts === false
         ? outcome.record
         : withRestoredFacts(outcome.record, outcome.plan.summarise);
+    const checked = withLoadedSkills(restored, outcome.plan.summarise, session.activeCompaction()?.skills);
     const record = summaryUsage.length === 0 ? checked : { ...checked, usage: summaryUsage };
     const { compaction } = await session.appendCompaction(record, outcome.kept);
     const tokensAfter = input.reportedTokens();

@@ -118,6 +118,23 @@ Hooks (config "hooks", Claude Code's shape; user and project hooks both run, use
   other status, a timeout or a command that cannot start is a warning; the session goes on.
   Hooks run one after another, in config order. Every run is a JSON "hook" event.
 
+Custom commands (Markdown files; the first folder holding a name wins):
+  <project>/.panto/commands/NAME.md, <project>/.claude/commands/NAME.md, $PANTO_HOME/commands/NAME.md
+                  are /NAME: the body is sent as the prompt, with $ARGUMENTS (all arguments),
+                  $1..$9 (words; "quotes" group) and @PATH attachments filled in (no placeholder:
+                  the arguments are appended). Optional front matter: description, argument-hint
+                  (shown in /help and Tab completion), model (provider/model for this command
+                  only), allowed-tools (names that run without a question during the command).
+                  A name a built-in has, or a broken file, is a warning naming the file (and line
+                  and key); the other commands still load.
+
+Agent Skills (folders with a SKILL.md: front matter name, description, then instructions):
+  <project>/.panto/skills/, <project>/.agents/skills/, <project>/.claude/skills/,
+  $PANTO_HOME/skills/     each skill's name and description is listed in the system prompt; the
+                  skill tool loads its instructions and names its folder (other files are read
+                  with read). A compaction block names the skills loaded in the turns it
+                  summarised. /skills lists them.
+
 Configuration (JSON; the project file wins per key):
   $PANTO_HOME/config.json       user settings (PANTO_HOME defaults to ~/.panto)
   <project>/.panto/config.json  project settings; <project> is the nearest ancestor of the
@@ -181,7 +198,8 @@ JSON events (--json; one object per line, always ending with "done"):
   compaction_attempt_failed {trigger, model, code, message}   (the fallback model is asked next)
   compaction {trigger, model, fallback, turns_summarised, turns_kept, tokens_summarised,
     tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, duration_ms,
-    restored: [{kind: path|command|error, text}], instructions?,
+    restored: [{kind: path|command|error, text}], skills? (skills loaded in the summarised turns,
+    named in the block), instructions?,
     chunks? (summary requests chained when the prefix was too large for one),
     request_tokens?, context_window? (the provider's numbers from the overflow error, when stated)}
   compaction_failed {trigger, code, message, attempts: [{model, code, message}], duration_ms}

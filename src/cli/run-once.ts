@@ -2,6 +2,7 @@ import { optional } from "../core/index.js";
 import type { CommandOutcome } from "../runtime/command-outcome.js";
 import { parseSlashCommand } from "../runtime/command-registry.js";
 import { builtInCommandInfo, slashHelpText } from "../runtime/commands/built-in-commands.js";
+import { helpCommands } from "../runtime/commands/help-commands.js";
 import { describeOutcome } from "../runtime/outcome-text.js";
 import type { RunContext } from "../runtime/run-context.js";
 import { type RunEvent, RunEvents } from "../runtime/run-events.js";
@@ -69,7 +70,7 @@ async function runOnceInner(
   let prompt: string;
   try {
     prompt = await readPrompt(options, io.stdin);
-    if (isHelpCommand(prompt)) return finish(reporter, EXIT_OK, slashHelpText(builtInCommandInfo()));
+    if (isHelpCommand(prompt)) return finish(reporter, EXIT_OK, slashHelpText(await helpCommands(io)));
     const events = new RunEvents();
     events.subscribe((event) =>
       event.type === "command" ? reportOutcome(reporter, event.outcome) : reporter.event(event),

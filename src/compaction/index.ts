@@ -4,6 +4,7 @@ export * from "./estimate-context-tokens.js";
 export * from "./estimate-tokens.js";
 export { ERROR_EXCERPT_CHARS, extractFacts, type Fact } from "./extract-facts.js";
 export * from "./group-turns.js";
+export { MAX_CARRIED_SKILLS, SKILL_TOOL, skillsLoadedIn, withLoadedSkills } from "./loaded-skills.js";
 export { PINNED_NOTES_PROMPT_HEADING, withPinnedNotes } from "./pinned-notes-prompt.js";
 export * from "./plan-retention.js";
 export {

@@ -18,6 +18,12 @@ export {
   type TimeoutsConfig,
 } from "./panto-config.js";
 export {
+  type FrontMatter,
+  frontMatterList,
+  frontMatterText,
+  parseFrontMatter,
+} from "./parse-front-matter.js";
+export {
   COMPACTION_PROMPT_FILE,
   type CompactionPromptLayer,
   readCompactionPromptLayers,

@@ -54,6 +54,11 @@ export interface CompactionRecord {
    */
   restored?: RestoredFact[];
   /**
+   * Skills loaded (with the `skill` tool) in the summarised turns or named by the compaction this one
+   * replaced: listed in the compaction block so the model knows to load one again. Absent when none.
+   */
+  skills?: string[];
+  /**
    * What the summary requests cost, one item per request that reported usage (chunks and a
    * fallback each count), so `/cost` can total compaction apart. Absent when none reported any.
    */

@@ -37,6 +37,8 @@ export class ApprovalPolicy {
   readonly #ask: ApprovalAsker | undefined;
   readonly #onDenied: (call: ToolCallBlock) => void;
   readonly #granted = new Set<string>();
+  /** Tools allowed while a custom command's prompt runs (its `allowed-tools`), lower case. */
+  readonly #scoped: string[][] = [];
 
   constructor(options: {
     /** --allow-tools: the same as mode "allow-all". */
@@ -69,11 +71,30 @@ export class ApprovalPolicy {
     return [...this.#granted];
   }
 
-  /** Whether `tool` runs without a question now (the mode or an earlier "always"). */
+  /**
+   * Runs `work` with the tools named in `toolNames` (any case) allowed without a question: a custom
+   * command's `allowed-tools`. The allowance ends with `work`.
+   */
+  async allowDuring<T>(toolNames: readonly string[], work: () => Promise<T>): Promise<T> {
+    const names = toolNames.map((name) => name.toLowerCase());
+    this.#scoped.push(names);
+    try {
+      return await work();
+    } finally {
+      this.#scoped.splice(this.#scoped.indexOf(names), 1);
+    }
+  }
+
+  /**
+   * Whether `tool` runs without a question now: the mode, an earlier "always", or a custom
+   * command's `allowed-tools` while its prompt runs.
+   */
   allowsWithoutAsking(tool: Tool): boolean {
     if (this.#mode === "allow-all") return true;
     if (this.#mode === "accept-edits" && tool.kind === "write") return true;
-    return this.#granted.has(tool.definition.name);
+    const name = tool.definition.name;
+    if (this.#granted.has(name)) return true;
+    return this.#scoped.some((names) => names.includes(name.toLowerCase()));
   }
 
   /** The agent's `approve`: the verdict on one call. */

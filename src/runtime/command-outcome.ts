@@ -80,6 +80,11 @@ export type CommandOutcome =
   | { type: "exported"; target: string; entries: number }
   /** `/init`: whether the model wrote (or changed) AGENTS.md at `path`. */
   | { type: "agents-file"; path: string; existed: boolean; changed: boolean }
+  /**
+   * A custom command's prompt was answered: `text` is the model's answer (already streamed to a
+   * terminal as it came), `files` what its `@path`s attached.
+   */
+  | { type: "prompt-answered"; command: string; files: readonly string[]; text: string }
   /** A report that is text through and through (`/context`, `/cost`, `/session`, `/tools`, `/last`, `/mcp`, `/help`). */
   | { type: "info"; topic: string; text: string }
   /** `/exit`: the user asks to leave. */

@@ -79,6 +79,7 @@ function successText(outcome: Success): string {
       return outcome.changed
         ? `/init: ${outcome.existed ? "updated" : "wrote"} ${outcome.path}.`
         : `/init: the model did not ${outcome.existed ? "change" : "write"} ${outcome.path}.`;
+    case "prompt-answered":
     case "info":
       return outcome.text;
   }

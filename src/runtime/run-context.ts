@@ -3,6 +3,7 @@ import type { ModelPrice } from "../config/index.js";
 import type { ModelClient } from "../core/index.js";
 import type { McpServerSpec, McpServers } from "../mcp/index.js";
 import type { Session } from "../session/index.js";
+import type { Skill } from "../skills/index.js";
 import type { Tool } from "../tools/index.js";
 import type { ApprovalMode, ApprovalPolicy } from "./approval-policy.js";
 import type { CommandOutcome } from "./command-outcome.js";
@@ -51,6 +52,8 @@ export interface RunContext {
   readonly mcp: McpServers | undefined;
   /** The system prompt every request carries. */
   readonly systemPrompt: string;
+  /** The Agent Skills found at start (listed in the system prompt, loaded by the `skill` tool), by name. */
+  readonly skills: readonly Skill[];
   /** The active model's client (for what its server reports, such as the context window). */
   modelClient(): ModelClient;
   /** Config "prices" by "provider/model", for `/cost`. */

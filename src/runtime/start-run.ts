@@ -12,6 +12,7 @@ import { optional } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import { newSessionPath, openNewSession, type Session } from "../session/index.js";
+import { createSkillTool, skillsPromptSection } from "../skills/index.js";
 import { createDefaultTools } from "../tools/index.js";
 import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
@@ -20,9 +21,11 @@ import { builtInCommands } from "./commands/built-in-handlers.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
+import { addCustomCommands } from "./setup/add-custom-commands.js";
 import { chooseModel } from "./setup/choose-model.js";
 import { clientFactory } from "./setup/client-factory.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
+import { loadRunSkills } from "./setup/load-run-skills.js";
 import { openRunSession } from "./setup/open-run-session.js";
 import { setupStep, UsageError } from "./setup/setup-errors.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
@@ -89,12 +92,17 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     });
     return resolveCompactionPrompt(layers).prompt;
   });
-  const systemPrompt = await buildSystemPrompt({ cwd, projectRoot });
+  const skills = await loadRunSkills({ projectRoot, pantoHome }, onWarning);
+  const systemPrompt = withSection(
+    await buildSystemPrompt({ cwd, projectRoot }),
+    skillsPromptSection(skills),
+  );
   const bashEnv = toolEnvironment(env, {
     passthrough: config.bash_env_passthrough ?? [],
     isSecret: (value) => secrets.isSecret(value),
   });
   const tools = createDefaultTools({ bashEnv });
+  if (skills.length > 0) tools.push(createSkillTool(skills));
   const makeHooks: HooksFactory | undefined = await loadHooks({
     config: config.hooks,
     projectRoot,
@@ -138,6 +146,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   tools.push(...(mcp?.tools ?? []));
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
+  await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
   const run: RunContext = {
     get agent() {
       return agent;
@@ -156,6 +165,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     mcp,
     prices: config.prices,
     systemPrompt,
+    skills,
     modelClient: () => createClient(agent.model),
     redact: secrets.redact,
     events,
@@ -187,6 +197,11 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     },
   };
   return run;
+}
+
+/** The system prompt with one more section (none when it is empty). */
+function withSection(prompt: string, section: string): string {
+  return section === "" ? prompt : `${prompt}\n${section}\n`;
 }
 
 function noModelMessage(loaded: LoadedConfig): string {

@@ -40,6 +40,11 @@ function checkCompaction(value: JsonObject): string | undefined {
     return "compaction entry whose pins are not a list of notes";
   if (value.restored !== undefined && !isTextRecords(value.restored, ["kind", "text"]))
     return "compaction entry whose restored facts are not a list of facts";
+  if (
+    value.skills !== undefined &&
+    !(Array.isArray(value.skills) && value.skills.every((name) => typeof name === "string"))
+  )
+    return "compaction entry whose skills are not a list of names";
   if (value.keptMessages !== undefined && !isCount(value.keptMessages))
     return "compaction entry whose keptMessages is not a count";
   return undefined;

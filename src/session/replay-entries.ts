@@ -148,6 +148,7 @@ export function replayEntries(entries: readonly SessionEntry[]): ReplayResult {
   const summary = composeCompactionSummary({
     summary: base?.summary ?? "",
     ...(base?.restored === undefined ? {} : { restored: base.restored }),
+    ...(base?.skills === undefined ? {} : { skills: base.skills }),
     pins,
   });
   return { context: { compaction: { type: "compaction", summary }, messages }, problems };

@@ -101,6 +101,16 @@ describe("toJsonEvent", () => {
       instructions: "keep bugs",
       restored: [{ kind: "path", text: "src/a.ts" }],
     });
+    expect(
+      toJsonEvent({
+        type: "compaction",
+        compactionId: "c2",
+        record: { ...record, skills: ["deploy"] },
+        tokensBefore: 1,
+        tokensAfter: 1,
+        durationMs: 5,
+      }),
+    ).toMatchObject({ skills: ["deploy"] });
   });
 
   it("maps tool calls, tool results, retries, failures and skips", () => {

@@ -134,6 +134,27 @@ describe("the installed panto command (bundled)", { timeout: 60_000 }, () => {
     ).toEqual([]);
   });
 
+  it("reads custom commands' front matter, loading the YAML parser only for front matter plain lines cannot give", async () => {
+    const { home, project } = await tempProject();
+    await mkdir(join(project, ".panto", "commands"), { recursive: true });
+    await writeFile(
+      join(project, ".panto", "commands", "plain.md"),
+      "---\ndescription: A plain one\n---\nDo it\n",
+    );
+    const plain = await runBin(["-p", "/help"], { cwd: project, env: cliEnv(home) });
+    expect(plain.status, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/\/plain\s+A plain one \(project\)/);
+    expect(plain.packages.has("yaml")).toBe(false);
+    await writeFile(
+      join(project, ".panto", "commands", "listed.md"),
+      "---\ndescription: 'Quoted: with a colon'\nargument-hint: [file] [line]\n---\nDo $1\n",
+    );
+    const yaml = await runBin(["-p", "/help"], { cwd: project, env: cliEnv(home) });
+    expect(yaml.status, yaml.stderr).toBe(0);
+    expect(yaml.stdout).toMatch(/\/listed \[file\] \[line\]\s+Quoted: with a colon \(project\)/);
+    expect(yaml.packages.has("yaml")).toBe(true);
+  });
+
   it("keeps Node's WebAssembly HTTP parser on baseline code: its optimised recompilation held the exit", async () => {
     const server = await startFakeAnthropicServer();
     servers.push(server);

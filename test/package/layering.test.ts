@@ -26,6 +26,8 @@ const BELOW_RUNTIME = [
   "src/fidelity",
   "src/secrets",
   "src/hooks",
+  "src/custom-commands",
+  "src/skills",
   "src/core",
 ];
 

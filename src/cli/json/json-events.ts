@@ -136,6 +136,7 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     summary: record.summary,
     duration_ms: event.durationMs,
     restored: record.restored ?? [],
+    ...optional("skills", record.skills),
     ...optional("instructions", record.instructions),
     ...optional("chunks", record.chunks),
   };

@@ -62,7 +62,9 @@ export class TerminalRenderer {
         this.warning(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`);
         return;
       case "command":
-        this.#outcome(describeOutcome(event.outcome));
+        // A custom command's answer was streamed as it came; only a failure is left to show.
+        if (event.outcome.type === "prompt-answered") this.reset();
+        else this.#outcome(describeOutcome(event.outcome));
         return;
       case "text-delta":
       case "thinking-delta":

@@ -77,6 +77,13 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   },
   { name: "mcp", aliases: [], args: "", summary: "list the MCP servers, their state and their tools" },
   {
+    name: "skills",
+    aliases: [],
+    args: "",
+    summary:
+      "list the Agent Skills found (SKILL.md folders): each name and description the model sees, and its file",
+  },
+  {
     name: "export",
     aliases: [],
     args: "[file]",

@@ -16,6 +16,7 @@ import { describeContext } from "./describe-context.js";
 import { describeCost } from "./describe-cost.js";
 import { describeMcp } from "./describe-mcp.js";
 import { describeNextRequest } from "./describe-request.js";
+import { describeSkills } from "./describe-skills.js";
 import { runInitCommand } from "./init-command.js";
 import { describeLastToolOutput } from "./last-tool-output.js";
 import { runModelCommand } from "./model-command.js";
@@ -41,6 +42,7 @@ const HANDLERS: Record<string, CommandHandler> = {
   tools: async (run) => info("tools", describeTools(run)),
   last: async (run) => info("last", describeLastToolOutput(run.agent.effectiveContext())),
   mcp: async (run) => info("mcp", describeMcp(run.mcp?.status())),
+  skills: async (run) => info("skills", describeSkills(run.skills)),
   export: runExportCommand,
   clear: async (run) => {
     await run.startNewSession();

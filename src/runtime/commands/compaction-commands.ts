@@ -98,7 +98,11 @@ export const runSummary: CommandHandler = async (run, args) => {
   const base = run.session.activeCompaction();
   if (base === undefined) return { type: "no-summary" };
   if (args === "") {
-    const text = composeCompactionSummary({ summary: base.summary, ...optional("restored", base.restored) });
+    const text = composeCompactionSummary({
+      summary: base.summary,
+      ...optional("restored", base.restored),
+      ...optional("skills", base.skills),
+    });
     const { id, trigger, ts, model } = base;
     return { type: "summary-shown", compaction: { id, trigger, ts, model }, text };
   }
