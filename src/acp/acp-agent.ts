@@ -9,6 +9,7 @@ import {
   RequestError,
 } from "@agentclientprotocol/sdk";
 import { optional } from "../core/index.js";
+import { describeOutcome } from "../runtime/outcome-text.js";
 import type { RunOptions } from "../runtime/run-context.js";
 import { RunEvents } from "../runtime/run-events.js";
 import { asUsageError } from "../runtime/setup/setup-errors.js";
@@ -238,7 +239,9 @@ export class AcpAgent {
   async #setModel(session: AcpSession, model: string): Promise<void> {
     session.renderer.commandStarting();
     const outcome = await session.run.runCommand({ name: "model", args: model });
-    if (outcome.type !== "model-switched")
-      throw RequestError.invalidParams(undefined, `could not switch to model "${model}"`);
+    if (outcome.type !== "model-switched") {
+      const reason = describeOutcome(outcome).error?.message;
+      throw RequestError.invalidParams(undefined, reason ?? `could not switch to model "${model}"`);
+    }
   }
 }
