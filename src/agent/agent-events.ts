@@ -8,6 +8,7 @@ import type {
   ToolResultBlock,
 } from "../core/index.js";
 import type { HookRun } from "../hooks/index.js";
+import type { CheckpointEntry } from "../session/index.js";
 import type { FileChange } from "../tools/index.js";
 
 /** One failed summary request of a compaction, as data. */
@@ -31,6 +32,8 @@ export type AgentEvent =
   | { type: "tool-result"; result: ToolResultBlock }
   /** What a `write` or `edit` call changed, once written (before its result): the whole texts, for a diff. */
   | { type: "file-changed"; toolCallId: string; change: FileChange }
+  /** What a tool call changed, recorded around it (an `error` when it could not be recorded). */
+  | { type: "checkpoint"; entry: CheckpointEntry }
   | { type: "retry-wait"; attempt: number; delayMs: number; reason: string }
   /** A summary request is about to be sent (once per model tried). */
   | { type: "compaction-started"; trigger: CompactionTrigger; model: string; tokensBefore: number }

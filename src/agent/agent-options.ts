@@ -1,3 +1,4 @@
+import type { CheckpointRecorder } from "../checkpoints/index.js";
 import type { ImageBlock, ModelClient, PantoError, TextBlock, ToolCallBlock } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import type { Session } from "../session/index.js";
@@ -31,6 +32,8 @@ export interface AgentOptions {
   hooks?: AgentHooks;
   /** How the file tools reach text files (an editor's buffers); absent, the local file system. */
   files?: FileAccess;
+  /** Records what each tool call changes (checkpoints for rewinds); none: nothing is recorded. */
+  checkpoints?: CheckpointRecorder;
 }
 
 /** The answer to a permission question; a denial may carry the user's reason, which the model is told. */

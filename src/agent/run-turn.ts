@@ -66,9 +66,10 @@ async function runToolRound(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const { session, onEvent } = options;
-  const results = await runToolCalls(calls, options, signal, (call) =>
-    onEvent({ type: "tool-started", call }),
-  );
+  const results = await runToolCalls(calls, options, signal, {
+    onStart: (call) => onEvent({ type: "tool-started", call }),
+    onCheckpoint: (entry) => onEvent({ type: "checkpoint", entry }),
+  });
   const toolMessage: ToolResultMessage = { role: "tool", content: results };
   await session.appendMessage(toolMessage);
   // Reported only once written, so a result a script has seen survives a crash.

@@ -2,14 +2,16 @@
  * `npm run bench`: start-up time of the installed command beside node's own start (with each Node
  * version found: the machine's and those `.ci/run` installed), the time to
  * prepare a compaction over 1,000 to 50,000 turns with its growth exponent, resume time and memory
- * over growing session histories, and listing a project's sessions. Not part of `npm test`; figures are medians with the
+ * over growing session histories, listing a project's sessions, and checkpoint overhead and store growth. Not part of `npm test`; figures are medians with the
  * minimum and maximum, printed with the machine's load average.
  *
- * Flags: `--quick` leaves out the 1 GB resume; `--sizes=10,100` picks the resume sizes in MB.
+ * Flags: `--quick` leaves out the 1 GB resume; `--sizes=10,100` picks the resume sizes in MB;
+ * `--only=checkpoints` runs the checkpoint figures alone.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { printCheckpointBenchmark } from "./checkpoint-benchmark.js";
 import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
 import { printExportBenchmark } from "./export-benchmark.js";
 import { printFidelityBenchmark } from "./fidelity-benchmark-report.js";
@@ -94,6 +96,7 @@ async function resume(sizesMb: number[]): Promise<void> {
     await reportSessionListBenchmark(dir);
     await printExportBenchmark(dir);
     await printFidelityBenchmark(dir);
+    await printCheckpointBenchmark(process.cwd(), dir, { runs: 21 });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -102,6 +105,15 @@ async function resume(sizesMb: number[]): Promise<void> {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   printLoad("before");
+  if (argv.includes("--only=checkpoints")) {
+    const dir = join(process.cwd(), ".bench");
+    await mkdir(dir, { recursive: true });
+    await printCheckpointBenchmark(process.cwd(), dir, { runs: 21 }).finally(() =>
+      rm(dir, { recursive: true, force: true }),
+    );
+    printLoad("after");
+    return;
+  }
   await startup();
   compactionPrepare();
   await resume(parseSizes(argv));

@@ -1,3 +1,5 @@
+import type { RewindCliOptions } from "./rewind/run-rewind.js";
+
 /** The parsed command line of a normal run (everything but `panto demo`). */
 export interface CliOptions {
   /** True for -p/--print and for --json. */
@@ -13,6 +15,8 @@ export interface CliOptions {
   /** --max-turns: model requests a print or JSON run may make. */
   maxTurns?: number;
   allowTools: boolean;
+  /** --fork SESSION[@TURN]: continue in a new session started from that one after turn TURN (default: all of it). */
+  fork?: { session: string; turn?: number };
 }
 
 /** `panto export [SESSION] [-o FILE] [--format html|md|json] [--full]` */
@@ -52,6 +56,9 @@ export type ParsedArgs =
   /** `panto acp [-m MODEL] [--max-turns N]`: the Agent Client Protocol agent on stdio. */
   | { command: "acp"; model?: string; maxTurns?: number }
   | { command: "fidelity"; options: FidelityCliOptions }
+  | { command: "rewind"; options: RewindCliOptions }
+  /** `panto sessions rm SESSION [--json]`: delete one session and what only it used. */
+  | { command: "sessions-rm"; session: string; json: boolean }
   /** Help, version or a usage error was already written; exit with this status. */
   | { command: "exit"; code: number };
 

@@ -3,6 +3,7 @@ import type { ArgsOutput, CliOptions, ExportCliOptions, ParsedArgs } from "./cli
 import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { addFidelityCommand } from "./fidelity/fidelity-command.js";
 import { helpAppendix } from "./help-text.js";
+import { addRewindCommand } from "./rewind/rewind-command.js";
 
 export type {
   ArgsOutput,
@@ -49,6 +50,12 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
       new Option("-r, --resume [id]", "resume a session by id prefix or path; without an id, pick one"),
     )
     .addOption(
+      new Option(
+        "--fork <session[@turn]>",
+        "continue in a new session started from SESSION (id prefix or path) after turn TURN (default: all of it)",
+      ),
+    )
+    .addOption(
       new Option("--max-turns <n>", "print and JSON modes: stop after N model requests (exit status 3)"),
     )
     .addOption(
@@ -79,16 +86,27 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
     .action((raw: { keep?: true }) => onParsed({ command: "demo", keep: raw.keep === true }));
-  program
+  const sessions = program
     .command("sessions")
     .description("list this project's sessions, newest first (panto -r ID resumes one)")
     .addOption(new Option("--json", "print the list as one JSON array"))
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
     .action((raw: { json?: true }) => onParsed({ command: "sessions", json: raw.json === true }));
+  sessions
+    .command("rm")
+    .description("delete a session, and the checkpoint content only it used")
+    .argument("<session>", "session id prefix or file path")
+    .addOption(new Option("--json", "print what was removed as one JSON object"))
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action((session: string, raw: { json?: true }) =>
+      onParsed({ command: "sessions-rm", session, json: raw.json === true }),
+    );
   addAcpCommand(program, output, onParsed);
   addExportCommand(program, output, onParsed);
   addFidelityCommand(program, output, onParsed);
+  addRewindCommand(program, output, onParsed);
   return program;
 }
 
@@ -101,6 +119,21 @@ interface RawOptions {
   resume?: string | true;
   maxTurns?: string;
   allowTools?: true;
+  fork?: string;
+}
+
+/** "SESSION@TURN" or "SESSION": the session argument and the turn, or a problem. */
+function parseFork(value: string): { session: string; turn?: number } | string {
+  const at = value.lastIndexOf("@");
+  const tail = at === -1 ? "" : value.slice(at + 1);
+  if (at === -1 || !/^\d+$/.test(tail)) {
+    if (value.trim() === "")
+      return "--fork needs a session: an id prefix or a path, with @TURN to fork after that turn";
+    return { session: value };
+  }
+  const turn = Number(tail);
+  if (turn < 1) return `--fork turns are numbered from 1 (got "${value}")`;
+  return { session: value.slice(0, at), turn };
 }
 
 /** Validates flag combinations; returns the problem as a string. */
@@ -114,6 +147,13 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
     return "--session and --continue cannot be used together (choose one session)";
   if (raw.resume !== undefined && (raw.session !== undefined || raw.continue === true))
     return "--resume cannot be used with --session or --continue (choose one session)";
+  if (
+    raw.fork !== undefined &&
+    (raw.session !== undefined || raw.continue === true || raw.resume !== undefined)
+  )
+    return "--fork cannot be used with --session, --continue or --resume (the fork is a new session)";
+  const fork = raw.fork === undefined ? undefined : parseFork(raw.fork);
+  if (typeof fork === "string") return fork;
   if (raw.model?.trim() === "") return "--model needs a value written provider/model";
   const maxTurns = raw.maxTurns === undefined ? undefined : Number(raw.maxTurns);
   if (maxTurns !== undefined && !(Number.isSafeInteger(maxTurns) && maxTurns > 0))
@@ -130,6 +170,7 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
   if (raw.session !== undefined) options.session = raw.session;
   if (raw.resume !== undefined) options.resume = raw.resume === true ? true : raw.resume.trim();
   if (maxTurns !== undefined) options.maxTurns = maxTurns;
+  if (fork !== undefined) options.fork = fork;
   return options;
 }
 

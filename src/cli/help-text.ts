@@ -44,12 +44,30 @@ Modes:
                                 facts: [{kind, text, in_summary, in_block, answered, answered_full}],
                                 totals: {facts, in_summary, in_block, answered, answered_full},
                                 requests}. Exit 2: no compaction in effect (without --fresh)
+  panto rewind [SESSION] [--to TURN | --undo] [--code | --conversation | --both] [--dry-run]
+               [--force] [--json]
+                                take a session (default: this project's latest) back to before
+                                turn TURN: its files (restored where they are still what panto
+                                recorded; a file changed since is a conflict left alone unless
+                                --force), its conversation (a rewind entry; replay drops the turns),
+                                or both (default). --undo takes the latest rewind back. --dry-run
+                                changes nothing and shows what would change. Without --to in a
+                                terminal: a list to choose from; elsewhere the list goes to stderr
+                                (exit 2). Exit 1: a checkpoint of those turns is missing or failed,
+                                so the files cannot be rewound (--conversation still can)
+  panto sessions rm SESSION [--json]
+                                delete a session (not one open elsewhere) and the checkpoint
+                                content only it used; --json: {type: "session_removed", id, path,
+                                bytes, checkpoint_objects, checkpoint_bytes}
+  panto --fork SESSION[@TURN]   continue (in any mode) in a new session started from SESSION
+                                after turn TURN (default: all of it); the parent is unchanged
 
 Interactive keys:
   Enter sends; a paste is one prompt, sent only on Enter (bracketed paste; its breaks show as ↵);
   Alt-Enter (Shift-Enter where the terminal reports it) or a trailing \\ inserts a line break;
-  Up/Down history, Tab completes commands, Ctrl-C cancels a request (twice at an empty prompt
-  exits), Ctrl-D exits. A status line shows what panto waits for (the model, a retry, a tool).
+  Up/Down history, Tab completes commands, Esc Esc opens the rewind list (as /rewind), Ctrl-C
+  cancels a request (twice at an empty prompt exits), Ctrl-D exits. A status line shows what
+  panto waits for (the model, a retry, a tool).
   Answers are rendered as Markdown with colour; code and paths are never wrapped by panto, so
   they copy back exactly. NO_COLOR (and -p, --json) keep the plain Markdown.
 
@@ -96,6 +114,19 @@ Tools:
   did not allow it).
   Tools work on regular files only (a pipe, socket or device is refused at once), and a call
   still running after 2 minutes (bash: its own timeout) is abandoned with an error result.
+
+Checkpoints and rewind:
+  Around every call of write, edit, bash (and other tools that may change files) panto records
+  what changed, outside any sandbox: write and edit store the file's content before and after;
+  bash gets a snapshot of the workspace's tracked and untracked, non-ignored files before and
+  after (the git work tree, else the project folder). Content goes to a private store in
+  $PANTO_HOME/checkpoints/<project>/; the project's .git is only read. Each call is a
+  "checkpoint" entry in the session, with what it could not cover (ignored files it touched,
+  files over checkpoint_max_file_bytes, nested repositories). If git is missing or the store
+  fails, the entry says "checkpoints unavailable: ..." and those files cannot be rewound (the
+  conversation still can). /rewind, Esc Esc and panto rewind take files and conversation back;
+  a rewind is itself an entry, so it can be rewound (--undo). /fork and --fork start a new
+  session from a turn of this one.
 
 Hooks (config "hooks", Claude Code's shape; user and project hooks both run, user first):
   { "hooks": { "PreToolUse": [ { "matcher": "bash", "hooks": [
@@ -146,6 +177,10 @@ Configuration (JSON; the project file wins per key):
     max_output_tokens     cap on each answer's length
     restore_facts         false: do not restore the paths, commands and errors a summary left
                           out into the compaction block (default true)
+    checkpoints           false: record no checkpoints around tool calls (rewinds then take back
+                          the conversation only; default true)
+    checkpoint_max_file_bytes  files larger than this are left out of checkpoints (reported as
+                          skipped; default 10485760)
     providers             OpenAI-compatible or other endpoints by name:
                           { "NAME": { "base_url": "...", "api": "openai-chat", "api_key_env": "VAR" } }
     mcp_servers           MCP servers by name, merged with the project's .mcp.json
@@ -169,7 +204,8 @@ Configuration (JSON; the project file wins per key):
                           { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,
                             "cache_read_per_mtok": 0.3, "cache_write_per_mtok": 3.75 } } (cache
                           prices optional); a model without a price shows no cost, nothing is guessed
-  Sessions are stored in $PANTO_HOME/sessions/<project>/; input history in $PANTO_HOME/history.
+  Sessions are stored in $PANTO_HOME/sessions/<project>/, checkpoint content in
+  $PANTO_HOME/checkpoints/<project>/; input history in $PANTO_HOME/history.
 
 Compaction prompt (COMPACTION.md, the system prompt of a compaction; last one found wins):
   the base prompt shipped with panto, then $PANTO_HOME/COMPACTION.md, then
@@ -216,6 +252,14 @@ JSON events (--json; one object per line, always ending with "done"):
     or no larger than an earlier one although the conversation grew; it may have dropped part of
     the conversation: raise its context size, e.g. Ollama num_ctx)
   hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
+  checkpoint {tool_call_id, tool, scope: file|workspace, files: [{path, change:
+    created|modified|deleted}], uncovered: [{path, reason: ignored|too-large|nested-repository|
+    special-file|content-unavailable|outside-workspace}], error? ("checkpoints unavailable: ...")}
+  rewind {dry_run, session, turn, undo, scope: both|code|conversation, dropped_turns,
+    restored_turns, files: [{path, outcome: restored|unchanged|conflict|overwritten|skipped|failed,
+    change?: create|modify|delete, reason?}], blocked (why the files cannot be rewound, or null)}
+    (from /rewind as the prompt, and from panto rewind --json)
+  fork {session_id, path, parent_id, parent_path, turn}   (from --fork and /fork)
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
     invalid_request, or usage/config/session/auth,
     or max_turns when --max-turns stopped the run)
@@ -245,6 +289,9 @@ Examples:
   EDITOR=vim panto -c -p "/summary edit"          fix the summary by hand
   panto --json --allow-tools -p "run the tests and fix what fails" > events.jsonl
   panto --max-turns 10 --allow-tools -p "fix the lint errors"   at most 10 model requests
+  panto rewind --to 3 --dry-run                   what taking turns 3 on back would change
+  panto -c -p "/rewind --undo"                    take the latest rewind back
+  panto --fork 3f2a@2 -p "try the other approach" a new session from turn 2 of another
   panto --session ./work.jsonl -m google/gemini-2.5-pro
   panto -m ollama/qwen2.5-coder:7b                a local model through Ollama (ollama serve)
 `;

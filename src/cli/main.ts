@@ -56,6 +56,10 @@ async function main(): Promise<number> {
     return (await import("./sessions/run-export.js")).runExport(parsed.options, io);
   if (parsed.command === "fidelity")
     return (await import("./fidelity/run-fidelity.js")).runFidelity(parsed.options, io);
+  if (parsed.command === "rewind")
+    return (await import("./rewind/run-rewind.js")).runRewind(parsed.options, io);
+  if (parsed.command === "sessions-rm")
+    return (await import("./sessions/remove-session-command.js")).runRemoveSession(parsed, io);
   const { runCli } = await import("./run-cli.js");
   return runCli(parsed.options, io);
 }

@@ -31,6 +31,8 @@ export interface OnceReporter {
   event(event: Exclude<RunEvent, { type: "command" }>): void;
   /** The final assistant text, or a slash command's report. */
   output(text: string): void;
+  /** A slash command's outcome as data, before its report (JSON mode turns some into events). */
+  outcome?(outcome: CommandOutcome): void;
   /** Why the run or its command failed (a command's with no hint). */
   failure(error: { code: string; message: string; hint?: string }): void;
   done(exitCode: number, text?: string): void;
@@ -130,6 +132,7 @@ function finish(reporter: OnceReporter, exitCode: number, text: string): number 
 
 /** A command's report: its text as the output, its failure as one. */
 function reportOutcome(reporter: OnceReporter, outcome: CommandOutcome): void {
+  reporter.outcome?.(outcome);
   const report = describeOutcome(outcome);
   if (report.text !== "") reporter.output(report.text);
   if (report.error !== undefined)

@@ -7,6 +7,7 @@ export function runOptionsOf(options: CliOptions): RunOptions {
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.session === undefined ? {} : { session: options.session }),
     ...(typeof options.resume === "string" ? { resume: options.resume } : {}),
+    ...(options.fork === undefined ? {} : { fork: options.fork }),
     continue: options.continue,
     allowTools: options.allowTools,
   };

@@ -23,6 +23,10 @@ export interface PantoConfig {
   max_output_tokens?: number;
   /** Restore the paths, commands and errors a summary left out into the compaction block (default true). */
   restore_facts?: boolean;
+  /** false: record no checkpoints around tool calls (rewinds then take back the conversation only). */
+  checkpoints?: boolean;
+  /** Files larger than this many bytes are left out of checkpoints (default 10 MiB). */
+  checkpoint_max_file_bytes?: number;
   providers?: Record<string, ProviderConfig>;
   /** MCP servers by name; merged per name with a project's `.mcp.json`. */
   mcp_servers?: Record<string, McpServerConfig>;

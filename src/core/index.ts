@@ -9,4 +9,5 @@ export type * from "./model-client.js";
 export { optional } from "./optional.js";
 export * from "./panto-error.js";
 export type * from "./turn.js";
+export { NOT_RUN_OPENINGS, wasNotRun } from "./unrun-tool-call.js";
 export type * from "./usage.js";

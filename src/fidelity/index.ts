@@ -1,3 +1,4 @@
+export { readSessionSnapshot, type SessionSnapshot } from "../session/index.js";
 export { extractFidelityFacts } from "./extract-fidelity-facts.js";
 export { extractInstructions, INSTRUCTION_CHARS } from "./extract-instructions.js";
 export { type FactMatcher, factMatcher, INSTRUCTION_COVERAGE } from "./fact-matcher.js";
@@ -14,7 +15,6 @@ export { formatFidelityReport } from "./format-fidelity-report.js";
 export { keyTerms } from "./key-terms.js";
 export { estimateProbeTokens, probeContext } from "./probe-context.js";
 export { probeQuestion } from "./probe-question.js";
-export { readSessionSnapshot, type SessionSnapshot } from "./read-session-snapshot.js";
 export {
   type FactScore,
   type FidelityTotals,

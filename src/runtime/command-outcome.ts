@@ -1,5 +1,7 @@
+import type { PreparedRewind, RewindPoint, RewindReport } from "../checkpoints/index.js";
 import type { CompactionPreview } from "../compaction/index.js";
 import type { CompactionRecord, CompactionTrigger } from "../core/index.js";
+import type { ForkedSession } from "../session/index.js";
 
 /** How a command failed, which the CLI turns into its exit status (2, 1 or 130). */
 export type FailureStatus = "usage" | "failure" | "interrupted";
@@ -80,6 +82,12 @@ export type CommandOutcome =
   | { type: "exported"; target: string; entries: number }
   /** `/init`: whether the model wrote (or changed) AGENTS.md at `path`. */
   | { type: "agents-file"; path: string; existed: boolean; changed: boolean }
+  /** `/rewind`: done (`report`), or with --dry-run what it would do (no `report`: nothing was changed). */
+  | { type: "rewound"; prepared: PreparedRewind; report?: RewindReport }
+  /** `/rewind` alone where nobody can choose from a list: the points it could go back to. */
+  | { type: "rewind-points"; points: readonly RewindPoint[] }
+  /** `/fork`: the run goes on in the new session; the old one is unchanged. */
+  | { type: "forked"; fork: ForkedSession }
   /**
    * A custom command's prompt was answered: `text` is the model's answer (already streamed to a
    * terminal as it came), `files` what its `@path`s attached.

@@ -1,3 +1,4 @@
+import type { PreparedRewind } from "../checkpoints/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { FileAccess, Tool } from "../tools/index.js";
 
@@ -19,7 +20,20 @@ export interface FrontEnd {
    * editor); absent, the local file system.
    */
   files?: FileAccess;
+  /**
+   * Lets the user choose a rewind from the session's turns (`/rewind` alone, Esc Esc): where to,
+   * what to take back, whether to overwrite conflicts. Absent: `/rewind` alone lists the turns.
+   */
+  chooseRewind?: ChooseRewind;
 }
+
+/** The user's rewind, worked out but not made; or why there is none. */
+export type RewindChoice =
+  | { type: "chosen"; prepared: PreparedRewind; force: boolean }
+  | { type: "cancelled" }
+  | { type: "empty" };
+
+export type ChooseRewind = (sessionPath: string, pantoHome: string) => Promise<RewindChoice>;
 
 /**
  * The user's answer: "once" allows this call, "always" this tool for the rest of the run; a denial

@@ -1,6 +1,8 @@
+import { describeRewindDone, describeRewindPlan, describeRewindPoints } from "../checkpoints/index.js";
 import type { CompactionPreview } from "../compaction/index.js";
 import type { CommandFailure, CommandOutcome } from "./command-outcome.js";
 import { formatCompactionReport, formatTokens, plural, shorten } from "./format-text.js";
+import { describeFork } from "./setup/fork-run-session.js";
 
 /** A command's outcome as plain text: what every front-end shows, each in its own way. */
 export interface OutcomeReport {
@@ -79,6 +81,14 @@ function successText(outcome: Success): string {
       return outcome.changed
         ? `/init: ${outcome.existed ? "updated" : "wrote"} ${outcome.path}.`
         : `/init: the model did not ${outcome.existed ? "change" : "write"} ${outcome.path}.`;
+    case "rewound":
+      return outcome.report === undefined
+        ? describeRewindPlan(outcome.prepared)
+        : describeRewindDone(outcome.report);
+    case "rewind-points":
+      return `${describeRewindPoints(outcome.points)}\n/rewind TURN [--code|--conversation] [--dry-run] goes back to before TURN; /rewind --undo takes the latest rewind back.`;
+    case "forked":
+      return describeFork(outcome.fork);
     case "prompt-answered":
     case "info":
       return outcome.text;

@@ -2,7 +2,7 @@ import type { Agent } from "../agent/index.js";
 import type { ModelPrice } from "../config/index.js";
 import type { ModelClient } from "../core/index.js";
 import type { McpServerSpec, McpServers } from "../mcp/index.js";
-import type { Session } from "../session/index.js";
+import type { ForkedSession, Session } from "../session/index.js";
 import type { Skill } from "../skills/index.js";
 import type { Tool } from "../tools/index.js";
 import type { ApprovalMode, ApprovalPolicy } from "./approval-policy.js";
@@ -30,6 +30,8 @@ export interface RunOptions {
    * `session/new`); one with a configured server's name replaces it for this run.
    */
   mcpServers?: readonly McpServerSpec[];
+  /** Start a new session from this one (id prefix, file name prefix or path) after turn `turn` (default: all of it). */
+  fork?: { session: string; turn?: number };
 }
 
 /** A running session: the agent, its session file, and what commands and front-ends need to see. */
@@ -77,6 +79,13 @@ export interface RunContext {
   sessionStart(): Promise<void>;
   /** Closes the current session and continues in a new, empty session file with the same model. */
   startNewSession(): Promise<void>;
+  /** The fork this run started in (`--fork`), if it did. */
+  readonly fork: ForkedSession | undefined;
+  /**
+   * Continues in a new session file started from the current one after turn `turn` (default: all
+   * of it), with the same model; the current file is left as it is.
+   */
+  forkSession(turn?: number): Promise<ForkedSession>;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,5 @@
 import { Agent, buildSystemPrompt } from "../agent/index.js";
+import type { SessionCheckpoints } from "../checkpoints/index.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
 import {
   DEFAULT_KEEP_VERBATIM_TOKENS,
@@ -11,7 +12,7 @@ import {
 import { optional } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
-import { newSessionPath, openNewSession, type Session } from "../session/index.js";
+import { newSessionPath, openNewSession, openSession, type Session } from "../session/index.js";
 import { createSkillTool, skillsPromptSection } from "../skills/index.js";
 import { createDefaultTools } from "../tools/index.js";
 import { ApprovalPolicy } from "./approval-policy.js";
@@ -24,10 +25,12 @@ import type { RunEvents } from "./run-events.js";
 import { addCustomCommands } from "./setup/add-custom-commands.js";
 import { chooseModel } from "./setup/choose-model.js";
 import { clientFactory } from "./setup/client-factory.js";
+import { makeFork } from "./setup/fork-run-session.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
 import { loadRunSkills } from "./setup/load-run-skills.js";
 import { openRunSession } from "./setup/open-run-session.js";
 import { setupStep, UsageError } from "./setup/setup-errors.js";
+import { checkpointRecorderFor } from "./setup/start-checkpoints.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
 
@@ -62,7 +65,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   addConfigSecrets(secrets, config.providers, env);
   const createClient = await clientFactory(loaded, env, onWarning, secrets);
   const sessionOptions = { cwd, onWarning, redact: secrets.redact };
-  const opened = await openRunSession(options, { cwd, pantoHome, projectRoot }, sessionOptions);
+  const place = { cwd, pantoHome, projectRoot };
+  const opened = await openRunSession(options, place, sessionOptions);
   const { resumed } = opened;
   let session = opened.session;
   const notices: string[] = [];
@@ -117,8 +121,11 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     onDenied: (call) => events.emit({ type: "tool-denied", call }),
   });
   let agentHooks: AgentHooks | undefined;
+  const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
+  let recorder: SessionCheckpoints | undefined;
   const makeAgent = (session: Session, modelId: string): Agent => {
     agentHooks = makeHooks?.(session);
+    recorder = recorderFor(session);
     return new Agent({
       session,
       model: modelId,
@@ -136,6 +143,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       cwd,
       ...optional("hooks", agentHooks),
       ...optional("files", frontEnd.files),
+      ...optional("checkpoints", recorder),
     });
   };
   const mcp = await startMcp(
@@ -186,12 +194,25 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     },
     async startNewSession() {
       const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
+      await recorder?.close();
       await session.close();
       session = next;
       agent = makeAgent(next, agent.model);
       await agentHooks?.sessionStart("clear");
     },
+    fork: opened.fork,
+    async forkSession(turn) {
+      const fork = await makeFork(session.path, turn, place);
+      const next = await openSession(fork.path, sessionOptions);
+      await recorder?.close();
+      await session.close();
+      session = next;
+      agent = makeAgent(next, agent.model);
+      await agentHooks?.sessionStart("resume");
+      return fork;
+    },
     close: async () => {
+      await recorder?.close();
       await session.close();
       await mcp?.close();
     },

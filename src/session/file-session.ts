@@ -13,8 +13,9 @@ import { pinsInForce } from "./pins-in-force.js";
 import { readActiveSuffix } from "./read-active-suffix.js";
 import { recordedModel } from "./recorded-model.js";
 import { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
-import type { Session } from "./session.js";
+import type { EntryFields, Session } from "./session.js";
 import {
+  type CheckpointEntry,
   type CompactionAttemptRecord,
   type CompactionEntry,
   type CompactionFailedEntry,
@@ -23,6 +24,7 @@ import {
   newEntryId,
   type PinEntry,
   type PinnedNote,
+  type RewindEntry,
   type SessionEntry,
   type SessionHeader,
   type TurnFailedEntry,
@@ -203,14 +205,35 @@ export class FileSession implements Session {
       const entry: UncompactEntry = { type: "uncompact", ...this.stamp(), compactionId };
       await this.write([entry]);
       // The suffix in memory starts at the undone compaction: read back to the one before it.
-      const { size } = await this.file.stat();
-      const reread = await readActiveSuffix(this.path, this.file, size);
-      for (const warning of reread.warnings) this.warnOnce(warning);
-      this.entries = reread.entries;
-      this.ids = new Set(this.entries.map((known) => known.id));
-      this.replay = undefined;
+      await this.reread();
       return entry;
     });
+  }
+
+  appendCheckpoint(checkpoint: EntryFields<CheckpointEntry>): Promise<CheckpointEntry> {
+    return this.appendOne((stamp) => ({ type: "checkpoint", ...stamp, ...structuredClone(checkpoint) }));
+  }
+
+  appendRewind(rewind: EntryFields<RewindEntry>): Promise<RewindEntry> {
+    return this.enqueue(async () => {
+      const entry: RewindEntry = { type: "rewind", ...this.stamp(), ...structuredClone(rewind) };
+      await this.write([entry]);
+      if (entry.scope === "code") this.remember([entry]);
+      // The point may lie before the compaction in memory: read back to what is in effect now.
+      else await this.reread();
+      return entry;
+    });
+  }
+
+  /** Replaces the suffix in memory with the one the file holds now, read backward. */
+  private async reread(): Promise<void> {
+    const { size } = await this.file.stat();
+    const reread = await readActiveSuffix(this.path, this.file, size);
+    for (const warning of reread.warnings) this.warnOnce(warning);
+    // Ids already given stay taken, so no later entry repeats one of a range now read past.
+    for (const entry of reread.entries) this.ids.add(entry.id);
+    this.entries = reread.entries;
+    this.replay = undefined;
   }
 
   appendModel(model: string): Promise<ModelEntry> {

@@ -5,6 +5,7 @@ export {
   RESTORED_FACTS_HEADING,
 } from "./compose-compaction-summary.js";
 export { findLatestConversation } from "./find-latest-conversation.js";
+export { type ForkedSession, type ForkSessionOptions, forkSession } from "./fork-session.js";
 export { openNewSession } from "./lazy-session.js";
 export {
   type ListSessionsOptions,
@@ -18,7 +19,9 @@ export { pinsInForce } from "./pins-in-force.js";
 export { readActiveSuffix } from "./read-active-suffix.js";
 export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compaction-history.js";
 export { validateHeader } from "./read-session-header.js";
+export { readSessionSnapshot, type SessionSnapshot } from "./read-session-snapshot.js";
 export { recordedModel } from "./recorded-model.js";
+export { type RemovedSession, removeSession } from "./remove-session.js";
 export { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 export {
   resolveSessionRef,
@@ -26,25 +29,42 @@ export {
   type SessionRefMatch,
   uniqueIdPrefixes,
 } from "./resolve-session-ref.js";
-export type { OpenSessionOptions, Session } from "./session.js";
+export {
+  type RewoundRange,
+  rewindsConversation,
+  rewoundMask,
+  rewoundRanges,
+  withoutRewound,
+} from "./rewound-ranges.js";
+export type { EntryFields, OpenSessionOptions, Session } from "./session.js";
 export type {
+  CheckpointEntry,
   CompactionEntry,
   CompactionFailedEntry,
+  FileChange,
+  FileMode,
+  FileVersion,
   MessageEntry,
   PinEntry,
   PinnedNote,
+  RewindEntry,
+  RewindFileOutcome,
+  RewindOutcome,
+  RewindScope,
   SessionEntry,
   SessionHeader,
   SessionParent,
   SessionRelation,
   TurnFailedEntry,
   UncompactEntry,
+  UncoveredPath,
+  UncoveredReason,
   UnpinEntry,
 } from "./session-entries.js";
 export { SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";
 export { SESSION_INDEX_FILE } from "./session-index.js";
-export { findLatestSession, newSessionPath, sessionDirectory } from "./session-paths.js";
+export { findLatestSession, newSessionPath, projectSlug, sessionDirectory } from "./session-paths.js";
 export {
   addCounts,
   readSessionUsage,
@@ -53,3 +73,4 @@ export {
   sumSessionUsage,
   type TokenCounts,
 } from "./session-usage.js";
+export { isTurnStart, type TurnStart, turnNumbers, turnStarts } from "./turn-numbers.js";

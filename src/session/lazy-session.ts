@@ -59,6 +59,10 @@ class LazySession implements Session {
   readonly appendWindow: Session["appendWindow"] = async (model, window) =>
     (await this.#file()).appendWindow(model, window);
   readonly appendModel: Session["appendModel"] = async (model) => (await this.#file()).appendModel(model);
+  readonly appendCheckpoint: Session["appendCheckpoint"] = async (checkpoint) =>
+    (await this.#file()).appendCheckpoint(checkpoint);
+  readonly appendRewind: Session["appendRewind"] = async (rewind) =>
+    (await this.#file()).appendRewind(rewind);
 
   readonly markLastTurnFailed: Session["markLastTurnFailed"] = async (code, error) => {
     // Without a file there is no turn to mark.

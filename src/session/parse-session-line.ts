@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from "../core/index.js";
+import { checkCheckpointEntry, checkRewindEntry } from "./check-checkpoint-entry.js";
 import { messageProblem } from "./message-problem.js";
 import { ENTRY_TYPES, type SessionEntry } from "./session-entries.js";
 
@@ -111,6 +112,10 @@ function checkKnownEntry(value: JsonObject): string | undefined {
       return checkTurnFailed(value);
     case "window":
       return checkWindow(value);
+    case "checkpoint":
+      return checkCheckpointEntry(value);
+    case "rewind":
+      return checkRewindEntry(value);
     default:
       return undefined;
   }

@@ -8,7 +8,8 @@ import {
   readLinesBackward,
 } from "./read-lines-backward.js";
 import { readSessionHeader } from "./read-session-header.js";
-import type { SessionEntry, SessionHeader } from "./session-entries.js";
+import { rewindsConversation } from "./rewound-ranges.js";
+import type { RewindEntry, SessionEntry, SessionHeader } from "./session-entries.js";
 
 /** What resuming a session file found: its header and its active suffix. */
 export interface ActiveSuffixRead {
@@ -103,11 +104,62 @@ function formatNotes(path: string, notes: PendingNote[], totalLines: number | un
   });
 }
 
+/** What one backward scan found; `unresolved` names a rewind whose point was never reached. */
+interface BackwardScan {
+  found: SessionEntry[];
+  notes: PendingNote[];
+  linesRead: number;
+  reachedHeader: boolean;
+  unresolved?: RewindEntry;
+}
+
+/**
+ * Reads backward to the compaction replay starts at. A rewind in effect is read past together with
+ * everything it drops (back to and including its point), as if none of it had been written; window
+ * entries in between are kept (a learned window stays true). Rewinds in `ignored` count for nothing.
+ */
+async function scanBackward(
+  file: FileHandle,
+  end: number,
+  size: number,
+  chunkBytes: number,
+  ignored: ReadonlySet<string>,
+): Promise<BackwardScan> {
+  const scan: BackwardScan = { found: [], notes: [], linesRead: 0, reachedHeader: end === size };
+  const copies = new KeptCopyCounter();
+  const keptCopies: KeptCopyAt[] = [];
+  let skipping: RewindEntry | undefined;
+  for await (const line of readLinesBackward(file, end, size, chunkBytes)) {
+    const fromEnd = scan.linesRead++;
+    scan.reachedHeader = line.offset === end;
+    if (line.text === "") continue;
+    const { entry, note } = judgeLine(line, fromEnd === 0);
+    if (note !== undefined) scan.notes.push({ fromEnd, offset: line.offset, ...note });
+    if (entry === undefined) continue;
+    if (skipping !== undefined) {
+      if (entry.id === skipping.firstEntryId) skipping = undefined;
+      if (entry.type === "window") scan.found.push(entry);
+      continue;
+    }
+    if (rewindsConversation(entry) && !ignored.has(entry.id)) {
+      skipping = entry;
+      continue;
+    }
+    scan.found.push(entry);
+    if (entry.type === "compaction" && copies.startsReplay(entry)) break;
+    if (entry.type === "message" && entry.keptBy !== undefined)
+      keptCopies.push({ keptBy: entry.keptBy, fromEnd, offset: line.offset });
+    copies.see(entry);
+  }
+  scan.notes.push(...orphanCopyNotes(scan.found, keptCopies));
+  return skipping === undefined ? scan : { ...scan, unresolved: skipping };
+}
+
 /**
  * Resumes a session file: reads the header, then reads backward from the end to the latest
  * complete compaction entry (or the header), parsing only those lines. A compaction whose kept
  * copies did not all land, or that an `uncompact` entry undid, is read past, so replay can start
- * from the state before it. The cost grows with the active
+ * from the state before it; so is every range a rewind took back. The cost grows with the active
  * suffix, not with the file's whole history (DESIGN "Session file").
  */
 export async function readActiveSuffix(
@@ -117,32 +169,23 @@ export async function readActiveSuffix(
   chunkBytes: number = BACKWARD_CHUNK_BYTES,
 ): Promise<ActiveSuffixRead> {
   const { header, end } = await readSessionHeader(path, file, size);
-  const found: SessionEntry[] = [];
-  const notes: PendingNote[] = [];
-  let linesRead = 0;
-  let reachedHeader = end === size;
-  const copies = new KeptCopyCounter();
-  const keptCopies: KeptCopyAt[] = [];
-  for await (const line of readLinesBackward(file, end, size, chunkBytes)) {
-    const fromEnd = linesRead++;
-    reachedHeader = line.offset === end;
-    if (line.text === "") continue;
-    const { entry, note } = judgeLine(line, fromEnd === 0);
-    if (note !== undefined) notes.push({ fromEnd, offset: line.offset, ...note });
-    if (entry === undefined) continue;
-    found.push(entry);
-    if (entry.type === "compaction" && copies.startsReplay(entry)) break;
-    if (entry.type === "message" && entry.keptBy !== undefined)
-      keptCopies.push({ keptBy: entry.keptBy, fromEnd, offset: line.offset });
-    copies.see(entry);
+  const ignored = new Set<string>();
+  const bogus: string[] = [];
+  let scan = await scanBackward(file, end, size, chunkBytes, ignored);
+  // A rewind whose point is not before it (a damaged file) would drop everything: read again without it.
+  while (scan.unresolved !== undefined) {
+    ignored.add(scan.unresolved.id);
+    bogus.push(
+      `${path}: rewind entry ${scan.unresolved.id} names entry ${scan.unresolved.firstEntryId}, which is not before it in the session; ignored`,
+    );
+    scan = await scanBackward(file, end, size, chunkBytes, ignored);
   }
-  notes.push(...orphanCopyNotes(found, keptCopies));
-  notes.sort((a, b) => a.fromEnd - b.fromEnd);
+  scan.notes.sort((a, b) => a.fromEnd - b.fromEnd);
   return {
     header,
-    entries: found.reverse(),
-    warnings: formatNotes(path, notes, reachedHeader ? linesRead : undefined),
+    entries: scan.found.reverse(),
+    warnings: [...bogus, ...formatNotes(path, scan.notes, scan.reachedHeader ? scan.linesRead : undefined)],
     endsWithNewline: await endsWithNewline(file, size),
-    linesRead,
+    linesRead: scan.linesRead,
   };
 }

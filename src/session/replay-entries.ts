@@ -7,6 +7,7 @@ import {
 } from "./kept-copy-counter.js";
 import { pinsInForce } from "./pins-in-force.js";
 import { repairToolPairing } from "./repair-tool-pairing.js";
+import { withoutRewound } from "./rewound-ranges.js";
 import type { CompactionEntry, MessageEntry, SessionEntry } from "./session-entries.js";
 
 /** The effective context replayed from entries, and everything replay had to ignore or repair. */
@@ -109,11 +110,16 @@ function originalTurnStart(active: readonly SessionEntry[], start: number): numb
   return start;
 }
 
-/** The latest compaction entry and the message entries after it, failed turns removed. */
-export function survivingEntries(entries: readonly SessionEntry[]): SurvivingEntries {
+/**
+ * The latest compaction entry and the message entries after it, failed turns removed. Rewound
+ * ranges are taken out first, so everything after reads the entries as they stood at each rewind's
+ * point (its compaction, its failed turns, its undos).
+ */
+export function survivingEntries(all: readonly SessionEntry[]): SurvivingEntries {
+  const problems: string[] = [];
+  const entries = withoutRewound(all, problems);
   const latest = latestCompleteCompaction(entries);
   const active = latest === -1 ? entries : entries.slice(latest);
-  const problems: string[] = [];
   reportIncompleteCompactions(active, problems);
   const removed = failedTurnMask(active, problems);
   // Read back to the header past undone compactions, the suffix may start with one: not a base.
@@ -132,7 +138,8 @@ export function survivingEntries(entries: readonly SessionEntry[]): SurvivingEnt
 
 /**
  * Replays session entries to the effective context (spec rule 3): the latest compaction block, then
- * every message after it except those of failed turns (DESIGN "Turns"), with tool-call/result
+ * every message after it except those of failed turns (DESIGN "Turns") and of rewound ones (a
+ * rewind entry drops every entry from its point through itself), with tool-call/result
  * pairing repaired in memory. Older compactions and everything before them contribute nothing.
  * The block carries the summary, the facts restored into it and the pinned notes in force; with
  * pinned notes and no compaction yet, a block holding just the notes leads the context.
@@ -142,7 +149,7 @@ export function replayEntries(entries: readonly SessionEntry[]): ReplayResult {
   const pairing = repairToolPairing(surviving.messages.map((entry) => entry.message));
   const messages = pairing.messages;
   const problems = [...surviving.problems, ...pairing.problems];
-  const pins = pinsInForce(entries).map((pin) => pin.text);
+  const pins = pinsInForce(withoutRewound(entries)).map((pin) => pin.text);
   const base = surviving.compaction;
   if (base === undefined && pins.length === 0) return { context: { messages }, problems };
   const summary = composeCompactionSummary({

@@ -1,4 +1,19 @@
 import { randomBytes } from "node:crypto";
+import type { CheckpointEntry, RewindEntry } from "./checkpoint-entries.js";
+
+export type {
+  CheckpointEntry,
+  FileChange,
+  FileMode,
+  FileVersion,
+  RewindEntry,
+  RewindFileOutcome,
+  RewindOutcome,
+  RewindScope,
+  UncoveredPath,
+  UncoveredReason,
+} from "./checkpoint-entries.js";
+
 import type {
   CompactionRecord,
   CompactionTrigger,
@@ -157,7 +172,9 @@ export type SessionEntry =
   | UncompactEntry
   | CompactionFailedEntry
   | ModelEntry
-  | WindowEntry;
+  | WindowEntry
+  | CheckpointEntry
+  | RewindEntry;
 
 /** Every entry type this panto reads; any other type is reported and ignored. */
 export const ENTRY_TYPES: ReadonlySet<string> = new Set([
@@ -170,6 +187,8 @@ export const ENTRY_TYPES: ReadonlySet<string> = new Set([
   "compaction-failed",
   "model",
   "window",
+  "checkpoint",
+  "rewind",
 ]);
 
 /** A new entry id: 8 hex characters from the system's random source. */

@@ -8,7 +8,7 @@ import { SESSION_INDEX_FILE } from "./session-index.js";
 const SLUG_MAX_CHARS = 80;
 
 /** A folder name for a project root: its path made filename-safe, plus a short hash of the full path. */
-function projectSlug(projectRoot: string): string {
+export function projectSlug(projectRoot: string): string {
   const absolute = resolve(projectRoot);
   const readable = absolute
     .replace(/[^A-Za-z0-9._-]+/g, "-")

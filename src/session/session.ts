@@ -7,6 +7,7 @@ import type {
   Message,
 } from "../core/index.js";
 import type {
+  CheckpointEntry,
   CompactionAttemptRecord,
   CompactionEntry,
   CompactionFailedEntry,
@@ -14,6 +15,7 @@ import type {
   ModelEntry,
   PinEntry,
   PinnedNote,
+  RewindEntry,
   SessionEntry,
   SessionHeader,
   TurnFailedEntry,
@@ -92,6 +94,16 @@ export interface Session {
    * the windows known when they were written, and window entries after them override.
    */
   learnedWindows(): Record<string, LearnedWindow>;
+  /** Appends a checkpoint entry: what one tool call changed in the workspace (replay ignores it). */
+  appendCheckpoint(checkpoint: EntryFields<CheckpointEntry>): Promise<CheckpointEntry>;
+  /**
+   * Appends a rewind entry; when it takes back the conversation, rereads the active suffix backward
+   * from the file (it may now reach back past compactions the rewind took out).
+   */
+  appendRewind(rewind: EntryFields<RewindEntry>): Promise<RewindEntry>;
   /** Releases the lock; idempotent. */
   close(): Promise<void>;
 }
+
+/** An entry's own fields: what the caller gives, without the type, id and time the session adds. */
+export type EntryFields<T extends SessionEntry> = Omit<T, "type" | "id" | "ts">;

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { anthropicPairingError } from "./anthropic-pairing.js";
 import {
   chunkText,
   type FakeAnswer,
@@ -39,6 +40,7 @@ const anthropicWireFormat: FakeWireFormat = {
       },
     }),
   }),
+  pairingError: anthropicPairingError,
   writeAnswer(res, answer, exchange) {
     const blocks = wireBlocks(answer, exchange.index);
     const stopReason = answer.type === "tool-calls" ? "tool_use" : "end_turn";

@@ -45,6 +45,8 @@ export interface FakeWireFormat {
   isStreaming(request: RecordedRequest): boolean;
   /** The format's real context-overflow error with the numbers filled in. */
   overflowError(requestTokens: number, contextWindow: number): { status: number; body: string };
+  /** The format's real error for tool calls and results that do not pair up, if the body has them. */
+  pairingError?(body: unknown): { status: number; body: string } | undefined;
   writeAnswer(res: ServerResponse, answer: FakeAnswer, exchange: FakeExchange): void;
   /** A 200 stream carrying the format's in-stream error event with this payload. */
   writeStreamError(res: ServerResponse, body: string, exchange: FakeExchange): void;
@@ -141,6 +143,10 @@ export function startFakeServer(
       return true;
     },
     overflow: (rawBody, request) => {
+      if (options.requirePairing === true && format.accepts(request)) {
+        const unpaired = format.pairingError?.(request.body);
+        if (unpaired !== undefined) return { type: "error", ...unpaired };
+      }
       // Read per request, so a test can set the window once it knows the server's count of something.
       const { contextWindow } = options;
       const requestTokens = count(request, rawBody);

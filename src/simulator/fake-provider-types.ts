@@ -85,6 +85,12 @@ export interface FakeServerOptions {
    * function away.
    */
   countTokens?: (request: RecordedRequest, rawBody: string) => number;
+  /**
+   * Rejects, as the real API does, a request whose tool calls and results do not pair up (a call
+   * without its result in the next message, a result without its call in the previous one), with
+   * the wire format's own error, without consuming the queue. Anthropic's format only.
+   */
+  requirePairing?: boolean;
   /** Answers requests when the queue is empty. Default: a short text reply. */
   responder?: (request: RecordedRequest, index: number) => FakeReply;
   /** The server kind whose context-window endpoint the fake answers (see FakeServerInfo). */

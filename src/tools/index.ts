@@ -17,5 +17,5 @@ export { createReadTool, DEFAULT_READ_LIMIT, MAX_IMAGE_BYTES, MAX_READ_CHARS } f
 export { type RunToolOptions, runTool, TOOL_DEADLINE_MS } from "./run-tool.js";
 export type { Tool, ToolContext, ToolKind, ToolOutput } from "./tool.js";
 export { ToolError } from "./tool-error.js";
-export { resolveToolPath } from "./tool-paths.js";
+export { displayPath, resolveToolPath } from "./tool-paths.js";
 export { createWriteTool } from "./write-tool.js";

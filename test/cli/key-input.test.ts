@@ -49,6 +49,26 @@ describe("the keyboard in front of readline", () => {
     expect(seen).toEqual([{ text: "x", name: "x" }]);
   });
 
+  it("hands Esc Esc (one ESC ESC sequence, or two presses close together) to onDoubleEscape, not to readline", async () => {
+    const { stdin, keys, seen } = keyboard();
+    let opened = 0;
+    keys.onDoubleEscape = () => {
+      opened++;
+    };
+    stdin.write("\u001b\u001b");
+    // The decoder waits half a second for more of an escape sequence before it reports the keys.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(opened).toBe(1);
+    expect(seen).toEqual([]);
+    // A lone Escape reaches readline after the decoder's wait; a second one soon after is the pair.
+    stdin.write("\u001b");
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    stdin.write("\u001b");
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(opened).toBe(2);
+    expect(seen).toEqual([{ text: undefined, name: "escape" }]);
+  });
+
   it("turns bracketed paste on in a terminal and off again", () => {
     const { keys } = keyboard();
     let written = "";

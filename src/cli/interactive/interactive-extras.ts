@@ -3,6 +3,7 @@ import { plural } from "../../runtime/format-text.js";
 import { attachFiles } from "../../runtime/input/attach-files.js";
 import { runShellEscape } from "../../runtime/input/shell-escape.js";
 import type { RunContext } from "../../runtime/run-context.js";
+import { describeFork } from "../../runtime/setup/fork-run-session.js";
 import type { Style } from "../terminal/style.js";
 
 /** Where the interactive session writes a line. */
@@ -66,6 +67,7 @@ export function printBanner(run: RunContext, version: string, out: LineWriter, s
   const write = (text: string): void => out.line(text);
   write(`${style.bold(`panto ${version}`)} · model ${style.cyan(run.agent.model)}`);
   write(style.dim(`session ${run.session.path} (${state})`));
+  if (run.fork !== undefined) write(style.dim(describeFork(run.fork)));
   for (const notice of run.notices) write(style.yellow(notice));
   write(
     style.dim("/help for commands · \\ at the end of a line continues it · Ctrl-C cancels · Ctrl-D exits"),

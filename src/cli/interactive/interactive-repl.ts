@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import type { ToolCallBlock } from "../../core/index.js";
 import { shorten } from "../../runtime/format-text.js";
-import type { ApprovalAnswer } from "../../runtime/front-end.js";
+import type { ApprovalAnswer, RewindChoice } from "../../runtime/front-end.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import type { Tool } from "../../tools/index.js";
 import type { CliIo } from "../cli-io.js";
@@ -11,9 +11,11 @@ import { ApprovalPrompt, takeLine } from "../terminal/approval-prompt.js";
 import { editorOverTerminal } from "../terminal/edit-in-editor.js";
 import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "../terminal/history.js";
 import { KeyInput } from "../terminal/key-input.js";
+import type { KeyListener, PickerSurface } from "../terminal/list-picker.js";
 import { MutableOutput } from "../terminal/mutable-output.js";
 import { createPromptCompleter } from "../terminal/prompt-completer.js";
 import { fromHistoryLine, PromptHistory } from "../terminal/prompt-history.js";
+import { runRewindDialog } from "../terminal/rewind-dialog.js";
 import type { Style } from "../terminal/style.js";
 import type { TerminalRenderer } from "../terminal/terminal-renderer.js";
 import { executeLine } from "./interactive-execute.js";
@@ -84,7 +86,10 @@ export class Repl {
     rl.on("line", (line) => this.#onLine(line));
     rl.on("SIGINT", () => this.#onInterrupt());
     rl.on("close", () => this.#onClose());
-    if (keys !== undefined) keys.intercept = (text, key) => this.#approval.key(rl, text, key);
+    if (keys !== undefined) {
+      keys.intercept = (text, key) => this.#approval.key(rl, text, key);
+      keys.onDoubleEscape = () => this.#onDoubleEscape();
+    }
     printBanner(run, this.#io.version, this.#renderer, this.#style);
     await run.sessionStart();
     keys?.enablePaste(this.#io.stdout);
@@ -117,6 +122,44 @@ export class Repl {
     const answer = await this.#approval.ask(rl, this.#output, call, tool);
     rl.setPrompt(PROMPT);
     return answer;
+  }
+
+  /**
+   * The rewind list (`/rewind` alone, Esc Esc): the session's turns, then how to rewind, then
+   * conflicts; every key goes to it while it is open.
+   */
+  chooseRewind(sessionPath: string, pantoHome: string): Promise<RewindChoice> {
+    const keys = this.#keys;
+    if (keys === undefined) return Promise.resolve({ type: "cancelled" });
+    this.#renderer.endLine();
+    const listen = (listener: KeyListener): (() => void) => {
+      const previous = keys.intercept;
+      keys.intercept = (text, key) => {
+        listener(text, key);
+        return true;
+      };
+      return () => {
+        keys.intercept = previous;
+      };
+    };
+    const surface: PickerSurface = { stdout: this.#io.stdout, listen };
+    const confirm = (question: string): Promise<boolean> =>
+      new Promise((resolve) => {
+        this.#io.stdout.write(question);
+        const stop = listen((text) => {
+          stop();
+          this.#io.stdout.write(`${text === "y" || text === "Y" ? "y" : "n"}\n`);
+          resolve(text === "y" || text === "Y");
+        });
+      });
+    return runRewindDialog(sessionPath, pantoHome, { surface, confirm });
+  }
+
+  /** Esc Esc at the prompt opens the rewind list, as `/rewind` does; while a request runs it waits its turn. */
+  #onDoubleEscape(): void {
+    if (this.#busy !== undefined || this.#approval.waiting || this.#rl === undefined) return;
+    this.#io.stdout.write("\n");
+    void this.#submit("/rewind");
   }
 
   /** The run's editor (`/summary edit`): $VISUAL or $EDITOR, given the terminal meanwhile. */

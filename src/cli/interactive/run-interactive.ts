@@ -29,6 +29,9 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
       frontEnd: {
         askApproval: (call, tool) => repl.askApproval(call, tool),
         editText: (text) => repl.editText(text),
+        ...(io.stdin.isTTY === true
+          ? { chooseRewind: (path: string, home: string) => repl.chooseRewind(path, home) }
+          : {}),
       },
     });
   } catch (error) {

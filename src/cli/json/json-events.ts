@@ -2,6 +2,7 @@ import type { AgentEvent } from "../../agent/index.js";
 import type { AssistantMessage, Usage } from "../../core/index.js";
 import { optional } from "../../core/index.js";
 import type { RunEvent } from "../../runtime/run-events.js";
+import { checkpointJson } from "../rewind/rewind-json.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 import type { JsonEvent } from "./json-event.js";
 
@@ -83,6 +84,8 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
         blocked: event.run.blocked,
         timed_out: event.run.timedOut,
       };
+    case "checkpoint":
+      return checkpointJson(event.entry);
     case "warning":
       return {
         type: "warning",

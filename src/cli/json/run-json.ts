@@ -3,6 +3,7 @@ import { visible } from "../../runtime/format-text.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import { readSessionUsageSync } from "../../session/index.js";
 import type { CliOptions } from "../cli-options.js";
+import { forkJson, rewindJson } from "../rewind/rewind-json.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
 import { type JsonEvent, jsonLine, toJsonEvent } from "./json-events.js";
 import { usageJson } from "./usage-json.js";
@@ -32,6 +33,11 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
         resumed: run.resumed,
         cwd: run.cwd,
       });
+      if (run.fork !== undefined) emit(forkJson(run.fork));
+    },
+    outcome: (outcome) => {
+      if (outcome.type === "rewound") emit(rewindJson(outcome.prepared, outcome.report));
+      if (outcome.type === "forked") emit(forkJson(outcome.fork));
     },
     event: (event) => {
       const json = toJsonEvent(event);

@@ -1,10 +1,12 @@
 import type { AgentEvent } from "../../agent/index.js";
+import { checkpointWarning } from "../../checkpoints/index.js";
 import {
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
   visible,
 } from "../../runtime/format-text.js";
+import { describeFork } from "../../runtime/setup/fork-run-session.js";
 import type { CliOptions } from "../cli-options.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
 import { colourEnabled, createStyle } from "../terminal/style.js";
@@ -25,7 +27,9 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
     io.stderr.write(`${style.dim("panto:")} ${paint(visible(text))}\n`);
   };
   const reporter: OnceReporter = {
-    started: () => {},
+    started: (run) => {
+      if (run.fork !== undefined) note(describeFork(run.fork));
+    },
     event: (event) => {
       switch (event.type) {
         case "run-warning":
@@ -76,6 +80,10 @@ export function printLine(event: AgentEvent): string | undefined {
         : undefined;
     case "warning":
       return `warning: ${event.message}`;
+    case "checkpoint": {
+      const warning = checkpointWarning(event.entry);
+      return warning === undefined ? undefined : `warning: ${warning}`;
+    }
     default:
       return undefined;
   }

@@ -12,6 +12,9 @@ const NEWLINE_SEQUENCES = new Set(["\u001b[13;2u", "\u001b[13;3u", "\u001b[13;4u
 // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences start with ESC.
 const MODIFIED_KEY_START = /^\u001b\[27;\d+;$/;
 
+/** Two Escape presses this close together are one Esc Esc (a quick pair arrives as one ESC ESC key). */
+export const DOUBLE_ESCAPE_MS = 1000;
+
 /** Takes a key before readline sees it; returns true when it was used up. */
 export type KeyInterceptor = (text: string | undefined, key: Key) => boolean;
 
@@ -32,6 +35,9 @@ export class KeyInput extends EventEmitter {
   readonly isTTY = true;
   /** Set while something (a permission question) answers to single keys. */
   intercept: KeyInterceptor | undefined;
+  /** Called on Esc Esc (when no interceptor took the keys); readline never sees them. */
+  onDoubleEscape: (() => void) | undefined;
+  #lastEscape = 0;
   readonly #stdin: Stdin;
   #paste: string | undefined;
   /** The rest of a split ESC[27;…;…~ sequence, collected until its "~". */
@@ -121,7 +127,22 @@ export class KeyInput extends EventEmitter {
       return;
     }
     if (this.intercept?.(text, key) === true) return;
+    if (this.#doubleEscape(key)) return;
     this.emit("keypress", text, key);
+  }
+
+  /** Whether this Escape completes an Esc Esc, which is then handed to `onDoubleEscape`. */
+  #doubleEscape(key: Key): boolean {
+    if (key.name !== "escape" || this.onDoubleEscape === undefined) return false;
+    const now = Date.now();
+    // node:readline reports a quick pair as one key (ESC ESC), a lone one half a second after it.
+    if (key.sequence !== "\u001b\u001b" && now - this.#lastEscape > DOUBLE_ESCAPE_MS) {
+      this.#lastEscape = now;
+      return false;
+    }
+    this.#lastEscape = 0;
+    this.onDoubleEscape();
+    return true;
   }
 
   /** Hands readline text to insert at the cursor, as one key carrying the whole text. */

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../../agent/index.js";
+import { checkpointWarning } from "../../checkpoints/index.js";
 import type { CompactionTrigger } from "../../core/index.js";
 import {
   formatCompactionLine,
@@ -38,6 +39,8 @@ export class TerminalRenderer {
    * prints its own account) drops them. Undefined when no compaction is running.
    */
   #held: string[] | undefined;
+  /** Why checkpoints failed, each said once. */
+  readonly #checkpointWarnings = new Set<string>();
 
   constructor(out: Output, err: Output, style: Style, markdown?: MarkdownStream) {
     this.#out = out;
@@ -96,6 +99,15 @@ export class TerminalRenderer {
       case "warning":
         this.#holdOrWarn(event.message);
         return;
+      case "checkpoint": {
+        // Said once per reason: every later call would fail the same way.
+        const warning = checkpointWarning(event.entry);
+        if (warning !== undefined && !this.#checkpointWarnings.has(event.entry.error ?? "")) {
+          this.#checkpointWarnings.add(event.entry.error ?? "");
+          this.warning(warning);
+        }
+        return;
+      }
       case "compaction-attempt-failed":
         this.#holdOrWarn(`compaction with ${event.model} failed (${event.code}): ${event.message}`);
         return;

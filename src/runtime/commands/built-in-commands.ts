@@ -77,6 +77,20 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   },
   { name: "mcp", aliases: [], args: "", summary: "list the MCP servers, their state and their tools" },
   {
+    name: "rewind",
+    aliases: [],
+    args: "[TURN] [flags]",
+    summary:
+      "take the files and the conversation back to before turn TURN (--code or --conversation: only those; --dry-run: show what would change; --force: overwrite files changed since; --undo: take the latest rewind back); alone in a terminal, or Esc Esc: a list of the turns and the files each changed",
+  },
+  {
+    name: "fork",
+    aliases: [],
+    args: "[TURN]",
+    summary:
+      "continue in a new session started from this one after turn TURN (default: all of it); this one stays as it is",
+  },
+  {
     name: "skills",
     aliases: [],
     args: "",

@@ -20,6 +20,7 @@ import { describeSkills } from "./describe-skills.js";
 import { runInitCommand } from "./init-command.js";
 import { describeLastToolOutput } from "./last-tool-output.js";
 import { runModelCommand } from "./model-command.js";
+import { runForkCommand, runRewindCommand } from "./rewind-commands.js";
 
 /** The handler of each built-in command, by name (built-in-commands.ts lists them). */
 const HANDLERS: Record<string, CommandHandler> = {
@@ -44,6 +45,8 @@ const HANDLERS: Record<string, CommandHandler> = {
   mcp: async (run) => info("mcp", describeMcp(run.mcp?.status())),
   skills: async (run) => info("skills", describeSkills(run.skills)),
   export: runExportCommand,
+  rewind: runRewindCommand,
+  fork: runForkCommand,
   clear: async (run) => {
     await run.startNewSession();
     return { type: "session-cleared", path: run.session.path };

@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
+  type ForkedSession,
   findLatestConversation,
   newSessionPath,
   type OpenSessionOptions,
@@ -9,6 +10,8 @@ import {
   type Session,
 } from "../../session/index.js";
 import type { RunOptions } from "../run-context.js";
+import { makeFork } from "./fork-run-session.js";
+import { resolveSessionArgument } from "./session-argument.js";
 import { setupStep } from "./setup-errors.js";
 
 /** Where a run's session lives: the project's folder under panto's home, and the run's directory. */
@@ -19,15 +22,21 @@ export interface RunPlace {
 }
 
 /**
- * Opens the session `--session`, `-r` or `-c` names, or a new one. A new session's file is created
- * by its first entry, so a launch that sends nothing leaves none. `resumed` is true when the file
- * already held entries.
+ * Opens the session `--session`, `-r` or `-c` names, a fork of the one `--fork` names, or a new
+ * one. A new session's file is created by its first entry, so a launch that sends nothing leaves
+ * none. `resumed` is true when the file already held entries.
  */
 export async function openRunSession(
   options: RunOptions,
   place: RunPlace,
   sessionOptions: OpenSessionOptions & { onWarning: (message: string) => void },
-): Promise<{ session: Session; resumed: boolean }> {
+): Promise<{ session: Session; resumed: boolean; fork?: ForkedSession }> {
+  if (options.fork !== undefined) {
+    const { session: parent, turn } = options.fork;
+    const parentPath = await resolveSessionArgument(parent, "--fork", place);
+    const fork = await setupStep(() => makeFork(parentPath, turn, place));
+    return { session: await setupStep(() => openSession(fork.path, sessionOptions)), resumed: true, fork };
+  }
   const path = await chooseSessionPath(options, place, sessionOptions.onWarning);
   const resumed = await hasContent(path);
   const session = await setupStep(async () =>
@@ -45,11 +54,7 @@ async function chooseSessionPath(
 ): Promise<string> {
   if (options.session !== undefined) return resolve(cwd, options.session);
   if (options.resume !== undefined)
-    return await (await import("./session-argument.js")).resolveSessionArgument(options.resume, "--resume", {
-      cwd,
-      pantoHome,
-      projectRoot,
-    });
+    return await resolveSessionArgument(options.resume, "--resume", { cwd, pantoHome, projectRoot });
   if (options.continue) {
     const latest = await findLatestConversation(pantoHome, projectRoot);
     if (latest !== undefined) return latest;

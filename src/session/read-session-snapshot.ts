@@ -1,14 +1,11 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import {
-  parseSessionLine,
-  type SessionEntry,
-  SessionError,
-  type SessionHeader,
-  validateHeader,
-} from "../session/index.js";
+import { parseSessionLine } from "./parse-session-line.js";
+import { validateHeader } from "./read-session-header.js";
+import type { SessionEntry, SessionHeader } from "./session-entries.js";
+import { SessionError } from "./session-error.js";
 
-/** A session file read whole, for a check that never writes to it. */
+/** A session file read whole, for a check that never writes to it (fidelity, rewind plans, forks). */
 export interface SessionSnapshot {
   path: string;
   header: SessionHeader;
