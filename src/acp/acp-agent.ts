@@ -8,7 +8,7 @@ import {
   type McpServer,
   RequestError,
 } from "@agentclientprotocol/sdk";
-import { optional } from "../core/index.js";
+import { optional, type SandboxMode } from "../core/index.js";
 import { describeOutcome } from "../runtime/outcome-text.js";
 import type { RunOptions } from "../runtime/run-context.js";
 import { RunEvents } from "../runtime/run-events.js";
@@ -32,6 +32,8 @@ export interface AcpAgentOptions {
   model?: string;
   /** --max-turns: model requests one prompt may make. */
   maxTurns?: number;
+  /** --sandbox: how the model's tools are confined (else config "sandbox", else workspace-write). */
+  sandbox?: SandboxMode;
   /** Warnings and notices for the user: stderr, never stdout. */
   warn: (message: string) => void;
 }
@@ -174,6 +176,7 @@ export class AcpAgent {
     const run = await startRun({
       options: {
         ...optional("model", this.#options.model),
+        ...optional("sandbox", this.#options.sandbox),
         ...where,
         mcpServers: mcpServerSpecs(mcp),
       },

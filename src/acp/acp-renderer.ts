@@ -78,6 +78,14 @@ export class AcpRenderer {
       case "command":
         reportOutcome(event.name, event.outcome, this.#compactionsAtCommand, this.#outcomeDeps());
         return;
+      case "task-started":
+      case "task-event":
+      case "task-finished":
+        // A `task` child's work shows as the parent's task tool call and its result.
+        return;
+      case "handoff":
+        // Reported with /handoff's command outcome.
+        return;
       default:
         this.#agentEvent(event);
     }

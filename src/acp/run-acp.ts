@@ -1,5 +1,6 @@
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
+import type { SandboxMode } from "../core/index.js";
 import { visible } from "../runtime/format-text.js";
 import { addEnvironmentSecrets } from "../runtime/setup/known-secrets.js";
 import { SecretRedactor } from "../secrets/index.js";
@@ -11,9 +12,10 @@ export interface AcpIo {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
-  /** -m and --max-turns of `panto acp`. */
+  /** -m, --max-turns and --sandbox of `panto acp`. */
   model?: string;
   maxTurns?: number;
+  sandbox?: SandboxMode;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function runAcp(io: AcpIo): Promise<number> {
     warn,
     ...(io.model === undefined ? {} : { model: io.model }),
     ...(io.maxTurns === undefined ? {} : { maxTurns: io.maxTurns }),
+    ...(io.sandbox === undefined ? {} : { sandbox: io.sandbox }),
   });
   const stream = ndJsonStream(
     Writable.toWeb(io.stdout as Writable) as WritableStream<Uint8Array>,

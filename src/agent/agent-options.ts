@@ -1,6 +1,14 @@
 import type { CheckpointRecorder } from "../checkpoints/index.js";
-import type { ImageBlock, ModelClient, PantoError, TextBlock, ToolCallBlock } from "../core/index.js";
+import type {
+  ImageBlock,
+  ModelClient,
+  PantoError,
+  SandboxRecord,
+  TextBlock,
+  ToolCallBlock,
+} from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
+import type { ToolSandbox } from "../sandbox/index.js";
 import type { Session } from "../session/index.js";
 import type { FileAccess, Tool } from "../tools/index.js";
 import type { AgentEvent } from "./agent-events.js";
@@ -20,7 +28,12 @@ export interface AgentOptions {
   /** Check each summary for the paths, commands and errors it left out and restore them (default true). */
   restoreFacts?: boolean;
   maxOutputTokens?: number;
-  approve: (call: ToolCallBlock, tool: Tool) => Promise<ApprovalVerdict>;
+  /**
+   * Asked before a call that needs the user's yes: a write, edit or exec tool outside a sandbox (or
+   * inside one configured to ask), and every escape from the sandbox (`request.kind` "escape", never
+   * to be covered by an earlier "always").
+   */
+  approve: (call: ToolCallBlock, tool: Tool, request: ApprovalRequest) => Promise<ApprovalVerdict>;
   onEvent: (event: AgentEvent) => void;
   cwd: string;
   /**
@@ -32,9 +45,19 @@ export interface AgentOptions {
   hooks?: AgentHooks;
   /** How the file tools reach text files (an editor's buffers); absent, the local file system. */
   files?: FileAccess;
+  /** The sandbox the model's tools run in; absent with `--sandbox full`. */
+  sandbox?: ToolSandbox;
+  /** How the tools are confined (full included), written to the session with the first prompt. */
+  sandboxRecord?: SandboxRecord;
   /** Records what each tool call changes (checkpoints for rewinds); none: nothing is recorded. */
   checkpoints?: CheckpointRecorder;
 }
+
+/**
+ * Why a call needs the user's yes: `tool`, as any write, edit or exec call; `escape`, a call asking
+ * to run outside the sandbox, with the model's reason.
+ */
+export type ApprovalRequest = { kind: "tool" } | { kind: "escape"; reason: string };
 
 /** The answer to a permission question; a denial may carry the user's reason, which the model is told. */
 export type ApprovalVerdict = "allow" | "deny" | { deny: true; reason: string };

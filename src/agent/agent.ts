@@ -59,9 +59,12 @@ export class Agent {
   #truncationWarned = false;
   /** Serialises compactions: a manual /compact never races overflow recovery. */
   #compactionLock: Promise<unknown> = Promise.resolve();
+  /** How tools are confined in this run, written to the session with the first prompt. */
+  #sandboxToRecord: AgentOptions["sandboxRecord"];
 
   constructor(options: AgentOptions) {
     this.#options = options;
+    this.#sandboxToRecord = options.sandboxRecord;
     this.#modelId = options.model;
     this.#client = options.createClient(options.model);
   }
@@ -134,6 +137,10 @@ export class Agent {
     const blocked = await promptBlockedByHook(this.#options.hooks, text);
     if (blocked !== undefined) return { ok: false, error: blocked, blocked: true };
     await this.recordModel({ evenWithoutFile: true });
+    if (this.#sandboxToRecord !== undefined) {
+      await session.appendSandbox(this.#sandboxToRecord);
+      this.#sandboxToRecord = undefined;
+    }
     await session.appendMessage({ role: "user", content });
     this.#keptInterrupted = false;
     const { signal } = options;

@@ -1,5 +1,6 @@
 import {
   type CompactionPreview,
+  checkClaims,
   estimateContextTokens,
   estimateTokens,
   groupTurns,
@@ -10,6 +11,7 @@ import type { CompactionRecord, EffectiveContext } from "../core/index.js";
 import { optional } from "../core/index.js";
 import { type CompactionEntry, composeCompactionSummary, type Session } from "../session/index.js";
 import type { AgentEvent } from "./agent-events.js";
+import { effectiveNumbering } from "./compaction-numbering.js";
 
 /** What the compaction controls need from the agent. */
 export interface ControlDeps {
@@ -150,9 +152,24 @@ export async function editSummary(deps: ControlDeps, text: string): Promise<Edit
   const before = session.effectiveContext();
   const tokensBefore = sizeNow(deps);
   // No model call wrote this copy: it must not repeat the original's usage.
-  const { chunks: _chunks, instructions: _instructions, usage: _usage, ...kept } = recordOf(base);
+  const {
+    chunks: _chunks,
+    instructions: _instructions,
+    usage: _usage,
+    unverified: _unverified,
+    turns: baseTurns,
+    ...kept
+  } = recordOf(base);
+  // The user's text is checked against the same ledger; the turns are those it stood for, the
+  // copies are of every turn in the context now.
+  const unverified = checkClaims(summary, base.ledger, []);
+  const numbering = await effectiveNumbering(session);
   const record: CompactionRecord = {
     ...kept,
+    ...(baseTurns === undefined || numbering === undefined
+      ? {}
+      : { turns: { through: baseTurns.through, kept: numbering.numbers, total: numbering.total } }),
+    ...(unverified.length === 0 ? {} : { unverified }),
     summary,
     trigger: "edited",
     editedFrom: base.id,

@@ -27,8 +27,19 @@ export interface AcceptedRequest {
   after: Message[];
 }
 
-/** Entry types that leave the context before them as it was. Any other one may have changed it. */
-const NEUTRAL_ENTRIES: ReadonlySet<string> = new Set(["window", "model", "compaction-failed"]);
+/**
+ * Entry types that leave the context before them as it was (a `sandbox` entry records how a run
+ * confined its tools, written with each run's first prompt). Any other one may have changed it.
+ */
+// A checkpoint records what a tool call changed on disk, not in the context: without it here every
+// tool round would hide the provider's figures behind it.
+const NEUTRAL_ENTRIES: ReadonlySet<string> = new Set([
+  "window",
+  "model",
+  "compaction-failed",
+  "sandbox",
+  "checkpoint",
+]);
 
 /**
  * The latest answer from `model` whose reported prompt was counted on the same compaction block and

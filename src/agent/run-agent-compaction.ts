@@ -8,6 +8,7 @@ import type { CompactionTrigger, ModelClient, PantoError, SummaryRequestUsage } 
 import { optional } from "../core/index.js";
 import type { AgentOptions } from "./agent-options.js";
 import { contextForSummariser, summariserPrompt } from "./compaction-controls.js";
+import { effectiveNumbering, planNumbers } from "./compaction-numbering.js";
 import { compactionBlockedByHook } from "./hook-points.js";
 import { summaryRequester } from "./summary-requester.js";
 import { effectiveKeepBudget, summaryRequestLimit } from "./window-guard.js";
@@ -31,8 +32,8 @@ export interface AgentCompactionInput {
 
 /**
  * One compaction as the agent runs it: the PreCompact hooks, `runCompaction` with the keep budget
- * and summary limit the learned windows allow, and then its record: the compaction entry (facts
- * restored, summary usage attached) and kept copies, or a compaction-failed entry; an event for each
+ * and summary limit the learned windows allow, and then its record: the compaction entry (the turns
+ * it stands for, facts restored, summary usage attached) and kept copies, or a compaction-failed entry; an event for each
  * attempt and for the outcome, and the PostCompact hooks.
  */
 export async function runAgentCompaction(input: AgentCompactionInput): Promise<CompactionOutcome> {
@@ -79,10 +80,15 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
   });
   const durationMs = Math.round(performance.now() - started);
   if (outcome.type === "compacted") {
+    const numbers = planNumbers(outcome.plan, await effectiveNumbering(session));
+    const numbered = { ...outcome.record, ...optional("turns", numbers.turns) };
     const restored =
       options.restoreFacts === false
-        ? outcome.record
-        : withRestoredFacts(outcome.record, outcome.plan.summarise);
+        ? numbered
+        : withRestoredFacts(numbered, outcome.plan.summarise, {
+            turnNumbers: numbers.summarised,
+            ...optional("previousLedger", session.activeCompaction()?.ledger),
+          });
     const checked = withLoadedSkills(restored, outcome.plan.summarise, session.activeCompaction()?.skills);
     const record = summaryUsage.length === 0 ? checked : { ...checked, usage: summaryUsage };
     const { compaction } = await session.appendCompaction(record, outcome.kept);

@@ -1,12 +1,13 @@
 import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
 import { optional } from "../core/index.js";
+import type { ToolSandbox } from "../sandbox/index.js";
 import type { CheckpointEntry } from "../session/index.js";
 import { runTool, type Tool } from "../tools/index.js";
-import type { AgentOptions, ApprovalVerdict } from "./agent-options.js";
+import type { AgentOptions, ApprovalRequest, ApprovalVerdict } from "./agent-options.js";
 
 type ToolCallOptions = Pick<
   AgentOptions,
-  "tools" | "approve" | "cwd" | "hooks" | "checkpoints" | "files" | "toolDeadlineMs"
+  "tools" | "approve" | "cwd" | "hooks" | "checkpoints" | "files" | "sandbox" | "toolDeadlineMs"
 > &
   // Optional here: only the file-changed events of write and edit are reported through it.
   Partial<Pick<AgentOptions, "onEvent">>;
@@ -20,7 +21,8 @@ export interface ToolCallListeners {
 }
 
 /**
- * Runs one assistant message's tool calls in order, asking permission for write and exec tools.
+ * Runs one assistant message's tool calls in order, asking permission for write and exec tools
+ * (for a sandboxed command, only when it asks to leave the sandbox or the policy says to ask).
  * Every call gets exactly one result, even when denied, unknown or interrupted, so the protocol
  * pairing holds whatever happens. The caller persists the results before reporting them.
  */
@@ -31,8 +33,28 @@ export async function runToolCalls(
   listeners: ToolCallListeners = {},
 ): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
-  for (const call of calls) results.push(await runOne(call, options, signal, listeners));
+  for (const batch of batches(calls, options.tools)) {
+    if (batch.length === 1) results.push(await runOne(batch[0] as ToolCallBlock, options, signal, listeners));
+    else results.push(...(await Promise.all(batch.map((call) => runOne(call, options, signal, listeners)))));
+  }
   return results;
+}
+
+/**
+ * The calls split into runs that may go at once: consecutive calls of a `concurrent` tool share a
+ * batch (their results keep the calls' order); every other call is a batch of its own.
+ */
+function batches(calls: readonly ToolCallBlock[], tools: readonly Tool[]): ToolCallBlock[][] {
+  const concurrent = (call: ToolCallBlock): boolean =>
+    tools.find((tool) => tool.definition.name === call.name)?.concurrent === true;
+  const result: ToolCallBlock[][] = [];
+  for (const call of calls) {
+    const last = result.at(-1);
+    const first = last?.[0];
+    if (last !== undefined && first !== undefined && concurrent(first) && concurrent(call)) last.push(call);
+    else result.push([call]);
+  }
+  return result;
 }
 
 async function runOne(
@@ -46,15 +68,18 @@ async function runOne(
   if (verdict?.blocked === true)
     return errorResult(call, `Blocked by a PreToolUse hook: ${verdict.reason ?? ""}`);
   const tool = options.tools.find((candidate) => candidate.definition.name === call.name);
-  if (tool !== undefined && tool.kind !== "read") {
-    const verdict = await options.approve(call, tool);
-    if (verdict !== "allow") return errorResult(call, denialText(verdict));
+  const request = tool === undefined ? undefined : approvalRequest(tool, call, options.sandbox);
+  if (tool !== undefined && request !== undefined) {
+    const verdict = await options.approve(call, tool, request);
+    if (verdict !== "allow") return errorResult(call, denialText(verdict, request));
   }
-  if (tool === undefined) return await runRecorded(call, tool, options, signal, listeners);
+  // An allowed escape runs without the sandbox; every other call runs in it (when there is one).
+  const sandbox = request?.kind === "escape" ? undefined : options.sandbox;
+  if (tool === undefined) return await runRecorded(call, tool, options, signal, listeners, sandbox);
   // The checkpoint brackets the call and its PostToolUse hooks (a formatter hook's changes count as
   // the call's), and is taken by panto itself, outside any sandbox the tool runs in.
   const token = await options.checkpoints?.before(call, tool, options.cwd);
-  const result = await runRecorded(call, tool, options, signal, listeners);
+  const result = await runRecorded(call, tool, options, signal, listeners, sandbox);
   if (token !== undefined) {
     const entry = await options.checkpoints?.after(token, result);
     if (entry !== undefined) listeners.onCheckpoint?.(entry);
@@ -69,16 +94,20 @@ async function runRecorded(
   options: ToolCallOptions,
   signal: AbortSignal | undefined,
   listeners: ToolCallListeners,
+  sandbox: ToolSandbox | undefined,
 ): Promise<ToolResultBlock> {
   listeners.onStart?.(call);
   // Bash enforces the timeout the model gave it; the configured deadline is for the other tools.
-  const deadline = tool?.kind === "exec" ? undefined : options.toolDeadlineMs;
+  const deadline =
+    tool?.kind === "exec" || tool?.deadlineMs !== undefined ? undefined : options.toolDeadlineMs;
   const result = await runTool(
     options.tools,
     call,
     {
       cwd: options.cwd,
+      callId: call.id,
       ...optional("signal", signal),
+      ...optional("sandbox", sandbox),
       ...optional("files", options.files),
       onFileChange: (change) => options.onEvent?.({ type: "file-changed", toolCallId: call.id, change }),
     },
@@ -88,12 +117,31 @@ async function runRecorded(
   return result;
 }
 
+/**
+ * What a call needs from the user, if anything: read tools nothing; a tool that confines itself,
+ * inside a sandbox, nothing unless it asks to escape (always asked) or the policy asks for
+ * commands; everything else the usual question.
+ */
+export function approvalRequest(
+  tool: Tool,
+  call: ToolCallBlock,
+  sandbox: ToolSandbox | undefined,
+): ApprovalRequest | undefined {
+  if (tool.kind === "read") return undefined;
+  if (sandbox === undefined || tool.confinable === undefined) return { kind: "tool" };
+  const args = call.arguments !== null && typeof call.arguments === "object" ? call.arguments : {};
+  const reason = tool.confinable.escapeReason(args as Record<string, unknown>);
+  if (reason !== undefined) return { kind: "escape", reason };
+  return sandbox.policy.askCommands ? { kind: "tool" } : undefined;
+}
+
 /** What the model is told about a denied call; the user's reason, when they gave one, word for word. */
-function denialText(verdict: Exclude<ApprovalVerdict, "allow">): string {
+function denialText(verdict: Exclude<ApprovalVerdict, "allow">, request: ApprovalRequest): string {
   const reason = typeof verdict === "object" ? verdict.reason.trim() : "";
+  const what = request.kind === "escape" ? "running this command outside the sandbox" : "this tool call";
   return reason === ""
-    ? "The user did not allow this tool call. Ask before trying again, or take another way."
-    : `The user did not allow this tool call. Their reason: ${reason}\nTake it into account before trying again.`;
+    ? `The user did not allow ${what}. Ask before trying again, or take another way.`
+    : `The user did not allow ${what}. Their reason: ${reason}\nTake it into account before trying again.`;
 }
 
 function errorResult(call: ToolCallBlock, text: string): ToolResultBlock {

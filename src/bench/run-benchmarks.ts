@@ -2,11 +2,13 @@
  * `npm run bench`: start-up time of the installed command beside node's own start (with each Node
  * version found: the machine's and those `.ci/run` installed), the time to
  * prepare a compaction over 1,000 to 50,000 turns with its growth exponent, resume time and memory
- * over growing session histories, listing a project's sessions, and checkpoint overhead and store growth. Not part of `npm test`; figures are medians with the
+ * over growing session histories, listing a project's sessions, recall over a 100 MB session,
+ * checkpoint overhead and store growth, and a `bash` call with and without the sandbox. Not part
+ * of `npm test`; figures are medians with the
  * minimum and maximum, printed with the machine's load average.
  *
  * Flags: `--quick` leaves out the 1 GB resume; `--sizes=10,100` picks the resume sizes in MB;
- * `--only=checkpoints` runs the checkpoint figures alone.
+ * `--only=checkpoints` runs the checkpoint figures alone; `--only=sandbox` the sandbox's.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
@@ -16,7 +18,9 @@ import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
 import { printExportBenchmark } from "./export-benchmark.js";
 import { printFidelityBenchmark } from "./fidelity-benchmark-report.js";
 import { nodeBinaries, nodeCacheDir } from "./node-versions.js";
+import { printRecallBenchmark } from "./recall-benchmark.js";
 import { runResumeBenchmark } from "./resume-benchmark.js";
+import { runSandboxBenchmark } from "./sandbox-benchmark.js";
 import { reportSessionListBenchmark } from "./session-list-benchmark.js";
 import { runStartupBenchmark } from "./startup-benchmark.js";
 import { formatStats, growthExponent } from "./timing-stats.js";
@@ -72,6 +76,24 @@ function compactionPrepare(): void {
   console.log(`${"10000".padStart(6)} turns without usage (every size estimated): ${formatStats(estimated)}`);
 }
 
+/** A bash call with and without the sandbox: the issue's budget is 20 ms added at the median. */
+async function sandbox(): Promise<void> {
+  console.log("\nSandbox: one bash tool call (`true`), wall time, 31 runs each, taking turns");
+  const result = await runSandboxBenchmark({ runs: 31 });
+  if ("skipped" in result) {
+    console.log(`skipped: ${result.skipped}`);
+    return;
+  }
+  for (const row of result.rows) console.log(`${row.name.padEnd(38)}${formatStats(row.stats)}`);
+  const [bare, confined] = result.rows;
+  if (bare !== undefined && confined !== undefined) {
+    const added = confined.stats.medianMs - bare.stats.medianMs;
+    console.log(
+      `added by the sandbox (medians): ${added.toFixed(1)} ms (x${(confined.stats.medianMs / bare.stats.medianMs).toFixed(2)}; budget 20 ms)`,
+    );
+  }
+}
+
 /** Resume over growing histories, then listing sessions (both write their files under `.bench`). */
 async function resume(sizesMb: number[]): Promise<void> {
   const dir = join(process.cwd(), ".bench");
@@ -96,6 +118,7 @@ async function resume(sizesMb: number[]): Promise<void> {
     await reportSessionListBenchmark(dir);
     await printExportBenchmark(dir);
     await printFidelityBenchmark(dir);
+    await printRecallBenchmark(dir);
     await printCheckpointBenchmark(process.cwd(), dir, { runs: 21 });
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -114,7 +137,13 @@ async function main(): Promise<void> {
     printLoad("after");
     return;
   }
+  if (argv.includes("--only=sandbox")) {
+    await sandbox();
+    printLoad("after");
+    return;
+  }
   await startup();
+  await sandbox();
   compactionPrepare();
   await resume(parseSizes(argv));
   console.log("");

@@ -1,3 +1,4 @@
+import type { SandboxMode } from "../core/index.js";
 import type { RewindCliOptions } from "./rewind/run-rewind.js";
 
 /** The parsed command line of a normal run (everything but `panto demo`). */
@@ -15,6 +16,12 @@ export interface CliOptions {
   /** --max-turns: model requests a print or JSON run may make. */
   maxTurns?: number;
   allowTools: boolean;
+  /** --yes: what a command prepares is started without asking (/handoff's new session). */
+  yes: boolean;
+  /** --sandbox MODE: how the model's tools are confined (else config "sandbox", else workspace-write). */
+  sandbox?: SandboxMode;
+  /** --allow-unsandboxed: print and JSON modes run the model's escape requests instead of refusing them. */
+  allowUnsandboxed?: boolean;
   /** --fork SESSION[@TURN]: continue in a new session started from that one after turn TURN (default: all of it). */
   fork?: { session: string; turn?: number };
 }
@@ -53,8 +60,10 @@ export type ParsedArgs =
   /** `panto sessions [--json]`: list this project's sessions. */
   | { command: "sessions"; json: boolean }
   | { command: "export"; options: ExportCliOptions }
-  /** `panto acp [-m MODEL] [--max-turns N]`: the Agent Client Protocol agent on stdio. */
-  | { command: "acp"; model?: string; maxTurns?: number }
+  /** `panto acp [-m MODEL] [--max-turns N] [--sandbox MODE]`: the Agent Client Protocol agent on stdio. */
+  | { command: "acp"; model?: string; maxTurns?: number; sandbox?: SandboxMode }
+  /** `panto sandbox [--sandbox MODE] [--json]`: probe each sandbox rule on this machine. */
+  | { command: "sandbox"; json: boolean; mode?: SandboxMode }
   | { command: "fidelity"; options: FidelityCliOptions }
   | { command: "rewind"; options: RewindCliOptions }
   /** `panto sessions rm SESSION [--json]`: delete one session and what only it used. */

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
+import { optional, SANDBOX_MODES, type SandboxMode } from "../core/index.js";
 import type { ArgsOutput, CliOptions, ExportCliOptions, ParsedArgs } from "./cli-option-types.js";
 import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { addFidelityCommand } from "./fidelity/fidelity-command.js";
@@ -64,6 +65,19 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
         "let write, edit and bash run without asking (print and JSON modes deny them otherwise)",
       ),
     )
+    .addOption(
+      new Option(
+        "--yes",
+        "print and JSON modes: start what a command prepares without asking (/handoff's new session)",
+      ),
+    )
+    .addOption(sandboxOption())
+    .addOption(
+      new Option(
+        "--allow-unsandboxed",
+        "print and JSON modes: run the model's requests to leave the sandbox instead of refusing them",
+      ),
+    )
     .argument("[prompt...]", "the prompt for -p or --json, when not given as the -p value")
     .addHelpText("after", helpAppendix())
     .showSuggestionAfterError(true)
@@ -93,6 +107,16 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
     .action((raw: { json?: true }) => onParsed({ command: "sessions", json: raw.json === true }));
+  program
+    .command("sandbox")
+    .description("try each sandbox rule for real on this machine and print what holds")
+    .addOption(sandboxOption())
+    .addOption(new Option("--json", "print the report as one JSON object"))
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action((raw: { json?: true; sandbox?: SandboxMode }) =>
+      onParsed({ command: "sandbox", json: raw.json === true, ...optional("mode", raw.sandbox) }),
+    );
   sessions
     .command("rm")
     .description("delete a session, and the checkpoint content only it used")
@@ -119,7 +143,17 @@ interface RawOptions {
   resume?: string | true;
   maxTurns?: string;
   allowTools?: true;
+  yes?: true;
+  sandbox?: SandboxMode;
+  allowUnsandboxed?: true;
   fork?: string;
+}
+
+function sandboxOption(): Option {
+  return new Option(
+    "--sandbox <mode>",
+    "how the model's commands and file tools are confined: workspace-write (default), read-only, full (no sandbox)",
+  ).choices(SANDBOX_MODES);
 }
 
 /** "SESSION@TURN" or "SESSION": the session argument and the turn, or a problem. */
@@ -163,7 +197,10 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
     json: raw.json === true,
     continue: raw.continue === true,
     allowTools: raw.allowTools === true,
+    yes: raw.yes === true,
+    allowUnsandboxed: raw.allowUnsandboxed === true,
   };
+  if (raw.sandbox !== undefined) options.sandbox = raw.sandbox;
   if (typeof raw.print === "string") options.prompt = raw.print;
   else if (positional !== undefined) options.prompt = positional;
   if (raw.model !== undefined) options.model = raw.model.trim();
@@ -184,9 +221,10 @@ function addAcpCommand(program: Command, output: ArgsOutput, onParsed: (result: 
     .addOption(
       new Option("--max-turns <n>", "stop a prompt after N model requests (stop reason max_turn_requests)"),
     )
+    .addOption(sandboxOption())
     .exitOverride()
     .configureOutput({ writeOut: output.stdout, writeErr: output.stderr });
-  acp.action((raw: { model?: string; maxTurns?: string }) => {
+  acp.action((raw: { model?: string; maxTurns?: string; sandbox?: SandboxMode }) => {
     const maxTurns = raw.maxTurns === undefined ? undefined : Number(raw.maxTurns);
     if (maxTurns !== undefined && !(Number.isSafeInteger(maxTurns) && maxTurns > 0))
       acp.error(`error: --max-turns needs a whole number of model requests above 0 (got "${raw.maxTurns}")`, {
@@ -198,6 +236,7 @@ function addAcpCommand(program: Command, output: ArgsOutput, onParsed: (result: 
       command: "acp",
       ...(raw.model === undefined ? {} : { model: raw.model.trim() }),
       ...(maxTurns === undefined ? {} : { maxTurns }),
+      ...(raw.sandbox === undefined ? {} : { sandbox: raw.sandbox }),
     });
   });
 }

@@ -13,7 +13,8 @@ Modes:
   panto sessions [--json]       this project's sessions, newest first: short id, started, last
                                 written, turns, compactions, size, first prompt (counts marked
                                 ≥ are lower bounds read from the file's tail), a session started
-                                from another marked "↳ fork of ID at turn N"; --json prints one
+                                from another marked "↳ fork of ID at turn N" or "↳ handoff of
+                                ID"; --json prints one
                                 array of {id, short_id, path, created, modified, first_prompt,
                                 turns, compactions, counts_exact, size_bytes, parent}
   panto acp [-m P/M] [--max-turns N]
@@ -36,14 +37,24 @@ Modes:
                                 what the compaction in effect kept of the summarised turns' paths,
                                 commands, error lines and user instructions: in the summary, in the
                                 whole block, and (--probe) answered by the model after the compacted
-                                context (--baseline: after the full one too); normalised matching,
-                                no judge model. Reads the session only. --fresh: a new compaction of
-                                the current context, written nowhere (--prompt, --compaction-model
-                                try another COMPACTION.md or summariser). --json: one object
+                                context, then after it with the recall tool answered from the
+                                session file (the column "answered (recall)"; --baseline: after the
+                                full context too); normalised matching, no judge model. Reads the
+                                session only. --fresh: a new compaction of the current context,
+                                written nowhere (--prompt, --compaction-model try another
+                                COMPACTION.md or summariser). --json: one object
                                 {type: "fidelity", session, compaction: {trigger, model, fresh},
-                                facts: [{kind, text, in_summary, in_block, answered, answered_full}],
-                                totals: {facts, in_summary, in_block, answered, answered_full},
-                                requests}. Exit 2: no compaction in effect (without --fresh)
+                                facts: [{kind, text, in_summary, in_block, answered,
+                                answered_recall, answered_full}], totals: {facts, in_summary,
+                                in_block, answered, answered_recall, answered_full}, requests}.
+                                Exit 2: no compaction in effect (without --fresh)
+  panto sandbox [--sandbox MODE] [--json]
+                                builds the sandbox this project's config asks for around a scratch
+                                folder, tries each rule for real (writes outside, protected paths,
+                                credentials, network, host processes, process tree) and prints what
+                                holds (✓/✗); --json: {ok, mode, probed_mode, network, launcher,
+                                checks: [{id, rule, ok, detail}], failure?}. Exit 1 when a rule
+                                does not hold or the sandbox cannot start
   panto rewind [SESSION] [--to TURN | --undo] [--code | --conversation | --both] [--dry-run]
                [--force] [--json]
                                 take a session (default: this project's latest) back to before
@@ -94,9 +105,24 @@ Models: the -m model, else the model a resumed session was using (recorded with 
 
 Compaction controls: /compact --preview plans without a model call; /uncompact takes the
   compaction in effect back (repeat to walk back further); /pin notes survive every compaction
-  word for word; /summary edit stores your text as a compaction with trigger "edited";
-  summaries are checked for the paths, commands and errors they left out, which are restored
-  verbatim; failed compactions are kept on record (/session lists them).
+  word for word; /summary edit stores your text as a compaction with trigger "edited"; failed
+  compactions are kept on record (/session lists them).
+  After the summary the block says which turns it stands for ("This summary stands for turns 1
+  to N of this session...") and that recall finds them; then the restored facts, from the
+  summarised turns' tool calls and results, never from the summary: files changed (with their
+  turns), the latest run of each command (exit status, first error line), the paths, commands
+  and errors the summary left out, and an "Unverified:" line where the summary claims a pass, a
+  fix or a change the record contradicts (conservative: hedged or negated sentences are never
+  checked).
+
+Handoff: /handoff GOAL drafts the first prompt of a fresh session (the model writes where things
+  stand, decisions and their reasons, files and commands that matter, open problems; panto adds
+  the goal, the pinned notes and the ledger); the interactive session shows it and asks y (start
+  it), e (edit it in $VISUAL/$EDITOR first) or n. The new session's header names the old one as
+  its parent (panto sessions shows "↳ handoff of ID"); recall there searches the old one too; the
+  old session stays resumable. /handoff --edit: write the sections yourself (no model call). In
+  print mode (panto -c -p "/handoff GOAL") the draft is printed and the new session is started,
+  its first answer printed, only with --yes.
 
 Context and cost:
   After each answer the interactive session prints a dim line: the context size in tokens (the
@@ -107,13 +133,41 @@ Context and cost:
   (compaction apart, resumed history included) with a cost where config "prices" has one.
 
 Tools:
-  read, ls, glob and grep always run. write, edit and bash change things: the interactive
-  mode asks with one key (y = once, a = always for this session, n = no, then an optional
+  recall searches this session's whole history (summarised, failed, undone and rewound turns
+  included, and the session it was handed off from) and reads turns back by number: {"query": "words
+  "exact phrase"", "kind": user|assistant|tool_call|tool_result|TOOL, "limit": 8} or
+  {"turn": N, "to": M, "offset": C}; hits best first (most words, newest first among equals)
+  with turn, time, role or tool, how the turn stands and stale notes (a file read before a later
+  edit, a command run again with another result). Always offered; it only reads.
+  read, ls, glob and grep always run; inside the sandbox (the default) so does bash. write,
+  edit (and bash with --sandbox full) change things: the interactive mode asks with one key
+  (y = once, a = always for this session, n = no, then an optional
   reason the model is told; /tools lists the grants, /last shows the last output whole);
   print and JSON modes deny them unless --allow-tools is given (the model is told the user
   did not allow it).
   Tools work on regular files only (a pipe, socket or device is refused at once), and a call
   still running after 2 minutes (bash: its own timeout) is abandoned with an error result.
+
+Sandbox (--sandbox MODE, config "sandbox"; Linux: bubblewrap, macOS: sandbox-exec):
+  workspace-write (default)  the model's commands may write the project, a private /tmp and
+                             config "sandbox.writable_roots"; everything else is read-only
+  read-only                  only the private /tmp is writable
+  full                       no sandbox: commands run with your rights (as in other agents)
+  In both confined modes: the network is off (the host's 127.0.0.1 too) unless
+  "sandbox.network" is true; .git/config, .git/hooks, .git/modules, .panto/ and .mcp.json stay
+  read-only even inside writable folders (also through a .git pointer file or a swapped
+  symlink); credentials (~/.ssh, ~/.aws, ~/.config/gh, ~/.netrc, ~/.docker, ~/.gnupg, ~/.kube,
+  ~/.npmrc and the like: the README lists them), $PANTO_HOME and "sandbox.hidden_paths" are
+  hidden; commands get their own process ids and no new privileges,
+  and the whole process tree dies on timeout or Ctrl-C. read, write, edit, ls, glob, grep and
+  @path apply the same rules (symlinks resolved) and name the rule that refused. A command
+  that needs more may ask to leave the sandbox with a reason: that is asked every time (never
+  covered by "always" or --allow-tools) and refused in print and JSON modes unless
+  --allow-unsandboxed is given. Your own !cmd, hooks and MCP servers run unconfined, as
+  configured. When the sandbox cannot start (bubblewrap missing, user namespaces disabled,
+  AppArmor, a container), panto exits 2 saying why and how to fix it, or to choose
+  --sandbox full. The banner, /session, the JSON session_started event and exports name the
+  mode; panto sandbox shows what holds on this machine.
 
 Checkpoints and rewind:
   Around every call of write, edit, bash (and other tools that may change files) panto records
@@ -166,6 +220,17 @@ Agent Skills (folders with a SKILL.md: front matter name, description, then inst
                   with read). A compaction block names the skills loaded in the turns it
                   summarised. /skills lists them.
 
+Subagents (the task tool): the model hands a self-contained job to a child agent with its own
+  context and session file (listed under the parent by panto sessions; panto -r ID resumes it).
+  It has the parent's model, tools (no task), approvals (questions labelled with the child) and
+  hooks, and compacts on its own. The parent gets a report: a headline naming the child's session,
+  the final answer in full (a child stopped on a tool call is asked once to conclude), the files
+  it read and changed, the commands it ran with their outcomes. A parent compaction keeps one line
+  per task. Calls in one reply run in parallel (max_parallel_tasks); --max-turns and Ctrl-C
+  reach the children. Custom agents: <project>/.panto/agents/NAME.md,
+  <project>/.claude/agents/NAME.md, $PANTO_HOME/agents/NAME.md (front matter name, description,
+  tools, model; the body is the system prompt); a broken file is a warning naming it.
+
 Configuration (JSON; the project file wins per key):
   $PANTO_HOME/config.json       user settings (PANTO_HOME defaults to ~/.panto)
   <project>/.panto/config.json  project settings; <project> is the nearest ancestor of the
@@ -175,8 +240,8 @@ Configuration (JSON; the project file wins per key):
     compaction_model      model that writes compaction summaries (falls back to the active model)
     keep_verbatim_tokens  recent turns kept verbatim by a compaction, in tokens (default 20000)
     max_output_tokens     cap on each answer's length
-    restore_facts         false: do not restore the paths, commands and errors a summary left
-                          out into the compaction block (default true)
+    restore_facts         false: no restored facts after a summary (the ledger of files and
+                          commands, the facts it left out, the Unverified check) (default true)
     checkpoints           false: record no checkpoints around tool calls (rewinds then take back
                           the conversation only; default true)
     checkpoint_max_file_bytes  files larger than this are left out of checkpoints (reported as
@@ -196,10 +261,16 @@ Configuration (JSON; the project file wins per key):
     timeouts              model-request deadlines in ms: { "first_byte_ms": 30000 (until the
                           response starts), "idle_ms": 120000 (without content; keepalives do not
                           count), "request_ms": 600000 (whole request) }; a timeout is retried once
+    max_parallel_tasks    task calls (child agents) of one reply that run at once (default 4)
     tool_deadline_ms      how long one call of read, write, edit, ls, glob, grep or an MCP tool
                           may run before it is abandoned with an error result, in ms (default
                           120000); bash keeps its own timeout (the model's, at most 600 s)
     hooks                 commands run around prompts, tool calls and compactions (see Hooks)
+    sandbox               how the model's tools are confined (see Sandbox): a mode
+                          ("workspace-write", "read-only", "full") or { "mode": ..., "network":
+                          false, "writable_roots": ["~/scratch"], "hidden_paths": ["~/.my-creds"],
+                          "ask_commands": false (true: ask before sandboxed bash commands too) };
+                          paths absolute, ~/..., or relative to the project root
     prices                what tokens cost, for /cost, in US dollars per million tokens:
                           { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,
                             "cache_read_per_mtok": 0.3, "cache_write_per_mtok": 3.75 } } (cache
@@ -226,7 +297,8 @@ Environment:
   files: they show as [redacted NAME], also when a server echoes them in an error.
 
 JSON events (--json; one object per line, always ending with "done"):
-  session_started {session_id, session_path, model, resumed, cwd}
+  session_started {session_id, session_path, model, resumed, cwd,
+    sandbox: {mode, network, writable_roots}}   (mode "full": no sandbox)
   assistant_message {text, stop_reason, model, provider, usage: {prompt_tokens, output_tokens,
     cache_read_tokens?, cache_write_tokens?, reasoning_tokens?} | null}
   tool_call {id, name, arguments}    tool_result {tool_call_id, name, is_error, text}
@@ -234,7 +306,10 @@ JSON events (--json; one object per line, always ending with "done"):
   compaction_attempt_failed {trigger, model, code, message}   (the fallback model is asked next)
   compaction {trigger, model, fallback, turns_summarised, turns_kept, tokens_summarised,
     tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, duration_ms,
-    restored: [{kind: path|command|error, text}], skills? (skills loaded in the summarised turns,
+    restored: [{kind: path|command|error|task, text}], through_turn? (the block stands for turns 1 to
+    it), ledger?: {files: [{path, changes: [{change: created|written|edited|deleted, turn}]}],
+    commands: [{command, turn, exit_code, ending, error?}], more_files?, more_commands?},
+    unverified: [{claim, evidence}], skills? (skills loaded in the summarised turns,
     named in the block), instructions?,
     chunks? (summary requests chained when the prefix was too large for one),
     request_tokens?, context_window? (the provider's numbers from the overflow error, when stated)}
@@ -247,11 +322,16 @@ JSON events (--json; one object per line, always ending with "done"):
   compaction_undone {compaction_id, trigger, tokens_before, tokens_after, earlier_compaction}
   pinned {number, text, pins}   unpinned {number, text, pins}
   summary_edited {compaction_id, summary_tokens, tokens_before, tokens_after}
+  handoff {goal, model (null when the user wrote it), draft, parent: {id, path},
+    session: {id, path} | null (null: only shown; started with --yes)}
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
     (code "prompt_truncated": by the server's own numbers, a prompt pinned at its context size
     or no larger than an earlier one although the conversation grew; it may have dropped part of
     the conversation: raise its context size, e.g. Ollama num_ctx)
   hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
+  task_started {tool_call_id, agent, session_id, session_path}   (a task call's child agent)
+  task_event {tool_call_id, agent, event}   (one of the child's events, shaped as above)
+  task_finished {tool_call_id, agent, session_id, ok}
   checkpoint {tool_call_id, tool, scope: file|workspace, files: [{path, change:
     created|modified|deleted}], uncovered: [{path, reason: ignored|too-large|nested-repository|
     special-file|content-unavailable|outside-workspace}], error? ("checkpoints unavailable: ...")}
@@ -261,7 +341,7 @@ JSON events (--json; one object per line, always ending with "done"):
     (from /rewind as the prompt, and from panto rewind --json)
   fork {session_id, path, parent_id, parent_path, turn}   (from --fork and /fork)
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
-    invalid_request, or usage/config/session/auth,
+    invalid_request, or usage/config/session/auth, sandbox (it cannot start),
     or max_turns when --max-turns stopped the run)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, compaction: {the same four}}}   usage: the whole session's totals as /cost
@@ -273,7 +353,7 @@ Exit status:
   0    success
   1    a model, provider or runtime failure (an overflow that survived its one retry included)
   2    a usage or configuration error (bad flag, bad config, unknown provider, missing API key,
-       session in use by another process)
+       session in use by another process, a sandbox that cannot start)
   3    stopped by --max-turns N: N model requests made and the model still wanted tools
        (the work so far stays in the session; panto -r ID continues it)
   130  interrupted (Ctrl-C, or Esc in the -r picker)
@@ -287,7 +367,10 @@ Examples:
   panto -c -p "/compact --preview"                what a compaction would summarise and keep
   panto -c -p "/uncompact"                        take the latest compaction back
   EDITOR=vim panto -c -p "/summary edit"          fix the summary by hand
+  panto -c -p "/handoff ship the parser fix"      draft a handoff (add --yes to start the new session)
   panto --json --allow-tools -p "run the tests and fix what fails" > events.jsonl
+  panto --sandbox read-only -p "review this change"   commands may not write the project
+  panto sandbox                                   what the sandbox enforces on this machine
   panto --max-turns 10 --allow-tools -p "fix the lint errors"   at most 10 model requests
   panto rewind --to 3 --dry-run                   what taking turns 3 on back would change
   panto -c -p "/rewind --undo"                    take the latest rewind back

@@ -43,6 +43,16 @@ async function main(): Promise<number> {
       stderr: process.stderr,
       ...(parsed.model === undefined ? {} : { model: parsed.model }),
       ...(parsed.maxTurns === undefined ? {} : { maxTurns: parsed.maxTurns }),
+      ...(parsed.sandbox === undefined ? {} : { sandbox: parsed.sandbox }),
+    });
+  if (parsed.command === "sandbox")
+    return (await import("./sandbox/sandbox-command.js")).runSandboxCommand({
+      json: parsed.json,
+      ...(parsed.mode === undefined ? {} : { mode: parsed.mode }),
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
     });
   const io = {
     cwd: process.cwd(),

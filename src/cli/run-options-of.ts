@@ -10,5 +10,9 @@ export function runOptionsOf(options: CliOptions): RunOptions {
     ...(options.fork === undefined ? {} : { fork: options.fork }),
     continue: options.continue,
     allowTools: options.allowTools,
+    yes: options.yes,
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    allowUnsandboxed: options.allowUnsandboxed === true,
+    ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
   };
 }

@@ -1,4 +1,4 @@
-import type { Message, RestoredFact, Turn } from "../core/index.js";
+import type { Message, RestoredFact, ToolResultBlock, Turn } from "../core/index.js";
 
 /** A concrete fact of the conversation a summary should keep: a path, a command or an error. */
 export type Fact = RestoredFact;
@@ -12,7 +12,9 @@ export const ERROR_EXCERPT_CHARS = 200;
 /**
  * The facts of `turns`, newest first, each once: the `path` argument of every read, write, edit,
  * ls, glob and grep call, every command bash ran, and the first line of every failed tool result
- * (capped at {@link ERROR_EXCERPT_CHARS}). Deterministic and model-free.
+ * (capped at {@link ERROR_EXCERPT_CHARS}). Deterministic and model-free. The headline of every
+ * `task` report (one line naming the child's session) comes first, so the caps never drop a
+ * finished task before a path.
  */
 export function extractFacts(turns: readonly Turn[]): Fact[] {
   const facts: Fact[] = [];
@@ -28,14 +30,15 @@ export function extractFacts(turns: readonly Turn[]): Fact[] {
       facts.push(fact);
     }
   }
-  return facts;
+  return [...facts.filter((fact) => fact.kind === "task"), ...facts.filter((fact) => fact.kind !== "task")];
 }
 
 /** One message's facts in the order they appear in it. */
 function factsOf(message: Message): Fact[] {
   if (message.role === "user") return [];
   if (message.role === "tool")
-    return message.content.flatMap((result) => {
+    return message.content.flatMap((result): Fact[] => {
+      if (result.toolName === "task") return taskFact(result);
       if (!result.isError) return [];
       const text = errorExcerpt(
         result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n"),
@@ -51,6 +54,13 @@ function factsOf(message: Message): Fact[] {
       return [{ kind: "path", text: path.trim() }];
     return [];
   });
+}
+
+/** A task report's first line is its headline: `task NAME "LABEL" (session ID): gist`. */
+function taskFact(result: ToolResultBlock): Fact[] {
+  const first = result.content.find((block) => block.type === "text");
+  const line = first?.type === "text" ? (first.text.split("\n")[0] ?? "").trim() : "";
+  return line.startsWith("task ") ? [{ kind: "task", text: line }] : [];
 }
 
 function errorExcerpt(text: string): string {

@@ -1,10 +1,20 @@
 export * from "./base-compaction-prompt-path.js";
 export * from "./build-compaction-request.js";
+export { checkClaims, MAX_UNVERIFIED } from "./check-claims.js";
 export * from "./estimate-context-tokens.js";
 export * from "./estimate-tokens.js";
 export { ERROR_EXCERPT_CHARS, extractFacts, type Fact } from "./extract-facts.js";
+export {
+  DEFAULT_LEDGER_LIMITS,
+  deletedPaths,
+  errorLine,
+  extractLedger,
+  type LedgerLimits,
+} from "./extract-ledger.js";
 export * from "./group-turns.js";
 export { MAX_CARRIED_SKILLS, SKILL_TOOL, skillsLoadedIn, withLoadedSkills } from "./loaded-skills.js";
+export { normaliseForMatch } from "./normalise-for-match.js";
+export { compactionTurns, numberTurns } from "./number-turns.js";
 export { PINNED_NOTES_PROMPT_HEADING, withPinnedNotes } from "./pinned-notes-prompt.js";
 export * from "./plan-retention.js";
 export {
@@ -18,8 +28,8 @@ export * from "./resolve-compaction-prompt.js";
 export {
   DEFAULT_RESTORE_LIMITS,
   findMissingFacts,
-  normaliseForMatch,
   type RestoreLimits,
+  type RestoreOptions,
   withRestoredFacts,
 } from "./restore-facts.js";
 export * from "./run-compaction.js";

@@ -1,14 +1,22 @@
-import type { CompactionRecord, RestoredFact, Turn } from "../core/index.js";
+import type { CompactionLedger, CompactionRecord, RestoredFact, Turn } from "../core/index.js";
+import { checkClaims } from "./check-claims.js";
 import { extractFacts, type Fact } from "./extract-facts.js";
+import { DEFAULT_LEDGER_LIMITS, extractLedger, type LedgerLimits } from "./extract-ledger.js";
+import { normaliseForMatch } from "./normalise-for-match.js";
 
 /** Caps on what is restored, so the compaction block cannot balloon. */
 export interface RestoreLimits {
   maxFacts: number;
   /** Characters of fact text, all restored facts together. */
   maxChars: number;
+  ledger: LedgerLimits;
 }
 
-export const DEFAULT_RESTORE_LIMITS: RestoreLimits = { maxFacts: 12, maxChars: 2000 };
+export const DEFAULT_RESTORE_LIMITS: RestoreLimits = {
+  maxFacts: 12,
+  maxChars: 2000,
+  ledger: DEFAULT_LEDGER_LIMITS,
+};
 
 /**
  * The facts (newest first, as {@link extractFacts} gives them) that `summary` does not mention,
@@ -19,7 +27,7 @@ export const DEFAULT_RESTORE_LIMITS: RestoreLimits = { maxFacts: 12, maxChars: 2
 export function findMissingFacts(
   facts: readonly Fact[],
   summary: string,
-  limits: RestoreLimits = DEFAULT_RESTORE_LIMITS,
+  limits: Pick<RestoreLimits, "maxFacts" | "maxChars"> = DEFAULT_RESTORE_LIMITS,
 ): RestoredFact[] {
   const haystack = normaliseForMatch(summary);
   const missing: RestoredFact[] = [];
@@ -35,25 +43,47 @@ export function findMissingFacts(
   return missing;
 }
 
-/** Lower case, no quotes or backticks, no leading "./", single spaces. */
-export function normaliseForMatch(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[`'"]/g, "")
-    .replace(/(^|\s)\.\//g, "$1")
-    .replace(/\s+/g, " ")
-    .trim();
+/** What the restored facts of one compaction are drawn from besides its summarised turns. */
+export interface RestoreOptions {
+  /** The turn number of each summarised turn, when known (the ledger says in which turn). */
+  turnNumbers?: readonly (number | undefined)[];
+  /** The ledger of the compaction this one replaces: carried on, so it covers every summarised turn. */
+  previousLedger?: CompactionLedger;
+  limits?: RestoreLimits;
 }
 
 /**
- * The record with the facts of `summarised` its summary left out, as `restored` (absent when the
- * summary mentions them all). Costs no model call.
+ * The record with its restored facts, one mechanism drawn from the tool calls and results of
+ * `summarised` and costing no model call: the ledger (files changed, the latest run of each
+ * command), the claims of the summary it contradicts (`unverified`), and the paths, commands and
+ * errors the summary left out that the ledger does not already carry (`restored`). Each part is
+ * absent when empty; the summary itself is never changed.
  */
 export function withRestoredFacts(
   record: CompactionRecord,
   summarised: readonly Turn[],
-  limits: RestoreLimits = DEFAULT_RESTORE_LIMITS,
+  options: RestoreOptions = {},
 ): CompactionRecord {
-  const restored = findMissingFacts(extractFacts(summarised), record.summary, limits);
-  return restored.length === 0 ? record : { ...record, restored };
+  const limits = options.limits ?? DEFAULT_RESTORE_LIMITS;
+  const numbers = options.turnNumbers ?? [];
+  const ledger = extractLedger(summarised, numbers, options.previousLedger, limits.ledger);
+  const facts = extractFacts(summarised);
+  const restored = findMissingFacts(facts, `${record.summary}\n${ledgerText(ledger)}`, limits);
+  const readPaths = facts.filter((fact) => fact.kind === "path").map((fact) => fact.text);
+  const unverified = checkClaims(record.summary, ledger, readPaths);
+  return {
+    ...record,
+    ...(restored.length === 0 ? {} : { restored }),
+    ...(ledger === undefined ? {} : { ledger }),
+    ...(unverified.length === 0 ? {} : { unverified }),
+  };
+}
+
+/** The ledger's paths, commands and error lines, for telling which facts it already carries. */
+function ledgerText(ledger: CompactionLedger | undefined): string {
+  if (ledger === undefined) return "";
+  return [
+    ...ledger.files.map((file) => file.path),
+    ...ledger.commands.flatMap((command) => [command.command, command.error ?? ""]),
+  ].join("\n");
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SANDBOX_MODES } from "../core/index.js";
 import { HOOK_EVENT_NAMES, PROVIDER_APIS } from "./panto-config.js";
 
 const modelId = z.string().regex(/^[^/\s]+\/\S+$/);
@@ -60,6 +61,14 @@ export const hooksSchema = z.strictObject(
 
 const perMillionTokens = z.number().min(0);
 
+export const sandboxSchema = z.strictObject({
+  mode: z.enum(SANDBOX_MODES).optional(),
+  network: z.boolean().optional(),
+  writable_roots: z.array(z.string().min(1)).optional(),
+  hidden_paths: z.array(z.string().min(1)).optional(),
+  ask_commands: z.boolean().optional(),
+});
+
 export const priceSchema = z.strictObject({
   input_per_mtok: perMillionTokens,
   output_per_mtok: perMillionTokens,
@@ -93,8 +102,11 @@ export const configSchema = z.strictObject({
   bash_env_passthrough: z.array(envName).optional(),
   timeouts: timeoutsSchema.optional(),
   tool_deadline_ms: positiveInteger.optional(),
+  max_parallel_tasks: positiveInteger.optional(),
   hooks: hooksSchema.optional(),
   prices: z.record(modelId, priceSchema).optional(),
+  // "sandbox": "read-only" is short for {"mode": "read-only"}: expanded before validation (parseConfigText).
+  sandbox: sandboxSchema.optional(),
 });
 
 /**
@@ -128,6 +140,7 @@ export const KEY_RULES: Record<string, string> = {
   "timeouts.idle_ms": "must be a positive integer (milliseconds)",
   "timeouts.request_ms": "must be a positive integer (milliseconds)",
   tool_deadline_ms: "must be a positive integer (milliseconds)",
+  max_parallel_tasks: "must be a positive integer (task calls of one tool round that run at once)",
   hooks: `must be an object mapping hook events (${HOOK_EVENT_NAMES.join(", ")}) to lists of matcher groups`,
   "hooks.*":
     'must be a list such as [{"matcher": "bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]',
@@ -147,6 +160,14 @@ export const KEY_RULES: Record<string, string> = {
   "prices.*.output_per_mtok": "must be a non-negative number (price per million output tokens)",
   "prices.*.cache_read_per_mtok": "must be a non-negative number (price per million cache-read tokens)",
   "prices.*.cache_write_per_mtok": "must be a non-negative number (price per million cache-write tokens)",
+  sandbox: `must be a mode (${SANDBOX_MODES.map((mode) => `"${mode}"`).join(", ")}) or an object such as {"mode": "workspace-write", "network": false, "writable_roots": ["~/scratch"]}`,
+  "sandbox.mode": `must be one of ${SANDBOX_MODES.map((mode) => `"${mode}"`).join(", ")}`,
+  "sandbox.network": "must be true or false",
+  "sandbox.writable_roots": 'must be a list of folders, e.g. ["~/scratch", "../shared"]',
+  "sandbox.writable_roots.*": "must be a non-empty path (absolute, ~/..., or relative to the project root)",
+  "sandbox.hidden_paths": 'must be a list of files or folders, e.g. ["~/.config/my-tool"]',
+  "sandbox.hidden_paths.*": "must be a non-empty path (absolute, ~/..., or relative to the project root)",
+  "sandbox.ask_commands": "must be true or false",
 };
 
 /** Keys allowed directly under `path` (for "unknown key" messages); `$schema` goes unmentioned. */
@@ -158,11 +179,13 @@ export function allowedKeys(path: readonly PropertyKey[]): string[] {
         ? timeoutsSchema.shape
         : path[0] === "hooks"
           ? hookShape(path)
-          : path.length === 2 && path[0] === "prices"
-            ? priceSchema.shape
-            : path.length === 2 && path[0] === "providers"
-              ? providerSchema.shape
-              : {};
+          : path[0] === "sandbox"
+            ? sandboxSchema.shape
+            : path.length === 2 && path[0] === "prices"
+              ? priceSchema.shape
+              : path.length === 2 && path[0] === "providers"
+                ? providerSchema.shape
+                : {};
   return Object.keys(shape).filter((key) => key !== "$schema");
 }
 
@@ -181,6 +204,7 @@ export function ruleKey(path: readonly PropertyKey[]): string {
       if (path[0] === "mcp_servers") return index === 1 ? "*" : String(segment);
       if (path[0] === "bash_env_passthrough" && index === 1) return "*";
       if (path[0] === "prices" && index === 1) return "*";
+      if (path[0] === "sandbox" && index === 2) return "*";
       if (path[0] === "hooks" && (index === 1 || index === 2 || index === 4)) return "*";
       if (path[0] !== "providers") return String(segment);
       return index === 1 || (index === 3 && path[2] === "headers") ? "*" : String(segment);

@@ -15,6 +15,7 @@ export {
   type PantoConfig,
   PROVIDER_APIS,
   type ProviderConfig,
+  type SandboxConfig,
   type TimeoutsConfig,
 } from "./panto-config.js";
 export {

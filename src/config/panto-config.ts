@@ -1,4 +1,4 @@
-import type { ApiKind } from "../core/index.js";
+import type { ApiKind, SandboxMode } from "../core/index.js";
 
 /** A custom endpoint, usually an OpenAI-compatible server (Ollama, vLLM, OpenRouter, ...). */
 export interface ProviderConfig {
@@ -39,10 +39,28 @@ export interface PantoConfig {
    * may run before it is abandoned with an error result. Positive integer; default 120000.
    */
   tool_deadline_ms?: number;
+  /** Task calls (child agents) of one tool round that run at the same time (default 4). */
+  max_parallel_tasks?: number;
   /** Commands run around prompts, tool calls and compactions, in Claude Code's shape. */
   hooks?: HooksConfig;
   /** Prices per million tokens by "provider/model", for `/cost`. */
   prices?: Record<string, ModelPrice>;
+  /** How the model's commands and file tools are confined (a bare mode string is read as `{"mode": ...}`). */
+  sandbox?: SandboxConfig;
+}
+
+/** Config "sandbox". */
+export interface SandboxConfig {
+  /** Default "workspace-write"; `--sandbox MODE` wins. */
+  mode?: SandboxMode;
+  /** Commands may use the network (default false). */
+  network?: boolean;
+  /** Folders writable besides the project: absolute, `~/...`, or relative to the project root. */
+  writable_roots?: string[];
+  /** Files and folders hidden besides the built-in credential list, written like writable_roots. */
+  hidden_paths?: string[];
+  /** Ask before every sandboxed `bash` command too (default false: only escapes ask). */
+  ask_commands?: boolean;
 }
 
 /** The hook events panto runs, with the names Claude Code users already write. */

@@ -11,7 +11,7 @@ import { quoteForMessage } from "./quote-for-message.js";
  * line:column of a JSON syntax error).
  */
 export function parseConfigText(text: string, file: string): PantoConfig {
-  const json = parseJson(text.replace(/^\uFEFF/, ""), file);
+  const json = expandShorthands(parseJson(text.replace(/^\uFEFF/, ""), file));
   const result = configSchema.safeParse(json, { reportInput: true });
   if (!result.success) {
     const problems = result.error.issues.flatMap((issue) => describeIssue(issue, json));
@@ -25,6 +25,13 @@ export function parseConfigText(text: string, file: string): PantoConfig {
   const { $schema: _ignored, ...config } = result.data;
   // Zod only returns keys present in the input, so no optional key holds undefined.
   return config as PantoConfig;
+}
+
+/** `"sandbox": "MODE"` is `"sandbox": {"mode": "MODE"}`, so a bad mode is named as "sandbox.mode". */
+function expandShorthands(json: unknown): unknown {
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return json;
+  const sandbox = (json as Record<string, unknown>).sandbox;
+  return typeof sandbox === "string" ? { ...json, sandbox: { mode: sandbox } } : json;
 }
 
 function parseJson(text: string, file: string): unknown {

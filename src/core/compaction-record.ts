@@ -14,8 +14,65 @@ export interface SummaryRequestUsage extends Usage {
 
 /** A concrete fact the summary left out, restored verbatim from the summarised turns. */
 export interface RestoredFact {
-  kind: "path" | "command" | "error";
+  /** "task": the headline of a `task` tool's report, naming the child's session. */
+  kind: "path" | "command" | "error" | "task";
   text: string;
+}
+
+/**
+ * Which turns of the session a compaction covers, by turn number (the 1-based count of the user
+ * messages of the session file, kept copies not counted; see src/session/turn-numbers.ts).
+ */
+export interface CompactionTurns {
+  /** The block stands for turns 1 to `through`: the last turn it summarised. */
+  through: number;
+  /** The numbers of the turns copied verbatim after the block (the turn in flight included), in order. */
+  kept: number[];
+  /** How many turns the session file held when the compaction was written. */
+  total: number;
+}
+
+/** How a tool call changed a file: `write` created or overwrote it, `edit` edited it, `rm` deleted it. */
+export type FileChange = "created" | "written" | "edited" | "deleted";
+
+/** A file the summarised turns changed, each change with its turn, newest first. */
+export interface LedgerFile {
+  path: string;
+  changes: Array<{ change: FileChange; turn?: number }>;
+}
+
+/** The latest run of one distinct command `bash` ran in the summarised turns. */
+export interface LedgerCommand {
+  command: string;
+  turn?: number;
+  /** The exit status; null when the command was killed, timed out or interrupted. */
+  exitCode: number | null;
+  /** How it ended, as the bash tool said: "exit 0", "timed out", "killed by SIGTERM", ... */
+  ending: string;
+  /** When it failed: the first line of its output that reads as an error (at most 200 characters). */
+  error?: string;
+}
+
+/**
+ * The record of the summarised turns drawn from their tool calls and results, never from the
+ * summary: each file changed and the latest run of each command, newest first and capped. A
+ * compaction's ledger also carries the one of the compaction it replaces, so it covers every
+ * summarised turn.
+ */
+export interface CompactionLedger {
+  files: LedgerFile[];
+  commands: LedgerCommand[];
+  /** Files and commands left out by the caps. */
+  moreFiles?: number;
+  moreCommands?: number;
+}
+
+/** A claim of the summary the ledger contradicts, quoted with the evidence. */
+export interface UnverifiedClaim {
+  /** The summary's sentence, verbatim (at most 200 characters). */
+  claim: string;
+  /** What the ledger shows instead. */
+  evidence: string;
 }
 
 /**
@@ -53,6 +110,12 @@ export interface CompactionRecord {
    * block under a fixed heading (newest first, capped). Absent when none were missing or the check is off.
    */
   restored?: RestoredFact[];
+  /** Which turns the block stands for. Absent on compactions written before turns were numbered. */
+  turns?: CompactionTurns;
+  /** Files changed and commands run in the summarised turns (part of the restored facts). Absent when none, or the check is off. */
+  ledger?: CompactionLedger;
+  /** Claims of the summary the ledger contradicts (part of the restored facts). Absent when none. */
+  unverified?: UnverifiedClaim[];
   /**
    * Skills loaded (with the `skill` tool) in the summarised turns or named by the compaction this one
    * replaced: listed in the compaction block so the model knows to load one again. Absent when none.

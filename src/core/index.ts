@@ -1,3 +1,4 @@
+export { type CommandOutcome, commandOutcome } from "./command-outcome.js";
 export type * from "./compaction-record.js";
 export type * from "./content.js";
 export type * from "./context.js";
@@ -8,6 +9,7 @@ export { MISSING_RESULT_TEXT, missingToolResult } from "./missing-tool-result.js
 export type * from "./model-client.js";
 export { optional } from "./optional.js";
 export * from "./panto-error.js";
+export { DEFAULT_SANDBOX_MODE, SANDBOX_MODES, type SandboxMode, type SandboxRecord } from "./sandbox-mode.js";
 export type * from "./turn.js";
 export { NOT_RUN_OPENINGS, wasNotRun } from "./unrun-tool-call.js";
 export type * from "./usage.js";

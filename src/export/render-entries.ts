@@ -6,6 +6,7 @@ import { formatCount } from "./format-count.js";
 import { compactionExtras, compactionFailedInfo, pinText, undoneCompactionId } from "./future-entries.js";
 import type { MarkdownToHtml } from "./render-markdown.js";
 import { describeMark } from "./render-timeline.js";
+import { sandboxLabel } from "./sandbox-label.js";
 import type { CompactionMark } from "./scan-session.js";
 import type { EntryFields } from "./session-lines.js";
 
@@ -263,6 +264,11 @@ export function renderModelSwitch(fields: EntryFields, line: number, context: Re
   return `<article class="entry model" id="L${line}">${header(line, "Model switched", fields.ts, [])}<p>${htmlText(model, context.redact)}</p></article>`;
 }
 
+export function renderSandbox(fields: EntryFields, line: number, context: RenderContext): string {
+  const label = sandboxLabel(fields) ?? "?";
+  return `<article class="entry model" id="L${line}">${header(line, "Sandbox", fields.ts, [])}<p>${htmlText(label, context.redact)}</p></article>`;
+}
+
 /** Any other entry type: its type, time and fields as escaped JSON, so nothing is hidden. */
 export function renderGeneric(fields: EntryFields, line: number, context: RenderContext): string {
   return `<article class="entry other" id="L${line}">${header(line, `Entry “${htmlText(fields.type, context.redact)}”`, fields.ts, [])}${preformatted(JSON.stringify(fields, null, 2), context)}</article>`;
@@ -282,4 +288,5 @@ export const OTHER_ENTRY_RENDERERS: Record<
   pin: renderPin,
   unpin: renderUnpin,
   model: renderModelSwitch,
+  sandbox: renderSandbox,
 };

@@ -1,6 +1,7 @@
 import { estimateMessageTokens } from "../compaction/index.js";
 import type { CompactionEntry, MessageEntry, SessionHeader } from "../session/index.js";
 import { compactionExtras, learnedWindows, undoneCompactionId } from "./future-entries.js";
+import { sandboxLabel } from "./sandbox-label.js";
 import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
 
 /** The context size of one model request (one assistant message, kept copies excluded). */
@@ -56,6 +57,8 @@ export interface SessionScan {
   totals: Totals;
   /** Line ranges (inclusive) of turns that failed for good. */
   failedTurns: Array<{ from: number; to: number }>;
+  /** The sandboxes the session's runs used, in words, each once, in the order first used. */
+  sandboxes: string[];
   entries: number;
   invalidLines: number[];
   /** The line of each pin entry, by its id, so an unpin can link to the note it ends. */
@@ -75,6 +78,7 @@ class Scanner {
   readonly compactions: CompactionMark[] = [];
   readonly failedTurns: Array<{ from: number; to: number }> = [];
   readonly invalidLines: number[] = [];
+  readonly sandboxes: string[] = [];
   readonly totals: Totals = {
     requests: 0,
     requestsWithUsage: 0,
@@ -197,6 +201,8 @@ class Scanner {
   }
 
   private seeOther(line: number, fields: EntryFields): void {
+    const sandbox = sandboxLabel(fields);
+    if (sandbox !== undefined && !this.sandboxes.includes(sandbox)) this.sandboxes.push(sandbox);
     if (fields.type === "pin" && typeof fields.id === "string") this.pinLines.set(fields.id, line);
     if (fields.type === "compaction-failed") {
       const attempts = Array.isArray(fields.attempts) ? fields.attempts.length : 1;
@@ -237,6 +243,7 @@ export async function scanSession(path: string): Promise<SessionScan> {
     compactions: scanner.compactions,
     totals: scanner.totals,
     failedTurns: scanner.failedTurns,
+    sandboxes: scanner.sandboxes,
     entries: scanner.entries,
     invalidLines: scanner.invalidLines,
     pinLines: scanner.pinLines,

@@ -53,7 +53,9 @@ export async function writeHtml(
 ): Promise<void> {
   const { header } = scan;
   const title = `panto session ${htmlText(header.id, context.redact)}`;
-  const intro = `<p class="note">Created ${htmlText(header.created, context.redact)} in <code>${htmlText(header.cwd, context.redact)}</code> · file ${htmlText(basename(path), context.redact)} · ${formatCount(scan.entries)} entries</p>`;
+  const sandbox =
+    scan.sandboxes.length === 0 ? "" : ` · sandbox: ${htmlText(scan.sandboxes.join("; "), context.redact)}`;
+  const intro = `<p class="note">Created ${htmlText(header.created, context.redact)} in <code>${htmlText(header.cwd, context.redact)}</code> · file ${htmlText(basename(path), context.redact)} · ${formatCount(scan.entries)} entries${sandbox}</p>`;
   await sink.write(pageStart(title, intro));
   await sink.write(renderTimelineSection(scan));
   await sink.write(entriesStart());

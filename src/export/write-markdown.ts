@@ -6,6 +6,7 @@ import { formatCount } from "./format-count.js";
 import { compactionFailedInfo, pinText, undoneCompactionId } from "./future-entries.js";
 import { CUT_CHARS } from "./render-entries.js";
 import { describeMark } from "./render-timeline.js";
+import { sandboxLabel } from "./sandbox-label.js";
 import type { SessionScan } from "./scan-session.js";
 import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
 import type { TextSink } from "./text-sink.js";
@@ -87,6 +88,8 @@ function lineMarkdown(
       const info = compactionFailedInfo(item.fields);
       return `## Compaction failed (${text(info.trigger)}) · line ${item.line}\n\n${info.attempts.map((attempt) => `- ${text(attempt.model)}: ${text(attempt.code)}: ${text(attempt.message)}`).join("\n")}`;
     }
+    const sandbox = sandboxLabel(item.fields);
+    if (sandbox !== undefined) return `### sandbox: ${text(sandbox)} · line ${item.line}`;
     if (item.fields.type === "model" && typeof item.fields.model === "string")
       return `### model switched to ${text(item.fields.model)} · line ${item.line}`;
     const control = controlMarkdown(item.fields, scan, text);
@@ -131,6 +134,10 @@ function controlMarkdown(
     : `compaction ${mark.ordinal} (line ${mark.line}) undone`;
 }
 
+function sandboxLine(scan: SessionScan, text: (value: string) => string): string {
+  return scan.sandboxes.length === 0 ? "" : ` Sandbox: ${scan.sandboxes.map(text).join("; ")}.`;
+}
+
 /** `--format md`: the timeline as a list and every entry in file order, for pasting into an issue. */
 export async function writeMarkdown(
   path: string,
@@ -142,7 +149,7 @@ export async function writeMarkdown(
   const { header, totals } = scan;
   const text = (value: string) => cleanText(context.redact(value));
   await sink.write(
-    `# panto session ${text(header.id)}\n\nCreated ${text(header.created)} in \`${text(header.cwd)}\`.\n\n`,
+    `# panto session ${text(header.id)}\n\nCreated ${text(header.created)} in \`${text(header.cwd)}\`.${sandboxLine(scan, text)}\n\n`,
   );
   await sink.write(
     `## Timeline\n\n${formatCount(totals.requests)} model requests · ${formatCount(totals.inputTokens)} input, ${formatCount(totals.outputTokens)} output, ${formatCount(totals.cacheReadTokens)} cache read, ${formatCount(totals.cacheWriteTokens)} cache write tokens · ${formatCount(totals.compactionCalls)} compaction calls${scan.window === undefined ? "" : ` · context window ${formatCount(scan.window)}`}\n\n`,

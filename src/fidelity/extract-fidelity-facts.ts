@@ -9,7 +9,10 @@ import { FIDELITY_FACT_KINDS, type FidelityFact } from "./fidelity-fact.js";
  * facts are drawn from (extractFacts), and the user's explicit instructions. Deterministic.
  */
 export function extractFidelityFacts(turns: readonly Turn[]): FidelityFact[] {
-  const restorable: FidelityFact[] = extractFacts(turns).reverse();
+  // Task headlines are restored whole, not scored: the summary is not expected to repeat them.
+  const restorable = extractFacts(turns)
+    .reverse()
+    .flatMap((fact): FidelityFact[] => (fact.kind === "task" ? [] : [{ kind: fact.kind, text: fact.text }]));
   const all = [...restorable, ...extractInstructions(turns)];
   return FIDELITY_FACT_KINDS.flatMap((kind) => all.filter((fact) => fact.kind === kind));
 }

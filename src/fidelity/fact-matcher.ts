@@ -1,4 +1,4 @@
-import { normaliseForMatch } from "../compaction/restore-facts.js";
+import { normaliseForMatch } from "../compaction/normalise-for-match.js";
 import type { FidelityFact } from "./fidelity-fact.js";
 import { keyTerms, termSet } from "./key-terms.js";
 

@@ -35,6 +35,7 @@ export function fidelityJson(report: FidelityReport): Record<string, unknown> {
       in_summary: fact.inSummary,
       in_block: fact.inBlock,
       answered: fact.answered,
+      answered_recall: fact.answeredRecall,
       answered_full: fact.answeredFull,
     })),
     totals: {
@@ -42,6 +43,7 @@ export function fidelityJson(report: FidelityReport): Record<string, unknown> {
       in_summary: totals.inSummary,
       in_block: totals.inBlock,
       answered: totals.answered,
+      answered_recall: totals.answeredRecall,
       answered_full: totals.answeredFull,
     },
     requests: report.requests,

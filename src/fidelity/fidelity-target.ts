@@ -1,9 +1,20 @@
 import { groupTurns } from "../compaction/group-turns.js";
-import type { CompactionRecord, CompactionTrigger, EffectiveContext, Message, Turn } from "../core/index.js";
+import type {
+  CompactionLedger,
+  CompactionRecord,
+  CompactionTrigger,
+  EffectiveContext,
+  Message,
+  Turn,
+} from "../core/index.js";
 import { optional } from "../core/index.js";
 import {
+  blockParts,
   type CompactionEntry,
   composeCompactionSummary,
+  type EffectiveTurnNumbers,
+  effectiveTurnNumbers,
+  isTurnStart,
   pinsInForce,
   replayEntries,
   type SessionEntry,
@@ -81,6 +92,10 @@ export interface SummariserView {
   pins: string[];
   /** The context the next request carries now. */
   current: EffectiveContext;
+  /** The turn numbers of the context's turns (for the turns a new compaction stands for). */
+  numbering?: EffectiveTurnNumbers;
+  /** The ledger of the compaction in effect, which a new one carries on. */
+  previousLedger?: CompactionLedger;
 }
 
 /** The summariser's view of the session now, as `/compact` would take it. */
@@ -88,7 +103,12 @@ export function summariserView(entries: readonly SessionEntry[]): SummariserView
   const current = replayEntries(entries).context;
   const base = survivingEntries(entries).compaction;
   const pins = pinsInForce(entries).map((pin) => pin.text);
-  if (base === undefined) return { context: { messages: current.messages }, pins, current };
+  const numbering = numberingOf(entries, base);
+  const extra = {
+    ...optional("numbering", numbering),
+    ...optional("previousLedger", base?.ledger),
+  };
+  if (base === undefined) return { context: { messages: current.messages }, pins, current, ...extra };
   const summary = composeCompactionSummary({
     summary: base.summary,
     ...optional("restored", base.restored),
@@ -97,7 +117,17 @@ export function summariserView(entries: readonly SessionEntry[]): SummariserView
     context: { compaction: { type: "compaction", summary }, messages: current.messages },
     pins,
     current,
+    ...extra,
   };
+}
+
+/** The turn numbers of the context replayed from the whole file (read whole, so they are counted). */
+function numberingOf(
+  entries: readonly SessionEntry[],
+  base: CompactionEntry | undefined,
+): EffectiveTurnNumbers | undefined {
+  const start = base === undefined ? 0 : entries.indexOf(base);
+  return effectiveTurnNumbers(entries.slice(start), entries.slice(0, start).filter(isTurnStart).length);
 }
 
 /** The target of a compaction made for the check: `record` with `kept` after it, written nowhere. */
@@ -107,11 +137,7 @@ export function freshTarget(
   summarised: readonly Turn[],
   kept: readonly Message[],
 ): FidelityTarget {
-  const block = composeCompactionSummary({
-    summary: record.summary,
-    ...optional("restored", record.restored),
-    pins: view.pins,
-  });
+  const block = composeCompactionSummary({ ...blockParts(record), pins: view.pins });
   return {
     trigger: record.trigger,
     model: record.model,

@@ -2,7 +2,15 @@ import { FIDELITY_FACT_KINDS, type FidelityFactKind } from "./fidelity-fact.js";
 import type { FidelityReport } from "./fidelity-report.js";
 import { type FactScore, fidelityTotals } from "./score-fidelity.js";
 
-const HEADINGS = ["kind", "facts", "in summary", "in block", "answered", "answered (full)"];
+const HEADINGS = [
+  "kind",
+  "facts",
+  "in summary",
+  "in block",
+  "answered",
+  "answered (recall)",
+  "answered (full)",
+];
 
 /** The report as text: a table by kind, then the facts the block lost and those the model missed. */
 export function formatFidelityReport(report: FidelityReport): string {
@@ -22,6 +30,12 @@ export function formatFidelityReport(report: FidelityReport): string {
     (f) => f.inBlock && !f.inSummary,
   );
   appendList(lines, "Not answered from the compacted context:", report.facts, (f) => f.answered === false);
+  appendList(
+    lines,
+    "Not answered even with recall:",
+    report.facts,
+    (f) => f.answered === false && f.answeredRecall === false,
+  );
   appendList(
     lines,
     "Not answered from the full context either:",
@@ -55,6 +69,7 @@ function table(report: FidelityReport): string[] {
 function row(label: FidelityFactKind | "total", facts: readonly FactScore[]): string[] {
   const answers = {
     ...(facts.some((fact) => fact.answered !== null) ? { compacted: "" } : {}),
+    ...(facts.some((fact) => fact.answeredRecall !== null) ? { recall: "" } : {}),
     ...(facts.some((fact) => fact.answeredFull !== null) ? { full: "" } : {}),
   };
   const totals = fidelityTotals(facts, answers);
@@ -70,6 +85,7 @@ function row(label: FidelityFactKind | "total", facts: readonly FactScore[]): st
     share(totals.inSummary),
     share(totals.inBlock),
     share(totals.answered),
+    share(totals.answeredRecall),
     share(totals.answeredFull),
   ];
 }

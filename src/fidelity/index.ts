@@ -15,6 +15,7 @@ export { formatFidelityReport } from "./format-fidelity-report.js";
 export { keyTerms } from "./key-terms.js";
 export { estimateProbeTokens, probeContext } from "./probe-context.js";
 export { probeQuestion } from "./probe-question.js";
+export { MAX_RECALL_PROBE_REQUESTS, probeWithRecall, type RecallProbeDeps } from "./probe-with-recall.js";
 export {
   type FactScore,
   type FidelityTotals,

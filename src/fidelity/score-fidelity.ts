@@ -9,6 +9,8 @@ export interface FactScore extends FidelityFact {
   inBlock: boolean;
   /** The model's answer to the probe after the compacted context states it. */
   answered: boolean | null;
+  /** The answer after the compacted context, with the `recall` tool to look things up, states it. */
+  answeredRecall: boolean | null;
   /** The model's answer to the probe after the full, uncompacted context states it. */
   answeredFull: boolean | null;
 }
@@ -18,12 +20,15 @@ export interface FidelityTotals {
   inSummary: number;
   inBlock: number;
   answered: number | null;
+  answeredRecall: number | null;
   answeredFull: number | null;
 }
 
 /** What was said back to the probes: undefined for a probe that was not made. */
 export interface ProbeAnswers {
   compacted?: string;
+  /** After the compacted context with the `recall` tool available (its calls answered). */
+  recall?: string;
   full?: string;
 }
 
@@ -40,6 +45,7 @@ export function scoreFidelity(
   const inSummary = factMatcher(summary);
   const inBlock = factMatcher(block);
   const compacted = answers.compacted === undefined ? undefined : factMatcher(answers.compacted);
+  const recall = answers.recall === undefined ? undefined : factMatcher(answers.recall);
   const full = answers.full === undefined ? undefined : factMatcher(answers.full);
   return facts.map((fact) => ({
     kind: fact.kind,
@@ -47,6 +53,7 @@ export function scoreFidelity(
     inSummary: inSummary.states(fact),
     inBlock: inBlock.states(fact),
     answered: compacted === undefined ? null : compacted.states(fact),
+    answeredRecall: recall === undefined ? null : recall.states(fact),
     answeredFull: full === undefined ? null : full.states(fact),
   }));
 }
@@ -59,6 +66,7 @@ export function fidelityTotals(scores: readonly FactScore[], answers: ProbeAnswe
     inSummary: count((score) => score.inSummary),
     inBlock: count((score) => score.inBlock),
     answered: answers.compacted === undefined ? null : count((score) => score.answered === true),
+    answeredRecall: answers.recall === undefined ? null : count((score) => score.answeredRecall === true),
     answeredFull: answers.full === undefined ? null : count((score) => score.answeredFull === true),
   };
 }

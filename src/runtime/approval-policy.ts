@@ -1,7 +1,11 @@
-import type { ApprovalVerdict } from "../agent/index.js";
+import type { ApprovalRequest, ApprovalVerdict } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { Tool } from "../tools/index.js";
 import type { ApprovalAsker } from "./front-end.js";
+
+/** What the model is told when it asks to leave the sandbox where nobody can be asked. */
+export const ESCAPE_REFUSED =
+  "nobody can be asked in print and JSON modes, so commands outside the sandbox are refused there unless panto is started with --allow-unsandboxed. Do the task inside the sandbox, or tell the user what needs the escape.";
 
 /**
  * How freely tool calls run: "ask" before every call that changes things; "accept-edits" lets the
@@ -26,17 +30,23 @@ export const APPROVAL_MODES: ReadonlyArray<{ id: ApprovalMode; name: string; des
 ];
 
 /**
- * Whether a tool call may run, for every front-end alike. The agent asks only about tools that
- * change things (write, edit, bash, MCP tools not marked read-only). The mode may allow it (allow
- * all, --allow-tools; accept edits for write and edit); a tool the user allowed "always" runs for
- * the rest of the run; otherwise the front-end's asker decides, and without one (print and JSON
- * modes) the call is denied and `onDenied` says so.
+ * Whether a tool call may run, for every front-end alike. The agent asks only about calls that
+ * need the user (write and edit outside a sandbox, bash outside a sandbox or configured to ask,
+ * MCP tools not marked read-only, and every request to leave the sandbox). The mode may allow it
+ * (allow all, --allow-tools; accept edits for write and edit); a tool the user allowed "always"
+ * runs for the rest of the run; otherwise the front-end's asker decides, and without one (print
+ * and JSON modes) the call is denied and `onDenied` says so. An escape from the sandbox is never
+ * covered by a mode, --allow-tools or "always": it is asked every time, and where nobody can be
+ * asked it is refused unless `allowUnsandboxed` (--allow-unsandboxed).
  */
 export class ApprovalPolicy {
   #mode: ApprovalMode;
+  readonly allowUnsandboxed: boolean;
   readonly #ask: ApprovalAsker | undefined;
-  readonly #onDenied: (call: ToolCallBlock) => void;
+  readonly #onDenied: (call: ToolCallBlock, leaving: boolean) => void;
   readonly #granted = new Set<string>();
+  /** Questions go one at a time: `task` children working in parallel may ask together. */
+  #asking: Promise<unknown> = Promise.resolve();
   /** Tools allowed while a custom command's prompt runs (its `allowed-tools`), lower case. */
   readonly #scoped: string[][] = [];
 
@@ -44,10 +54,13 @@ export class ApprovalPolicy {
     /** --allow-tools: the same as mode "allow-all". */
     allowAll?: boolean;
     mode?: ApprovalMode;
+    allowUnsandboxed?: boolean;
     ask?: ApprovalAsker;
-    onDenied: (call: ToolCallBlock) => void;
+    /** `leaving`: the call asked to leave the sandbox. */
+    onDenied: (call: ToolCallBlock, leaving: boolean) => void;
   }) {
     this.#mode = options.allowAll === true ? "allow-all" : (options.mode ?? "ask");
+    this.allowUnsandboxed = options.allowUnsandboxed === true;
     this.#ask = options.ask;
     this.#onDenied = options.onDenied;
   }
@@ -87,7 +100,8 @@ export class ApprovalPolicy {
 
   /**
    * Whether `tool` runs without a question now: the mode, an earlier "always", or a custom
-   * command's `allowed-tools` while its prompt runs.
+   * command's `allowed-tools` while its prompt runs. Never true of a request to leave the sandbox:
+   * `decide` asks about each of those.
    */
   allowsWithoutAsking(tool: Tool): boolean {
     if (this.#mode === "allow-all") return true;
@@ -97,15 +111,58 @@ export class ApprovalPolicy {
     return this.#scoped.some((names) => names.includes(name.toLowerCase()));
   }
 
-  /** The agent's `approve`: the verdict on one call. */
-  readonly decide = async (call: ToolCallBlock, tool: Tool): Promise<ApprovalVerdict> => {
+  /**
+   * The agent's `approve`: the verdict on one call; `origin` labels a question a child agent asks.
+   * Questions go one at a time (children working in parallel may ask together).
+   */
+  readonly decide = async (
+    call: ToolCallBlock,
+    tool: Tool,
+    request: ApprovalRequest = { kind: "tool" },
+    origin?: string,
+  ): Promise<ApprovalVerdict> => {
+    if (request.kind === "escape") return this.#decideEscape(call, tool, request, origin);
     if (this.allowsWithoutAsking(tool)) return "allow";
     if (this.#ask === undefined) {
-      this.#onDenied(call);
+      this.#onDenied(call, false);
       return "deny";
     }
-    const answer = await this.#ask(call, tool);
-    if (answer === "always") this.#granted.add(tool.definition.name);
-    return answer === "once" || answer === "always" ? "allow" : answer;
+    const asked = this.#asking.then(() => this.#askOnce(call, tool, request, origin));
+    this.#asking = asked.catch(() => undefined);
+    return asked;
   };
+
+  async #askOnce(
+    call: ToolCallBlock,
+    tool: Tool,
+    request: ApprovalRequest,
+    origin: string | undefined,
+  ): Promise<ApprovalVerdict> {
+    const name = tool.definition.name;
+    // An earlier question of the queue may have allowed this tool for good.
+    if (this.#granted.has(name)) return "allow";
+    const ask = this.#ask as ApprovalAsker;
+    const answer = await ask(call, tool, request, origin);
+    if (answer === "always") this.#granted.add(name);
+    return answer === "once" || answer === "always" ? "allow" : answer;
+  }
+
+  async #decideEscape(
+    call: ToolCallBlock,
+    tool: Tool,
+    request: ApprovalRequest,
+    origin: string | undefined,
+  ): Promise<ApprovalVerdict> {
+    if (this.#ask === undefined) {
+      if (this.allowUnsandboxed) return "allow";
+      this.#onDenied(call, true);
+      return { deny: true, reason: ESCAPE_REFUSED };
+    }
+    const ask = this.#ask;
+    const asked = this.#asking.then(() => ask(call, tool, request, origin));
+    this.#asking = asked.catch(() => undefined);
+    const answer = await asked;
+    // "always" does not carry over to the next escape: this one runs, the next is asked again.
+    return answer === "once" || answer === "always" ? "allow" : answer;
+  }
 }

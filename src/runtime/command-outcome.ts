@@ -76,6 +76,23 @@ export type CommandOutcome =
       listed: ProviderModels;
       configured: readonly string[];
     }
+  /** `/handoff` without a new session: the draft, shown (print mode without --yes). */
+  | { type: "handoff-drafted"; draft: string; goal: string; model?: string }
+  /** `/handoff` refused by the user at review; nothing was started. */
+  | { type: "handoff-cancelled" }
+  /**
+   * `/handoff`: the run goes on in `session`, whose header names `parent`; `draft` was its first
+   * prompt and `answer` the model's answer to it.
+   */
+  | {
+      type: "handed-off";
+      draft: string;
+      goal: string;
+      model?: string;
+      parent: { id: string; path: string };
+      session: { id: string; path: string };
+      answer: string;
+    }
   /** `/clear`: the run goes on in a new, empty session file. */
   | { type: "session-cleared"; path: string }
   /** `/export`: where the page went. */

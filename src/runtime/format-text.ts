@@ -1,4 +1,10 @@
-import type { CompactionRecord, RestoredFact, ToolCallBlock, ToolResultBlock } from "../core/index.js";
+import type {
+  CompactionRecord,
+  RestoredFact,
+  SandboxRecord,
+  ToolCallBlock,
+  ToolResultBlock,
+} from "../core/index.js";
 
 // The plain text every front-end shows alike: token counts, compaction reports, tool calls and
 // results in one line. Colour is the terminal's own (cli/terminal/style.ts).
@@ -24,10 +30,14 @@ export function formatCompactionLine(
   tokensAfter: number,
 ): string {
   const restored = formatRestored(record.restored ?? []);
+  const unverified = record.unverified?.length ?? 0;
   return (
     `compacted ${plural(record.turnsSummarised, "turn")} into a summary ` +
     `(kept ${plural(record.turnsKept, "turn")}, ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens, ` +
-    `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})${restored === "" ? "" : `; ${restored}`}`
+    `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})${restored === "" ? "" : `; ${restored}`}` +
+    (unverified === 0
+      ? ""
+      : `; ${plural(unverified, "claim")} of the summary unverified (the ledger shows otherwise)`)
   );
 }
 
@@ -39,6 +49,7 @@ export function formatRestored(restored: readonly RestoredFact[]): string {
     [count("path"), "path"],
     [count("command"), "command"],
     [count("error"), "error"],
+    [count("task"), "task report"],
   ]
     .filter(([n]) => (n as number) > 0)
     .map(([n, noun]) => plural(n as number, noun as string));
@@ -59,11 +70,22 @@ export function formatCompactionReport(
     `  sizes:    ${plural(record.sizeSources.usage, "turn")} sized from provider usage, ${record.sizeSources.estimate} from the local estimate`,
   ];
   if (record.instructions !== undefined) lines.push(`  instructions: ${record.instructions}`);
+  if (record.turns !== undefined)
+    lines.push(
+      `  turns:    the summary stands for turns 1 to ${record.turns.through}; recall finds their full text`,
+    );
+  const { ledger } = record;
+  if (ledger !== undefined)
+    lines.push(
+      `  ledger:   ${plural(ledger.files.length, "file")} changed, the latest run of ${plural(ledger.commands.length, "command")}`,
+    );
   const restored = record.restored ?? [];
   if (restored.length > 0) {
     lines.push(`  restored: ${formatRestored(restored)}:`);
     for (const fact of restored) lines.push(`    ${fact.kind}: ${shorten(fact.text, 100)}`);
   }
+  for (const claim of record.unverified ?? [])
+    lines.push(`  Unverified: the summary says "${shorten(claim.claim, 100)}", but ${claim.evidence}.`);
   return lines.join("\n");
 }
 
@@ -119,4 +141,18 @@ export function visible(text: string): string {
 export function shorten(text: string, max: number): string {
   const flat = visible(text).replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** Why a call was denied without a question (print and JSON modes), and the flag that allows it. */
+export function toolDeniedText(call: ToolCallBlock, leaving: boolean): string {
+  return leaving
+    ? `refused running ${call.name} outside the sandbox: pass --allow-unsandboxed to let the model's escape requests run`
+    : `denied ${call.name}: pass --allow-tools to let write, edit and bash run`;
+}
+
+/** A run's sandbox in words, for the banner and `/session`. */
+export function describeSandbox(record: SandboxRecord): string {
+  if (record.mode === "full") return "full (no sandbox: the model's commands run with your rights)";
+  const writable = [...record.writableRoots, "a private /tmp"].join(", ");
+  return `${record.mode}, network ${record.network ? "on" : "off"}, writable: ${writable}`;
 }

@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from "../agent/index.js";
 import type { PreparedRewind } from "../checkpoints/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { FileAccess, Tool } from "../tools/index.js";
@@ -21,11 +22,19 @@ export interface FrontEnd {
    */
   files?: FileAccess;
   /**
+   * Shows a draft the user may accept as it is, edit first, or refuse (`/handoff`'s first prompt):
+   * the text to go on with, or undefined when refused. Absent where nobody can be asked (print and
+   * JSON modes: there `--yes` accepts the draft, and without it the draft is only shown).
+   */
+  reviewDraft?: ReviewDraft;
+  /**
    * Lets the user choose a rewind from the session's turns (`/rewind` alone, Esc Esc): where to,
    * what to take back, whether to overwrite conflicts. Absent: `/rewind` alone lists the turns.
    */
   chooseRewind?: ChooseRewind;
 }
+
+export type ReviewDraft = (draft: string) => Promise<string | undefined>;
 
 /** The user's rewind, worked out but not made; or why there is none. */
 export type RewindChoice =
@@ -41,7 +50,17 @@ export type ChooseRewind = (sessionPath: string, pantoHome: string) => Promise<R
  */
 export type ApprovalAnswer = "once" | "always" | "deny" | { deny: true; reason: string };
 
-export type ApprovalAsker = (call: ToolCallBlock, tool: Tool) => Promise<ApprovalAnswer>;
+/**
+ * `request.kind` "escape": the model asks to run the call outside the sandbox, for `request.reason`;
+ * the question should say so, and an "always" answer covers only this call. `origin`: who asks when
+ * it is not the main agent (a `task` child: "task NAME: description").
+ */
+export type ApprovalAsker = (
+  call: ToolCallBlock,
+  tool: Tool,
+  request: ApprovalRequest,
+  origin?: string,
+) => Promise<ApprovalAnswer>;
 
 /** Edits text in the user's editor and returns the result; rejects with an EditorError when it cannot. */
 export type EditText = (text: string) => Promise<string>;

@@ -75,6 +75,12 @@ function successText(outcome: Success): string {
       return modelsText(outcome);
     case "session-cleared":
       return `Started a new session: ${outcome.path}`;
+    case "handoff-drafted":
+      return `${outcome.draft}\n\n(A handoff draft${outcome.model === undefined ? "" : ` by ${outcome.model}`}; nothing was started. Give --yes to start a new session with it as its first prompt, or use /handoff in the interactive session to review and edit it first.)`;
+    case "handoff-cancelled":
+      return "Handoff cancelled: no session was started.";
+    case "handed-off":
+      return `${handedOffLine(outcome)}\n\n${outcome.answer}`;
     case "exported":
       return `Exported ${plural(outcome.entries, "entry", "entries")} to ${outcome.target}`;
     case "agents-file":
@@ -147,4 +153,9 @@ export function formatPreview(preview: CompactionPreview, contextTokens: number)
   );
   if (preview.instructions !== undefined) lines.push(`  instructions: ${preview.instructions}`);
   return lines.join("\n");
+}
+
+/** The line that says where a handoff went: the new session, and that the old one stays. */
+export function handedOffLine(outcome: Extract<CommandOutcome, { type: "handed-off" }>): string {
+  return `Handed off to a new session ${outcome.session.id.slice(0, 8)} (${outcome.session.path}); its first prompt is the draft, and recall there reaches this session too. The old session ${outcome.parent.id.slice(0, 8)} stays as it was: panto -r ${outcome.parent.id.slice(0, 8)} resumes it.`;
 }

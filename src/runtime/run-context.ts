@@ -1,7 +1,8 @@
 import type { Agent } from "../agent/index.js";
 import type { ModelPrice } from "../config/index.js";
-import type { ModelClient } from "../core/index.js";
+import type { ModelClient, SandboxMode, SandboxRecord } from "../core/index.js";
 import type { McpServerSpec, McpServers } from "../mcp/index.js";
+import type { ToolSandbox } from "../sandbox/index.js";
 import type { ForkedSession, Session } from "../session/index.js";
 import type { Skill } from "../skills/index.js";
 import type { Tool } from "../tools/index.js";
@@ -30,6 +31,17 @@ export interface RunOptions {
    * `session/new`); one with a configured server's name replaces it for this run.
    */
   mcpServers?: readonly McpServerSpec[];
+  /** What a command prepares is started without a question (--yes): `/handoff`'s new session. */
+  yes?: boolean;
+  /** How the model's tools are confined (--sandbox); else config "sandbox", else workspace-write. */
+  sandbox?: SandboxMode;
+  /**
+   * Where nobody can be asked (print, JSON), run the model's requests to leave the sandbox instead
+   * of refusing them (--allow-unsandboxed). Where someone can, escapes are always asked.
+   */
+  allowUnsandboxed?: boolean;
+  /** --max-turns: model requests a prompt may make; each child of the `task` tool gets as many. */
+  maxTurns?: number;
   /** Start a new session from this one (id prefix, file name prefix or path) after turn `turn` (default: all of it). */
   fork?: { session: string; turn?: number };
 }
@@ -44,12 +56,18 @@ export interface RunContext {
   readonly notices: readonly string[];
   /** Config "model" and "compaction_model", for `/model`. */
   readonly configuredModels: readonly string[];
+  /** Config "compaction_model": it writes summaries and handoff drafts first. */
+  readonly compactionModel: string | undefined;
   /** The (memoised) client for a "provider/model" id; throws for a bad id or a missing key. */
   createClient(modelId: string): ModelClient;
   readonly tools: readonly Tool[];
   readonly cwd: string;
   readonly pantoHome: string;
   readonly projectRoot: string;
+  /** How the model's tools are confined in this run (mode "full": not at all). */
+  readonly sandbox: SandboxRecord;
+  /** The sandbox itself, which `@path` checks too; undefined in mode full. */
+  readonly toolSandbox: ToolSandbox | undefined;
   /** The MCP servers, when any are configured (`/mcp`). */
   readonly mcp: McpServers | undefined;
   /** The system prompt every request carries. */
@@ -79,6 +97,13 @@ export interface RunContext {
   sessionStart(): Promise<void>;
   /** Closes the current session and continues in a new, empty session file with the same model. */
   startNewSession(): Promise<void>;
+  /**
+   * Like startNewSession, but the new session's header names the current one as its parent (it
+   * stays on disk, resumable), with `relation`; recall in the new session searches the parent too.
+   */
+  startChildSession(relation: "handoff"): Promise<void>;
+  /** --yes: what a command prepares is started without a question. */
+  readonly yes: boolean;
   /** The fork this run started in (`--fork`), if it did. */
   readonly fork: ForkedSession | undefined;
   /**

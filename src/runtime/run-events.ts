@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
+import type { TaskEvent } from "../subagents/index.js";
 import type { CommandOutcome } from "./command-outcome.js";
 
 /**
@@ -14,10 +15,27 @@ export type RunEvent =
    * file, model clients, MCP servers. (The agent's own warnings are `warning` events.)
    */
   | { type: "run-warning"; message: string }
-  /** A tool call denied without a question: there was nobody to ask and it was not allowed (--allow-tools). */
-  | { type: "tool-denied"; call: ToolCallBlock }
+  /**
+   * `/handoff`: the first prompt of a new session is final (drafted by `model`, or written by the
+   * user); `session` is the new session when it was started, absent when the draft was only shown.
+   */
+  | {
+      type: "handoff";
+      goal: string;
+      draft: string;
+      model?: string;
+      parent: { id: string; path: string };
+      session?: { id: string; path: string };
+    }
+  /**
+   * A tool call denied without a question: there was nobody to ask and it was not allowed
+   * (--allow-tools; `escape`: a request to leave the sandbox, --allow-unsandboxed).
+   */
+  | { type: "tool-denied"; call: ToolCallBlock; escape?: true }
   /** A slash command finished (`name` as registered, aliases resolved). */
-  | { type: "command"; name: string; args: string; outcome: CommandOutcome };
+  | { type: "command"; name: string; args: string; outcome: CommandOutcome }
+  /** A `task` tool call's child agent: its start, each of its own events, its end. */
+  | TaskEvent;
 
 export type RunEventListener = (event: RunEvent) => void;
 

@@ -1,4 +1,4 @@
-import { Agent, buildSystemPrompt } from "../agent/index.js";
+import { Agent, type AgentOptions, buildSystemPrompt } from "../agent/index.js";
 import type { SessionCheckpoints } from "../checkpoints/index.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
 import {
@@ -11,9 +11,17 @@ import {
 } from "../config/index.js";
 import { optional } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
+import { createRecallTool } from "../recall/index.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
-import { newSessionPath, openNewSession, openSession, type Session } from "../session/index.js";
+import {
+  newSessionHeader,
+  newSessionPath,
+  openNewSession,
+  openSession,
+  type Session,
+} from "../session/index.js";
 import { createSkillTool, skillsPromptSection } from "../skills/index.js";
+import type { TaskEnvironment } from "../subagents/index.js";
 import { createDefaultTools } from "../tools/index.js";
 import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
@@ -33,6 +41,8 @@ import { setupStep, UsageError } from "./setup/setup-errors.js";
 import { checkpointRecorderFor } from "./setup/start-checkpoints.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
+import { type RunSandbox, startSandbox } from "./setup/start-sandbox.js";
+import { taskTool } from "./setup/task-tool-setup.js";
 
 export interface StartRunInput {
   options: RunOptions;
@@ -105,7 +115,13 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     passthrough: config.bash_env_passthrough ?? [],
     isSecret: (value) => secrets.isSecret(value),
   });
-  const tools = createDefaultTools({ bashEnv });
+  // recall is always offered, so the tool list (and the cached prefix) never changes; it follows
+  // the run's session as /clear or a handoff replaces it.
+  const confinement = await startRunSandbox(options, loaded, env, bashEnv, session);
+  const tools = [
+    ...createDefaultTools({ bashEnv, ...optional("sandbox", confinement.sandbox?.policy) }),
+    createRecallTool({ session: () => session, redact: secrets.redact }),
+  ];
   if (skills.length > 0) tools.push(createSkillTool(skills));
   const makeHooks: HooksFactory | undefined = await loadHooks({
     config: config.hooks,
@@ -117,16 +133,19 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   const approvals = new ApprovalPolicy({
     allowAll: options.allowTools === true,
     ...optional("mode", options.approvalMode),
+    allowUnsandboxed: options.allowUnsandboxed === true,
     ...optional("ask", frontEnd.askApproval),
-    onDenied: (call) => events.emit({ type: "tool-denied", call }),
+    onDenied: (call, leaving) =>
+      events.emit({ type: "tool-denied", call, ...(leaving ? { escape: true as const } : {}) }),
   });
   let agentHooks: AgentHooks | undefined;
+  let agentOptions: AgentOptions | undefined;
   const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
   let recorder: SessionCheckpoints | undefined;
   const makeAgent = (session: Session, modelId: string): Agent => {
     agentHooks = makeHooks?.(session);
     recorder = recorderFor(session);
-    return new Agent({
+    agentOptions = {
       session,
       model: modelId,
       createClient,
@@ -143,8 +162,11 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       cwd,
       ...optional("hooks", agentHooks),
       ...optional("files", frontEnd.files),
+      ...optional("sandbox", confinement.sandbox),
+      sandboxRecord: confinement.record,
       ...optional("checkpoints", recorder),
-    });
+    };
+    return new Agent(agentOptions);
   };
   const mcp = await startMcp(
     loaded,
@@ -152,6 +174,20 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     options.mcpServers,
   );
   tools.push(...(mcp?.tools ?? []));
+  const taskEnvironment: TaskEnvironment = {
+    parentOptions: () => ({ ...(agentOptions as AgentOptions), model: agent.model }),
+    parentSession: () => session,
+    pantoHome,
+    projectRoot,
+    sessionOptions,
+    ...optional("maxTurns", options.maxTurns),
+    checkpointsFor: (child) => recorderFor(child),
+    approveFor: (origin) => (call, tool, request) => approvals.decide(call, tool, request, origin),
+    onTaskEvent: (event) => events.emit(event),
+  };
+  tools.push(
+    await taskTool(taskEnvironment, { projectRoot, pantoHome }, config.max_parallel_tasks, onWarning),
+  );
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
   await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
@@ -165,11 +201,14 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     resumed,
     notices,
     configuredModels: [config.model, config.compaction_model].filter((id): id is string => id !== undefined),
+    compactionModel: config.compaction_model,
     createClient,
     tools,
     cwd,
     pantoHome,
     projectRoot,
+    sandbox: confinement.record,
+    toolSandbox: confinement.sandbox,
     mcp,
     prices: config.prices,
     systemPrompt,
@@ -200,6 +239,17 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       agent = makeAgent(next, agent.model);
       await agentHooks?.sessionStart("clear");
     },
+    async startChildSession(relation) {
+      const parent = { id: session.header.id, path: session.path, relation };
+      const header = newSessionHeader(cwd, parent);
+      const next = openNewSession(newSessionPath(pantoHome, projectRoot), { ...sessionOptions, header });
+      await recorder?.close();
+      await session.close();
+      session = next;
+      agent = makeAgent(next, agent.model);
+      await agentHooks?.sessionStart("clear");
+    },
+    yes: options.yes === true,
     fork: opened.fork,
     async forkSession(turn) {
       const fork = await makeFork(session.path, turn, place);
@@ -215,9 +265,35 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       await recorder?.close();
       await session.close();
       await mcp?.close();
+      await confinement.sandbox?.close();
     },
   };
   return run;
+}
+
+/** The run's sandbox (a UsageError when it cannot start); the session opened for this run is closed on failure. */
+async function startRunSandbox(
+  options: RunOptions,
+  loaded: LoadedConfig,
+  env: NodeJS.ProcessEnv,
+  bashEnv: NodeJS.ProcessEnv,
+  session: Session,
+): Promise<RunSandbox> {
+  try {
+    return await setupStep(() =>
+      startSandbox({
+        config: loaded.config.sandbox,
+        flag: options.sandbox,
+        projectRoot: loaded.projectRoot,
+        pantoHome: loaded.pantoHome,
+        env,
+        bashEnv,
+      }),
+    );
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
 }
 
 /** The system prompt with one more section (none when it is empty). */

@@ -7,6 +7,7 @@ import {
   type LearnedWindow,
   type Message,
   PantoError,
+  type SandboxRecord,
 } from "../core/index.js";
 import { learnedWindows } from "./learned-windows.js";
 import { pinsInForce } from "./pins-in-force.js";
@@ -25,6 +26,7 @@ import {
   type PinEntry,
   type PinnedNote,
   type RewindEntry,
+  type SandboxEntry,
   type SessionEntry,
   type SessionHeader,
   type TurnFailedEntry,
@@ -238,6 +240,10 @@ export class FileSession implements Session {
 
   appendModel(model: string): Promise<ModelEntry> {
     return this.appendOne((stamp) => ({ type: "model", ...stamp, model }));
+  }
+
+  appendSandbox(record: SandboxRecord): Promise<SandboxEntry> {
+    return this.appendOne((stamp) => ({ type: "sandbox", ...stamp, ...record }));
   }
 
   recordedModel(): string | undefined {

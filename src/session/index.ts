@@ -1,8 +1,12 @@
 export {
+  blockParts,
+  type CompactionBlockParts,
   composeCompactionSummary,
+  ledgerLines,
   NO_SUMMARY_YET,
   PINNED_NOTES_HEADING,
   RESTORED_FACTS_HEADING,
+  recallPointer,
 } from "./compose-compaction-summary.js";
 export { findLatestConversation } from "./find-latest-conversation.js";
 export { type ForkedSession, type ForkSessionOptions, forkSession } from "./fork-session.js";
@@ -73,4 +77,12 @@ export {
   sumSessionUsage,
   type TokenCounts,
 } from "./session-usage.js";
-export { isTurnStart, type TurnStart, turnNumbers, turnStarts } from "./turn-numbers.js";
+export {
+  type EffectiveTurnNumbers,
+  effectiveTurnNumbers,
+  isTurnStart,
+  type TurnStart,
+  turnNumbers,
+  turnStarts,
+  turnsBefore,
+} from "./turn-numbers.js";

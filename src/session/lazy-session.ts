@@ -59,6 +59,8 @@ class LazySession implements Session {
   readonly appendWindow: Session["appendWindow"] = async (model, window) =>
     (await this.#file()).appendWindow(model, window);
   readonly appendModel: Session["appendModel"] = async (model) => (await this.#file()).appendModel(model);
+  readonly appendSandbox: Session["appendSandbox"] = async (record) =>
+    (await this.#file()).appendSandbox(record);
   readonly appendCheckpoint: Session["appendCheckpoint"] = async (checkpoint) =>
     (await this.#file()).appendCheckpoint(checkpoint);
   readonly appendRewind: Session["appendRewind"] = async (rewind) =>

@@ -112,6 +112,10 @@ function checkKnownEntry(value: JsonObject): string | undefined {
       return checkTurnFailed(value);
     case "window":
       return checkWindow(value);
+    case "sandbox":
+      return typeof value.mode === "string" && typeof value.network === "boolean"
+        ? undefined
+        : "sandbox entry without a mode and network";
     case "checkpoint":
       return checkCheckpointEntry(value);
     case "rewind":

@@ -1,5 +1,5 @@
 import type { EffectiveContext } from "../core/index.js";
-import { composeCompactionSummary } from "./compose-compaction-summary.js";
+import { blockParts, composeCompactionSummary } from "./compose-compaction-summary.js";
 import {
   incompleteCompactionProblem,
   KeptCopyCounter,
@@ -141,7 +141,8 @@ export function survivingEntries(all: readonly SessionEntry[]): SurvivingEntries
  * every message after it except those of failed turns (DESIGN "Turns") and of rewound ones (a
  * rewind entry drops every entry from its point through itself), with tool-call/result
  * pairing repaired in memory. Older compactions and everything before them contribute nothing.
- * The block carries the summary, the facts restored into it and the pinned notes in force; with
+ * The block carries the summary, the recall pointer, the facts restored into it and the pinned
+ * notes in force; with
  * pinned notes and no compaction yet, a block holding just the notes leads the context.
  */
 export function replayEntries(entries: readonly SessionEntry[]): ReplayResult {
@@ -153,9 +154,7 @@ export function replayEntries(entries: readonly SessionEntry[]): ReplayResult {
   const base = surviving.compaction;
   if (base === undefined && pins.length === 0) return { context: { messages }, problems };
   const summary = composeCompactionSummary({
-    summary: base?.summary ?? "",
-    ...(base?.restored === undefined ? {} : { restored: base.restored }),
-    ...(base?.skills === undefined ? {} : { skills: base.skills }),
+    ...(base === undefined ? { summary: "" } : blockParts(base)),
     pins,
   });
   return { context: { compaction: { type: "compaction", summary }, messages }, problems };

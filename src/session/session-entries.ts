@@ -20,6 +20,7 @@ import type {
   ErrorCode,
   LearnedWindow,
   Message,
+  SandboxRecord,
 } from "../core/index.js";
 
 /** The session format version this panto writes and reads. */
@@ -163,6 +164,14 @@ export interface ModelEntry extends EntryBase {
   model: string;
 }
 
+/**
+ * The sandbox the model's tools ran in from here on, written with a run's first prompt (each run
+ * may choose another mode). On record for `/session` and the export; replay ignores it.
+ */
+export interface SandboxEntry extends EntryBase, SandboxRecord {
+  type: "sandbox";
+}
+
 export type SessionEntry =
   | MessageEntry
   | CompactionEntry
@@ -173,6 +182,7 @@ export type SessionEntry =
   | CompactionFailedEntry
   | ModelEntry
   | WindowEntry
+  | SandboxEntry
   | CheckpointEntry
   | RewindEntry;
 
@@ -187,6 +197,7 @@ export const ENTRY_TYPES: ReadonlySet<string> = new Set([
   "compaction-failed",
   "model",
   "window",
+  "sandbox",
   "checkpoint",
   "rewind",
 ]);

@@ -5,6 +5,7 @@ import type {
   ErrorCode,
   LearnedWindow,
   Message,
+  SandboxRecord,
 } from "../core/index.js";
 import type {
   CheckpointEntry,
@@ -16,6 +17,7 @@ import type {
   PinEntry,
   PinnedNote,
   RewindEntry,
+  SandboxEntry,
   SessionEntry,
   SessionHeader,
   TurnFailedEntry,
@@ -83,6 +85,8 @@ export interface Session {
   ): Promise<CompactionFailedEntry>;
   /** Appends a model entry: `model` ("provider/model") is in use from here on. */
   appendModel(model: string): Promise<ModelEntry>;
+  /** Appends a sandbox entry: how the model's tools are confined from here on. */
+  appendSandbox(record: SandboxRecord): Promise<SandboxEntry>;
   /** The model the session was last using (latest model entry or assistant answer in the active suffix). */
   recordedModel(): string | undefined;
   /** False until the first entry of a session opened with openNewSession is written (no file yet). */

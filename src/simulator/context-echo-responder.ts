@@ -1,7 +1,7 @@
 import type { FakeReply, RecordedRequest } from "./fake-provider-types.js";
 
 /** Where each wire format keeps the conversation: chat and Messages APIs, Gemini, Responses. */
-const CONVERSATION_KEYS = ["messages", "contents", "input"] as const;
+export const CONVERSATION_KEYS = ["messages", "contents", "input"] as const;
 
 /** Fields that name structure, not content. */
 const STRUCTURAL_KEYS = new Set(["role", "type", "id", "tool_call_id", "call_id", "tool_use_id"]);
@@ -24,7 +24,7 @@ export function contextEchoResponder(): (request: RecordedRequest) => FakeReply 
 }
 
 /** Every string inside `value`; strings holding a JSON object (tool arguments) are opened too. */
-function collectText(value: unknown, texts: string[]): void {
+export function collectText(value: unknown, texts: string[]): void {
   if (typeof value === "string") {
     const opened = value.startsWith("{") ? parseObject(value) : undefined;
     if (opened === undefined) texts.push(value);

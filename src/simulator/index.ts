@@ -6,3 +6,4 @@ export { startFakeOpenAIChatServer } from "./fake-openai-chat-server.js";
 export { startFakeOpenAIResponsesServer } from "./fake-openai-responses-server.js";
 export * from "./fake-provider-types.js";
 export type { FakeServerInfo } from "./fake-server-info.js";
+export { RECALL_INVITATION, recallReaderResponder } from "./recall-reader-responder.js";

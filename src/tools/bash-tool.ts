@@ -1,10 +1,12 @@
 import { stat } from "node:fs/promises";
 import { optional } from "../core/index.js";
+import { restoreWatched, type SandboxPolicy } from "../sandbox/index.js";
 import { toolEnvironment } from "../secrets/index.js";
+import { describeSandboxForCommands, sandboxFailureHint } from "./bash-sandbox-text.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
-import { type CommandResult, runCommand } from "./run-command.js";
-import type { Tool, ToolOutput } from "./tool.js";
+import { bashLaunch, type CommandResult, runCommand } from "./run-command.js";
+import type { Tool, ToolContext, ToolOutput } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -22,22 +24,38 @@ export const bashSchema = (z: Zod) =>
       .max(MAX_BASH_TIMEOUT_MS)
       .optional()
       .describe(`Milliseconds before the command is killed (default ${DEFAULT_BASH_TIMEOUT_MS}).`),
+    unsandboxed_reason: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "Only when the command cannot work inside the sandbox (it needs the network, or to write outside the " +
+          "writable folders): why, in one sentence for the user. Asks the user every time; leave it out otherwise.",
+      ),
   });
 
 /**
  * Runs a shell command; stdin is closed, so interactive programs get EOF instead of hanging.
  * Commands get `options.env`, by default this process's environment without the variables whose
  * names look secret (API keys, tokens, passwords: see toolEnvironment), read when the tool runs.
+ * With `ToolContext.sandbox`, the command runs confined (a call with `unsandboxed_reason` reaches
+ * this tool without one only once the user allowed it; see runToolCalls). `options.sandbox` only
+ * words the description the model reads.
  */
-export function createBashTool(options: { env?: NodeJS.ProcessEnv } = {}): Tool {
+export function createBashTool(options: { env?: NodeJS.ProcessEnv; sandbox?: SandboxPolicy } = {}): Tool {
   return defineBuiltInTool({
     name: "bash",
     kind: "exec",
     description:
       "Run a shell command with /bin/bash -c in the working directory (stdin closed). Returns stdout and " +
       `stderr interleaved and the exit code; long output keeps its first and last ${MAX_BASH_OUTPUT_CHARS / 2} ` +
-      `characters. Killed after timeout_ms (default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}).`,
+      `characters. Killed after timeout_ms (default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}).` +
+      (options.sandbox === undefined ? "" : ` ${describeSandboxForCommands(options.sandbox)}`),
     schema: bashSchema,
+    confinable: {
+      escapeReason: (args) =>
+        typeof args.unsandboxed_reason === "string" ? args.unsandboxed_reason : undefined,
+    },
     async run(args, context) {
       const isDirectory = await stat(context.cwd).then(
         (info) => info.isDirectory(),
@@ -45,24 +63,60 @@ export function createBashTool(options: { env?: NodeJS.ProcessEnv } = {}): Tool 
       );
       if (!isDirectory) throw new ToolError(`Working directory ${context.cwd} does not exist`);
       const timeoutMs = args.timeout_ms ?? DEFAULT_BASH_TIMEOUT_MS;
-      const result = await runCommand(args.command, {
-        cwd: context.cwd,
-        timeoutMs,
-        env: options.env ?? toolEnvironment(process.env),
-        maxOutputChars: MAX_BASH_OUTPUT_CHARS,
-        ...optional("signal", context.signal),
-      });
-      return formatCommandResult(result, timeoutMs);
+      const env = options.env ?? toolEnvironment(process.env);
+      return await runBash(args.command, timeoutMs, env, context);
     },
   });
 }
 
-/** The output followed by one line saying how the command ended; anything but exit 0 is an error. */
-export function formatCommandResult(result: CommandResult, timeoutMs: number): ToolOutput {
+async function runBash(
+  command: string,
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv,
+  context: ToolContext,
+): Promise<ToolOutput> {
+  const limits = { cwd: context.cwd, timeoutMs, maxOutputChars: MAX_BASH_OUTPUT_CHARS };
+  const cancel = optional("signal", context.signal);
+  if (context.sandbox === undefined) {
+    return formatCommandResult(
+      await runCommand(bashLaunch(command), { ...limits, env, ...cancel }),
+      timeoutMs,
+    );
+  }
+  const prepared = context.sandbox.prepare(command, context.cwd, env);
+  const result = await runCommand(prepared, { ...limits, env: prepared.env, ...cancel });
+  const restored = restoreWatched(prepared.layout.watched);
+  if (result.sandboxFailure !== undefined) {
+    throw new ToolError(
+      `The sandbox could not start, so the command did not run: ${result.sandboxFailure}\n` +
+        "Tell the user: the sandbox needs fixing (panto sandbox shows what fails), or they can run panto with --sandbox full.",
+    );
+  }
+  const failed = result.exitCode !== 0 || result.timedOut || result.aborted;
+  const hint = failed ? sandboxFailureHint(result.output, context.sandbox.policy) : undefined;
+  const notes = [
+    ...restored.map((note) => `Refused by the sandbox, rule protected-path: ${note}`),
+    ...(hint === undefined ? [] : [hint]),
+  ];
+  return formatCommandResult(result, timeoutMs, notes, restored.length > 0);
+}
+
+/**
+ * The output followed by one line saying how the command ended; anything but exit 0 is an error.
+ * `notes` follow, one a line (what the sandbox refused or put back); `refused` makes the call an
+ * error whatever its exit code: the command did not do what it meant to.
+ */
+export function formatCommandResult(
+  result: CommandResult,
+  timeoutMs: number,
+  notes: readonly string[] = [],
+  refused = false,
+): ToolOutput {
   const output = result.output === "" ? "(no output)" : result.output.replace(/\n$/, "");
   const ending = describeEnding(result, timeoutMs);
-  const isError = result.exitCode !== 0 || result.timedOut || result.aborted;
-  return { content: [{ type: "text", text: `${output}\n\n${ending}` }], isError };
+  const text = [`${output}\n\n${ending}`, ...notes].join("\n");
+  const isError = result.exitCode !== 0 || result.timedOut || result.aborted || refused;
+  return { content: [{ type: "text", text }], isError };
 }
 
 function describeEnding(result: CommandResult, timeoutMs: number): string {

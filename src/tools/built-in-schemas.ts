@@ -4,6 +4,7 @@ import { globSchema } from "./glob-tool.js";
 import { grepSchema } from "./grep-tool.js";
 import { lsSchema } from "./ls-tool.js";
 import { readSchema } from "./read-tool.js";
+import { recallSchema } from "./recall-schema.js";
 import { writeSchema } from "./write-tool.js";
 
 /** Each built-in tool's schema builder, by tool name: the source tool-parameters.ts is generated from. */
@@ -15,4 +16,5 @@ export const BUILT_IN_SCHEMAS = {
   ls: lsSchema,
   glob: globSchema,
   grep: grepSchema,
+  recall: recallSchema,
 };

@@ -1,3 +1,4 @@
+import type { SandboxPolicy } from "../sandbox/index.js";
 import { createBashTool } from "./bash-tool.js";
 import { createEditTool } from "./edit-tool.js";
 import { createGlobTool } from "./glob-tool.js";
@@ -11,12 +12,17 @@ import { createWriteTool } from "./write-tool.js";
  * The coding tools offered by default: read, write, edit, bash, ls, glob, grep. `bashEnv` is the
  * environment `bash` commands get (default: this process's, secret-looking names withheld).
  */
-export function createDefaultTools(options: { bashEnv?: NodeJS.ProcessEnv } = {}): Tool[] {
+export function createDefaultTools(
+  options: { bashEnv?: NodeJS.ProcessEnv; sandbox?: SandboxPolicy } = {},
+): Tool[] {
   return [
     createReadTool(),
     createWriteTool(),
     createEditTool(),
-    createBashTool(options.bashEnv === undefined ? {} : { env: options.bashEnv }),
+    createBashTool({
+      ...(options.bashEnv === undefined ? {} : { env: options.bashEnv }),
+      ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    }),
     createLsTool(),
     createGlobTool(),
     createGrepTool(),

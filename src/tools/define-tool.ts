@@ -15,6 +15,7 @@ export interface ToolSpec<Schema extends z.ZodObject> {
   name: string;
   description: string;
   kind: ToolKind;
+  confinable?: Tool["confinable"];
   /** The schema, or a builder called with zod on the first call. */
   schema: Schema | ((zod: Zod) => Schema);
   parameters: Record<string, unknown>;
@@ -35,6 +36,7 @@ export function defineTool<Schema extends z.ZodObject>(spec: ToolSpec<Schema>): 
   return {
     definition: { name: spec.name, description: spec.description, parameters: spec.parameters },
     kind: spec.kind,
+    ...(spec.confinable === undefined ? {} : { confinable: spec.confinable }),
     async execute(args, context) {
       // Once loaded, validation starts the call in the same tick, as an abort check right after expects.
       const parsed = (schema ?? (await loadSchema())).safeParse(args, { reportInput: true });

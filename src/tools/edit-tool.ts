@@ -8,7 +8,7 @@ import { readRegularFile, writeRegularFile } from "./regular-file.js";
 import type { Tool, ToolContext } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { toolTarget } from "./tool-paths.js";
+import { accessTarget } from "./tool-paths.js";
 
 /** Lines of unchanged text shown around an edit. */
 const CONTEXT_LINES = 3;
@@ -36,7 +36,7 @@ export function createEditTool(): Tool {
       "and occur once, unless replace_all is true. Read the file first.",
     schema: editSchema,
     async run(args, context) {
-      const { absolute, shown } = toolTarget(context.cwd, args.path);
+      const { absolute, shown } = accessTarget(context, args.path, "write");
       assertChanges(args);
       const original = await readOriginal(absolute, shown, context);
       const edit = applyEdit(original, args, shown);

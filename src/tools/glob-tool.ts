@@ -3,10 +3,11 @@ import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
 import { toolFailure } from "./describe-error.js";
 import { findFiles } from "./find-files.js";
+import { visibleFiles } from "./sandbox-visible.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { accessTarget, foundPath } from "./tool-paths.js";
 
 /** Paths listed at most. */
 export const MAX_GLOB_RESULTS = 1000;
@@ -27,11 +28,12 @@ export function createGlobTool(): Tool {
       `first, at most ${MAX_GLOB_RESULTS}.`,
     schema: globSchema,
     async run(args, context) {
-      const base = resolveToolPath(context.cwd, args.path ?? ".");
-      await assertDirectory(base, displayPath(context.cwd, base));
-      const files = await sortNewestFirst(await findFiles(args.pattern, base));
+      const { absolute: base, shown, layout } = accessTarget(context, args.path ?? ".", "read");
+      await assertDirectory(base, shown);
+      const found = visibleFiles(await findFiles(args.pattern, base), layout, "names");
+      const files = await sortNewestFirst(found);
       if (files.length === 0) return textOutput(`No files match ${args.pattern}`);
-      const listed = files.slice(0, MAX_GLOB_RESULTS).map((file) => displayPath(context.cwd, file));
+      const listed = files.slice(0, MAX_GLOB_RESULTS).map((file) => foundPath(context.cwd, file, layout));
       const more = files.length - MAX_GLOB_RESULTS;
       const note = more > 0 ? `\n\n... ${more} more files not listed; use a narrower pattern` : "";
       return textOutput(listed.join("\n") + note);

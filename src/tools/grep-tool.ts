@@ -6,10 +6,11 @@ import { findFiles } from "./find-files.js";
 import { createLineMatcher, matchLines } from "./line-matcher.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
 import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js";
+import { visibleFiles } from "./sandbox-visible.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { displayPath, resolveToolPath } from "./tool-paths.js";
+import { accessTarget, foundPath } from "./tool-paths.js";
 
 export const DEFAULT_GREP_RESULTS = 200;
 export const MAX_GREP_RESULTS = 5000;
@@ -52,8 +53,12 @@ export function createGrepTool(): Tool {
     schema: grepSchema,
     async run(args, context) {
       const matcher = createLineMatcher(args.pattern, args.ignore_case === true);
-      const target = resolveToolPath(context.cwd, args.path ?? ".");
-      const files = await filesToSearch(target, displayPath(context.cwd, target), args.glob);
+      const {
+        absolute: target,
+        shown: targetShown,
+        layout,
+      } = accessTarget(context, args.path ?? ".", "read");
+      const files = visibleFiles(await filesToSearch(target, targetShown, args.glob), layout, "contents");
       const limit = args.max_results ?? DEFAULT_GREP_RESULTS;
       const matches: string[] = [];
       for (let index = 0; index < files.length; index += READ_BATCH) {
@@ -63,7 +68,7 @@ export function createGrepTool(): Tool {
         batch.forEach((file, position) => {
           const text = texts[position];
           if (text === undefined || matches.length >= limit) return;
-          const shown = displayPath(context.cwd, file);
+          const shown = foundPath(context.cwd, file, layout);
           for (const match of matchLines(text, matcher, limit - matches.length))
             matches.push(`${shown}:${match}`);
         });

@@ -5,6 +5,7 @@ export {
   MAX_BASH_TIMEOUT_MS,
 } from "./bash-tool.js";
 export { createDefaultTools } from "./create-default-tools.js";
+export { defineBuiltInTool } from "./define-built-in-tool.js";
 export { defineTool, type ToolSpec } from "./define-tool.js";
 export { applyEdit, createEditTool } from "./edit-tool.js";
 export type { FileAccess } from "./file-access.js";
@@ -14,6 +15,7 @@ export { createGrepTool, DEFAULT_GREP_RESULTS, MAX_GREP_FILE_BYTES, MAX_GREP_RES
 export { createLsTool, MAX_LS_ENTRIES } from "./ls-tool.js";
 export { previewFileChange } from "./preview-file-change.js";
 export { createReadTool, DEFAULT_READ_LIMIT, MAX_IMAGE_BYTES, MAX_READ_CHARS } from "./read-tool.js";
+export { DEFAULT_RECALL_HITS, MAX_RECALL_HITS, recallSchema } from "./recall-schema.js";
 export { type RunToolOptions, runTool, TOOL_DEADLINE_MS } from "./run-tool.js";
 export type { Tool, ToolContext, ToolKind, ToolOutput } from "./tool.js";
 export { ToolError } from "./tool-error.js";

@@ -7,7 +7,7 @@ import { toolFailure } from "./describe-error.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { toolTarget } from "./tool-paths.js";
+import { accessTarget } from "./tool-paths.js";
 
 /** Entries listed at most. */
 export const MAX_LS_ENTRIES = 1000;
@@ -25,7 +25,7 @@ export function createLsTool(): Tool {
     description: `List a directory's entries, sorted, directories ending in "/" (at most ${MAX_LS_ENTRIES}).`,
     schema: lsSchema,
     async run(args, context) {
-      const { absolute, shown } = toolTarget(context.cwd, args.path ?? ".");
+      const { absolute, shown } = accessTarget(context, args.path ?? ".", "read");
       const entries = await readdir(absolute, { withFileTypes: true }).catch((error: unknown) => {
         if ((error as NodeJS.ErrnoException).code === "ENOTDIR") {
           throw new ToolError(`${shown} is not a directory`);

@@ -11,7 +11,7 @@ import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js
 import type { Tool, ToolOutput } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { toolTarget } from "./tool-paths.js";
+import { accessTarget } from "./tool-paths.js";
 
 /** Lines returned when the model gives no limit. */
 export const DEFAULT_READ_LIMIT = 2000;
@@ -50,7 +50,7 @@ export function createReadTool(): Tool {
       "use offset and limit to read other parts of long files. PNG, JPEG, GIF and WebP images come back as images.",
     schema: readSchema,
     async run(args, context) {
-      const { absolute, shown } = toolTarget(context.cwd, args.path);
+      const { absolute, shown } = accessTarget(context, args.path, "read");
       const window = { offset: args.offset ?? 1, limit: args.limit ?? DEFAULT_READ_LIMIT };
       const isImage = IMAGE_TYPES[path.extname(absolute).toLowerCase()] !== undefined;
       if (context.files !== undefined && !isImage)

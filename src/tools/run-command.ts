@@ -11,6 +11,24 @@ export interface CommandResult {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
+  /** Set when the sandbox itself failed to start (the command never ran): what the launcher said. */
+  sandboxFailure?: string;
+}
+
+/**
+ * The program that runs a command: by default `/bin/bash -c COMMAND`; a sandbox wraps it. With
+ * `statusFd`, the program (bubblewrap) writes JSON status lines to file descriptor 3, and one with
+ * "exit-code" means the command itself ran.
+ */
+export interface CommandLaunch {
+  file: string;
+  args: string[];
+  statusFd?: boolean;
+}
+
+/** `/bin/bash -c command`, unconfined. */
+export function bashLaunch(command: string): CommandLaunch {
+  return { file: "/bin/bash", args: ["-c", command] };
 }
 
 export interface RunCommandOptions {
@@ -31,18 +49,21 @@ const KILL_GRACE_MS = 2000;
 const DRAIN_AFTER_EXIT_MS = 250;
 
 /**
- * Runs `command` with /bin/bash -c in its own process group, so a timeout or abort can kill the
- * whole tree (`kill(-pid)`), not just the shell. Rejects only if bash cannot be started.
+ * Runs a command (`launch`, e.g. bashLaunch) in its own process group, so a timeout or abort can
+ * kill the whole tree (`kill(-pid)`), not just the shell; under bubblewrap, killing it takes its
+ * PID namespace and everything in it along. Rejects only if the program cannot be started.
  */
-export function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
+export function runCommand(launch: CommandLaunch, options: RunCommandOptions): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/bash", ["-c", command], {
+    const child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", launch.statusFd === true ? "pipe" : "ignore"],
       detached: true,
     });
-    new CommandRun(child, options, resolve, reject).start();
+    // stdin is "ignore" and stdout, stderr pipes, whatever fd 3 is.
+    const piped = child as ChildProcessByStdio<null, Readable, Readable>;
+    new CommandRun(piped, options, resolve, reject).start(launch.statusFd === true);
   });
 }
 
@@ -53,6 +74,8 @@ class CommandRun {
   private aborted = false;
   private settled = false;
   private exit: [number | null, NodeJS.Signals | null] = [null, null];
+  /** What the launcher wrote on its status descriptor (bubblewrap's JSON lines). */
+  private status: string | undefined;
   private readonly timers: {
     timeout?: NodeJS.Timeout;
     drain?: NodeJS.Timeout;
@@ -69,10 +92,18 @@ class CommandRun {
     this.output = new HeadTailBuffer(options.maxOutputChars);
   }
 
-  start(): void {
+  start(readStatus: boolean): void {
     for (const stream of [this.child.stdout, this.child.stderr]) {
       stream.setEncoding("utf8");
       stream.on("data", (chunk: string) => this.output.append(chunk));
+    }
+    const statusStream = this.child.stdio[3] as Readable | null | undefined;
+    if (readStatus && statusStream) {
+      this.status = "";
+      statusStream.setEncoding("utf8");
+      statusStream.on("data", (chunk: string) => {
+        this.status += chunk;
+      });
     }
     this.child.on("error", (error) => this.fail(error));
     this.child.on("exit", (code, signal) => {
@@ -100,7 +131,13 @@ class CommandRun {
     this.release(pipesClosed);
     const [exitCode, signal] = this.exit;
     const { timedOut, aborted } = this;
-    this.resolve({ output: this.output.toString(), exitCode, signal, timedOut, aborted });
+    const output = this.output.toString();
+    const result: CommandResult = { output, exitCode, signal, timedOut, aborted };
+    if (this.status !== undefined && !timedOut && !aborted && !this.status.includes('"exit-code"')) {
+      result.sandboxFailure =
+        output.trim() || `the sandbox exited with ${exitCode ?? signal} before the command ran`;
+    }
+    this.resolve(result);
   }
 
   private fail(error: Error): void {
@@ -117,6 +154,7 @@ class CommandRun {
     this.options.signal?.removeEventListener("abort", this.onAbort);
     this.child.stdout.destroy();
     this.child.stderr.destroy();
+    (this.child.stdio[3] as Readable | null | undefined)?.destroy();
   }
 }
 

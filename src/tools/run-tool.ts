@@ -17,7 +17,10 @@ export type RunToolOptions = Partial<ToolDeadline>;
 
 function limitsFor(tool: Tool, options: RunToolOptions): ToolDeadline {
   return {
-    deadlineMs: options.deadlineMs ?? (tool.kind === "exec" ? EXEC_TOOL_DEADLINE_MS : TOOL_DEADLINE_MS),
+    deadlineMs:
+      options.deadlineMs ??
+      tool.deadlineMs ??
+      (tool.kind === "exec" ? EXEC_TOOL_DEADLINE_MS : TOOL_DEADLINE_MS),
     abortGraceMs: options.abortGraceMs ?? TOOL_ABORT_GRACE_MS,
   };
 }

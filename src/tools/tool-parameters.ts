@@ -80,6 +80,12 @@ export const TOOL_PARAMETERS = {
         minimum: 1,
         maximum: 600000,
       },
+      unsandboxed_reason: {
+        description:
+          "Only when the command cannot work inside the sandbox (it needs the network, or to write outside the writable folders): why, in one sentence for the user. Asks the user every time; leave it out otherwise.",
+        type: "string",
+        minLength: 1,
+      },
     },
     required: ["command"],
     additionalProperties: false,
@@ -142,6 +148,51 @@ export const TOOL_PARAMETERS = {
       },
     },
     required: ["pattern"],
+    additionalProperties: false,
+  },
+  recall: {
+    type: "object",
+    properties: {
+      query: {
+        description:
+          'Search: words (any order, case-insensitive, parts of words match) and "quoted phrases" (matched as written).',
+        type: "string",
+        minLength: 1,
+      },
+      kind: {
+        description:
+          'Search only: "user", "assistant", "tool_call", "tool_result", or a tool name such as "bash" or "edit".',
+        type: "string",
+        minLength: 1,
+      },
+      limit: {
+        description: "Search only: hits to show (default 8).",
+        type: "integer",
+        minimum: 1,
+        maximum: 20,
+      },
+      turn: {
+        description: "Read: the number of the turn to read back whole.",
+        type: "integer",
+        minimum: 1,
+      },
+      to: {
+        description: "Read: the last turn of a range starting at `turn`.",
+        type: "integer",
+        minimum: 1,
+      },
+      offset: {
+        description: "Read: characters to skip, to continue a long reading where the last page stopped.",
+        type: "integer",
+        minimum: 0,
+      },
+      session: {
+        description:
+          'Read or search only this session: "current", "parent", or the id prefix of a session this one was started from (default: search them all, read the current one).',
+        type: "string",
+        minLength: 1,
+      },
+    },
     additionalProperties: false,
   },
 } satisfies Record<string, Record<string, unknown>>;

@@ -1,5 +1,7 @@
 import os from "node:os";
 import path from "node:path";
+import { type AccessIntent, checkAccess, type SandboxLayout, viewPathOf } from "../sandbox/index.js";
+import type { ToolContext } from "./tool.js";
 
 /** Resolves a path the model gave: `~` is the home directory, relative paths start at `cwd`. */
 export function resolveToolPath(cwd: string, given: string): string {
@@ -20,4 +22,28 @@ export function displayPath(cwd: string, absolute: string): string {
 export function toolTarget(cwd: string, given: string): { absolute: string; shown: string } {
   const absolute = resolveToolPath(cwd, given);
   return { absolute, shown: displayPath(cwd, absolute) };
+}
+
+/**
+ * The file a tool call names, for `intent`: in a sandbox, checked against its rules first (a
+ * refusal is thrown, naming the rule) and `absolute` is where the path really leads on this
+ * machine; without one, as toolTarget.
+ */
+export function accessTarget(
+  context: ToolContext,
+  given: string,
+  intent: AccessIntent,
+): { absolute: string; shown: string; layout?: SandboxLayout } {
+  const target = toolTarget(context.cwd, given);
+  if (context.sandbox === undefined) return target;
+  const layout = context.sandbox.layout();
+  return { ...target, absolute: checkAccess(layout, target.absolute, intent, target.shown), layout };
+}
+
+/**
+ * A path a tool found on this machine (glob, grep) as the model should see it: as commands see it
+ * (the private temporary folder under /tmp), relative to `cwd` when inside it.
+ */
+export function foundPath(cwd: string, absolute: string, layout: SandboxLayout | undefined): string {
+  return displayPath(cwd, layout === undefined ? absolute : viewPathOf(layout, absolute));
 }

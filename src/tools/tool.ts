@@ -1,4 +1,5 @@
 import type { ImageBlock, TextBlock, ToolDefinition } from "../core/index.js";
+import type { ToolSandbox } from "../sandbox/index.js";
 import type { FileAccess } from "./file-access.js";
 import type { FileChange } from "./file-change.js";
 
@@ -14,6 +15,14 @@ export interface ToolContext {
   files?: FileAccess;
   /** Told what `write` and `edit` changed (whole texts before and after), once the file is written. */
   onFileChange?: (change: FileChange) => void;
+  /**
+   * The sandbox the call runs in, absent for an unconfined call (`--sandbox full`, the user's own
+   * `!cmd`, an escape the user allowed). The file tools check every path against it before
+   * touching anything; `bash` starts its command through it.
+   */
+  sandbox?: ToolSandbox;
+  /** The id of the tool call being run, for tools that report progress under it (`task`). */
+  callId?: string;
 }
 
 /** What a tool hands back to the model. Expected failures are outputs with `isError`, never exceptions. */
@@ -30,5 +39,18 @@ export interface Tool {
   definition: ToolDefinition;
   /** "read" tools run freely; "write" and "exec" need permission. */
   kind: ToolKind;
+  /**
+   * Set on a tool that confines itself with `ToolContext.sandbox` (bash): inside a sandbox its calls
+   * need no question (unless the policy asks for one), and `escapeReason` says when a call asks to
+   * run outside it instead, which always needs the user's yes.
+   */
+  confinable?: { escapeReason(args: Record<string, unknown>): string | undefined };
+  /**
+   * Calls of this tool in one round may run at the same time as each other (`task`: each child
+   * works on its own session); other tools run one after another, in order.
+   */
+  concurrent?: boolean;
+  /** Its own time limit, instead of the configured `tool_deadline_ms` (a child agent runs for long). */
+  deadlineMs?: number;
   execute(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutput>;
 }

@@ -9,7 +9,7 @@ import { fileChange } from "./file-change.js";
 import { refuseSpecialFile, writeRegularFile } from "./regular-file.js";
 import type { Tool, ToolContext } from "./tool.js";
 import { textOutput } from "./tool-output.js";
-import { toolTarget } from "./tool-paths.js";
+import { accessTarget } from "./tool-paths.js";
 
 export const writeSchema = (z: Zod) =>
   z.strictObject({
@@ -27,7 +27,7 @@ export function createWriteTool(): Tool {
       "Prefer edit for changing part of an existing file.",
     schema: writeSchema,
     async run(args, context) {
-      const { absolute, shown } = toolTarget(context.cwd, args.path);
+      const { absolute, shown } = accessTarget(context, args.path, "write");
       const existing = await stat(absolute).catch(() => undefined);
       if (existing !== undefined) refuseSpecialFile(existing, shown, "write");
       const before =

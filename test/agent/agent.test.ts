@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent, type AgentEvent, type AgentOptions } from "../../src/agent/index.js";
 import type { Message } from "../../src/core/index.js";
 import { PantoError } from "../../src/core/index.js";
-import { openSession, type Session } from "../../src/session/index.js";
+import { openSession, recallPointer, type Session } from "../../src/session/index.js";
 import { createDefaultTools } from "../../src/tools/index.js";
 import { overflow, type ScriptStep, scriptedClients } from "./scripted-client.js";
 
@@ -71,7 +71,11 @@ describe("Agent overflow recovery", () => {
     expect(summaryCall.request.tools).toEqual([]);
     const retry = calls[4]!.request;
     expect(retry.systemPrompt).toBe("SYSTEM");
-    expect(retry.context.compaction).toEqual({ type: "compaction", summary: "SUMMARY OF ONE AND TWO" });
+    // The block: the summary, then which turns it stands for (turns 1 and 2; "three" is in flight).
+    expect(retry.context.compaction).toEqual({
+      type: "compaction",
+      summary: `SUMMARY OF ONE AND TWO\n\n${recallPointer(2)}`,
+    });
     expect(texts(retry.context.messages)).toEqual(["three"]);
     expect(events.filter((e) => e.type === "overflow-retry")).toHaveLength(1);
     const compaction = events.find((e) => e.type === "compaction");
@@ -269,7 +273,9 @@ describe("Agent compaction model selection", () => {
         expect(agent.effectiveContext().compaction?.summary).toContain("- path: no/such-file.ts");
       } else {
         expect(restored).toBeUndefined();
-        expect(agent.effectiveContext().compaction?.summary).toBe("SUMMARY WITHOUT DETAILS");
+        expect(agent.effectiveContext().compaction?.summary).toBe(
+          `SUMMARY WITHOUT DETAILS\n\n${recallPointer(2)}`,
+        );
       }
       await session.close();
       session = await openSession(join(dir, `s-${restoreFacts}.jsonl`), { cwd: dir });

@@ -69,6 +69,39 @@ describe("latestAcceptedRequest (usage counted on the context as it still is)", 
     expect(accepted?.between).toEqual([user("three"), answer(2500, { stopReason: "aborted" })]);
   });
 
+  it("looks past a resumed run's sandbox entry, which changes nothing in the context", () => {
+    const entries: SessionEntry[] = [
+      entry(user("one")),
+      entry(answer(3000)),
+      { type: "sandbox", ...stamp(), mode: "workspace-write", network: false, writableRoots: ["/p"] },
+      entry(user("two")),
+    ];
+    expect(latestAcceptedRequest(entries, MODEL)?.promptTokens).toBe(3000);
+  });
+
+  it("looks past the checkpoint a tool call writes beside its result, which changes only files", () => {
+    const call: AssistantMessage = answer(1500, {
+      content: [{ type: "tool-call", id: "c1", name: "bash", arguments: { command: "true" } }],
+      stopReason: "tool-use",
+    });
+    const entries: SessionEntry[] = [
+      entry(user("run it")),
+      entry(call),
+      {
+        type: "checkpoint",
+        ...stamp(),
+        toolCallId: "c1",
+        tool: "bash",
+        root: "/p",
+        scope: "workspace",
+        files: [],
+        uncovered: [],
+      },
+      entry({ role: "tool", content: [] }),
+    ];
+    expect(latestAcceptedRequest(entries, MODEL)?.promptTokens).toBe(1500);
+  });
+
   it("lies inside the turn in flight during a tool round: nothing between", () => {
     const entries = [entry(user("run it")), entry(answer(1500)), entry({ role: "tool", content: [] })];
     expect(latestAcceptedRequest(entries, MODEL)?.between).toEqual([]);

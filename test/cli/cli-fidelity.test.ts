@@ -5,7 +5,8 @@ import type { Message } from "../../src/core/index.js";
 import { newSessionPath } from "../../src/session/index.js";
 import { contextEchoResponder } from "../../src/simulator/context-echo-responder.js";
 import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
-import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import type { FakeReply, FakeServer, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
+import { recallReaderResponder } from "../../src/simulator/recall-reader-responder.js";
 import {
   INSTRUCTIONS,
   LOSSY_SUMMARY,
@@ -31,6 +32,7 @@ interface FactJson {
   in_summary: boolean;
   in_block: boolean;
   answered: boolean | null;
+  answered_recall: boolean | null;
   answered_full: boolean | null;
 }
 
@@ -51,9 +53,13 @@ interface Setup {
 }
 
 /** A sandbox whose project has one session written per `plan`, and a fake OpenAI-compatible reader. */
-async function setup(plan: SessionPlan, config: Record<string, unknown> = {}): Promise<Setup> {
+async function setup(
+  plan: SessionPlan,
+  config: Record<string, unknown> = {},
+  responder: (request: RecordedRequest) => FakeReply = contextEchoResponder(),
+): Promise<Setup> {
   const box = await makeSandbox();
-  const server = await startFakeOpenAIChatServer({ responder: contextEchoResponder() });
+  const server = await startFakeOpenAIChatServer({ responder });
   servers.push(server);
   await writeFile(
     join(box.home, "config.json"),
@@ -103,12 +109,17 @@ describe("panto fidelity (built CLI)", { timeout: 60_000 }, () => {
       SUMMARISED_ERRORS[1],
       INSTRUCTIONS[3],
     ]);
-    expect(report.facts.every((fact) => fact.answered === null && fact.answered_full === null)).toBe(true);
+    expect(
+      report.facts.every(
+        (fact) => fact.answered === null && fact.answered_recall === null && fact.answered_full === null,
+      ),
+    ).toBe(true);
     expect(report.totals).toEqual({
       facts: 10,
       in_summary: 6,
       in_block: 6,
       answered: null,
+      answered_recall: null,
       answered_full: null,
     });
   });
@@ -129,7 +140,7 @@ describe("panto fidelity (built CLI)", { timeout: 60_000 }, () => {
     ]);
     const text = await fidelity([], where);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^total\s+10\s+6 \(60%\)\s+10 \(100%\)\s+-\s+-$/m);
+    expect(text.stdout).toMatch(/^total\s+10\s+6 \(60%\)\s+10 \(100%\)\s+-\s+-\s+-$/m);
     expect(text.stdout).toContain("Restored (the summary left them out; the block carries them verbatim):");
     expect(text.stdout).not.toContain("Lost (");
   });
@@ -139,24 +150,58 @@ describe("panto fidelity (built CLI)", { timeout: 60_000 }, () => {
     const run = await fidelity(["--probe", "--baseline", "--json"], where);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
-      /^panto fidelity: 2 model requests, about [\d,]+ tokens in all \(a probe after the compacted context: about [\d,]+ tokens; a probe after the full context: about [\d,]+ tokens\)\n$/,
+      /^panto fidelity: 3 model requests, about [\d,]+ tokens in all \(a probe after the compacted context: about [\d,]+ tokens; a probe after the compacted context with recall \(its first request; up to 12 while it calls recall\): about [\d,]+ tokens; a probe after the full context: about [\d,]+ tokens\)\n$/,
     );
     const report = JSON.parse(run.stdout) as FidelityJson;
-    expect(report.requests).toBe(2);
+    // This reader never calls recall: with it available, it answers as without it.
+    expect(report.requests).toBe(3);
     for (const fact of report.facts) {
       expect(fact.answered, fact.text).toBe(fact.in_block);
+      expect(fact.answered_recall, fact.text).toBe(fact.in_block);
       expect(fact.answered_full, fact.text).toBe(true);
     }
-    expect(report.totals).toMatchObject({ answered: 6, answered_full: 10 });
-    const [compacted, full] = where.server.requests.map(
+    expect(report.totals).toMatchObject({ answered: 6, answered_recall: 6, answered_full: 10 });
+    const [compacted, withRecall, full] = where.server.requests.map(
       (request) => (request.body as { messages: Array<{ role: string; content: unknown }> }).messages,
     );
     const question = String(compacted?.at(-1)?.content);
     expect(question).toContain("PATHS:");
     expect(full?.at(-1)?.content).toBe(question);
+    expect(String(withRecall?.at(-1)?.content)).toContain("You may call the recall tool");
     for (const fact of report.facts) expect(question).not.toContain(fact.text);
     expect(JSON.stringify(compacted)).toContain("<conversation-summary>");
     expect(JSON.stringify(full)).not.toContain("<conversation-summary>");
+  });
+
+  it("answers with recall as often as from the full context when the reader reads the summarised turns back", async () => {
+    const where = await setup(
+      { summary: LOSSY_SUMMARY, turns: { through: 2, kept: [3], total: 3 } },
+      {},
+      recallReaderResponder(),
+    );
+    const run = await fidelity(["--probe", "--baseline", "--json"], where);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as FidelityJson;
+    expect(report.totals).toEqual({
+      facts: 10,
+      in_summary: 6,
+      in_block: 6,
+      answered: 6,
+      answered_recall: 10,
+      answered_full: 10,
+    });
+    // compacted probe, probe with recall (its recall call, then its answer), full probe
+    expect(report.requests).toBe(4);
+    const recallResult = JSON.stringify(where.server.requests[2]?.body);
+    expect(recallResult).toContain("Turns 1 to 2 of this session (of 3)");
+    expect(recallResult).toContain(SUMMARISED_ERRORS[1]);
+    const text = await fidelity(["--probe", "--baseline"], where);
+    expect(text.stdout).toMatch(
+      /^kind\s+facts\s+in summary\s+in block\s+answered\s+answered \(recall\)\s+answered \(full\)$/m,
+    );
+    expect(text.stdout).toMatch(
+      /^total\s+10\s+6 \(60%\)\s+6 \(60%\)\s+6 \(60%\)\s+10 \(100%\)\s+10 \(100%\)$/m,
+    );
   });
 
   it("--fresh compacts the current context with the configured summariser, writes nothing, and leaves the file byte-identical", async () => {
@@ -169,11 +214,11 @@ describe("panto fidelity (built CLI)", { timeout: 60_000 }, () => {
     const run = await fidelity(["--fresh", "--probe", "--json"], where);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
-      /^panto fidelity: 2 model requests, about [\d,]+ tokens in all \(the summary, by fake\/gpt-summariser \(fake\/gpt-test once more if it fails\): about [\d,]+ tokens; a probe after the compacted context/,
+      /^panto fidelity: 3 model requests, about [\d,]+ tokens in all \(the summary, by fake\/gpt-summariser \(fake\/gpt-test once more if it fails\): about [\d,]+ tokens; a probe after the compacted context/,
     );
     const report = JSON.parse(run.stdout) as FidelityJson;
     expect(report.compaction).toEqual({ trigger: "manual", model: "fake/gpt-summariser", fresh: true });
-    expect(report.requests).toBe(2);
+    expect(report.requests).toBe(3);
     expect((await readFile(where.path)).equals(before)).toBe(true);
     const [summaryRequest] = where.server.requests;
     expect((summaryRequest?.body as { model?: string } | undefined)?.model).toBe("gpt-summariser");
@@ -289,6 +334,7 @@ describe("panto fidelity (built CLI)", { timeout: 60_000 }, () => {
         in_summary: true,
         in_block: true,
         answered: true,
+        answered_recall: true,
         answered_full: null,
       },
       {
@@ -297,15 +343,25 @@ describe("panto fidelity (built CLI)", { timeout: 60_000 }, () => {
         in_summary: true,
         in_block: true,
         answered: true,
+        answered_recall: true,
         answered_full: null,
       },
-      { kind: "command", text: long, in_summary: true, in_block: true, answered: true, answered_full: null },
+      {
+        kind: "command",
+        text: long,
+        in_summary: true,
+        in_block: true,
+        answered: true,
+        answered_recall: true,
+        answered_full: null,
+      },
       {
         kind: "error",
         text: `grep: docs/日本語.md: "No such file" ✗`,
         in_summary: false,
         in_block: false,
         answered: false,
+        answered_recall: false,
         answered_full: null,
       },
     ]);

@@ -40,7 +40,11 @@ describe("tools never hang (built CLI against a fake Anthropic server)", { timeo
       { type: "tool-calls", calls: [{ id: "toolu_1", name: "read", arguments: { path: "/dev/zero" } }] },
       { type: "text", text: "done" },
     );
-    const result = await runPanto(["-m", MODEL, "-p", "read /dev/zero"], { cwd: box.project, env });
+    // Without a sandbox: inside one, /dev/zero is refused sooner, as outside what commands see.
+    const result = await runPanto(["-m", MODEL, "--sandbox", "full", "-p", "read /dev/zero"], {
+      cwd: box.project,
+      env,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("done\n");
     expect(result.stderr).toContain("tool read: error: /dev/zero is a character device, not a regular file");

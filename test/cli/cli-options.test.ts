@@ -19,12 +19,43 @@ describe("parseCliArgs", () => {
   it("runs interactively with no flags", () => {
     expect(parse([]).parsed).toEqual({
       command: "run",
-      options: { print: false, json: false, continue: false, allowTools: false },
+      options: {
+        print: false,
+        json: false,
+        continue: false,
+        allowTools: false,
+        yes: false,
+        allowUnsandboxed: false,
+      },
+    });
+  });
+
+  it("takes --sandbox MODE and --allow-unsandboxed, and refuses a mode it does not know", () => {
+    expect(parse(["--sandbox", "read-only", "--allow-unsandboxed", "-p", "x"]).parsed).toMatchObject({
+      command: "run",
+      options: { sandbox: "read-only", allowUnsandboxed: true },
+    });
+    const bad = parse(["--sandbox", "none", "-p", "x"]);
+    expect(bad.parsed).toEqual({ command: "exit", code: 2 });
+    expect(bad.stderr).toContain("workspace-write");
+    expect(parse(["sandbox", "--json", "--sandbox", "read-only"]).parsed).toEqual({
+      command: "sandbox",
+      json: true,
+      mode: "read-only",
     });
   });
 
   it("takes the -p value as the prompt and every other flag", () => {
-    const { parsed } = parse(["-p", "hello", "-m", "openai/gpt-5", "--session", "s.jsonl", "--allow-tools"]);
+    const { parsed } = parse([
+      "-p",
+      "hello",
+      "-m",
+      "openai/gpt-5",
+      "--session",
+      "s.jsonl",
+      "--allow-tools",
+      "--yes",
+    ]);
     expect(parsed).toEqual({
       command: "run",
       options: {
@@ -35,6 +66,8 @@ describe("parseCliArgs", () => {
         session: "s.jsonl",
         continue: false,
         allowTools: true,
+        yes: true,
+        allowUnsandboxed: false,
       },
     });
   });

@@ -146,7 +146,9 @@ describe("JSON mode", { timeout: 90_000 }, () => {
     await writeFile(join(box.project, "notes.txt"), "the secret word is swordfish\n");
     server.enqueue(
       { type: "tool-calls", calls: [{ id: "toolu_1", name: "read", arguments: { path: "notes.txt" } }] },
-      { type: "text", text: "It says swordfish.", usage: { input: 900, output: 12, cacheRead: 800 } },
+      // More than the first request's prompt (the fake's default usage counts its body): the
+      // conversation only grew, so a smaller figure would read as a silently truncated prompt.
+      { type: "text", text: "It says swordfish.", usage: { input: 2900, output: 12, cacheRead: 800 } },
     );
     const result = await runPanto(["-m", MODEL, "--json", "-p", "what does notes.txt say?"], {
       cwd: box.project,
@@ -182,7 +184,7 @@ describe("JSON mode", { timeout: 90_000 }, () => {
       text: "It says swordfish.",
       stop_reason: "stop",
       provider: "anthropic",
-      usage: { prompt_tokens: 1700, output_tokens: 12, cache_read_tokens: 800 },
+      usage: { prompt_tokens: 3700, output_tokens: 12, cache_read_tokens: 800 },
     });
     expect(events[5]).toMatchObject({ type: "done", exit_code: 0, text: "It says swordfish." });
   });

@@ -22,7 +22,7 @@ export async function startInteractive(
 ): Promise<InteractiveRun> {
   const server = await startFakeAnthropicServer();
   const exit = runInteractive(
-    { print: false, json: false, continue: false, allowTools: false, model: MODEL, ...options },
+    { print: false, json: false, continue: false, allowTools: false, yes: false, model: MODEL, ...options },
     {
       cwd: box.project,
       env: { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url },

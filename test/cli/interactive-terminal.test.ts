@@ -84,11 +84,19 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
     expect(await terminal.waitFor(/after exit/)).not.toContain("[200~");
   });
 
-  it("answers a permission question with one key, sends the reason for a no, and lists grants in /tools", async () => {
+  it("answers a permission question with one key, asks to leave the sandbox with the model's reason and no 'always', sends the reason for a no, and lists grants in /tools", async () => {
     const { terminal, server, project } = await startPanto();
     server.enqueue(
       { type: "tool-calls", calls: [{ name: "write", arguments: { path: "a.txt", content: "x" } }] },
-      { type: "tool-calls", calls: [{ name: "bash", arguments: { command: "rm -rf build" } }] },
+      {
+        type: "tool-calls",
+        calls: [
+          {
+            name: "bash",
+            arguments: { command: "rm -rf build", unsandboxed_reason: "build is a shared folder outside" },
+          },
+        ],
+      },
       { type: "tool-calls", calls: [{ name: "write", arguments: { path: "b.txt", content: "y" } }] },
       { type: "text", text: "all done" },
     );
@@ -97,7 +105,11 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
     await terminal.waitFor(/Allow\? .*:$/m);
     await terminal.type("y");
     await terminal.waitFor(/yes\n +allowed/);
-    await terminal.waitFor(/● bash rm -rf build[\s\S]*Allow\? .*:$/m);
+    const escapeQuestion = await terminal.waitFor(/● bash rm -rf build[\s\S]*outside the sandbox\? .*:$/m);
+    expect(escapeQuestion).toMatch(
+      /Outside the sandbox, with your full rights[\s\S]*The model's reason:\s+build is a shared folder outside/,
+    );
+    expect(escapeQuestion).not.toMatch(/outside the sandbox\? .*always/);
     expect(existsSync(join(project, "a.txt"))).toBe(true);
     await terminal.type("n");
     await terminal.waitFor(/why not\?.*:$/m);
@@ -105,12 +117,14 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
     await terminal.press("Enter");
     await terminal.waitFor(/denied; the model is told why/);
     await terminal.waitFor(/write b\.txt[\s\S]*Allow\? .*:$/m);
-    expect(lastToolResults(server)).toContain("Their reason: the build folder is shared");
+    expect(lastToolResults(server)).toContain(
+      "did not allow running this command outside the sandbox. Their reason: the build folder is shared",
+    );
     await terminal.type("a");
     await terminal.waitFor(/all done/);
     await terminal.type("/tools");
     await terminal.press("Enter");
-    const tools = await terminal.waitFor(/write .*\n.*bash .*needs permission/);
+    const tools = await terminal.waitFor(/write .*\n.*bash .*runs in the sandbox without asking/);
     expect(tools).toMatch(/write +write +allowed for this session \(you answered a\)/);
   });
 
@@ -122,9 +136,9 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
     );
     await terminal.type("print");
     await terminal.press("Enter");
-    await terminal.waitFor(/Allow\?/);
-    await terminal.type("y");
+    // Inside the sandbox (the default) a command runs without a question.
     const summary = await terminal.waitFor(/printed/);
+    expect(summary).not.toMatch(/Allow\?/);
     expect(summary).toMatch(/⎿ one \(\+1 line\)\n/);
     await terminal.type("/last");
     await terminal.press("Enter");

@@ -37,7 +37,9 @@ describe("interactive mode", { timeout: 60_000 }, () => {
     let seen = await terminal.waitForAnswer("Streamed answer one.");
     terminal.type("/session\r");
     seen = await terminal.waitFor("Session: ", seen);
-    await terminal.waitFor("2 entries (no compaction yet)", seen);
+    // The prompt, the answer, and the run's sandbox entry written with the first prompt.
+    await terminal.waitFor("3 entries (no compaction yet)", seen);
+    expect(terminal.screen).toMatch(/sandbox: +workspace-write, network off, writable: /);
     terminal.type("\u0004");
     expect(await exit).toBe(0);
     const historyPath = join(box.home, "history");

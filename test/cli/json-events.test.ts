@@ -85,13 +85,26 @@ describe("toJsonEvent", () => {
       summary: "## Goal\nfix the parser",
       duration_ms: 1234,
       restored: [],
+      unverified: [],
     });
     const restored = [{ kind: "path" as const, text: "src/a.ts" }];
     expect(
       toJsonEvent({
         type: "compaction",
         compactionId: "c2",
-        record: { ...record, trigger: "manual", instructions: "keep bugs", restored },
+        record: {
+          ...record,
+          trigger: "manual",
+          instructions: "keep bugs",
+          restored,
+          turns: { through: 12, kept: [13, 14, 15], total: 15 },
+          ledger: {
+            files: [{ path: "src/a.ts", changes: [{ change: "edited", turn: 12 }] }],
+            commands: [{ command: "npm test", turn: 12, exitCode: 1, ending: "exit 1", error: "FAIL a" }],
+            moreCommands: 2,
+          },
+          unverified: [{ claim: "Tests pass.", evidence: "the latest run of `npm test` (turn 12) exited 1" }],
+        },
         tokensBefore: 1,
         tokensAfter: 1,
         durationMs: 5,
@@ -100,6 +113,13 @@ describe("toJsonEvent", () => {
       trigger: "manual",
       instructions: "keep bugs",
       restored: [{ kind: "path", text: "src/a.ts" }],
+      through_turn: 12,
+      ledger: {
+        files: [{ path: "src/a.ts", changes: [{ change: "edited", turn: 12 }] }],
+        commands: [{ command: "npm test", turn: 12, exit_code: 1, ending: "exit 1", error: "FAIL a" }],
+        more_commands: 2,
+      },
+      unverified: [{ claim: "Tests pass.", evidence: "the latest run of `npm test` (turn 12) exited 1" }],
     });
     expect(
       toJsonEvent({

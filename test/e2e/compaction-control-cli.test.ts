@@ -205,7 +205,7 @@ describe("restored facts", () => {
       expect(lines.find((line) => line.type === "compaction")?.restored).toEqual(restored);
 
       const next = await t.probe("p-three");
-      expect(messagesOf(next)).toContain("## Facts the summary left out");
+      expect(messagesOf(next)).toContain("## Restored facts (recorded by panto");
       expect(messagesOf(next)).toContain("- path: src/missing-file.ts");
     },
     TIMEOUT,
@@ -217,13 +217,20 @@ describe("restored facts", () => {
       const t = await setup();
       await toolTurn(t);
       const result = await t.compact("Nothing specific.");
-      expect(result.stdout).toContain("1 path, 1 command and 1 error the summary left out were added");
+      // The command is in the ledger (with its outcome), so it is not repeated among the facts left out.
+      expect(result.stdout).toContain("1 path and 1 error the summary left out were added");
+      expect(result.stdout).toContain("  ledger:   0 files changed, the latest run of 1 command");
 
       const off = await setup({ restore_facts: false });
       await toolTurn(off);
       const json = await off.compact("Nothing specific.", ["--json"]);
-      expect(jsonEvents(json.stdout).find((e) => e.type === "compaction")?.restored).toEqual([]);
-      expect(messagesOf(await off.probe("p-three"))).not.toContain("Facts the summary left out");
+      const event = jsonEvents(json.stdout).find((e) => e.type === "compaction");
+      expect(event?.restored).toEqual([]);
+      expect(event?.ledger).toBeUndefined();
+      expect(event?.unverified).toEqual([]);
+      const next = messagesOf(await off.probe("p-three"));
+      expect(next).not.toContain("Restored facts");
+      expect(next).toContain("This summary stands for turns 1 to 2 of this session.");
     },
     TIMEOUT,
   );

@@ -1,5 +1,11 @@
 import { withRestoredFacts } from "../../src/compaction/index.js";
-import type { CompactionRecord, Message, ToolCallBlock, Turn } from "../../src/core/index.js";
+import type {
+  CompactionRecord,
+  CompactionTurns,
+  Message,
+  ToolCallBlock,
+  Turn,
+} from "../../src/core/index.js";
 import { openSession, type Session } from "../../src/session/index.js";
 
 /** A coding session's first two turns: what the summary will stand for. */
@@ -106,6 +112,8 @@ export interface SessionPlan {
   /** The compaction to append (restored facts worked out when `restore` is true); none when absent. */
   summary?: string;
   restore?: boolean;
+  /** The turns the compaction records it stands for (written by panto since turns are numbered). */
+  turns?: CompactionTurns;
   /** Messages after the compaction's kept copies. */
   after?: Message[];
   pins?: string[];
@@ -119,7 +127,7 @@ export async function writeFidelitySession(path: string, cwd: string, plan: Sess
     for (const message of plan.before ?? [...summarisedMessages(), ...keptMessages()])
       await session.appendMessage(message);
     if (plan.summary !== undefined) {
-      const record = compactionRecord(plan.summary);
+      const record = compactionRecord(plan.summary, plan.turns === undefined ? {} : { turns: plan.turns });
       await session.appendCompaction(
         plan.restore === true ? withRestoredFacts(record, summarisedTurns()) : record,
         keptMessages(),

@@ -30,6 +30,7 @@ describe("a 10,000-turn session", () => {
         inSummary: 110,
         inBlock: 110,
         answered: null,
+        answeredRecall: null,
         answeredFull: null,
       });
     } finally {

@@ -26,8 +26,11 @@ const BELOW_RUNTIME = [
   "src/fidelity",
   "src/secrets",
   "src/hooks",
+  "src/recall",
+  "src/handoff",
   "src/custom-commands",
   "src/skills",
+  "src/subagents",
   "src/core",
 ];
 

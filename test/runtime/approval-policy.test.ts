@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ApprovalRequest } from "../../src/agent/index.js";
 import type { ToolCallBlock } from "../../src/core/index.js";
 import { ApprovalPolicy } from "../../src/runtime/approval-policy.js";
 import type { ApprovalAnswer } from "../../src/runtime/front-end.js";
@@ -13,19 +14,29 @@ const tool = (name: string): Tool => {
 const call = (name: string, id = "c1"): ToolCallBlock => ({ type: "tool-call", id, name, arguments: {} });
 
 /** A policy whose asker answers from a list, recording what it was asked and what was denied unasked. */
-function policy(answers: ApprovalAnswer[], options: { allowAll?: boolean; noAsker?: boolean } = {}) {
+function policy(
+  answers: ApprovalAnswer[],
+  options: { allowAll?: boolean; noAsker?: boolean; allowUnsandboxed?: boolean } = {},
+) {
   const asked: string[] = [];
+  const requests: ApprovalRequest[] = [];
   const denied: string[] = [];
-  const ask = async (toolCall: ToolCallBlock): Promise<ApprovalAnswer> => {
+  const ask = async (
+    toolCall: ToolCallBlock,
+    _tool: Tool,
+    request: ApprovalRequest,
+  ): Promise<ApprovalAnswer> => {
     asked.push(toolCall.name);
+    requests.push(request);
     return answers.shift() ?? "deny";
   };
   const approvals = new ApprovalPolicy({
     allowAll: options.allowAll === true,
+    allowUnsandboxed: options.allowUnsandboxed === true,
     ...(options.noAsker === true ? {} : { ask }),
     onDenied: (toolCall) => denied.push(toolCall.id),
   });
-  return { approvals, asked, denied };
+  return { approvals, asked, denied, requests };
 }
 
 describe("ApprovalPolicy", () => {
@@ -78,5 +89,36 @@ describe("ApprovalPolicy", () => {
     await first.approvals.decide(call("bash"), tool("bash"));
     expect(await second.approvals.decide(call("bash"), tool("bash"))).toBe("deny");
     expect(second.approvals.granted()).toEqual([]);
+  });
+
+  describe("a request to leave the sandbox", () => {
+    const leave: ApprovalRequest = { kind: "escape", reason: "needs the network" };
+
+    it("is asked every time with its reason, 'always' covering only that call, whatever --allow-tools says", async () => {
+      const { approvals, asked, requests } = policy(["always", "always", "deny"], { allowAll: true });
+      expect(await approvals.decide(call("bash"), tool("bash"), leave)).toBe("allow");
+      expect(await approvals.decide(call("bash"), tool("bash"), leave)).toBe("allow");
+      expect(await approvals.decide(call("bash"), tool("bash"), leave)).toBe("deny");
+      expect(asked).toEqual(["bash", "bash", "bash"]);
+      expect(requests).toEqual([leave, leave, leave]);
+      expect(approvals.granted()).toEqual([]);
+    });
+
+    it("is refused where nobody can be asked, naming --allow-unsandboxed, even with --allow-tools", async () => {
+      const { approvals, denied } = policy([], { noAsker: true, allowAll: true });
+      const verdict = await approvals.decide(call("bash", "toolu_3"), tool("bash"), leave);
+      expect(verdict).toMatchObject({ deny: true });
+      expect(typeof verdict === "object" ? verdict.reason : "").toContain("--allow-unsandboxed");
+      expect(denied).toEqual(["toolu_3"]);
+    });
+
+    it("runs where nobody can be asked only with --allow-unsandboxed, which does not skip the question where someone can", async () => {
+      const unattended = policy([], { noAsker: true, allowUnsandboxed: true });
+      expect(await unattended.approvals.decide(call("bash"), tool("bash"), leave)).toBe("allow");
+      expect(unattended.denied).toEqual([]);
+      const attended = policy(["deny"], { allowUnsandboxed: true });
+      expect(await attended.approvals.decide(call("bash"), tool("bash"), leave)).toBe("deny");
+      expect(attended.asked).toEqual(["bash"]);
+    });
   });
 });

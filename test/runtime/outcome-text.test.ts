@@ -136,3 +136,35 @@ describe("describeOutcome", () => {
     }
   });
 });
+
+describe("describeOutcome for /handoff", () => {
+  const parent = { id: "aaaaaaaa-1111", path: "/s/old.jsonl" };
+  const session = { id: "bbbbbbbb-2222", path: "/s/new.jsonl" };
+
+  it("shows a draft that was not started with how to start it, and says where a handoff went", () => {
+    const drafted = describeOutcome({
+      type: "handoff-drafted",
+      draft: "# Handoff: x",
+      goal: "x",
+      model: "a/m",
+    });
+    expect(drafted.text).toMatch(
+      /^# Handoff: x\n\n\(A handoff draft by a\/m; nothing was started\. Give --yes/,
+    );
+    const handed = describeOutcome({
+      type: "handed-off",
+      draft: "# Handoff: x",
+      goal: "x",
+      parent,
+      session,
+      answer: "On it.",
+    });
+    expect(handed.text).toBe(
+      "Handed off to a new session bbbbbbbb (/s/new.jsonl); its first prompt is the draft, and recall there reaches this session too. The old session aaaaaaaa stays as it was: panto -r aaaaaaaa resumes it.\n\nOn it.",
+    );
+    expect(describeOutcome({ type: "handoff-cancelled" })).toEqual({
+      text: "Handoff cancelled: no session was started.",
+      exit: false,
+    });
+  });
+});

@@ -24,7 +24,8 @@ async function start(project: { project: string; env: NodeJS.ProcessEnv }, answe
   const seen: RunEvent[] = [];
   events.subscribe((event) => seen.push(event));
   const run = await startRun({
-    options: { model: MODEL },
+    // No sandbox: bash then asks, and each run's answers are what this test follows.
+    options: { model: MODEL, sandbox: "full" },
     io: {
       cwd: project.project,
       env: { ...project.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url },

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   composeCompactionSummary,
   LOADED_SKILLS_HEADING,
+  RESTORED_FACTS_HEADING,
 } from "../../src/session/compose-compaction-summary.js";
 import { parseSessionLine } from "../../src/session/parse-session-line.js";
 
@@ -16,7 +17,7 @@ describe("skills in the compaction block", () => {
     expect(text).toBe(
       [
         "Summary.",
-        "## Facts the summary left out (restored verbatim from the summarised turns)\n- path: src/a.ts",
+        `${RESTORED_FACTS_HEADING}\n- path: src/a.ts`,
         `${LOADED_SKILLS_HEADING}\n- deploy\n- review`,
         "## Pinned notes (from the user, verbatim; always in force)\n1. keep tests green",
       ].join("\n\n"),

@@ -8,6 +8,7 @@ import {
   resolveCompactionPrompt,
 } from "../../compaction/index.js";
 import { readCompactionPromptLayers } from "../../config/index.js";
+import { createRecallTool } from "../../recall/index.js";
 import { describeContext } from "../../runtime/commands/describe-context.js";
 import { formatCompactionReport } from "../../runtime/format-text.js";
 import { newSessionPath, openSession } from "../../session/index.js";
@@ -63,7 +64,8 @@ async function runDemoIn(
   const projectDir = join(root, "project");
   const pantoHome = join(root, "home");
   await writeProject(projectDir);
-  const tools = createDefaultTools();
+  // The same tools a run offers, recall among them (it reads the demo's own session file).
+  const tools = [...createDefaultTools(), createRecallTool({ session: () => session })];
   const systemPrompt = await buildSystemPrompt({ cwd: projectDir, projectRoot: projectDir });
   const layers = await readCompactionPromptLayers({
     pantoHome,

@@ -1,5 +1,10 @@
 import type { FidelityTarget, SessionSnapshot } from "../../fidelity/index.js";
-import { FIDELITY_FACT_KINDS, probeQuestion, summariserView } from "../../fidelity/index.js";
+import {
+  FIDELITY_FACT_KINDS,
+  MAX_RECALL_PROBE_REQUESTS,
+  probeQuestion,
+  summariserView,
+} from "../../fidelity/index.js";
 import { UsageError } from "../../runtime/setup/setup-errors.js";
 import {
   compactFresh,
@@ -40,10 +45,16 @@ export async function freshCompaction(
     },
   ];
   if (run.probe)
-    planned.push({
-      what: "a probe after the compacted context (plus the summary's own size)",
-      tokens: probeTokens(models, { messages: [] }, question) + preview.tokensKept,
-    });
+    planned.push(
+      {
+        what: "a probe after the compacted context (plus the summary's own size)",
+        tokens: probeTokens(models, { messages: [] }, question) + preview.tokensKept,
+      },
+      {
+        what: `a probe after it with recall (its first request, plus the summary's size; up to ${MAX_RECALL_PROBE_REQUESTS} while it calls recall)`,
+        tokens: probeTokens(models, { messages: [] }, question) + preview.tokensKept,
+      },
+    );
   if (run.baseline)
     planned.push({
       what: "a probe after the full context",

@@ -1,12 +1,15 @@
 import { assistantText, summaryRequester } from "../../agent/index.js";
 import {
   type CompactionPreview,
+  compactionTurns,
+  numberTurns,
   previewCompaction,
   runCompaction,
   withPinnedNotes,
   withRestoredFacts,
 } from "../../compaction/index.js";
 import {
+  type AssistantMessage,
   type EffectiveContext,
   type ModelClient,
   optional,
@@ -30,6 +33,8 @@ export interface FidelityModels {
   systemPrompt: string;
   tools: ToolDefinition[];
   maxOutputTokens: number;
+  /** Runs one `recall` call on the checked session (read-only; its answer redacted). */
+  recall: (args: Record<string, unknown>) => Promise<{ text: string; isError: boolean }>;
 }
 
 /** How a fresh compaction is made: the prompt, the summariser and the rules the config sets. */
@@ -82,9 +87,15 @@ export async function compactFresh(
   if (outcome.type === "nothing-to-summarise")
     throw new PantoError("invalid_request", `nothing to compact: ${outcome.reason}`);
   if (outcome.type === "failed") throw outcome.error;
+  const turns = view.numbering === undefined ? undefined : compactionTurns(outcome.plan, view.numbering);
+  const numbered = { ...outcome.record, ...optional("turns", turns) };
   const record = settings.restoreFacts
-    ? withRestoredFacts(outcome.record, outcome.plan.summarise)
-    : outcome.record;
+    ? withRestoredFacts(numbered, outcome.plan.summarise, {
+        turnNumbers:
+          view.numbering === undefined ? [] : numberTurns(outcome.plan.summarise, view.numbering.numbers),
+        ...optional("previousLedger", view.previousLedger),
+      })
+    : numbered;
   return freshTarget(view, record, outcome.plan.summarise, outcome.kept);
 }
 
@@ -99,11 +110,18 @@ export async function askProbe(
   context: EffectiveContext,
   question: string,
 ): Promise<string> {
-  const message = await models.createClient(models.model).stream({
+  return assistantText(await askProbeMessage(models, probeContext(context, question)));
+}
+
+/** One probe request after `context` (the question already in it), as the next request would be sent. */
+export function askProbeMessage(
+  models: FidelityModels,
+  context: EffectiveContext,
+): Promise<AssistantMessage> {
+  return models.createClient(models.model).stream({
     systemPrompt: models.systemPrompt,
-    context: probeContext(context, question),
+    context,
     tools: models.tools,
     maxOutputTokens: models.maxOutputTokens,
   });
-  return assistantText(message);
 }

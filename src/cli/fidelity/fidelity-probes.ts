@@ -1,7 +1,13 @@
 import { isPantoError } from "../../core/index.js";
 import type { ProbeAnswers } from "../../fidelity/index.js";
-import { type FidelityFact, type FidelityTarget, probeQuestion } from "../../fidelity/index.js";
-import { askProbe, type FidelityModels, probeTokens } from "./fidelity-model-calls.js";
+import {
+  type FidelityFact,
+  type FidelityTarget,
+  MAX_RECALL_PROBE_REQUESTS,
+  probeQuestion,
+  probeWithRecall,
+} from "../../fidelity/index.js";
+import { askProbe, askProbeMessage, type FidelityModels, probeTokens } from "./fidelity-model-calls.js";
 import { describePlan, type PlannedRequest } from "./fidelity-plan.js";
 
 export interface ProbeRun {
@@ -13,7 +19,9 @@ export interface ProbeRun {
 }
 
 /**
- * Asks the probe once after the compacted context and, with `baseline`, once after the full one.
+ * Asks the probe once after the compacted context, then after the compacted context with the
+ * `recall` tool answered from the session file (as many requests as the model's recall calls take,
+ * at most MAX_RECALL_PROBE_REQUESTS), and, with `baseline`, once after the full one.
  * A full context the provider rejects as too large leaves `full` unanswered (null in the report),
  * and says so; any other failure is thrown.
  */
@@ -24,11 +32,16 @@ export async function runFidelityProbes(
   run: ProbeRun,
 ): Promise<ProbeAnswers> {
   const question = probeQuestion(facts);
+  const recallQuestion = probeQuestion(facts, { recall: true });
   if (run.announce) {
     const planned: PlannedRequest[] = [
       {
         what: "a probe after the compacted context",
         tokens: probeTokens(models, target.compacted, question),
+      },
+      {
+        what: `a probe after the compacted context with recall (its first request; up to ${MAX_RECALL_PROBE_REQUESTS} while it calls recall)`,
+        tokens: probeTokens(models, target.compacted, recallQuestion),
       },
     ];
     if (run.baseline)
@@ -40,6 +53,12 @@ export async function runFidelityProbes(
   }
   run.onRequest();
   const answers: ProbeAnswers = { compacted: await askProbe(models, target.compacted, question) };
+  const withRecall = await probeWithRecall(target.compacted, recallQuestion, {
+    ask: (context) => askProbeMessage(models, context),
+    recall: models.recall,
+    onRequest: run.onRequest,
+  });
+  answers.recall = withRecall.answer;
   if (!run.baseline) return answers;
   run.onRequest();
   try {

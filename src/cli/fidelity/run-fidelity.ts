@@ -19,6 +19,7 @@ import {
   type SessionSnapshot,
   scoreFidelity,
 } from "../../fidelity/index.js";
+import { createRecallTool } from "../../recall/index.js";
 import { clientFactory } from "../../runtime/setup/client-factory.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "../../runtime/setup/known-secrets.js";
 import { resolveSessionArgument } from "../../runtime/setup/session-argument.js";
@@ -83,7 +84,7 @@ async function checkFidelity(
   );
   for (const warning of snapshot.warnings) io.stderr.write(`panto: warning: ${warning}\n`);
   const models =
-    options.fresh || options.probe ? await fidelityModels(options, loaded, io, secrets) : undefined;
+    options.fresh || options.probe ? await fidelityModels(options, loaded, io, secrets, snapshot) : undefined;
   const target = options.fresh
     ? await (await import("./fidelity-fresh.js")).freshCompaction(
         snapshot,
@@ -131,6 +132,7 @@ async function fidelityModels(
   loaded: LoadedConfig,
   io: FidelityIo,
   secrets: SecretRedactor,
+  snapshot: SessionSnapshot,
 ): Promise<FidelityModels> {
   const model = options.model ?? loaded.config.model;
   if (model === undefined)
@@ -144,12 +146,22 @@ async function fidelityModels(
   const createClient = await clientFactory(loaded, io.env, warn, secrets);
   createClient(model);
   if (options.compactionModel !== undefined) createClient(options.compactionModel);
+  // The tools the next request carries, recall among them; recall answers from this session file.
+  const recall = createRecallTool({
+    session: () => ({ path: snapshot.path, header: snapshot.header, hasFile: true }),
+    redact: secrets.redact,
+  });
   return {
     model,
     createClient,
     systemPrompt: await buildSystemPrompt({ cwd: io.cwd, projectRoot: loaded.projectRoot }),
-    tools: createDefaultTools().map((tool) => tool.definition),
+    tools: [...createDefaultTools(), recall].map((tool) => tool.definition),
     maxOutputTokens: Math.min(loaded.config.max_output_tokens ?? PROBE_OUTPUT_TOKENS, PROBE_OUTPUT_TOKENS),
+    recall: async (args) => {
+      const output = await recall.execute(args, { cwd: io.cwd });
+      const text = output.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+      return { text, isError: output.isError };
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { PromptResult } from "../../agent/index.js";
-import { plural } from "../../runtime/format-text.js";
+import { describeSandbox, plural } from "../../runtime/format-text.js";
 import { attachFiles } from "../../runtime/input/attach-files.js";
 import { runShellEscape } from "../../runtime/input/shell-escape.js";
 import type { RunContext } from "../../runtime/run-context.js";
@@ -42,7 +42,7 @@ export async function promptWithAttachments(
   out: LineWriter,
   style: Style,
 ): Promise<string | undefined> {
-  const attached = await attachFiles(text, run.cwd);
+  const attached = await attachFiles(text, run.cwd, run.toolSandbox);
   if (!attached.ok) {
     out.line(style.red(attached.error));
     return undefined;
@@ -67,6 +67,8 @@ export function printBanner(run: RunContext, version: string, out: LineWriter, s
   const write = (text: string): void => out.line(text);
   write(`${style.bold(`panto ${version}`)} · model ${style.cyan(run.agent.model)}`);
   write(style.dim(`session ${run.session.path} (${state})`));
+  const sandbox = `sandbox ${describeSandbox(run.sandbox)}`;
+  write(run.sandbox.mode === "full" ? style.yellow(sandbox) : style.dim(sandbox));
   if (run.fork !== undefined) write(style.dim(describeFork(run.fork)));
   for (const notice of run.notices) write(style.yellow(notice));
   write(

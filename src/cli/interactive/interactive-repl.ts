@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
+import type { ApprovalRequest } from "../../agent/index.js";
 import type { ToolCallBlock } from "../../core/index.js";
 import { shorten } from "../../runtime/format-text.js";
 import type { ApprovalAnswer, RewindChoice } from "../../runtime/front-end.js";
@@ -8,6 +9,7 @@ import type { Tool } from "../../tools/index.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT_INTERRUPTED, EXIT_OK } from "../exit-status.js";
 import { ApprovalPrompt, takeLine } from "../terminal/approval-prompt.js";
+import { DraftReview } from "../terminal/draft-review.js";
 import { editorOverTerminal } from "../terminal/edit-in-editor.js";
 import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "../terminal/history.js";
 import { KeyInput } from "../terminal/key-input.js";
@@ -34,6 +36,7 @@ export class Repl {
   readonly #style: Style;
   readonly #renderer: TerminalRenderer;
   readonly #approval: ApprovalPrompt;
+  readonly #review: DraftReview;
   readonly #output: MutableOutput;
   #rl: Interface | undefined;
   /** The keyboard in front of readline (bracketed paste, Alt-Enter, one-key answers); terminals only. */
@@ -54,6 +57,7 @@ export class Repl {
     this.#style = style;
     this.#renderer = renderer;
     this.#approval = new ApprovalPrompt(renderer, style);
+    this.#review = new DraftReview(renderer, style);
     this.#output = new MutableOutput(io.stdout);
   }
 
@@ -114,14 +118,34 @@ export class Repl {
    * The run's approval asker: y = this once, a = always for this tool this session, n = no. Asked
    * only about calls the run's policy does not already allow; none while a request is cancelled.
    */
-  async askApproval(call: ToolCallBlock, tool: Tool): Promise<ApprovalAnswer> {
+  async askApproval(
+    call: ToolCallBlock,
+    tool: Tool,
+    request?: ApprovalRequest,
+    origin?: string,
+  ): Promise<ApprovalAnswer> {
     const rl = this.#rl;
     if (rl === undefined || this.#busy?.signal.aborted === true || this.#closing) return "deny";
     this.#renderer.stopStatus();
     this.#renderer.endLine();
-    const answer = await this.#approval.ask(rl, this.#output, call, tool);
+    const answer = await this.#approval.ask(rl, this.#output, call, tool, request, origin);
     rl.setPrompt(PROMPT);
     return answer;
+  }
+
+  /**
+   * The run's review of a draft (`/handoff`): shows it, then y starts with it, e opens it in the
+   * editor first (what is saved is started), n (or Ctrl-C) starts nothing.
+   */
+  async reviewDraft(draft: string): Promise<string | undefined> {
+    const rl = this.#rl;
+    if (rl === undefined || this.#busy?.signal.aborted === true || this.#closing) return undefined;
+    this.#renderer.stopStatus();
+    this.#renderer.endLine();
+    const answer = await this.#review.ask(rl, this.#output, draft);
+    rl.setPrompt(PROMPT);
+    if (answer === "no") return undefined;
+    return answer === "yes" ? draft : this.editText(`${draft}\n`);
   }
 
   /**
@@ -172,6 +196,10 @@ export class Repl {
     if (rl === undefined) return;
     if (this.#approval.waiting) {
       this.#approval.answer(rl, line);
+      return;
+    }
+    if (this.#review.waiting) {
+      this.#review.answer(rl, line);
       return;
     }
     // A multi-line prompt recalled from history comes back as one line with markers for its breaks.
@@ -252,6 +280,10 @@ export class Repl {
       this.#busy?.abort();
       return;
     }
+    if (this.#review.waiting) {
+      this.#review.cancel();
+      return;
+    }
     if (this.#busy !== undefined) {
       this.#queue = [];
       this.#busy.abort();
@@ -281,6 +313,7 @@ export class Repl {
     if (this.#closing) return;
     this.#closing = true;
     this.#approval.cancel();
+    this.#review.cancel();
     if (this.#busy !== undefined) {
       this.#busy.abort();
       return;

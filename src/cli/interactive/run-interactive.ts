@@ -27,8 +27,9 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
       io,
       events,
       frontEnd: {
-        askApproval: (call, tool) => repl.askApproval(call, tool),
+        askApproval: (call, tool, request, origin) => repl.askApproval(call, tool, request, origin),
         editText: (text) => repl.editText(text),
+        reviewDraft: (draft) => repl.reviewDraft(draft),
         ...(io.stdin.isTTY === true
           ? { chooseRewind: (path: string, home: string) => repl.chooseRewind(path, home) }
           : {}),

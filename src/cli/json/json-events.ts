@@ -1,10 +1,12 @@
 import type { AgentEvent } from "../../agent/index.js";
-import type { AssistantMessage, Usage } from "../../core/index.js";
+import type { AssistantMessage, CompactionLedger, Usage } from "../../core/index.js";
 import { optional } from "../../core/index.js";
+import { toolDeniedText } from "../../runtime/format-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
 import { checkpointJson } from "../rewind/rewind-json.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 import type { JsonEvent } from "./json-event.js";
+import { taskJsonEvent } from "./task-json-events.js";
 
 export type { JsonEvent } from "./json-event.js";
 
@@ -16,10 +18,19 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
   switch (event.type) {
     case "run-warning":
       return { type: "warning", message: event.message };
+    case "handoff":
+      return {
+        type: "handoff",
+        goal: event.goal,
+        model: event.model ?? null,
+        draft: event.draft,
+        parent: event.parent,
+        session: event.session ?? null,
+      };
     case "tool-denied":
       return {
         type: "warning",
-        message: `denied ${event.call.name} (id ${event.call.id}): pass --allow-tools to let write, edit and bash run`,
+        message: `${toolDeniedText(event.call, event.escape === true)} (call id ${event.call.id})`,
       };
     case "text-delta":
     case "thinking-delta":
@@ -92,6 +103,10 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
         ...optional("code", event.code),
         message: event.message,
       };
+    case "task-started":
+    case "task-event":
+    case "task-finished":
+      return taskJsonEvent(event, toJsonEvent);
   }
 }
 
@@ -139,9 +154,28 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     summary: record.summary,
     duration_ms: event.durationMs,
     restored: record.restored ?? [],
+    ...optional("through_turn", record.turns?.through),
+    ...(record.ledger === undefined ? {} : { ledger: ledgerJson(record.ledger) }),
+    unverified: record.unverified ?? [],
     ...optional("skills", record.skills),
     ...optional("instructions", record.instructions),
     ...optional("chunks", record.chunks),
+  };
+}
+
+/** The restored ledger with its field names snake_case. */
+function ledgerJson(ledger: CompactionLedger): Record<string, unknown> {
+  return {
+    files: ledger.files,
+    commands: ledger.commands.map((command) => ({
+      command: command.command,
+      ...optional("turn", command.turn),
+      exit_code: command.exitCode,
+      ending: command.ending,
+      ...optional("error", command.error),
+    })),
+    ...optional("more_files", ledger.moreFiles),
+    ...optional("more_commands", ledger.moreCommands),
   };
 }
 

@@ -32,6 +32,11 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
         model: run.agent.model,
         resumed: run.resumed,
         cwd: run.cwd,
+        sandbox: {
+          mode: run.sandbox.mode,
+          network: run.sandbox.network,
+          writable_roots: run.sandbox.writableRoots,
+        },
       });
       if (run.fork !== undefined) emit(forkJson(run.fork));
     },

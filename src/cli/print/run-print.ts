@@ -4,9 +4,11 @@ import {
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
+  toolDeniedText,
   visible,
 } from "../../runtime/format-text.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
+import { taskEventLine } from "../../runtime/task-text.js";
 import type { CliOptions } from "../cli-options.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
 import { colourEnabled, createStyle } from "../terminal/style.js";
@@ -35,10 +37,23 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
         case "run-warning":
           return note(`warning: ${event.message}`, style.yellow);
         case "tool-denied":
+          return note(toolDeniedText(event.call, event.escape === true), style.yellow);
+        case "handoff":
+          // With --yes nobody reviewed the draft: print it before the new session's answer, so
+          // what the new session was told is on record where the user reads (a draft not started
+          // is printed by its outcome instead).
+          if (event.session === undefined) return;
+          io.stdout.write(`${event.draft}\n\n`);
           return note(
-            `denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`,
-            style.yellow,
+            `handoff: started session ${event.session.id.slice(0, 8)} (${event.session.path}); sending the draft as its first prompt`,
           );
+        case "task-started":
+        case "task-event":
+        case "task-finished": {
+          const line = taskEventLine(event, printLine);
+          if (line !== undefined) note(line);
+          return;
+        }
         default: {
           const line = printLine(event);
           if (line !== undefined) note(line);

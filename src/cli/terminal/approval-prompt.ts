@@ -1,5 +1,7 @@
 import type { Interface, Key } from "node:readline";
+import type { ApprovalRequest } from "../../agent/index.js";
 import type { ToolCallBlock } from "../../core/index.js";
+import { visible } from "../../runtime/format-text.js";
 import type { ApprovalAnswer } from "../../runtime/front-end.js";
 import type { Tool } from "../../tools/index.js";
 import { approvalQuestion, describeApproval, parseApprovalAnswer } from "./approval-preview.js";
@@ -41,14 +43,24 @@ export class ApprovalPrompt {
     return this.#pending !== undefined;
   }
 
-  /** Asks about one call; resolves when the user answers (or cancels). */
-  ask(rl: Interface, output: MutableOutput, call: ToolCallBlock, tool: Tool): Promise<ApprovalAnswer> {
+  /** Asks about one call (`origin`: the child agent asking, when not the main one); resolves when the user answers (or cancels). */
+  ask(
+    rl: Interface,
+    output: MutableOutput,
+    call: ToolCallBlock,
+    tool: Tool,
+    request: ApprovalRequest = { kind: "tool" },
+    origin?: string,
+  ): Promise<ApprovalAnswer> {
     const typedAhead = takeLine(rl);
     const wasMuted = output.muted;
     output.muted = false;
     const toolName = tool.definition.name;
     const preview = describeApproval(call);
+    // The label holds the model's description of the task: made visible like the arguments.
+    if (origin !== undefined) this.#renderer.line(this.#style.yellow(`${visible(origin)} asks:`));
     if (preview.length > 0) this.#renderer.line(this.#style.bold(preview.join("\n")));
+    if (request.kind === "escape") this.#renderer.line(this.#style.yellow(escapeNotice(request.reason)));
     return new Promise((resolve) => {
       this.#pending = {
         toolName,
@@ -61,7 +73,9 @@ export class ApprovalPrompt {
           resolve(answer);
         },
       };
-      rl.setPrompt(this.#style.yellow(approvalQuestion(toolName, this.#renderer.columns)));
+      const question =
+        request.kind === "escape" ? ESCAPE_QUESTION : approvalQuestion(toolName, this.#renderer.columns);
+      rl.setPrompt(this.#style.yellow(question));
       rl.prompt();
     });
   }
@@ -128,6 +142,14 @@ export class ApprovalPrompt {
     );
     rl.prompt();
   }
+}
+
+/** Asked before a command leaves the sandbox: no "always", since every escape is asked again. */
+const ESCAPE_QUESTION = "Run it outside the sandbox? [y]es this once · [N]o: ";
+
+/** Why the question is asked: the command would run with the user's full rights. */
+export function escapeNotice(reason: string): string {
+  return `Outside the sandbox, with your full rights (network, every file you can write). The model's reason: ${visible(reason)}`;
 }
 
 /** Removes and returns what is typed on the prompt line (as Ctrl-E then Ctrl-U would). */

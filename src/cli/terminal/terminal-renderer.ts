@@ -5,10 +5,12 @@ import {
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
+  toolDeniedText,
   visible,
 } from "../../runtime/format-text.js";
-import { describeOutcome, type OutcomeReport } from "../../runtime/outcome-text.js";
+import { describeOutcome, handedOffLine, type OutcomeReport } from "../../runtime/outcome-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
+import { taskEventLine } from "../../runtime/task-text.js";
 import type { MarkdownStream } from "./markdown-stream.js";
 import { StatusLine } from "./status-line.js";
 import type { Style } from "./style.js";
@@ -62,12 +64,26 @@ export class TerminalRenderer {
         this.warning(event.message);
         return;
       case "tool-denied":
-        this.warning(`denied ${event.call.name}: pass --allow-tools to let write, edit and bash run`);
+        this.warning(toolDeniedText(event.call, event.escape === true));
         return;
       case "command":
+        // A handoff's first answer was streamed as it came: its report is where it went.
         // A custom command's answer was streamed as it came; only a failure is left to show.
         if (event.outcome.type === "prompt-answered") this.reset();
-        else this.#outcome(describeOutcome(event.outcome));
+        else
+          this.#outcome(
+            event.outcome.type === "handed-off"
+              ? { text: handedOffLine(event.outcome), exit: false }
+              : describeOutcome(event.outcome),
+          );
+        return;
+      case "handoff":
+        if (event.session !== undefined)
+          this.line(
+            this.#style.dim(
+              `Starting session ${event.session.id.slice(0, 8)} with the handoff as its first prompt…`,
+            ),
+          );
         return;
       case "text-delta":
       case "thinking-delta":
@@ -116,6 +132,13 @@ export class TerminalRenderer {
       case "compaction-skipped":
         this.#compactionEnded(event);
         return;
+      case "task-started":
+      case "task-event":
+      case "task-finished": {
+        const line = taskEventLine(event, (inner) => this.#noticeFor(inner));
+        if (line !== undefined) this.line(this.#style.dim(line));
+        return;
+      }
       default: {
         const line = this.#noticeFor(event);
         if (line !== undefined) this.line(line);

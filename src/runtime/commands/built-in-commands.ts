@@ -36,6 +36,13 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   { name: "pins", aliases: [], args: "", summary: "list the pinned notes with their numbers" },
   { name: "unpin", aliases: [], args: "N", summary: "remove pinned note N" },
   {
+    name: "handoff",
+    aliases: [],
+    args: "[--edit] [GOAL]",
+    summary:
+      "draft a fresh session's first prompt for GOAL (state, decisions, files, commands, open problems, pins, ledger), review it, go on there; --edit: write it yourself; -p starts it only with --yes",
+  },
+  {
     name: "init",
     aliases: [],
     args: "[notes]",

@@ -1,6 +1,6 @@
 import { readSessionUsage } from "../../session/index.js";
 import { type CommandOutcome, failed, info, usageError } from "../command-outcome.js";
-import { formatTokens, plural } from "../format-text.js";
+import { describeSandbox, formatTokens, plural } from "../format-text.js";
 import type { CommandHandler, RunContext, RuntimeCommand } from "../run-context.js";
 import { BUILT_IN_COMMANDS, slashHelpText } from "./built-in-commands.js";
 import {
@@ -17,6 +17,7 @@ import { describeCost } from "./describe-cost.js";
 import { describeMcp } from "./describe-mcp.js";
 import { describeNextRequest } from "./describe-request.js";
 import { describeSkills } from "./describe-skills.js";
+import { runHandoff } from "./handoff-command.js";
 import { runInitCommand } from "./init-command.js";
 import { describeLastToolOutput } from "./last-tool-output.js";
 import { runModelCommand } from "./model-command.js";
@@ -31,6 +32,7 @@ const HANDLERS: Record<string, CommandHandler> = {
   unpin: runUnpin,
   summary: runSummary,
   init: runInitCommand,
+  handoff: runHandoff,
   context: async (run) =>
     info(
       "context",
@@ -91,6 +93,7 @@ function describeSession(run: RunContext): string {
     `  entries:  ${plural(run.session.activeEntries().length, "entry", "entries")}${context.compaction === undefined ? " (no compaction yet)" : " since the latest compaction"}`,
     `  context:  ${context.compaction === undefined ? "no compaction block" : "a compaction block"} + ${plural(context.messages.length, "message")}, ~${formatTokens(run.agent.contextTokens())} tokens with the system prompt`,
     `  model:    ${run.agent.model}`,
+    `  sandbox:  ${describeSandbox(run.sandbox)}`,
   ].join("\n");
 }
 
@@ -102,13 +105,17 @@ function describeTools(run: RunContext): string {
       const permission =
         tool.kind === "read"
           ? "runs freely"
-          : run.approvals.allowAll
-            ? "allowed by --allow-tools (or the allow-all mode)"
-            : run.approvals.mode === "accept-edits" && tool.kind === "write"
-              ? "allowed by the accept-edits mode"
-              : granted.includes(tool.definition.name)
-                ? "allowed for this session (you answered a)"
-                : "needs permission (asked interactively; --allow-tools in print mode)";
+          : run.toolSandbox !== undefined && tool.confinable !== undefined
+            ? run.toolSandbox.policy.askCommands
+              ? "runs in the sandbox, asked each time (sandbox.ask_commands); leaving it asks every time"
+              : "runs in the sandbox without asking; leaving it asks every time"
+            : run.approvals.allowAll
+              ? "allowed by --allow-tools (or the allow-all mode)"
+              : run.approvals.mode === "accept-edits" && tool.kind === "write"
+                ? "allowed by the accept-edits mode"
+                : granted.includes(tool.definition.name)
+                  ? "allowed for this session (you answered a)"
+                  : "needs permission (asked interactively; --allow-tools in print mode)";
       return `  ${tool.definition.name.padEnd(width)}  ${tool.kind.padEnd(5)}  ${permission}`;
     })
     .join("\n");

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
+import { checkAccess, SandboxRefusal, type ToolSandbox } from "../../sandbox/index.js";
 import { MAX_READ_CHARS, ToolError } from "../../tools/index.js";
 import { looksBinary } from "../../tools/looks-binary.js";
 import { openRegularFile, READ_ONLY, refuseSpecialFile } from "../../tools/regular-file.js";
@@ -16,16 +17,22 @@ const TRAILING = /[,;:!?)\]}'"]+$|\.+$/;
  * Attaches the text of every file named `@PATH` in the prompt (relative to `cwd`), after the
  * prompt, each in a `<file path="...">` block. The same checks as the read tool: regular files
  * only, text only, at most MAX_READ_CHARS characters each. A missing file is an error naming it.
+ * With the run's sandbox, a file its rules keep from the model's tools is refused, naming the rule.
  */
-export async function attachFiles(prompt: string, cwd: string): Promise<Attached> {
+export async function attachFiles(prompt: string, cwd: string, sandbox?: ToolSandbox): Promise<Attached> {
   const paths = await mentionedPaths(prompt, cwd);
   if (!paths.ok) return paths;
   const blocks: string[] = [];
+  const layout = sandbox?.layout();
   for (const path of paths.files) {
     try {
-      blocks.push(`<file path="${path}">\n${await readAttachment(resolve(cwd, path), path)}\n</file>`);
+      // In a sandbox, what the model's tools may not read is not handed to it through @ either.
+      const given = resolve(cwd, path);
+      const absolute = layout === undefined ? given : checkAccess(layout, given, "read", path);
+      blocks.push(`<file path="${path}">\n${await readAttachment(absolute, path)}\n</file>`);
     } catch (error) {
-      if (!(error instanceof ToolError) && (error as NodeJS.ErrnoException).code === undefined) throw error;
+      const known = error instanceof ToolError || error instanceof SandboxRefusal;
+      if (!known && (error as NodeJS.ErrnoException).code === undefined) throw error;
       return { ok: false, error: `@${path}: ${error instanceof Error ? error.message : String(error)}` };
     }
   }

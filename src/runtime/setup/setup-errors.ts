@@ -1,5 +1,6 @@
 import { ConfigError } from "../../config/index.js";
 import { isPantoError } from "../../core/index.js";
+import { SandboxError } from "../../sandbox/index.js";
 import { SessionError } from "../../session/index.js";
 
 /**
@@ -26,10 +27,11 @@ export async function setupStep<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Config, session and model-setup errors are the user's to fix: usage errors. */
+/** Config, sandbox, session and model-setup errors are the user's to fix: usage errors. */
 export function asUsageError(error: unknown): UsageError | undefined {
   if (error instanceof UsageError) return error;
   if (error instanceof ConfigError) return new UsageError(error.message, "config", { cause: error });
+  if (error instanceof SandboxError) return new UsageError(error.message, "sandbox", { cause: error });
   if (error instanceof SessionError) return new UsageError(error.message, "session", { cause: error });
   if (isPantoError(error)) return new UsageError(error.message, error.code, { cause: error });
   return undefined;

@@ -1,0 +1,64 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { resolveSandboxSettings, Sandbox, SandboxError } from "../sandbox/index.js";
+import { createBashTool, type ToolContext } from "../tools/index.js";
+import { type TimingStats, timingStats } from "./timing-stats.js";
+
+export interface SandboxBenchmarkRow {
+  name: string;
+  stats: TimingStats;
+}
+
+/**
+ * One `bash` tool call running `true`, wall time from the call to its result: unconfined, then
+ * under bubblewrap with the network off (the default) and on. The three take turns run by run,
+ * so a change in the machine's load touches them alike; one untimed warm-up each. Undefined with
+ * the reason when no sandbox can be made here.
+ */
+export async function runSandboxBenchmark(options: {
+  runs: number;
+}): Promise<{ rows: SandboxBenchmarkRow[] } | { skipped: string }> {
+  const root = await mkdtemp(join(tmpdir(), "panto-bench-sandbox-"));
+  const project = join(root, "project");
+  await mkdir(join(project, ".git"), { recursive: true });
+  const sandboxes: Sandbox[] = [];
+  try {
+    const make = (network: boolean): Sandbox => {
+      const settings = {
+        ...resolveSandboxSettings(undefined, undefined),
+        mode: "workspace-write" as const,
+        network,
+      };
+      const sandbox = Sandbox.create(settings, {
+        projectRoot: project,
+        pantoHome: join(root, ".panto"),
+        env: process.env,
+      });
+      sandboxes.push(sandbox);
+      return sandbox;
+    };
+    const contexts: Array<{ name: string; context: ToolContext }> = [
+      { name: "bash `true`, no sandbox", context: { cwd: project } },
+      { name: "bash `true`, sandbox (network off)", context: { cwd: project, sandbox: make(false) } },
+      { name: "bash `true`, sandbox (network on)", context: { cwd: project, sandbox: make(true) } },
+    ];
+    const bash = createBashTool({ env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root } });
+    const timings = contexts.map(() => [] as number[]);
+    for (let run = -1; run < options.runs; run++) {
+      for (const [index, { context }] of contexts.entries()) {
+        const started = performance.now();
+        const output = await bash.execute({ command: "true" }, context);
+        if (output.isError) throw new Error(`bench command failed: ${JSON.stringify(output.content)}`);
+        if (run >= 0) timings[index]?.push(performance.now() - started);
+      }
+    }
+    return { rows: contexts.map(({ name }, index) => ({ name, stats: timingStats(timings[index] ?? []) })) };
+  } catch (error) {
+    if (error instanceof SandboxError) return { skipped: error.message };
+    throw error;
+  } finally {
+    await Promise.all(sandboxes.map((sandbox) => sandbox.close()));
+    await rm(root, { recursive: true, force: true });
+  }
+}

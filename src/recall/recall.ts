@@ -1,0 +1,120 @@
+import type { SessionHeader } from "../session/index.js";
+import { formatSearch } from "./format-recall.js";
+import { READ_CHARS, readTurns } from "./read-turns.js";
+import { parseRecallQuery } from "./recall-query.js";
+import { type RecallSource, recallLineage } from "./recall-sources.js";
+import { searchSessions } from "./search-session.js";
+import { markStale } from "./stale-marks.js";
+
+/** The session recall looks into: its file (if written yet) and header (which names its parent). */
+export interface RecallSession {
+  path: string;
+  header: SessionHeader;
+  hasFile: boolean;
+}
+
+/** One recall call: a search or a read, as the tool's arguments give it. */
+export interface RecallRequest {
+  query?: string | undefined;
+  kind?: string | undefined;
+  limit?: number | undefined;
+  turn?: number | undefined;
+  to?: number | undefined;
+  offset?: number | undefined;
+  session?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export type RecallAnswer = { ok: true; text: string } | { ok: false; text: string };
+
+const KIND_ALIASES: Record<string, string> = {
+  "tool call": "tool_call",
+  "tool-call": "tool_call",
+  "tool result": "tool_result",
+  "tool-result": "tool_result",
+};
+
+/**
+ * Answers one recall call from the session files: a search over the session and the sessions it
+ * was started from (or the one `session` names), or the turns `turn` to `to` of one session read
+ * back. Everything it returns comes from the files as written; the caller redacts it.
+ */
+export async function recall(session: RecallSession, request: RecallRequest): Promise<RecallAnswer> {
+  const hasQuery = request.query !== undefined && request.query.trim() !== "";
+  if (hasQuery === (request.turn !== undefined))
+    return fail('give either "query" (to search) or "turn" (to read a turn back), not both and not neither');
+  const lineage = await recallLineage(session.path, session.header);
+  if (!session.hasFile) lineage.sources.shift();
+  const chosen = chooseSources(lineage.sources, request.session);
+  if (typeof chosen === "string") return fail(chosen);
+  if (hasQuery) return search(chosen, request, lineage.problems);
+  if (request.session === undefined && chosen.length > 1) chosen.splice(1);
+  return read(chosen[0] as RecallSource, request);
+}
+
+function fail(text: string): RecallAnswer {
+  return { ok: false, text: `recall: ${text}` };
+}
+
+function chooseSources(sources: RecallSource[], wanted: string | undefined): RecallSource[] | string {
+  if (sources.length === 0) return "nothing is recorded in this session yet";
+  if (wanted === undefined) return sources;
+  const name = wanted.trim().toLowerCase();
+  if (name === "current")
+    return sources[0]?.relation === undefined
+      ? [sources[0] as RecallSource]
+      : "nothing is recorded in this session yet";
+  if (name === "parent") {
+    const parent = sources.find((source) => source.relation !== undefined);
+    return parent === undefined ? "this session was not started from another one" : [parent];
+  }
+  const matches = sources.filter((source) => source.id.toLowerCase().startsWith(name));
+  if (matches.length === 1) return matches;
+  return `no session of this lineage has an id starting with "${wanted}" (they are: ${sources.map((source) => source.id.slice(0, 8)).join(", ")})`;
+}
+
+async function search(
+  sources: RecallSource[],
+  request: RecallRequest,
+  problems: readonly string[],
+): Promise<RecallAnswer> {
+  const query = parseRecallQuery(request.query ?? "");
+  if (query.terms.length === 0) return fail("the query has no words to look for");
+  const kind =
+    request.kind === undefined
+      ? undefined
+      : (KIND_ALIASES[request.kind.trim().toLowerCase()] ?? request.kind.trim());
+  const signal = request.signal === undefined ? {} : { signal: request.signal };
+  const result = await searchSessions(sources, query, {
+    limit: request.limit ?? 8,
+    ...(kind === undefined ? {} : { kind }),
+    ...signal,
+  });
+  await markStale(result.hits, result.sources, request.signal);
+  return { ok: true, text: formatSearch(result, query.text, kind, problems) };
+}
+
+async function read(source: RecallSource, request: RecallRequest): Promise<RecallAnswer> {
+  const from = request.turn as number;
+  const result = await readTurns(source, {
+    from,
+    to: request.to ?? from,
+    offset: request.offset ?? 0,
+    chars: READ_CHARS,
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+  });
+  if (!result.ok) return fail(result.message);
+  const which = result.from === result.to ? `Turn ${result.from}` : `Turns ${result.from} to ${result.to}`;
+  const where =
+    source.relation === undefined
+      ? "of this session"
+      : `of the ${source.relation} parent session ${source.id.slice(0, 8)}`;
+  const range = `${which} ${where} (of ${result.turns})`;
+  const page =
+    request.offset === undefined || request.offset === 0 ? "" : `, from character ${request.offset}`;
+  const more =
+    result.next === undefined
+      ? ""
+      : `\n\n[More follows: call recall with ${JSON.stringify({ turn: result.from, ...(result.to === result.from ? {} : { to: result.to }), offset: result.next, ...(source.relation === undefined ? {} : { session: source.id.slice(0, 8) }) })} for the next page.]`;
+  return { ok: true, text: `${range}${page}:\n${result.text.trimEnd()}${more}` };
+}

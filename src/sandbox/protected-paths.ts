@@ -1,0 +1,95 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pathState, realpathOrUndefined } from "./path-state.js";
+
+/**
+ * At the top of every writable folder, what runs code outside the sandbox later if the model could
+ * change it: panto's project config (hooks, MCP servers), the MCP servers other agents and panto
+ * read from `.mcp.json`; and `.git` (see protectionFor). Worktree files such as `.gitmodules` stay
+ * writable: git ignores the commands they could name, and they are reviewed like any source file.
+ */
+export const PROTECTED_NAMES = [".panto", ".mcp.json"] as const;
+
+/**
+ * Inside a git directory: settings that run programs (core.fsmonitor, core.hooksPath, aliases,
+ * filters, include.path), the hooks, and the submodules' own git directories with theirs. The rest
+ * (objects, refs, index) stays writable so commits work inside the sandbox.
+ */
+export const PROTECTED_GIT_NAMES = ["config", "config.worktree", "hooks", "modules"] as const;
+
+/** What protecting one writable folder takes, as the file system is now. */
+export interface Protection {
+  /** Paths that must not change (lexical paths, and the real paths symlinks among them lead to). */
+  protectedPaths: string[];
+  /** Git directories named by a `.git` pointer file (worktrees, submodules): writable like the folder, minus their protected names. */
+  gitDirectories: string[];
+  /** `.git` directories, kept in place so they cannot be renamed and replaced. */
+  pinned: string[];
+}
+
+/**
+ * The protected paths at the top of `root` (a writable folder, symlinks resolved). `.git` itself is
+ * protected when it is missing (no new repository whose config would run on the user's next git
+ * command), a pointer file or a symlink; a `.git` directory is pinned instead, and the git
+ * directory it is, or the pointer names, has its protected names.
+ */
+export function protectionFor(root: string): Protection {
+  const protection: Protection = { protectedPaths: [], gitDirectories: [], pinned: [] };
+  for (const name of PROTECTED_NAMES) protectPath(path.join(root, name), protection);
+  const git = path.join(root, ".git");
+  const state = pathState(git);
+  if (state.kind !== "directory") protection.protectedPaths.push(git);
+  const real = realpathOrUndefined(git);
+  if (real === undefined) return protection;
+  if (pathState(real).kind === "directory") {
+    protection.pinned.push(real);
+    protectGitDirectory(real, protection);
+    return protection;
+  }
+  if (real !== git) protection.protectedPaths.push(real);
+  for (const directory of pointedGitDirectories(real)) {
+    protection.gitDirectories.push(directory);
+    protectGitDirectory(directory, protection);
+  }
+  return protection;
+}
+
+/** A path and, when it is a symlink, where it leads: both must stay as they are. */
+function protectPath(absolute: string, protection: Protection): void {
+  protection.protectedPaths.push(absolute);
+  if (pathState(absolute).kind !== "symlink") return;
+  const real = realpathOrUndefined(absolute);
+  if (real !== undefined && real !== absolute) protection.protectedPaths.push(real);
+}
+
+function protectGitDirectory(directory: string, protection: Protection): void {
+  for (const name of PROTECTED_GIT_NAMES) protectPath(path.join(directory, name), protection);
+}
+
+/**
+ * The git directory a `.git` file names (`gitdir: PATH`, relative to the file's folder) and, for a
+ * linked worktree, the common directory its `commondir` file names; real paths, existing ones only.
+ */
+export function pointedGitDirectories(pointerFile: string): string[] {
+  const text = readText(pointerFile);
+  const match = text?.match(/^gitdir:\s*(.+?)\s*$/m);
+  if (match?.[1] === undefined) return [];
+  const gitDirectory = realpathOrUndefined(path.resolve(path.dirname(pointerFile), match[1]));
+  if (gitDirectory === undefined) return [];
+  const common = readText(path.join(gitDirectory, "commondir"))?.trim();
+  const commonDirectory =
+    common === undefined || common === ""
+      ? undefined
+      : realpathOrUndefined(path.resolve(gitDirectory, common));
+  return commonDirectory === undefined || commonDirectory === gitDirectory
+    ? [gitDirectory]
+    : [gitDirectory, commonDirectory];
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,145 @@
+import os from "node:os";
+import { bubblewrapArgs } from "./bubblewrap-args.js";
+import { findExecutable } from "./find-executable.js";
+import { createPrivateFolders, type PrivateFolders } from "./private-folders.js";
+import { SandboxError } from "./sandbox-error.js";
+import { type SandboxLayout, sandboxLayout } from "./sandbox-layout.js";
+import {
+  buildSandboxPolicy,
+  type ConfinedMode,
+  type SandboxPlatform,
+  type SandboxPolicy,
+} from "./sandbox-policy.js";
+import type { SandboxSettings } from "./sandbox-settings.js";
+import { seatbeltProfile } from "./seatbelt-profile.js";
+
+/** The program that confines commands on this machine. */
+export interface SandboxLauncher {
+  kind: "bubblewrap" | "seatbelt";
+  path: string;
+}
+
+/**
+ * How to start one command: the program and its arguments, and whether bubblewrap reports on file
+ * descriptor 3 whether the command itself started (so a sandbox that failed to start is told
+ * apart from a command that failed). `layout` is what the command runs under, for the check after it.
+ */
+export interface PreparedCommand {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  statusFd: boolean;
+  layout: SandboxLayout;
+}
+
+/**
+ * What a tool call needs of a sandbox (ToolContext.sandbox): the policy, the layout to check paths
+ * against, and how to start a command confined. `Sandbox` is the real one.
+ */
+export interface ToolSandbox {
+  readonly policy: SandboxPolicy;
+  layout(): SandboxLayout;
+  prepare(command: string, cwd: string, env: NodeJS.ProcessEnv): PreparedCommand;
+}
+
+/** What a sandbox is built from besides the settings. */
+export interface SandboxEnvironment {
+  projectRoot: string;
+  /** `$PANTO_HOME`, hidden from commands. */
+  pantoHome: string;
+  /** Where `bwrap` is looked for (PATH) and HOME. */
+  env: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  hostTmpDir?: string;
+}
+
+/**
+ * The sandbox of one run: its policy, the program enforcing it, and its private folders. Commands
+ * go through `prepare`; the file tools check paths against `layout()`.
+ */
+export class Sandbox implements ToolSandbox {
+  readonly policy: SandboxPolicy;
+  readonly launcher: SandboxLauncher;
+  readonly #folders: PrivateFolders;
+
+  private constructor(policy: SandboxPolicy, launcher: SandboxLauncher, folders: PrivateFolders) {
+    this.policy = policy;
+    this.launcher = launcher;
+    this.#folders = folders;
+  }
+
+  /**
+   * Finds the launcher and builds the policy; a SandboxError says what is missing and how to fix it.
+   * Nothing is started here (see probeSandboxStart).
+   */
+  static create(
+    settings: SandboxSettings & { mode: ConfinedMode },
+    environment: SandboxEnvironment,
+  ): Sandbox {
+    const platform = sandboxPlatform(environment.platform ?? process.platform);
+    const launcher = findLauncher(platform, environment.env.PATH);
+    const hostTmpDir = environment.hostTmpDir ?? os.tmpdir();
+    const folders = createPrivateFolders(hostTmpDir);
+    try {
+      const policy = buildSandboxPolicy(settings, {
+        projectRoot: environment.projectRoot,
+        home: environment.env.HOME ?? os.homedir(),
+        pantoHome: environment.pantoHome,
+        tmp: { host: folders.tmp, view: platform === "linux" ? "/tmp" : folders.tmp },
+        sealedFile: folders.sealedFile,
+        platform,
+        hostTmpDir,
+      });
+      return new Sandbox(policy, launcher, folders);
+    } catch (error) {
+      void folders.remove();
+      throw error;
+    }
+  }
+
+  /** The policy resolved against the file system now. */
+  layout(): SandboxLayout {
+    return sandboxLayout(this.policy);
+  }
+
+  /** How to run `command` with /bin/bash -c in `cwd`, confined. */
+  prepare(command: string, cwd: string, env: NodeJS.ProcessEnv): PreparedCommand {
+    const layout = this.layout();
+    const bash = ["/bin/bash", "-c", command];
+    if (this.launcher.kind === "bubblewrap") {
+      const args = [...bubblewrapArgs(layout, cwd), "--json-status-fd", "3", "--", ...bash];
+      return { file: this.launcher.path, args, env, statusFd: true, layout };
+    }
+    const seatbeltEnv = { ...env, TMPDIR: this.policy.tmp.host };
+    return {
+      file: this.launcher.path,
+      args: ["-p", seatbeltProfile(layout), ...bash],
+      env: seatbeltEnv,
+      statusFd: false,
+      layout,
+    };
+  }
+
+  /** Removes the private folders. */
+  async close(): Promise<void> {
+    await this.#folders.remove();
+  }
+}
+
+function sandboxPlatform(platform: NodeJS.Platform): SandboxPlatform {
+  if (platform === "linux" || platform === "darwin") return platform;
+  throw new SandboxError(
+    `panto has no sandbox for ${platform}; the model's commands are not run unconfined. Run with --sandbox full (config "sandbox": "full") to run them without one.`,
+  );
+}
+
+function findLauncher(platform: SandboxPlatform, searchPath: string | undefined): SandboxLauncher {
+  if (platform === "darwin") {
+    return { kind: "seatbelt", path: findExecutable("sandbox-exec", "/usr/bin") ?? "/usr/bin/sandbox-exec" };
+  }
+  const found = findExecutable("bwrap", searchPath);
+  if (found !== undefined) return { kind: "bubblewrap", path: found };
+  throw new SandboxError(
+    'the sandbox needs bubblewrap (bwrap), which is not on PATH. Install it (Debian, Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap), or run the model\'s commands without a sandbox: --sandbox full (config "sandbox": "full").',
+  );
+}

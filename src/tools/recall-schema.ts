@@ -1,0 +1,51 @@
+import type { Zod } from "./define-tool.js";
+
+/** Hits a recall search shows at most. */
+export const MAX_RECALL_HITS = 20;
+/** Hits a recall search shows unless `limit` says otherwise. */
+export const DEFAULT_RECALL_HITS = 8;
+
+/**
+ * The arguments of the `recall` tool (its engine is src/recall/): a search (`query`, `kind`,
+ * `limit`) or a read (`turn`, `to`, `offset`), optionally in another session of the lineage. The
+ * schema lives with the built-in tools so that its JSON Schema is generated with theirs.
+ */
+export const recallSchema = (z: Zod) =>
+  z.strictObject({
+    query: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Search: words (any order, case-insensitive, parts of words match) and "quoted phrases" (matched as written).',
+      ),
+    kind: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Search only: "user", "assistant", "tool_call", "tool_result", or a tool name such as "bash" or "edit".',
+      ),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_RECALL_HITS)
+      .optional()
+      .describe(`Search only: hits to show (default ${DEFAULT_RECALL_HITS}).`),
+    turn: z.number().int().min(1).optional().describe("Read: the number of the turn to read back whole."),
+    to: z.number().int().min(1).optional().describe("Read: the last turn of a range starting at `turn`."),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Read: characters to skip, to continue a long reading where the last page stopped."),
+    session: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Read or search only this session: "current", "parent", or the id prefix of a session this one was started from (default: search them all, read the current one).',
+      ),
+  });
