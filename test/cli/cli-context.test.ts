@@ -47,7 +47,7 @@ describe("/context breaks the next request down (built CLI against a fake Anthro
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Next request, by part \(local estimate/);
     expect(partRow(stdout, "system prompt")?.[2]).toBe("with AGENTS.md");
-    expect(partRow(stdout, "tool definitions")?.[2]).toBe("8 tools");
+    expect(partRow(stdout, "tool definitions")?.[2]).toBe("9 tools");
     expect(partRow(stdout, "summary")?.[2]).toBe("the compaction block, restored facts included");
     expect(partRow(stdout, "pinned notes")?.[2]).toBe("1 note");
     expect(partRow(stdout, "messages")?.[2]).toBe("3 user and assistant messages");
