@@ -183,12 +183,21 @@ export class AcpAgent {
       io: { cwd, env: this.#options.env, version: this.#options.version, secrets: this.#options.secrets },
       events,
       frontEnd: {
-        askApproval: async (call) => {
+        askApproval: async (call, _tool, request, origin) => {
           const current = session;
           if (current === undefined) return "deny";
           await current.sender.flush();
           const signal = current.turnSignal;
-          const answer = await askPermission({ client, sessionId: current.id, cwd, call, files, signal });
+          const answer = await askPermission({
+            client,
+            sessionId: current.id,
+            cwd,
+            call,
+            files,
+            signal,
+            ...optional("escapeReason", request.kind === "escape" ? request.reason : undefined),
+            ...optional("origin", origin),
+          });
           if (answer !== "cancelled") return answer;
           // A permission request answered "cancelled" is the user cancelling the turn.
           current.cancel();

@@ -78,13 +78,14 @@ export class AcpRenderer {
       case "command":
         reportOutcome(event.name, event.outcome, this.#compactionsAtCommand, this.#outcomeDeps());
         return;
+      case "handoff":
+        // The /handoff command's own outcome says where the work went (reportOutcome).
+        return;
       case "task-started":
       case "task-event":
       case "task-finished":
-        // A `task` child's work shows as the parent's task tool call and its result.
-        return;
-      case "handoff":
-        // Reported with /handoff's command outcome.
+        // A subagent shows in the editor as its `task` tool call, whose result is the child's
+        // report; ACP has no place for a child's own stream, which stays in its session file.
         return;
       default:
         this.#agentEvent(event);

@@ -19,6 +19,10 @@ export interface PermissionRequest {
   files: FileAccess | undefined;
   /** The turn's signal: a cancel stops waiting for the answer. */
   signal: AbortSignal | undefined;
+  /** Set when the model asks to run the call outside the sandbox, with its reason. */
+  escapeReason?: string;
+  /** Who asks when it is not the main agent (a `task` child). */
+  origin?: string;
 }
 
 /**
@@ -27,12 +31,22 @@ export interface PermissionRequest {
  * turn was cancelled while asking) is returned apart so the caller can stop the turn.
  */
 export async function askPermission(request: PermissionRequest): Promise<ApprovalAnswer | "cancelled"> {
-  const { client, sessionId, cwd, call, files, signal } = request;
+  const { client, sessionId, cwd, call, files, signal, escapeReason, origin } = request;
   const change = await previewFileChange(call, cwd, files).catch(() => undefined);
   const view = toolCallView(call, cwd, change);
+  const title = [
+    origin === undefined ? "" : `${origin}: `,
+    view.title,
+    escapeReason === undefined ? "" : ` (outside the sandbox: ${escapeReason})`,
+  ].join("");
+  // An escape is asked every time: no "always" is offered for it.
+  const options =
+    escapeReason === undefined
+      ? PERMISSION_OPTIONS
+      : PERMISSION_OPTIONS.filter((option) => option.kind !== "allow_always");
   const toolCall: ToolCallUpdate = {
     toolCallId: call.id,
-    title: view.title,
+    title,
     kind: view.kind,
     status: "pending",
     locations: view.locations,
@@ -43,7 +57,7 @@ export async function askPermission(request: PermissionRequest): Promise<Approva
   try {
     const response = await client.request(
       "session/request_permission",
-      { sessionId, toolCall, options: PERMISSION_OPTIONS },
+      { sessionId, toolCall, options },
       signal === undefined ? undefined : { cancellationSignal: signal, stopWaitingOnCancel: true },
     );
     const { outcome } = response;

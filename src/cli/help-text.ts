@@ -17,10 +17,12 @@ Modes:
                                 ID"; --json prints one
                                 array of {id, short_id, path, created, modified, first_prompt,
                                 turns, compactions, counts_exact, size_bytes, parent}
-  panto acp [-m P/M] [--max-turns N]
+  panto acp [-m P/M] [--max-turns N] [--sandbox MODE]
                                 an Agent Client Protocol agent on stdin/stdout for editors (Zed,
                                 JetBrains, Neovim, Emacs): sessions are panto's (-r resumes them),
-                                streamed turns, tool calls with diffs, permission requests, modes
+                                streamed turns, tool calls with diffs, permission requests (bash
+                                runs in the sandbox unasked; each escape from it is asked with its
+                                reason, never "always"), modes
                                 (ask, accept-edits, allow-all) and the model as config options,
                                 cancel, load/resume/list/close, compactions as compaction_update
                                 and usage_update; stdout carries protocol only (README: Editors)

@@ -103,31 +103,83 @@ describe("panto acp: tool calls, permissions, files and cancel", { timeout: 60_0
     server.enqueue(
       {
         type: "tool-calls",
-        calls: [{ id: "toolu_b1", name: "bash", arguments: { command: "echo first > a.txt" } }],
+        calls: [{ id: "toolu_w1", name: "write", arguments: { path: "a.txt", content: "first\n" } }],
       },
       {
         type: "tool-calls",
-        calls: [{ id: "toolu_b2", name: "bash", arguments: { command: "echo second > b.txt" } }],
+        calls: [{ id: "toolu_w2", name: "write", arguments: { path: "b.txt", content: "second\n" } }],
       },
-      { type: "text", text: "both ran" },
+      { type: "text", text: "both written" },
     );
-    await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run two" }] });
+    await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write two" }] });
     expect(acp.log.filter((entry) => entry.kind === "permission")).toHaveLength(1);
     expect(await readFile(join(project, "b.txt"), "utf8")).toBe("second\n");
-    const bash = toolUpdates(acp.updates(sessionId)).find((update) => update.sessionUpdate === "tool_call");
-    expect(bash).toMatchObject({ kind: "execute", title: "echo first > a.txt" });
+    const write = toolUpdates(acp.updates(sessionId)).find((update) => update.sessionUpdate === "tool_call");
+    expect(write).toMatchObject({ kind: "edit", toolCallId: "toolu_w1" });
 
     server.enqueue(
       {
         type: "tool-calls",
-        calls: [{ id: "toolu_w1", name: "write", arguments: { path: "c.txt", content: "new" } }],
+        calls: [
+          {
+            id: "toolu_e1",
+            name: "edit",
+            arguments: { path: "a.txt", old_string: "first", new_string: "x" },
+          },
+        ],
       },
       { type: "text", text: "rejected" },
     );
-    await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write c" }] });
-    await expect(readFile(join(project, "c.txt"), "utf8")).rejects.toThrow();
-    const write = toolUpdates(acp.updates(sessionId)).filter((update) => update.toolCallId === "toolu_w1");
-    expect(write.at(-1)?.status).toBe("failed");
+    await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "edit a" }] });
+    expect(acp.log.filter((entry) => entry.kind === "permission")).toHaveLength(2);
+    expect(await readFile(join(project, "a.txt"), "utf8")).toBe("first\n");
+    const edit = toolUpdates(acp.updates(sessionId)).filter((update) => update.toolCallId === "toolu_e1");
+    expect(edit.at(-1)?.status).toBe("failed");
+  });
+
+  it("runs bash in the sandbox without asking, and asks about each escape with its reason and no allow_always, even in allow-all mode", async () => {
+    const { server, project, acp, sessionId } = await start({ permissions: ["allow_once", "reject_once"] });
+    await acp.agent.request("session/set_mode", { sessionId, modeId: "allow-all" });
+    server.enqueue(
+      {
+        type: "tool-calls",
+        calls: [{ id: "toolu_b1", name: "bash", arguments: { command: "echo inside > in.txt" } }],
+      },
+      {
+        type: "tool-calls",
+        calls: [
+          {
+            id: "toolu_b2",
+            name: "bash",
+            arguments: { command: "echo outside > out.txt", unsandboxed_reason: "needs the host's socket" },
+          },
+        ],
+      },
+      {
+        type: "tool-calls",
+        calls: [
+          {
+            id: "toolu_b3",
+            name: "bash",
+            arguments: { command: "echo again > again.txt", unsandboxed_reason: "once more" },
+          },
+        ],
+      },
+      { type: "text", text: "done" },
+    );
+    await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run them" }] });
+    expect(await readFile(join(project, "in.txt"), "utf8")).toBe("inside\n");
+    expect(await readFile(join(project, "out.txt"), "utf8")).toBe("outside\n");
+    await expect(readFile(join(project, "again.txt"), "utf8")).rejects.toThrow();
+    const asked = acp.log.flatMap((entry) => (entry.kind === "permission" ? [entry.request] : []));
+    expect(asked.map((request) => request.toolCall.toolCallId)).toEqual(["toolu_b2", "toolu_b3"]);
+    expect(asked[0]?.toolCall.title).toBe(
+      "echo outside > out.txt (outside the sandbox: needs the host's socket)",
+    );
+    for (const request of asked)
+      expect(request.options.map((option) => option.kind)).toEqual(["allow_once", "reject_once"]);
+    const third = toolUpdates(acp.updates(sessionId)).filter((update) => update.toolCallId === "toolu_b3");
+    expect(third.at(-1)?.status).toBe("failed");
   });
 
   it("reads and writes through the client's fs when it advertises it, and never touches the disk for them", async () => {
