@@ -107,8 +107,9 @@ Models: the -m model, else the model a resumed session was using (recorded with 
 
 Compaction controls: /compact --preview plans without a model call; /uncompact takes the
   compaction in effect back (repeat to walk back further); /pin notes survive every compaction
-  word for word; /summary edit stores your text as a compaction with trigger "edited"; failed
-  compactions are kept on record (/session lists them).
+  word for word; /summary edit stores your text (from $EDITOR, or given as /summary edit TEXT)
+  as a compaction with trigger "edited"; failed compactions are kept on record (/session lists
+  them).
   After the summary the block says which turns it stands for ("This summary stands for turns 1
   to N of this session...") and that recall finds them; then the restored facts, from the
   summarised turns' tool calls and results, never from the summary: files changed (with their

@@ -158,8 +158,8 @@ describe("panto acp: compaction the editor sees", { timeout: 90_000 }, () => {
     }
   });
 
-  it("reports /pin and /uncompact outcomes as data under _meta panto/outcome", async () => {
-    const { acp, sessionId, prompt } = await start({ entities: true });
+  it("reports /pin, /uncompact, /compact --preview and /summary edit outcomes as data under _meta panto/outcome", async () => {
+    const { acp, sessionId, prompt, server } = await start({ entities: true });
     await prompt("question one");
     await prompt("question two");
     let before = acp.updates(sessionId).length;
@@ -178,6 +178,26 @@ describe("panto acp: compaction the editor sees", { timeout: 90_000 }, () => {
     ).toBeDefined();
     const text = undone.find((update) => update.sessionUpdate === "agent_message_chunk");
     expect(text?._meta?.["panto/outcome"]).toMatchObject({ command: "uncompact", type: "uncompacted" });
+
+    const outcomeOf = async (command: string) => {
+      const from = acp.updates(sessionId).length;
+      expect(await prompt(command)).toBe("end_turn");
+      return acp
+        .updates(sessionId)
+        .slice(from)
+        .find((update) => update.sessionUpdate === "agent_message_chunk")?._meta?.["panto/outcome"];
+    };
+    expect(await outcomeOf("/compact --preview")).toMatchObject({
+      command: "compact",
+      type: "compaction-preview",
+    });
+    await prompt("/compact");
+    expect(await outcomeOf("/summary edit THE-EDITOR-USER'S-OWN-SUMMARY")).toMatchObject({
+      command: "summary",
+      type: "summary-edited",
+    });
+    await prompt("question three");
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("THE-EDITOR-USER'S-OWN-SUMMARY");
   });
 });
 

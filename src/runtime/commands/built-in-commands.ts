@@ -22,9 +22,9 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   {
     name: "summary",
     aliases: [],
-    args: "[edit]",
+    args: "[edit [TEXT]]",
     summary:
-      "print the summary in effect; edit opens it in $VISUAL/$EDITOR and stores your text (no model call)",
+      "print the summary in effect; edit opens it in $VISUAL/$EDITOR and stores your text, edit TEXT stores TEXT (no model call)",
     needs: "editor",
   },
   {
