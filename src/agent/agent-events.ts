@@ -9,6 +9,7 @@ import type {
 } from "../core/index.js";
 import type { HookRun } from "../hooks/index.js";
 import type { CheckpointEntry } from "../session/index.js";
+import type { FileChange } from "../tools/index.js";
 
 /** One failed summary request of a compaction, as data. */
 export interface CompactionAttemptReport {
@@ -29,6 +30,8 @@ export type AgentEvent =
   /** A tool call allowed to run starts now (after any permission question). For progress displays. */
   | { type: "tool-started"; call: ToolCallBlock }
   | { type: "tool-result"; result: ToolResultBlock }
+  /** What a `write` or `edit` call changed, once written (before its result): the whole texts, for a diff. */
+  | { type: "file-changed"; toolCallId: string; change: FileChange }
   /** What a tool call changed, recorded around it (an `error` when it could not be recorded). */
   | { type: "checkpoint"; entry: CheckpointEntry }
   | { type: "retry-wait"; attempt: number; delayMs: number; reason: string }
@@ -40,6 +43,8 @@ export type AgentEvent =
   | ({ type: "compaction-attempt-failed"; trigger: CompactionTrigger } & CompactionAttemptReport)
   | {
       type: "compaction";
+      /** The compaction entry's id in the session file (what `/uncompact` and `/session` name). */
+      compactionId: string;
       record: CompactionRecord;
       /** The request's size before and after, as the provider counts it (see `Agent.contextTokens`). */
       tokensBefore: number;

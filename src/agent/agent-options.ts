@@ -1,9 +1,16 @@
 import type { CheckpointRecorder } from "../checkpoints/index.js";
-import type { ModelClient, PantoError, SandboxRecord, ToolCallBlock } from "../core/index.js";
+import type {
+  ImageBlock,
+  ModelClient,
+  PantoError,
+  SandboxRecord,
+  TextBlock,
+  ToolCallBlock,
+} from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
 import type { Session } from "../session/index.js";
-import type { Tool } from "../tools/index.js";
+import type { FileAccess, Tool } from "../tools/index.js";
 import type { AgentEvent } from "./agent-events.js";
 
 /** What an Agent is built from: its session, model, tools, prompts and the caller's callbacks. */
@@ -36,6 +43,8 @@ export interface AgentOptions {
   toolDeadlineMs?: number;
   /** Config "hooks", when any are configured. */
   hooks?: AgentHooks;
+  /** How the file tools reach text files (an editor's buffers); absent, the local file system. */
+  files?: FileAccess;
   /** The sandbox the model's tools run in; absent with `--sandbox full`. */
   sandbox?: ToolSandbox;
   /** How the tools are confined (full included), written to the session with the first prompt. */
@@ -59,8 +68,14 @@ export type ApprovalVerdict = "allow" | "deny" | { deny: true; reason: string };
  */
 export type PromptResult =
   | { ok: true; text: string; stopped?: "max-requests" }
-  /** `keptInterrupted`: an interrupted turn (prompt, partial answer, tool results) stays in the context. */
-  | { ok: false; error: PantoError; hint?: string; keptInterrupted?: boolean };
+  /**
+   * `keptInterrupted`: an interrupted turn (prompt, partial answer, tool results) stays in the
+   * context. `blocked`: a UserPromptSubmit hook refused the prompt; nothing was written.
+   */
+  | { ok: false; error: PantoError; hint?: string; keptInterrupted?: boolean; blocked?: boolean };
+
+/** A prompt with more than text: its text and images, in order, as the user message holds them. */
+export type PromptContent = ReadonlyArray<TextBlock | ImageBlock>;
 
 export interface PromptOptions {
   signal?: AbortSignal;

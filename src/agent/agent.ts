@@ -5,9 +5,10 @@ import type {
   EffectiveContext,
   LearnedWindow,
   ModelClient,
+  UserMessage,
 } from "../core/index.js";
 import { optional, type PantoError } from "../core/index.js";
-import type { AgentOptions, PromptOptions, PromptResult } from "./agent-options.js";
+import type { AgentOptions, PromptContent, PromptOptions, PromptResult } from "./agent-options.js";
 import {
   type EditOutcome,
   editSummary,
@@ -34,7 +35,13 @@ import { toPantoError } from "./to-panto-error.js";
 import { truncationWarning } from "./truncation-check.js";
 import { estimateOverheadTokens, type FitCheck } from "./window-guard.js";
 
-export type { AgentOptions, ApprovalVerdict, PromptOptions, PromptResult } from "./agent-options.js";
+export type {
+  AgentOptions,
+  ApprovalVerdict,
+  PromptContent,
+  PromptOptions,
+  PromptResult,
+} from "./agent-options.js";
 
 /**
  * The agent loop: send, stream, run tools, persist every message as it happens, and recover from a
@@ -122,16 +129,19 @@ export class Agent {
    * A turn that fails for good leaves the context as it was before it, except an interrupted turn
    * whose tools already ran: the model must keep seeing what it changed.
    */
-  async prompt(text: string, options: PromptOptions = {}): Promise<PromptResult> {
+  async prompt(input: string | PromptContent, options: PromptOptions = {}): Promise<PromptResult> {
     const { session } = this.#options;
+    const content: UserMessage["content"] =
+      typeof input === "string" ? [{ type: "text", text: input }] : structuredClone([...input]);
+    const text = content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
     const blocked = await promptBlockedByHook(this.#options.hooks, text);
-    if (blocked !== undefined) return { ok: false, error: blocked };
+    if (blocked !== undefined) return { ok: false, error: blocked, blocked: true };
     await this.recordModel({ evenWithoutFile: true });
     if (this.#sandboxToRecord !== undefined) {
       await session.appendSandbox(this.#sandboxToRecord);
       this.#sandboxToRecord = undefined;
     }
-    await session.appendMessage({ role: "user", content: [{ type: "text", text }] });
+    await session.appendMessage({ role: "user", content });
     this.#keptInterrupted = false;
     const { signal } = options;
     const turn = await runTurn(this.#options, () => this.#request(signal), signal, options.maxRequests);

@@ -4,6 +4,7 @@ export type {
   AgentOptions,
   ApprovalRequest,
   ApprovalVerdict,
+  PromptContent,
   PromptOptions,
   PromptResult,
 } from "./agent-options.js";

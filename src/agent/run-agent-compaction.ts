@@ -91,10 +91,11 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
           });
     const checked = withLoadedSkills(restored, outcome.plan.summarise, session.activeCompaction()?.skills);
     const record = summaryUsage.length === 0 ? checked : { ...checked, usage: summaryUsage };
-    await session.appendCompaction(record, outcome.kept);
+    const { compaction } = await session.appendCompaction(record, outcome.kept);
     const tokensAfter = input.reportedTokens();
     onEvent({
       type: "compaction",
+      compactionId: compaction.id,
       record,
       tokensBefore,
       tokensAfter,

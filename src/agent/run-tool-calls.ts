@@ -7,8 +7,10 @@ import type { AgentOptions, ApprovalRequest, ApprovalVerdict } from "./agent-opt
 
 type ToolCallOptions = Pick<
   AgentOptions,
-  "tools" | "approve" | "cwd" | "hooks" | "checkpoints" | "sandbox" | "toolDeadlineMs"
->;
+  "tools" | "approve" | "cwd" | "hooks" | "checkpoints" | "files" | "sandbox" | "toolDeadlineMs"
+> &
+  // Optional here: only the file-changed events of write and edit are reported through it.
+  Partial<Pick<AgentOptions, "onEvent">>;
 
 /** What the caller hears while the calls run. */
 export interface ToolCallListeners {
@@ -106,6 +108,8 @@ async function runRecorded(
       callId: call.id,
       ...optional("signal", signal),
       ...optional("sandbox", sandbox),
+      ...optional("files", options.files),
+      onFileChange: (change) => options.onEvent?.({ type: "file-changed", toolCallId: call.id, change }),
     },
     optional("deadlineMs", deadline),
   );

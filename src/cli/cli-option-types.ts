@@ -60,6 +60,8 @@ export type ParsedArgs =
   /** `panto sessions [--json]`: list this project's sessions. */
   | { command: "sessions"; json: boolean }
   | { command: "export"; options: ExportCliOptions }
+  /** `panto acp [-m MODEL] [--max-turns N] [--sandbox MODE]`: the Agent Client Protocol agent on stdio. */
+  | { command: "acp"; model?: string; maxTurns?: number; sandbox?: SandboxMode }
   /** `panto sandbox [--sandbox MODE] [--json]`: probe each sandbox rule on this machine. */
   | { command: "sandbox"; json: boolean; mode?: SandboxMode }
   | { command: "fidelity"; options: FidelityCliOptions }

@@ -127,6 +127,7 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .action((session: string, raw: { json?: true }) =>
       onParsed({ command: "sessions-rm", session, json: raw.json === true }),
     );
+  addAcpCommand(program, output, onParsed);
   addExportCommand(program, output, onParsed);
   addFidelityCommand(program, output, onParsed);
   addRewindCommand(program, output, onParsed);
@@ -208,6 +209,36 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
   if (maxTurns !== undefined) options.maxTurns = maxTurns;
   if (fork !== undefined) options.fork = fork;
   return options;
+}
+
+function addAcpCommand(program: Command, output: ArgsOutput, onParsed: (result: ParsedArgs) => void): void {
+  const acp = program
+    .command("acp")
+    .description(
+      "run as an Agent Client Protocol agent on stdin/stdout, for editors (Zed, JetBrains, Neovim, Emacs)",
+    )
+    .addOption(new Option("-m, --model <provider/model>", "model of the sessions this process starts"))
+    .addOption(
+      new Option("--max-turns <n>", "stop a prompt after N model requests (stop reason max_turn_requests)"),
+    )
+    .addOption(sandboxOption())
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr });
+  acp.action((raw: { model?: string; maxTurns?: string; sandbox?: SandboxMode }) => {
+    const maxTurns = raw.maxTurns === undefined ? undefined : Number(raw.maxTurns);
+    if (maxTurns !== undefined && !(Number.isSafeInteger(maxTurns) && maxTurns > 0))
+      acp.error(`error: --max-turns needs a whole number of model requests above 0 (got "${raw.maxTurns}")`, {
+        exitCode: EXIT_USAGE,
+      });
+    if (raw.model?.trim() === "")
+      acp.error("error: --model needs a value written provider/model", { exitCode: EXIT_USAGE });
+    onParsed({
+      command: "acp",
+      ...(raw.model === undefined ? {} : { model: raw.model.trim() }),
+      ...(maxTurns === undefined ? {} : { maxTurns }),
+      ...(raw.sandbox === undefined ? {} : { sandbox: raw.sandbox }),
+    });
+  });
 }
 
 function addExportCommand(

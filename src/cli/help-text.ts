@@ -17,6 +17,15 @@ Modes:
                                 ID"; --json prints one
                                 array of {id, short_id, path, created, modified, first_prompt,
                                 turns, compactions, counts_exact, size_bytes, parent}
+  panto acp [-m P/M] [--max-turns N] [--sandbox MODE]
+                                an Agent Client Protocol agent on stdin/stdout for editors (Zed,
+                                JetBrains, Neovim, Emacs): sessions are panto's (-r resumes them),
+                                streamed turns, tool calls with diffs, permission requests (bash
+                                runs in the sandbox unasked; each escape from it is asked with its
+                                reason, never "always"), modes
+                                (ask, accept-edits, allow-all) and the model as config options,
+                                cancel, load/resume/list/close, compactions as compaction_update
+                                and usage_update; stdout carries protocol only (README: Editors)
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
                                 terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and
                                 elsewhere prints the list to stderr and exits 2
@@ -98,8 +107,9 @@ Models: the -m model, else the model a resumed session was using (recorded with 
 
 Compaction controls: /compact --preview plans without a model call; /uncompact takes the
   compaction in effect back (repeat to walk back further); /pin notes survive every compaction
-  word for word; /summary edit stores your text as a compaction with trigger "edited"; failed
-  compactions are kept on record (/session lists them).
+  word for word; /summary edit stores your text (from $EDITOR, or given as /summary edit TEXT)
+  as a compaction with trigger "edited"; failed compactions are kept on record (/session lists
+  them).
   After the summary the block says which turns it stands for ("This summary stands for turns 1
   to N of this session...") and that recall finds them; then the restored facts, from the
   summarised turns' tool calls and results, never from the summary: files changed (with their

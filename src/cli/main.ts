@@ -34,6 +34,17 @@ async function main(): Promise<number> {
       stdout: process.stdout,
       stderr: process.stderr,
     });
+  if (parsed.command === "acp")
+    return (await import("../acp/run-acp.js")).runAcp({
+      env: process.env,
+      version,
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      ...(parsed.model === undefined ? {} : { model: parsed.model }),
+      ...(parsed.maxTurns === undefined ? {} : { maxTurns: parsed.maxTurns }),
+      ...(parsed.sandbox === undefined ? {} : { sandbox: parsed.sandbox }),
+    });
   if (parsed.command === "sandbox")
     return (await import("./sandbox/sandbox-command.js")).runSandboxCommand({
       json: parsed.json,

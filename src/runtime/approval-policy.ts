@@ -8,17 +8,39 @@ export const ESCAPE_REFUSED =
   "nobody can be asked in print and JSON modes, so commands outside the sandbox are refused there unless panto is started with --allow-unsandboxed. Do the task inside the sandbox, or tell the user what needs the escape.";
 
 /**
+ * How freely tool calls run: "ask" before every call that changes things; "accept-edits" lets the
+ * file tools (write, edit) run and still asks for commands and MCP tools; "allow-all" asks nothing
+ * (--allow-tools).
+ */
+export type ApprovalMode = "ask" | "accept-edits" | "allow-all";
+
+/** The modes as a front-end offers them (an editor's mode menu), in order of increasing freedom. */
+export const APPROVAL_MODES: ReadonlyArray<{ id: ApprovalMode; name: string; description: string }> = [
+  {
+    id: "ask",
+    name: "Ask",
+    description: "ask before every write, edit, command and MCP tool that changes things",
+  },
+  {
+    id: "accept-edits",
+    name: "Accept edits",
+    description: "write and edit run without asking; commands and MCP tools still ask",
+  },
+  { id: "allow-all", name: "Allow all", description: "every tool call runs without asking" },
+];
+
+/**
  * Whether a tool call may run, for every front-end alike. The agent asks only about calls that
  * need the user (write and edit outside a sandbox, bash outside a sandbox or configured to ask,
- * MCP tools not marked read-only, and every request to leave the sandbox). With `allowAll`
- * (--allow-tools) each runs; a tool the user allowed "always" runs for the rest of the run;
- * otherwise the front-end's asker decides, and without one (print and JSON modes) the call is
- * denied and `onDenied` says so. An escape from the sandbox is never covered by --allow-tools or
- * "always": it is asked every time, and where nobody can be asked it is refused unless
- * `allowUnsandboxed` (--allow-unsandboxed).
+ * MCP tools not marked read-only, and every request to leave the sandbox). The mode may allow it
+ * (allow all, --allow-tools; accept edits for write and edit); a tool the user allowed "always"
+ * runs for the rest of the run; otherwise the front-end's asker decides, and without one (print
+ * and JSON modes) the call is denied and `onDenied` says so. An escape from the sandbox is never
+ * covered by a mode, --allow-tools or "always": it is asked every time, and where nobody can be
+ * asked it is refused unless `allowUnsandboxed` (--allow-unsandboxed).
  */
 export class ApprovalPolicy {
-  readonly allowAll: boolean;
+  #mode: ApprovalMode;
   readonly allowUnsandboxed: boolean;
   readonly #ask: ApprovalAsker | undefined;
   readonly #onDenied: (call: ToolCallBlock, leaving: boolean) => void;
@@ -29,16 +51,32 @@ export class ApprovalPolicy {
   readonly #scoped: string[][] = [];
 
   constructor(options: {
-    allowAll: boolean;
+    /** --allow-tools: the same as mode "allow-all". */
+    allowAll?: boolean;
+    mode?: ApprovalMode;
     allowUnsandboxed?: boolean;
     ask?: ApprovalAsker;
     /** `leaving`: the call asked to leave the sandbox. */
     onDenied: (call: ToolCallBlock, leaving: boolean) => void;
   }) {
-    this.allowAll = options.allowAll;
+    this.#mode = options.allowAll === true ? "allow-all" : (options.mode ?? "ask");
     this.allowUnsandboxed = options.allowUnsandboxed === true;
     this.#ask = options.ask;
     this.#onDenied = options.onDenied;
+  }
+
+  get mode(): ApprovalMode {
+    return this.#mode;
+  }
+
+  /** Changes the mode from the next call on ("always" answers given so far still hold). */
+  setMode(mode: ApprovalMode): void {
+    this.#mode = mode;
+  }
+
+  /** Every call runs without a question (mode "allow-all", --allow-tools). */
+  get allowAll(): boolean {
+    return this.#mode === "allow-all";
   }
 
   /** The tools the user allowed "always" in this run, in the order they were allowed (`/tools`). */
@@ -61,6 +99,19 @@ export class ApprovalPolicy {
   }
 
   /**
+   * Whether `tool` runs without a question now: the mode, an earlier "always", or a custom
+   * command's `allowed-tools` while its prompt runs. Never true of a request to leave the sandbox:
+   * `decide` asks about each of those.
+   */
+  allowsWithoutAsking(tool: Tool): boolean {
+    if (this.#mode === "allow-all") return true;
+    if (this.#mode === "accept-edits" && tool.kind === "write") return true;
+    const name = tool.definition.name;
+    if (this.#granted.has(name)) return true;
+    return this.#scoped.some((names) => names.includes(name.toLowerCase()));
+  }
+
+  /**
    * The agent's `approve`: the verdict on one call; `origin` labels a question a child agent asks.
    * Questions go one at a time (children working in parallel may ask together).
    */
@@ -71,9 +122,7 @@ export class ApprovalPolicy {
     origin?: string,
   ): Promise<ApprovalVerdict> => {
     if (request.kind === "escape") return this.#decideEscape(call, tool, request, origin);
-    const name = tool.definition.name;
-    if (this.allowAll || this.#granted.has(name)) return "allow";
-    if (this.#scoped.some((names) => names.includes(name.toLowerCase()))) return "allow";
+    if (this.allowsWithoutAsking(tool)) return "allow";
     if (this.#ask === undefined) {
       this.#onDenied(call, false);
       return "deny";

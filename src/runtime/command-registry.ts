@@ -2,7 +2,7 @@ import { nearestNames } from "./did-you-mean.js";
 
 /**
  * What a command needs from the front-end running it. "terminal": it only means something at an
- * interactive prompt (`/exit`); elsewhere it does nothing. "editor": a form of it opens the user's
+ * interactive prompt (`/exit`, `/clear`), and an editor does not offer it. "editor": a form of it opens the user's
  * editor (`/summary edit`), which fails with a clear error where the front-end has none.
  */
 export type CommandNeed = "terminal" | "editor";

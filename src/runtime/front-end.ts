@@ -1,7 +1,7 @@
 import type { ApprovalRequest } from "../agent/index.js";
 import type { PreparedRewind } from "../checkpoints/index.js";
 import type { ToolCallBlock } from "../core/index.js";
-import type { Tool } from "../tools/index.js";
+import type { FileAccess, Tool } from "../tools/index.js";
 
 /**
  * What a front-end (the terminal, print mode, JSON mode, an editor protocol) hands a run: the few
@@ -16,6 +16,11 @@ export interface FrontEnd {
   askApproval?: ApprovalAsker;
   /** Opens text in the user's editor (`/summary edit`); absent where there is none. */
   editText?: EditText;
+  /**
+   * How the file tools read and write text files, where the front-end owns the user's buffers (an
+   * editor); absent, the local file system.
+   */
+  files?: FileAccess;
   /**
    * Shows a draft the user may accept as it is, edit first, or refuse (`/handoff`'s first prompt):
    * the text to go on with, or undefined when refused. Absent where nobody can be asked (print and

@@ -1,12 +1,12 @@
 import type { Agent } from "../agent/index.js";
 import type { ModelPrice } from "../config/index.js";
 import type { ModelClient, SandboxMode, SandboxRecord } from "../core/index.js";
-import type { McpServers } from "../mcp/index.js";
+import type { McpServerSpec, McpServers } from "../mcp/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
 import type { ForkedSession, Session } from "../session/index.js";
 import type { Skill } from "../skills/index.js";
 import type { Tool } from "../tools/index.js";
-import type { ApprovalPolicy } from "./approval-policy.js";
+import type { ApprovalMode, ApprovalPolicy } from "./approval-policy.js";
 import type { CommandOutcome } from "./command-outcome.js";
 import type { CommandInfo, CommandRegistry } from "./command-registry.js";
 import type { FrontEnd } from "./front-end.js";
@@ -24,6 +24,13 @@ export interface RunOptions {
   continue?: boolean;
   /** Every tool call runs without a question (--allow-tools). */
   allowTools?: boolean;
+  /** How freely tool calls run at start (default "ask"; `allowTools` means "allow-all"). */
+  approvalMode?: ApprovalMode;
+  /**
+   * MCP servers the front-end adds beside the configured ones (an editor's, from ACP
+   * `session/new`); one with a configured server's name replaces it for this run.
+   */
+  mcpServers?: readonly McpServerSpec[];
   /** What a command prepares is started without a question (--yes): `/handoff`'s new session. */
   yes?: boolean;
   /** How the model's tools are confined (--sandbox); else config "sandbox", else workspace-write. */

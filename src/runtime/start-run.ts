@@ -132,6 +132,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   });
   const approvals = new ApprovalPolicy({
     allowAll: options.allowTools === true,
+    ...optional("mode", options.approvalMode),
     allowUnsandboxed: options.allowUnsandboxed === true,
     ...optional("ask", frontEnd.askApproval),
     onDenied: (call, leaving) =>
@@ -160,13 +161,18 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       onEvent: (event) => events.emit(event),
       cwd,
       ...optional("hooks", agentHooks),
+      ...optional("files", frontEnd.files),
       ...optional("sandbox", confinement.sandbox),
       sandboxRecord: confinement.record,
       ...optional("checkpoints", recorder),
     };
     return new Agent(agentOptions);
   };
-  const mcp = await startMcp(loaded, { cwd, env, version: input.io.version, onWarning, secrets });
+  const mcp = await startMcp(
+    loaded,
+    { cwd, env, version: input.io.version, onWarning, secrets },
+    options.mcpServers,
+  );
   tools.push(...(mcp?.tools ?? []));
   const taskEnvironment: TaskEnvironment = {
     parentOptions: () => ({ ...(agentOptions as AgentOptions), model: agent.model }),

@@ -27,6 +27,8 @@ export interface SessionSummary {
   id: string;
   /** The header's `created` time (ISO). */
   created: string;
+  /** The header's working directory: where the session was started. */
+  cwd: string;
   /** The file's last modification time (ISO): when the session was last written. */
   modified: string;
   /** Text of the first user message, when it starts in the file's first 64 KB. */
@@ -130,6 +132,7 @@ async function summarise(
       file: name,
       id: head.header.id,
       created: head.header.created,
+      cwd: head.header.cwd,
       modified: info.mtime.toISOString(),
       ...optional("firstPrompt", head.firstPrompt),
       turns: counts.turns,

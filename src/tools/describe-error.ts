@@ -25,3 +25,10 @@ export function toolFailure(verb: string, error: unknown, displayPath: string): 
   if (error instanceof ToolError) return error;
   return new ToolError(`Cannot ${verb} ${describeError(error, displayPath)}`);
 }
+
+/** The error a tool throws when the front-end's file access failed for `displayPath` (its message says why). */
+export function fileAccessFailure(verb: string, error: unknown, displayPath: string): ToolError {
+  if (error instanceof ToolError) return error;
+  const why = error instanceof Error ? error.message : String(error);
+  return new ToolError(`Cannot ${verb} ${displayPath}: ${why}`);
+}

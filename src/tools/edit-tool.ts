@@ -1,10 +1,11 @@
 import { countLines } from "./count-lines.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
-import { toolFailure } from "./describe-error.js";
+import { fileAccessFailure, toolFailure } from "./describe-error.js";
+import { fileChange } from "./file-change.js";
 import { numberLine } from "./number-lines.js";
 import { readRegularFile, writeRegularFile } from "./regular-file.js";
-import type { Tool } from "./tool.js";
+import type { Tool, ToolContext } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
 import { accessTarget } from "./tool-paths.js";
@@ -36,26 +37,82 @@ export function createEditTool(): Tool {
     schema: editSchema,
     async run(args, context) {
       const { absolute, shown } = accessTarget(context, args.path, "write");
-      if (args.old_string === args.new_string) {
-        throw new ToolError("old_string and new_string are identical; nothing to change");
-      }
-      const original = await readRegularFile(absolute, shown, "edit").catch((error: unknown) => {
-        throw toolFailure("edit", error, shown);
-      });
-      const edit = planEdit(original, args.old_string, args.new_string, shown);
-      const count = edit.positions.length;
-      if (count > 1 && args.replace_all !== true) {
-        throw new ToolError(
-          `old_string occurs ${count} times in ${shown}; include more surrounding text to make it unique, ` +
-            "or set replace_all to true",
-        );
-      }
-      const updated = original.split(edit.oldString).join(edit.newString);
-      await writeRegularFile(absolute, shown, "edit", updated);
-      const noun = count === 1 ? "occurrence" : "occurrences";
-      const snippet = snippetAround(updated, edit.positions[0] ?? 0, edit.newString);
-      return textOutput(`Replaced ${count} ${noun} in ${shown}:\n${snippet}`);
+      assertChanges(args);
+      const original = await readOriginal(absolute, shown, context);
+      const edit = applyEdit(original, args, shown);
+      await writeEdited(absolute, shown, edit.updated, context);
+      context.onFileChange?.(fileChange(absolute, original, edit.updated));
+      const noun = edit.count === 1 ? "occurrence" : "occurrences";
+      const snippet = snippetAround(edit.updated, edit.position, edit.inserted);
+      return textOutput(`Replaced ${edit.count} ${noun} in ${shown}:\n${snippet}`);
     },
+  });
+}
+
+/** The arguments of one edit call. */
+export interface EditArguments {
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean | undefined;
+}
+
+/** What an edit does to a file's text: the new text, and where the (first) replacement landed. */
+export interface AppliedEdit {
+  updated: string;
+  count: number;
+  /** Offset of the first replacement in the original (and updated) text. */
+  position: number;
+  /** The text put in, as written (CRLF when the file uses it). */
+  inserted: string;
+}
+
+/**
+ * Applies one edit to `original` the way the edit tool does (so a front-end can show the change it
+ * will make): the exact text once, or everywhere with replace_all, tolerating \n for \r\n. Throws
+ * a ToolError saying why when the edit cannot apply.
+ */
+export function applyEdit(original: string, args: EditArguments, shown: string): AppliedEdit {
+  assertChanges(args);
+  const edit = planEdit(original, args.old_string, args.new_string, shown);
+  const count = edit.positions.length;
+  if (count > 1 && args.replace_all !== true) {
+    throw new ToolError(
+      `old_string occurs ${count} times in ${shown}; include more surrounding text to make it unique, ` +
+        "or set replace_all to true",
+    );
+  }
+  return {
+    updated: original.split(edit.oldString).join(edit.newString),
+    count,
+    position: edit.positions[0] ?? 0,
+    inserted: edit.newString,
+  };
+}
+
+function assertChanges(args: EditArguments): void {
+  if (args.old_string === args.new_string)
+    throw new ToolError("old_string and new_string are identical; nothing to change");
+}
+
+async function readOriginal(absolute: string, shown: string, context: ToolContext): Promise<string> {
+  if (context.files === undefined)
+    return readRegularFile(absolute, shown, "edit").catch((error: unknown) => {
+      throw toolFailure("edit", error, shown);
+    });
+  return context.files.readText(absolute, context.signal).catch((error: unknown) => {
+    throw fileAccessFailure("edit", error, shown);
+  });
+}
+
+async function writeEdited(
+  absolute: string,
+  shown: string,
+  text: string,
+  context: ToolContext,
+): Promise<void> {
+  if (context.files === undefined) return writeRegularFile(absolute, shown, "edit", text);
+  await context.files.writeText(absolute, text, context.signal).catch((error: unknown) => {
+    throw fileAccessFailure("edit", error, shown);
   });
 }
 

@@ -3,6 +3,8 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
+import { fileAccessFailure } from "./describe-error.js";
+import type { FileAccess } from "./file-access.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
 import { numberLine } from "./number-lines.js";
 import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js";
@@ -49,6 +51,12 @@ export function createReadTool(): Tool {
     schema: readSchema,
     async run(args, context) {
       const { absolute, shown } = accessTarget(context, args.path, "read");
+      const window = { offset: args.offset ?? 1, limit: args.limit ?? DEFAULT_READ_LIMIT };
+      const isImage = IMAGE_TYPES[path.extname(absolute).toLowerCase()] !== undefined;
+      if (context.files !== undefined && !isImage)
+        return textOutput(
+          await readThroughFileAccess(context.files, absolute, shown, window, context.signal),
+        );
       await assertReadableFile(absolute, shown);
       const handle = await openRegularFile(absolute, shown, "read", READ_ONLY);
       try {
@@ -57,13 +65,59 @@ export function createReadTool(): Tool {
         if (looksBinary(await readStart(handle))) {
           throw new ToolError(`${shown}: binary file; the read tool only returns text and images`);
         }
-        const window = { offset: args.offset ?? 1, limit: args.limit ?? DEFAULT_READ_LIMIT };
         return textOutput(await readNumberedLines(handle, shown, window, context.signal));
       } finally {
         await handle.close().catch(() => undefined);
       }
     },
   });
+}
+
+/**
+ * The front-end's text of the file (an editor's buffer, unsaved changes included), numbered like a
+ * local read. A directory or a pipe on disk is refused as locally; a file missing on disk is still
+ * asked for, since the editor may hold it.
+ */
+async function readThroughFileAccess(
+  files: FileAccess,
+  absolute: string,
+  shown: string,
+  window: { offset: number; limit: number },
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const info = await stat(absolute).catch(() => undefined);
+  if (info !== undefined) {
+    if (info.isDirectory()) throw new ToolError(`${shown} is a directory; use ls to list it`);
+    refuseSpecialFile(info, shown, "read");
+  }
+  const text = await files.readText(absolute, signal).catch((error: unknown) => {
+    throw info === undefined
+      ? new ToolError(`File not found: ${shown}`)
+      : fileAccessFailure("read", error, shown);
+  });
+  if (looksBinary(Buffer.from(text.slice(0, BINARY_SNIFF_BYTES), "utf8")))
+    throw new ToolError(`${shown}: binary file; the read tool only returns text and images`);
+  const lines: string[] = [];
+  let chars = 0;
+  const all = splitLines(text);
+  for (let index = window.offset - 1; index < all.length; index += 1) {
+    if (lines.length >= window.limit || chars >= MAX_READ_CHARS) break;
+    const line = numberLine(
+      index + 1,
+      index === 0 ? (all[0] ?? "").replace(/^\uFEFF/, "") : (all[index] ?? ""),
+    );
+    lines.push(line);
+    chars += line.length + 1;
+  }
+  return describeWindow(lines, all.length, window.offset, shown);
+}
+
+/** Lines as a local read counts them: "\n" or "\r\n" ends one, and a final newline starts none. */
+function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split(/\r?\n/);
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
 }
 
 /** Checked before opening, so a pipe or device is refused without being touched. */

@@ -1,11 +1,20 @@
 import type { ImageBlock, TextBlock, ToolDefinition } from "../core/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
+import type { FileAccess } from "./file-access.js";
+import type { FileChange } from "./file-change.js";
 
 /** Where a tool runs and how to cancel it. */
 export interface ToolContext {
   /** Directory that relative paths and commands resolve against. */
   cwd: string;
   signal?: AbortSignal;
+  /**
+   * How `read`, `write` and `edit` reach text files (an editor's buffers over ACP); absent, the
+   * local file system. Images, listings and searches always read the local disk.
+   */
+  files?: FileAccess;
+  /** Told what `write` and `edit` changed (whole texts before and after), once the file is written. */
+  onFileChange?: (change: FileChange) => void;
   /**
    * The sandbox the call runs in, absent for an unconfined call (`--sandbox full`, the user's own
    * `!cmd`, an escape the user allowed). The file tools check every path against it before

@@ -1,11 +1,13 @@
-import { mkdir, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { countLines } from "./count-lines.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
-import { toolFailure } from "./describe-error.js";
+import { fileAccessFailure, toolFailure } from "./describe-error.js";
+import { fileChange } from "./file-change.js";
 import { refuseSpecialFile, writeRegularFile } from "./regular-file.js";
-import type { Tool } from "./tool.js";
+import type { Tool, ToolContext } from "./tool.js";
 import { textOutput } from "./tool-output.js";
 import { accessTarget } from "./tool-paths.js";
 
@@ -28,16 +30,34 @@ export function createWriteTool(): Tool {
       const { absolute, shown } = accessTarget(context, args.path, "write");
       const existing = await stat(absolute).catch(() => undefined);
       if (existing !== undefined) refuseSpecialFile(existing, shown, "write");
+      const before =
+        context.onFileChange === undefined ? undefined : await textBefore(absolute, existing, context);
       try {
         await mkdir(path.dirname(absolute), { recursive: true });
-        await writeRegularFile(absolute, shown, "write", args.content);
+        if (context.files === undefined) await writeRegularFile(absolute, shown, "write", args.content);
       } catch (error) {
         throw toolFailure("write", error, shown);
       }
+      await context.files?.writeText(absolute, args.content, context.signal).catch((error: unknown) => {
+        throw fileAccessFailure("write", error, shown);
+      });
+      context.onFileChange?.(fileChange(absolute, before, args.content));
       const bytes = Buffer.byteLength(args.content, "utf8");
       const verb = existing !== undefined ? "Overwrote" : "Created";
       const lines = countLines(args.content);
       return textOutput(`${verb} ${shown}: ${bytes} bytes, ${lines} ${lines === 1 ? "line" : "lines"}`);
     },
   });
+}
+
+/** The text a write replaces, for the change it reports (undefined for a new or unreadable file). */
+async function textBefore(
+  absolute: string,
+  existing: Stats | undefined,
+  context: ToolContext,
+): Promise<string | undefined> {
+  if (context.files !== undefined)
+    return context.files.readText(absolute, context.signal).catch(() => undefined);
+  if (existing === undefined || !existing.isFile()) return undefined;
+  return readFile(absolute, "utf8").catch(() => undefined);
 }

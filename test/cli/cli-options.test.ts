@@ -43,6 +43,12 @@ describe("parseCliArgs", () => {
       json: true,
       mode: "read-only",
     });
+    expect(parse(["acp", "--sandbox", "full", "--max-turns", "3"]).parsed).toEqual({
+      command: "acp",
+      sandbox: "full",
+      maxTurns: 3,
+    });
+    expect(parse(["acp", "--sandbox", "none"]).parsed).toEqual({ command: "exit", code: 2 });
   });
 
   it("takes the -p value as the prompt and every other flag", () => {

@@ -61,7 +61,14 @@ describe("toJsonEvent", () => {
 
   it("maps a compaction with trigger, model, fallback, turn counts, sizes, duration and restored facts", () => {
     expect(
-      toJsonEvent({ type: "compaction", record, tokensBefore: 41000, tokensAfter: 9700, durationMs: 1234 }),
+      toJsonEvent({
+        type: "compaction",
+        compactionId: "c1",
+        record,
+        tokensBefore: 41000,
+        tokensAfter: 9700,
+        durationMs: 1234,
+      }),
     ).toEqual({
       type: "compaction",
       trigger: "overflow",
@@ -84,6 +91,7 @@ describe("toJsonEvent", () => {
     expect(
       toJsonEvent({
         type: "compaction",
+        compactionId: "c2",
         record: {
           ...record,
           trigger: "manual",
@@ -116,6 +124,7 @@ describe("toJsonEvent", () => {
     expect(
       toJsonEvent({
         type: "compaction",
+        compactionId: "c2",
         record: { ...record, skills: ["deploy"] },
         tokensBefore: 1,
         tokensAfter: 1,

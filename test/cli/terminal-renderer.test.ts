@@ -76,7 +76,14 @@ describe("TerminalRenderer", () => {
     const out = screen();
     renderer = new TerminalRenderer(out, screen(), createStyle(false));
     renderer.render({ type: "compaction-started", trigger: "overflow", model: "m/x", tokensBefore: 100 });
-    renderer.render({ type: "compaction", record, tokensBefore: 1000, tokensAfter: 200, durationMs: 10 });
+    renderer.render({
+      type: "compaction",
+      compactionId: "c1",
+      record,
+      tokensBefore: 1000,
+      tokensAfter: 200,
+      durationMs: 10,
+    });
     renderer.render({ type: "overflow-retry" });
     await flush();
     expect(out.text()).toBe(

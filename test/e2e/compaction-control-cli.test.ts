@@ -382,6 +382,16 @@ describe("/summary and /summary edit", () => {
       const none = await t.run("/summary edit");
       expect(none.code).toBe(2);
       expect(none.stderr).toContain("no editor: set $VISUAL or $EDITOR");
+
+      // Without an editor, the new summary can come with the command (ACP and JSON front-ends).
+      const inline = await t.run("/summary edit SUMMARY-INLINE, typed with the command");
+      expect(inline.code, inline.stderr).toBe(0);
+      const latest = (await sessionLines(t.session)).filter((line) => line.type === "compaction").at(-1);
+      expect(latest).toMatchObject({ trigger: "edited", summary: "SUMMARY-INLINE, typed with the command" });
+      expect(messagesOf(await t.probe("p-six"))).toContain("SUMMARY-INLINE, typed with the command");
+      const wrong = await t.run("/summary delete");
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toContain('/summary takes no argument, "edit", or "edit" and the new summary');
     },
     TIMEOUT,
   );

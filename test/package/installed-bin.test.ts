@@ -121,6 +121,8 @@ describe("the installed panto command (bundled)", { timeout: 60_000 }, () => {
     expect(server.requests).toHaveLength(1);
     expect(run.packages.has("@anthropic-ai/sdk")).toBe(true);
     expect([...run.packages].filter((name) => name === "openai" || name === "@google/genai")).toEqual([]);
+    // The editor protocol's SDK is loaded by `panto acp` alone.
+    expect(run.packages.has("@agentclientprotocol/sdk")).toBe(false);
     // The SDK's base client with its messages resource, not the whole client: its beta API (beta
     // messages, agents, sessions, ...) alone was two thirds of the code a run loaded.
     expect(run.modules.has("@anthropic-ai/sdk/resources/messages/messages.mjs")).toBe(true);

@@ -68,6 +68,21 @@ describe("ApprovalPolicy", () => {
     expect(denied).toEqual(["toolu_9"]);
   });
 
+  it("lets write and edit run unasked in accept-edits mode, still asks for bash, and asks nothing in allow-all", async () => {
+    const { approvals, asked } = policy(["once"]);
+    approvals.setMode("accept-edits");
+    expect(await approvals.decide(call("write"), tool("write"))).toBe("allow");
+    expect(await approvals.decide(call("edit"), tool("edit"))).toBe("allow");
+    expect(await approvals.decide(call("bash"), tool("bash"))).toBe("allow");
+    expect(asked).toEqual(["bash"]);
+    approvals.setMode("allow-all");
+    expect(approvals.allowAll).toBe(true);
+    expect(await approvals.decide(call("bash"), tool("bash"))).toBe("allow");
+    approvals.setMode("ask");
+    expect(await approvals.decide(call("write"), tool("write"))).toBe("deny");
+    expect(asked).toEqual(["bash", "write"]);
+  });
+
   it("keeps each run's 'always' answers to itself", async () => {
     const first = policy(["always"]);
     const second = policy(["deny"]);

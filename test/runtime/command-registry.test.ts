@@ -20,6 +20,7 @@ describe("CommandRegistry", () => {
     ]);
     expect(needing).toEqual([
       ["summary", "editor"],
+      ["clear", "terminal"],
       ["exit", "terminal"],
     ]);
   });

@@ -37,6 +37,7 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
     case "compaction-progress":
     case "request-started":
     case "tool-started":
+    case "file-changed":
       return undefined;
     case "assistant-message":
       return assistantMessageEvent(event.message);

@@ -1,7 +1,7 @@
+import { listProjectSessions } from "../../runtime/project-sessions.js";
 import type { CliOptions } from "../cli-options.js";
 import { EXIT_INTERRUPTED, EXIT_USAGE } from "../exit-status.js";
 import { formatSessionTable } from "./format-session-list.js";
-import { listProjectSessions } from "./sessions-command.js";
 
 export interface ResumePickIo {
   cwd: string;

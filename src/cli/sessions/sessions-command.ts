@@ -1,5 +1,4 @@
-import { findProjectRoot, resolvePantoHome } from "../../config/index.js";
-import { listSessions, type SessionListing, sessionDirectory } from "../../session/index.js";
+import { listProjectSessions } from "../../runtime/project-sessions.js";
 import { EXIT_OK } from "../exit-status.js";
 import { formatSessionTable, sessionsJson } from "./format-session-list.js";
 
@@ -9,17 +8,6 @@ export interface SessionsCommandIo {
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream;
-}
-
-/** This project's sessions folder and its listing. */
-export async function listProjectSessions(
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ directory: string; projectRoot: string; listing: SessionListing }> {
-  const pantoHome = resolvePantoHome(env);
-  const projectRoot = findProjectRoot(cwd, { pantoHome });
-  const directory = sessionDirectory(pantoHome, projectRoot);
-  return { directory, projectRoot, listing: await listSessions(directory) };
 }
 
 /**

@@ -22,9 +22,9 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   {
     name: "summary",
     aliases: [],
-    args: "[edit]",
+    args: "[edit [TEXT]]",
     summary:
-      "print the summary in effect; edit opens it in $VISUAL/$EDITOR and stores your text (no model call)",
+      "print the summary in effect; edit opens it in $VISUAL/$EDITOR and stores your text, edit TEXT stores TEXT (no model call)",
     needs: "editor",
   },
   {
@@ -115,6 +115,8 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
     aliases: ["new"],
     args: "",
     summary: "start a new, empty session file (the old one stays)",
+    // A new session belongs at a prompt that goes on; an editor starts a new thread instead.
+    needs: "terminal",
   },
   { name: "help", aliases: ["?"], args: "", summary: "list the slash commands" },
   { name: "exit", aliases: ["quit"], args: "", summary: "leave panto", needs: "terminal" },

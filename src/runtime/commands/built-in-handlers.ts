@@ -110,10 +110,12 @@ function describeTools(run: RunContext): string {
               ? "runs in the sandbox, asked each time (sandbox.ask_commands); leaving it asks every time"
               : "runs in the sandbox without asking; leaving it asks every time"
             : run.approvals.allowAll
-              ? "allowed by --allow-tools"
-              : granted.includes(tool.definition.name)
-                ? "allowed for this session (you answered a)"
-                : "needs permission (asked interactively; --allow-tools in print mode)";
+              ? "allowed by --allow-tools (or the allow-all mode)"
+              : run.approvals.mode === "accept-edits" && tool.kind === "write"
+                ? "allowed by the accept-edits mode"
+                : granted.includes(tool.definition.name)
+                  ? "allowed for this session (you answered a)"
+                  : "needs permission (asked interactively; --allow-tools in print mode)";
       return `  ${tool.definition.name.padEnd(width)}  ${tool.kind.padEnd(5)}  ${permission}`;
     })
     .join("\n");

@@ -91,10 +91,14 @@ export const runUnpin: CommandHandler = async (run, args) => {
   return { type: "unpinned", number, text: text ?? "" };
 };
 
-/** `/summary` prints the summary in effect; `/summary edit` opens it in the user's editor. */
+/**
+ * `/summary` prints the summary in effect; `/summary edit` opens it in the user's editor;
+ * `/summary edit TEXT` stores TEXT in its place (for front-ends without an editor: ACP, JSON).
+ */
 export const runSummary: CommandHandler = async (run, args) => {
-  if (args !== "" && args !== "edit")
-    return usageError(`/summary takes no argument or "edit"; got "${args}"`);
+  const edit = /^edit(?:\s+([\s\S]*))?$/.exec(args);
+  if (args !== "" && edit === null)
+    return usageError(`/summary takes no argument, "edit", or "edit" and the new summary; got "${args}"`);
   const base = run.session.activeCompaction();
   if (base === undefined) return { type: "no-summary" };
   if (args === "") {
@@ -106,10 +110,12 @@ export const runSummary: CommandHandler = async (run, args) => {
     const { id, trigger, ts, model } = base;
     return { type: "summary-shown", compaction: { id, trigger, ts, model }, text };
   }
+  const inline = edit?.[1]?.trim() ?? "";
+  if (inline !== "") return editedOutcome(await run.agent.editSummary(inline));
   const { editText } = run.frontEnd;
   if (editText === undefined)
     return usageError(
-      "/summary edit needs an editor, and there is none here; the summary is unchanged",
+      "/summary edit needs an editor, and there is none here (or give the new summary: /summary edit TEXT); the summary is unchanged",
       "editor",
     );
   let edited: string;

@@ -1,12 +1,13 @@
 import type { LoadedConfig } from "../../config/index.js";
-import { collectMcpServers, type McpServers } from "../../mcp/index.js";
+import { collectMcpServers, type McpServerSpec, type McpServers } from "../../mcp/index.js";
 import type { SecretRedactor } from "../../secrets/index.js";
 import { addMcpSecrets } from "./known-secrets.js";
 
 /**
- * Starts the MCP servers of the project's `.mcp.json` and of `mcp_servers` in config. With none
- * configured, nothing of MCP is loaded: the SDK is imported only here, and only when needed. The
- * secrets in their settings are registered with `secrets` first (see `addMcpSecrets`).
+ * Starts the MCP servers of the project's `.mcp.json`, of `mcp_servers` in config, and those the
+ * front-end adds (`added`, which replace configured ones of the same name). With none, nothing of
+ * MCP is loaded: the SDK is imported only here, and only when needed. The secrets in their
+ * settings are registered with `secrets` first (see `addMcpSecrets`).
  */
 export async function startMcp(
   loaded: LoadedConfig,
@@ -17,6 +18,7 @@ export async function startMcp(
     onWarning: (message: string) => void;
     secrets?: SecretRedactor;
   },
+  added: readonly McpServerSpec[] = [],
 ): Promise<McpServers | undefined> {
   const { cwd, env, version, onWarning } = where;
   const specs = await collectMcpServers({
@@ -26,9 +28,11 @@ export async function startMcp(
     env,
     onWarning,
   });
-  if (specs.length === 0) return undefined;
+  const names = new Set(added.map((spec) => spec.name));
+  const all = [...specs.filter((spec) => !names.has(spec.name)), ...added];
+  if (all.length === 0) return undefined;
   // Before any server starts: its connection errors name its URL.
-  if (where.secrets !== undefined) addMcpSecrets(where.secrets, specs);
+  if (where.secrets !== undefined) addMcpSecrets(where.secrets, all);
   const { startMcpServers } = await import("../../mcp/mcp-servers.js");
-  return startMcpServers(specs, { cwd, version, onWarning });
+  return startMcpServers(all, { cwd, version, onWarning });
 }

@@ -1,0 +1,259 @@
+import { isAbsolute } from "node:path";
+import {
+  type AgentApp,
+  type AgentContext,
+  agent,
+  type ClientCapabilities,
+  type InitializeResponse,
+  type McpServer,
+  RequestError,
+} from "@agentclientprotocol/sdk";
+import { optional, type SandboxMode } from "../core/index.js";
+import { describeOutcome } from "../runtime/outcome-text.js";
+import type { RunOptions } from "../runtime/run-context.js";
+import { RunEvents } from "../runtime/run-events.js";
+import { asUsageError } from "../runtime/setup/setup-errors.js";
+import { startRun } from "../runtime/start-run.js";
+import type { SecretRedactor } from "../secrets/index.js";
+import { AcpSession, TurnFailure } from "./acp-session.js";
+import { askPermission } from "./ask-permission.js";
+import { clientFiles } from "./client-files.js";
+import { mcpServerSpecs } from "./mcp-server-specs.js";
+import { replayHistory } from "./replay-history.js";
+import { approvalModeOf, MODE_OPTION, MODEL_OPTION } from "./session-config.js";
+import { listSessionPage } from "./session-list.js";
+
+/** What `panto acp` is started with. */
+export interface AcpAgentOptions {
+  version: string;
+  env: NodeJS.ProcessEnv;
+  secrets: SecretRedactor;
+  /** -m: the model of every session this process starts (else config's, or the resumed session's). */
+  model?: string;
+  /** --max-turns: model requests one prompt may make. */
+  maxTurns?: number;
+  /** --sandbox: how the model's tools are confined (else config "sandbox", else workspace-write). */
+  sandbox?: SandboxMode;
+  /** Warnings and notices for the user: stderr, never stdout. */
+  warn: (message: string) => void;
+}
+
+/** The sessions of one connection and what the client said it can do. */
+export class AcpAgent {
+  readonly sessions = new Map<string, AcpSession>();
+  readonly #options: AcpAgentOptions;
+  #capabilities: ClientCapabilities = {};
+
+  constructor(options: AcpAgentOptions) {
+    this.#options = options;
+  }
+
+  /** The SDK app: every method panto answers; any other is method-not-found. */
+  app(): AgentApp {
+    return agent({ name: "panto" })
+      .onRequest("initialize", ({ params }) => {
+        this.#capabilities = params.clientCapabilities ?? {};
+        return this.#initializeResponse();
+      })
+      .onRequest("session/new", async ({ params, client }) => {
+        const session = await this.#open(client, params.cwd, params.mcpServers, {});
+        this.#announceAfterResponse(session);
+        return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions() };
+      })
+      .onRequest("session/resume", async ({ params, client }) => {
+        const session = await this.#reopen(client, params.sessionId, params.cwd, params.mcpServers ?? []);
+        this.#announceAfterResponse(session);
+        return { modes: session.modes(), configOptions: session.configOptions() };
+      })
+      .onRequest("session/load", async ({ params, client }) => {
+        const session = await this.#reopen(client, params.sessionId, params.cwd, params.mcpServers);
+        await replayHistory(session.run.session.path, {
+          cwd: session.run.cwd,
+          compactionEntities: this.#compactionEntities(),
+          send: (update) => session.send(update),
+        });
+        await session.sender.flush();
+        this.#announceAfterResponse(session);
+        return { modes: session.modes(), configOptions: session.configOptions() };
+      })
+      .onRequest("session/list", async ({ params }) => {
+        const cwd = params.cwd ?? process.cwd();
+        return listSessionPage(cwd, this.#options.env, params.cursor ?? undefined);
+      })
+      .onRequest("session/close", async ({ params }) => {
+        const session = this.#session(params.sessionId);
+        this.sessions.delete(params.sessionId);
+        await session.close();
+        return {};
+      })
+      .onRequest("session/prompt", async ({ params }) => {
+        const session = this.#session(params.sessionId);
+        try {
+          return { stopReason: await session.prompt(params.prompt) };
+        } catch (error) {
+          if (error instanceof TurnFailure)
+            throw new RequestError(-32603, error.message, {
+              code: error.code,
+              ...optional("hint", error.hint),
+            });
+          throw error;
+        }
+      })
+      .onNotification("session/cancel", ({ params }) => {
+        this.sessions.get(params.sessionId)?.cancel();
+      })
+      .onRequest("session/set_mode", ({ params }) => {
+        const session = this.#session(params.sessionId);
+        this.#setMode(session, params.modeId);
+        return {};
+      })
+      .onRequest("session/set_config_option", async ({ params }) => {
+        const session = this.#session(params.sessionId);
+        if (!("value" in params) || typeof params.value !== "string")
+          throw RequestError.invalidParams(undefined, `config option "${params.configId}" takes a value id`);
+        if (params.configId === MODE_OPTION) this.#setMode(session, params.value);
+        else if (params.configId === MODEL_OPTION) await this.#setModel(session, params.value);
+        else throw RequestError.invalidParams(undefined, `unknown config option "${params.configId}"`);
+        return { configOptions: session.configOptions() };
+      });
+  }
+
+  /** Closes every session (each turn cancelled and its entries written). */
+  async closeAll(): Promise<void> {
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(sessions.map((session) => session.close()));
+  }
+
+  #initializeResponse(): InitializeResponse {
+    return {
+      protocolVersion: 1,
+      agentInfo: { name: "panto", title: "panto", version: this.#options.version },
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: true },
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
+      },
+      authMethods: [],
+    };
+  }
+
+  async #reopen(
+    client: AgentContext,
+    id: string,
+    cwd: string,
+    mcp: readonly McpServer[],
+  ): Promise<AcpSession> {
+    const open = this.sessions.get(id);
+    if (open !== undefined) {
+      // A client reattaching to a session this process holds gets the same run.
+      return open;
+    }
+    return this.#open(client, cwd, mcp, { resume: id });
+  }
+
+  async #open(
+    client: AgentContext,
+    cwd: string,
+    mcp: readonly McpServer[],
+    where: Pick<RunOptions, "resume">,
+  ): Promise<AcpSession> {
+    if (!isAbsolute(cwd))
+      throw RequestError.invalidParams(undefined, `cwd must be an absolute path (got "${cwd}")`);
+    const { warn } = this.#options;
+    const events = new RunEvents();
+    let session: AcpSession | undefined;
+    // Setup's warnings arrive before the session exists: they go to stderr alone.
+    events.subscribe((event) => {
+      if (session !== undefined) session.renderer.render(event);
+      else if (event.type === "run-warning" || event.type === "warning") warn(event.message);
+    });
+    const fs = this.#capabilities.fs;
+    const files =
+      fs?.readTextFile === true && fs.writeTextFile === true ? clientFiles(client, () => idOf()) : undefined;
+    const idOf = (): string => session?.id ?? "";
+    const run = await startRun({
+      options: {
+        ...optional("model", this.#options.model),
+        ...optional("sandbox", this.#options.sandbox),
+        ...where,
+        mcpServers: mcpServerSpecs(mcp),
+      },
+      io: { cwd, env: this.#options.env, version: this.#options.version, secrets: this.#options.secrets },
+      events,
+      frontEnd: {
+        askApproval: async (call, _tool, request, origin) => {
+          const current = session;
+          if (current === undefined) return "deny";
+          await current.sender.flush();
+          const signal = current.turnSignal;
+          const answer = await askPermission({
+            client,
+            sessionId: current.id,
+            cwd,
+            call,
+            files,
+            signal,
+            ...optional("escapeReason", request.kind === "escape" ? request.reason : undefined),
+            ...optional("origin", origin),
+          });
+          if (answer !== "cancelled") return answer;
+          // A permission request answered "cancelled" is the user cancelling the turn.
+          current.cancel();
+          return "deny";
+        },
+        ...optional("files", files),
+      },
+    }).catch((error: unknown) => {
+      const usage = asUsageError(error);
+      if (usage === undefined) throw error;
+      throw RequestError.invalidParams({ code: usage.kind }, usage.message);
+    });
+    session = new AcpSession(run, {
+      client,
+      compactionEntities: this.#compactionEntities(),
+      warn,
+      ...optional("maxRequests", this.#options.maxTurns),
+    });
+    for (const notice of run.notices) warn(notice);
+    this.sessions.set(session.id, session);
+    await run.sessionStart();
+    return session;
+  }
+
+  /**
+   * The commands and usage of a session, sent once its response is on the wire: the SDK queues the
+   * response as soon as the handler settles, before any callback of the next macrotask.
+   */
+  #announceAfterResponse(session: AcpSession): void {
+    setImmediate(() => session.announce());
+  }
+
+  #compactionEntities(): boolean {
+    return this.#capabilities.session?.compaction != null;
+  }
+
+  #session(id: string): AcpSession {
+    const session = this.sessions.get(id);
+    if (session === undefined) throw RequestError.resourceNotFound(id);
+    return session;
+  }
+
+  #setMode(session: AcpSession, modeId: string): void {
+    const mode = approvalModeOf(modeId);
+    if (mode === undefined) throw RequestError.invalidParams(undefined, `unknown mode "${modeId}"`);
+    session.run.approvals.setMode(mode);
+    session.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+    session.send({ sessionUpdate: "config_option_update", configOptions: session.configOptions() });
+  }
+
+  async #setModel(session: AcpSession, model: string): Promise<void> {
+    session.renderer.commandStarting();
+    const outcome = await session.run.runCommand({ name: "model", args: model });
+    if (outcome.type !== "model-switched") {
+      const reason = describeOutcome(outcome).error?.message;
+      throw RequestError.invalidParams(undefined, reason ?? `could not switch to model "${model}"`);
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import type { AgentContext, ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { PromptResult } from "../agent/index.js";
+import { optional } from "../core/index.js";
+import type { RunContext } from "../runtime/run-context.js";
+import { composeCompactionSummary } from "../session/index.js";
+import { AcpRenderer } from "./acp-renderer.js";
+import { availableCommands } from "./available-commands.js";
+import { toPromptInput } from "./prompt-input.js";
+import { configOptions, sessionModes } from "./session-config.js";
+import { UpdateSender } from "./update-sender.js";
+import { usageUpdate } from "./usage-update.js";
+
+/** What a session is made with besides its run. */
+export interface AcpSessionOptions {
+  client: AgentContext;
+  /** The client advertised `session.compaction`. */
+  compactionEntities: boolean;
+  /** A warning for the user (stderr; stdout carries the protocol alone). */
+  warn: (message: string) => void;
+  /** --max-turns: model requests one prompt may make. */
+  maxRequests?: number;
+}
+
+/** Why a prompt failed in a way the protocol has no stop reason for (a provider error). */
+export class TurnFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly hint: string | undefined,
+  ) {
+    super(message);
+    this.name = "TurnFailure";
+  }
+}
+
+/**
+ * One ACP session: a panto run (its session file, agent and commands) and how the editor sees it.
+ * One prompt runs at a time: a second one while a turn runs is refused (the documented behaviour),
+ * so a turn is never interleaved with another. `cancel` aborts the turn in flight, its stream and
+ * its tools (child processes included), and the prompt answers `cancelled`.
+ */
+export class AcpSession {
+  readonly run: RunContext;
+  readonly sender: UpdateSender;
+  readonly renderer: AcpRenderer;
+  readonly #options: AcpSessionOptions;
+  /** Models the user switched to in this session, offered in the model option afterwards. */
+  readonly #models = new Set<string>();
+  #turn: AbortController | undefined;
+  #running: Promise<unknown> | undefined;
+  #ids = 0;
+
+  constructor(run: RunContext, options: AcpSessionOptions) {
+    this.run = run;
+    this.#options = options;
+    this.sender = new UpdateSender(options.client, run.session.header.id, (error) =>
+      options.warn(`could not send an update to the client: ${String(error)}`),
+    );
+    this.renderer = new AcpRenderer({
+      out: this.sender,
+      cwd: run.cwd,
+      compactionEntities: options.compactionEntities,
+      newId: () => this.newId(),
+      usage: () => usageUpdate(run),
+      warn: options.warn,
+      activeSummary: () => {
+        const active = run.session.activeCompaction();
+        if (active === undefined) return undefined;
+        const summary = composeCompactionSummary({
+          summary: active.summary,
+          ...optional("restored", active.restored),
+        });
+        return { id: active.id, summary, ...optional("editedFrom", active.editedFrom) };
+      },
+      configChanged: () => {
+        this.#models.add(run.agent.model);
+        this.sender.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
+      },
+    });
+  }
+
+  get id(): string {
+    return this.run.session.header.id;
+  }
+
+  /** A fresh id for a message or compaction this connection announces. */
+  newId(): string {
+    this.#ids += 1;
+    return `${this.id.slice(0, 8)}-${this.#ids}`;
+  }
+
+  /** The abort signal of the turn in flight, if any. */
+  get turnSignal(): AbortSignal | undefined {
+    return this.#turn?.signal;
+  }
+
+  modes(): ReturnType<typeof sessionModes> {
+    return sessionModes(this.run);
+  }
+
+  configOptions(): ReturnType<typeof configOptions> {
+    return configOptions(this.run, [...this.#models]);
+  }
+
+  /** The updates sent after a session/new, load or resume response: its commands and usage. */
+  announce(): void {
+    const commands = availableCommands(this.run.commands.list());
+    this.sender.send({ sessionUpdate: "available_commands_update", availableCommands: commands });
+    this.sender.later(() => usageUpdate(this.run));
+  }
+
+  /** Sends an update in order with the rest. */
+  send(update: SessionUpdate): void {
+    this.sender.send(update);
+  }
+
+  /** Runs one `session/prompt`: a slash command or a model turn. Resolves once its updates are written. */
+  async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    if (this.#turn !== undefined)
+      throw new TurnFailure(
+        "a prompt is already running in this session; wait for it to end or cancel it",
+        "busy",
+        undefined,
+      );
+    const turn = new AbortController();
+    this.#turn = turn;
+    const running = this.#runPrompt(blocks, turn.signal);
+    this.#running = running;
+    try {
+      return await running;
+    } finally {
+      this.renderer.closeOpenCalls("Interrupted before it ran.");
+      await this.sender.flush();
+      this.#turn = undefined;
+      this.#running = undefined;
+    }
+  }
+
+  async #runPrompt(blocks: readonly ContentBlock[], signal: AbortSignal): Promise<StopReason> {
+    const input = toPromptInput(blocks);
+    if (input.type === "unsupported") throw new TurnFailure(input.message, "unsupported", undefined);
+    if (input.type === "command") {
+      this.renderer.commandStarting();
+      await this.run.runCommand({ name: input.name, args: input.args }, signal);
+      return signal.aborted ? "cancelled" : "end_turn";
+    }
+    this.renderer.lastStop = undefined;
+    const limit = this.#options.maxRequests;
+    const result = await this.run.agent.prompt(input.content, {
+      signal,
+      ...optional("maxRequests", limit),
+    });
+    return this.#stopReason(result, signal);
+  }
+
+  #stopReason(result: PromptResult, signal: AbortSignal): StopReason {
+    if (result.ok) {
+      if (result.stopped === "max-requests") return "max_turn_requests";
+      if (this.renderer.lastStop === "length") return "max_tokens";
+      if (this.renderer.lastStop === "content-filter") return "refusal";
+      return "end_turn";
+    }
+    if (signal.aborted || result.error.code === "aborted") return "cancelled";
+    throw new TurnFailure(result.error.message, result.error.code, result.hint);
+  }
+
+  /** Stops the turn in flight (stream, tools, a pending permission question). */
+  cancel(): void {
+    this.#turn?.abort();
+  }
+
+  /** Cancels any turn, waits for it to settle (its entries written) and closes the session file. */
+  async close(): Promise<void> {
+    this.cancel();
+    await this.#running?.catch(() => undefined);
+    await this.sender.flush();
+    await this.run.close();
+  }
+}

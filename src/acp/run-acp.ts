@@ -1,0 +1,53 @@
+import { Readable, Writable } from "node:stream";
+import { ndJsonStream } from "@agentclientprotocol/sdk";
+import type { SandboxMode } from "../core/index.js";
+import { visible } from "../runtime/format-text.js";
+import { addEnvironmentSecrets } from "../runtime/setup/known-secrets.js";
+import { SecretRedactor } from "../secrets/index.js";
+import { AcpAgent } from "./acp-agent.js";
+
+export interface AcpIo {
+  env: NodeJS.ProcessEnv;
+  version: string;
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** -m, --max-turns and --sandbox of `panto acp`. */
+  model?: string;
+  maxTurns?: number;
+  sandbox?: SandboxMode;
+}
+
+/**
+ * `panto acp`: an Agent Client Protocol agent on stdin and stdout (JSON-RPC, one message a line).
+ * stdout carries protocol messages only; every warning and notice goes to stderr, with known
+ * secrets redacted. When stdin closes, every turn is cancelled, every session file flushed and
+ * closed, and the process exits 0.
+ */
+export async function runAcp(io: AcpIo): Promise<number> {
+  const secrets = new SecretRedactor();
+  addEnvironmentSecrets(secrets, io.env);
+  const warn = (message: string): void => {
+    io.stderr.write(`panto: warning: ${visible(secrets.redact(message))}\n`);
+  };
+  // Anything a library prints with console.log would corrupt the protocol stream.
+  console.log = console.error;
+  console.info = console.error;
+  const agent = new AcpAgent({
+    version: io.version,
+    env: io.env,
+    secrets,
+    warn,
+    ...(io.model === undefined ? {} : { model: io.model }),
+    ...(io.maxTurns === undefined ? {} : { maxTurns: io.maxTurns }),
+    ...(io.sandbox === undefined ? {} : { sandbox: io.sandbox }),
+  });
+  const stream = ndJsonStream(
+    Writable.toWeb(io.stdout as Writable) as WritableStream<Uint8Array>,
+    Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>,
+  );
+  const connection = agent.app().connect(stream);
+  await connection.closed;
+  await agent.closeAll();
+  return 0;
+}
