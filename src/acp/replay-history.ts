@@ -28,6 +28,19 @@ export async function replayHistory(path: string, target: ReplayTarget): Promise
     const parsed = parseSessionLine(line);
     if (parsed.kind === "entry") replayEntry(parsed.entry, target, calls);
   }
+  // A call the file never answers (a crash mid-call, a file cut short) would show as running for
+  // ever: each ends as failed, saying so.
+  for (const id of calls.keys()) target.send(unanswered(id));
+}
+
+/** The update that ends a call the session file holds no result for. */
+function unanswered(toolCallId: string): SessionUpdate {
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId,
+    status: "failed",
+    content: [{ type: "content", content: { type: "text", text: "No result was recorded for this call." } }],
+  };
 }
 
 function replayEntry(entry: SessionEntry, target: ReplayTarget, calls: Map<string, ToolCallBlock>): void {
@@ -97,6 +110,8 @@ function replayMessage(
         content: { type: "text", text: block.text },
       });
     else if (block.type === "tool-call") {
+      // An id already running (a file that repeats one) ends the earlier call first.
+      if (calls.has(block.id)) send(unanswered(block.id));
       calls.set(block.id, block);
       const view = toolCallView(block, cwd);
       send({
