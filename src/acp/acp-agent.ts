@@ -177,6 +177,7 @@ export class AcpAgent {
       options: {
         ...optional("model", this.#options.model),
         ...optional("sandbox", this.#options.sandbox),
+        ...optional("maxTurns", this.#options.maxTurns),
         ...where,
         mcpServers: mcpServerSpecs(mcp),
       },

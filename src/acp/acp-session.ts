@@ -141,8 +141,10 @@ export class AcpSession {
     if (input.type === "unsupported") throw new TurnFailure(input.message, "unsupported", undefined);
     if (input.type === "command") {
       this.renderer.commandStarting();
-      await this.run.runCommand({ name: input.name, args: input.args }, signal);
-      return signal.aborted ? "cancelled" : "end_turn";
+      const outcome = await this.run.runCommand({ name: input.name, args: input.args }, signal);
+      if (signal.aborted) return "cancelled";
+      // A custom command's prompt stopped by --max-turns stops as a prompt would.
+      return outcome.type === "failed" && outcome.status === "max-turns" ? "max_turn_requests" : "end_turn";
     }
     this.renderer.lastStop = undefined;
     const limit = this.#options.maxRequests;

@@ -19,6 +19,8 @@ export function exitStatusOf(failure: { status: FailureStatus } | undefined): nu
       return EXIT_USAGE;
     case "failure":
       return EXIT_FAILURE;
+    case "max-turns":
+      return EXIT_MAX_TURNS;
     case "interrupted":
       return EXIT_INTERRUPTED;
   }

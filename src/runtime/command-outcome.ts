@@ -3,8 +3,11 @@ import type { CompactionPreview } from "../compaction/index.js";
 import type { CompactionRecord, CompactionTrigger } from "../core/index.js";
 import type { ForkedSession } from "../session/index.js";
 
-/** How a command failed, which the CLI turns into its exit status (2, 1 or 130). */
-export type FailureStatus = "usage" | "failure" | "interrupted";
+/**
+ * How a command failed, which the CLI turns into its exit status (2, 1, 3 or 130): "max-turns" is
+ * a command's prompt stopped by --max-turns while the model still wanted to go on.
+ */
+export type FailureStatus = "usage" | "failure" | "max-turns" | "interrupted";
 
 /** A command that did not do what it was asked: why, as a status, a short code and a message. */
 export interface CommandFailure {

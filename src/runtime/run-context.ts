@@ -49,6 +49,8 @@ export interface RunOptions {
 /** A running session: the agent, its session file, and what commands and front-ends need to see. */
 export interface RunContext {
   readonly agent: Agent;
+  /** --max-turns: model requests one prompt may make (a custom command's prompt too); undefined: no limit. */
+  readonly maxTurns: number | undefined;
   readonly session: Session;
   /** True when the session file already held entries before this run. */
   readonly resumed: boolean;

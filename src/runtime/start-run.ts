@@ -192,6 +192,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
   await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
   const run: RunContext = {
+    maxTurns: options.maxTurns,
     get agent() {
       return agent;
     },

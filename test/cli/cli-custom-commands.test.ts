@@ -156,6 +156,37 @@ describe("custom commands (built CLI against a fake Anthropic server)", { timeou
     expect((server.requests.at(-1)?.body as { model?: string } | undefined)?.model).toBe("claude-sonnet-4-5");
   });
 
+  it("--max-turns stops a command's prompt as it stops any prompt: exit 3 and a max_turns error", async () => {
+    const { box, server, env } = await start();
+    await put(
+      join(box.project, ".panto", "commands", "look.md"),
+      "---\ndescription: Look around\n---\nList the files\n",
+    );
+    const listing = {
+      type: "tool-calls" as const,
+      calls: [{ name: "ls", arguments: { path: "." } }],
+    };
+    server.enqueue(listing);
+    const print = await runPanto(["-m", MODEL, "--max-turns", "1", "-p", "/look"], { cwd: box.project, env });
+    expect(print.code, print.stderr).toBe(3);
+    expect(print.stderr).toContain("/look: stopped after 1 model request (--max-turns 1)");
+    expect(server.requests).toHaveLength(1);
+
+    server.enqueue(listing, listing, { type: "text", text: "never reached" });
+    const json = await runPanto(["-m", MODEL, "--max-turns", "2", "--json", "-p", "/look"], {
+      cwd: box.project,
+      env,
+    });
+    expect(json.code, json.stderr).toBe(3);
+    const events = json.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { type: string; code?: string; exit_code?: number });
+    expect(events.find((event) => event.type === "error")).toMatchObject({ code: "max_turns" });
+    expect(events.at(-1)).toMatchObject({ type: "done", exit_code: 3 });
+    expect(server.requests).toHaveLength(3);
+  });
+
   it("in the terminal: /help lists them, Tab completes, did-you-mean finds them, and the project's runs with its @file", async () => {
     const { box, server, env } = await start();
     await overriddenReview(box);

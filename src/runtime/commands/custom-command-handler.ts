@@ -1,3 +1,4 @@
+import { optional } from "../../core/index.js";
 import { type CustomCommand, expandCommandBody } from "../../custom-commands/index.js";
 import { failed, usageError } from "../command-outcome.js";
 import { attachFiles } from "../input/attach-files.js";
@@ -39,11 +40,23 @@ export function customCommandHandler(command: CustomCommand): CommandHandler {
         return usageError(`/${command.name}: ${command.path}: "model": ${problem}`, "config");
     }
     try {
-      const send = () => run.agent.prompt(attached.text, signal === undefined ? {} : { signal });
+      const send = () =>
+        run.agent.prompt(attached.text, {
+          ...optional("signal", signal),
+          ...optional("maxRequests", run.maxTurns),
+        });
       const result = await run.approvals.allowDuring(command.allowedTools ?? [], send);
       if (!result.ok) {
         const status = result.error.code === "aborted" ? "interrupted" : "failure";
         return failed(status, result.error.code, `/${command.name}: ${result.error.message}`);
+      }
+      if (result.stopped === "max-requests") {
+        const requests = run.maxTurns === 1 ? "1 model request" : `${run.maxTurns} model requests`;
+        return failed(
+          "max-turns",
+          "max_turns",
+          `/${command.name}: stopped after ${requests} (--max-turns ${run.maxTurns}); the model had not finished`,
+        );
       }
       return { type: "prompt-answered", command: command.name, files: attached.files, text: result.text };
     } finally {
