@@ -133,7 +133,8 @@ Context and cost:
   share of the window where it is known: learned from an overflow, or reported by the server
   (llama.cpp /props, Ollama /api/show, LM Studio /api/v0/models, OpenRouter /models; asked once,
   never guessed, never a compaction trigger). /cost totals the session's tokens per model
-  (compaction apart, resumed history included) with a cost where config "prices" has one.
+  (compaction and task subagents apart, resumed history included) with a cost where config
+  "prices" has one.
 
 Tools:
   recall searches this session's whole history (summarised, failed, undone and rewound turns

@@ -8,6 +8,7 @@ export {
   RESTORED_FACTS_HEADING,
   recallPointer,
 } from "./compose-compaction-summary.js";
+export { findChildSessions } from "./find-child-sessions.js";
 export { findLatestConversation } from "./find-latest-conversation.js";
 export { type ForkedSession, type ForkSessionOptions, forkSession } from "./fork-session.js";
 export { openNewSession } from "./lazy-session.js";

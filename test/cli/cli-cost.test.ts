@@ -113,4 +113,29 @@ describe("usage totals: done.usage and /cost (built CLI against a fake Anthropic
     expect(cost.stdout).toContain("Compaction (summary requests)");
     expect(cost.stdout).toContain('"-" elsewhere, not counted in the total');
   });
+
+  it("/cost counts what the task tool's subagents used, in their own sessions, in a section of its own and in the total", async () => {
+    const { fake, run } = await project({
+      prices: { [MODEL]: { input_per_mtok: 3, output_per_mtok: 15 } },
+    });
+    fake.enqueue(
+      {
+        type: "tool-calls",
+        calls: [{ id: "toolu_t", name: "task", arguments: { description: "look", prompt: "look around" } }],
+        usage: { input: 1000, output: 50 },
+      },
+      { type: "text", text: "CHILD-REPORT", usage: { input: 2000, output: 400 } },
+      { type: "text", text: "parent done", usage: { input: 1500, output: 60 } },
+    );
+    const answered = await run(["-p", "delegate it"]);
+    expect(answered.code, answered.stderr).toBe(0);
+    const cost = await run(["-c", "-p", "/cost"]);
+    expect(cost.code, cost.stderr).toBe(0);
+    const lines = cost.stdout.split("\n").map((line) => line.trim().split(/\s{2,}/));
+    expect(cost.stdout).toContain("Subagents (1 task session)");
+    // The parent's two requests, then the child's one, each priced; the total holds all three.
+    expect(lines).toContainEqual([MODEL, "2,500", "110", "0", "0", "$0.0092"]);
+    expect(lines).toContainEqual([MODEL, "2,000", "400", "0", "0", "$0.0120"]);
+    expect(lines).toContainEqual(["Total", "4,500", "510", "0", "0", "$0.0212"]);
+  });
 });

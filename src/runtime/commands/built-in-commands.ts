@@ -59,7 +59,8 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
     name: "cost",
     aliases: [],
     args: "",
-    summary: 'tokens per model for the whole session (compaction apart), priced where config "prices" says',
+    summary:
+      'tokens per model for the whole session (compaction and subagents apart), priced where config "prices" says',
   },
   {
     name: "model",

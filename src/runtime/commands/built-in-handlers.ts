@@ -1,4 +1,4 @@
-import { readSessionUsage } from "../../session/index.js";
+import { findChildSessions, readSessionUsage, sessionDirectory } from "../../session/index.js";
 import { type CommandOutcome, failed, info, usageError } from "../command-outcome.js";
 import { describeSandbox, formatTokens, plural } from "../format-text.js";
 import type { CommandHandler, RunContext, RuntimeCommand } from "../run-context.js";
@@ -13,7 +13,7 @@ import {
   runUnpin,
 } from "./compaction-commands.js";
 import { describeContext } from "./describe-context.js";
-import { describeCost } from "./describe-cost.js";
+import { addSessionUsage, describeCost } from "./describe-cost.js";
 import { describeMcp } from "./describe-mcp.js";
 import { describeNextRequest } from "./describe-request.js";
 import { describeSkills } from "./describe-skills.js";
@@ -38,7 +38,13 @@ const HANDLERS: Record<string, CommandHandler> = {
       "context",
       `${describeNextRequest(run)}\n\n${describeContext(run.agent.effectiveContext(), { requestTokens: run.agent.contextTokens() })}`,
     ),
-  cost: async (run) => info("cost", describeCost(await readSessionUsage(run.session.path), run.prices)),
+  cost: async (run) => {
+    const own = await readSessionUsage(run.session.path);
+    const directory = sessionDirectory(run.pantoHome, run.projectRoot);
+    const children = await findChildSessions(directory, run.session.header.id, "task");
+    const usage = addSessionUsage(await Promise.all(children.map((path) => readSessionUsage(path))));
+    return info("cost", describeCost(own, run.prices, { sessions: children.length, usage }));
+  },
   model: runModelCommand,
   session: async (run) =>
     info("session", `${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),

@@ -3,15 +3,27 @@ import { addCounts, type SessionUsage, type TokenCounts } from "../../session/in
 
 const HEADINGS = ["input", "output", "cache read", "cache write", "cost"] as const;
 
+/** What the session's subagents (the `task` tool's children, each in a session of its own) used. */
+export interface SubagentUsage {
+  sessions: number;
+  usage: SessionUsage;
+}
+
 /**
- * `/cost`: tokens per model for the whole session (resumed history included), the agent's requests
- * and compaction's summary requests apart, priced only where config "prices" names the model and
- * every kind of token it used. Nothing is estimated.
+ * `/cost`: tokens per model for the whole session (resumed history included), the agent's requests,
+ * compaction's summary requests and the subagents' sessions (their requests and compactions) apart,
+ * priced only where config "prices" names the model and every kind of token it used. Nothing is
+ * estimated.
  */
-export function describeCost(usage: SessionUsage, prices: Record<string, ModelPrice> = {}): string {
+export function describeCost(
+  usage: SessionUsage,
+  prices: Record<string, ModelPrice> = {},
+  subagents?: SubagentUsage,
+): string {
   const chat = Object.entries(usage.chat);
   const compaction = Object.entries(usage.compaction);
-  if (chat.length === 0 && compaction.length === 0)
+  const children = subagents === undefined ? [] : Object.entries(mergeByModel(subagents.usage));
+  if (chat.length === 0 && compaction.length === 0 && children.length === 0)
     return "No usage reported in this session yet (providers that report none are not counted).";
   const rows: string[][] = [];
   const costs: Array<number | undefined> = [];
@@ -26,7 +38,9 @@ export function describeCost(usage: SessionUsage, prices: Record<string, ModelPr
   };
   section("Requests", chat);
   section("Compaction (summary requests)", compaction);
-  const total = addCounts([...chat, ...compaction].map(([, counts]) => counts));
+  const sessions = subagents?.sessions ?? 0;
+  section(`Subagents (${sessions} task ${sessions === 1 ? "session" : "sessions"})`, children);
+  const total = addCounts([...chat, ...compaction, ...children].map(([, counts]) => counts));
   const priced = costs.filter((cost): cost is number => cost !== undefined);
   const totalCost = priced.length === 0 ? "-" : formatCost(priced.reduce((sum, cost) => sum + cost, 0));
   rows.push(["Total", ...countCells(total), totalCost]);
@@ -91,4 +105,22 @@ function table(rows: string[][]): string[] {
           .join("  ")
           .trimEnd(),
   );
+}
+
+/** A subagent session's requests and summary requests together, per model. */
+function mergeByModel(usage: SessionUsage): Record<string, TokenCounts> {
+  const merged: Record<string, TokenCounts> = {};
+  for (const [model, counts] of [...Object.entries(usage.chat), ...Object.entries(usage.compaction)])
+    merged[model] = addCounts([merged[model] ?? addCounts([]), counts]);
+  return merged;
+}
+
+/** The usage of several sessions added up, per model, requests and summary requests apart. */
+export function addSessionUsage(usages: readonly SessionUsage[]): SessionUsage {
+  const sum: SessionUsage = { chat: {}, compaction: {} };
+  for (const usage of usages)
+    for (const kind of ["chat", "compaction"] as const)
+      for (const [model, counts] of Object.entries(usage[kind]))
+        sum[kind][model] = addCounts([sum[kind][model] ?? addCounts([]), counts]);
+  return sum;
 }
