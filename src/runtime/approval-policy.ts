@@ -19,14 +19,19 @@ export const APPROVAL_MODES: ReadonlyArray<{ id: ApprovalMode; name: string; des
   {
     id: "ask",
     name: "Ask",
-    description: "ask before every write, edit, command and MCP tool that changes things",
+    description:
+      "ask before every write, edit, MCP tool that changes things, and command the sandbox does not confine",
   },
   {
     id: "accept-edits",
     name: "Accept edits",
-    description: "write and edit run without asking; commands and MCP tools still ask",
+    description: "write and edit run without asking; unconfined commands and MCP tools still ask",
   },
-  { id: "allow-all", name: "Allow all", description: "every tool call runs without asking" },
+  {
+    id: "allow-all",
+    name: "Allow all",
+    description: "every tool call runs without asking, except a request to leave the sandbox",
+  },
 ];
 
 /**
