@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
 import {
   type AgentApp,
@@ -161,6 +162,11 @@ export class AcpAgent {
   ): Promise<AcpSession> {
     if (!isAbsolute(cwd))
       throw RequestError.invalidParams(undefined, `cwd must be an absolute path (got "${cwd}")`);
+    const folder = await stat(cwd).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+    if (!folder) throw RequestError.invalidParams(undefined, `cwd ${cwd} is not a folder on this machine`);
     const { warn } = this.#options;
     const events = new RunEvents();
     let session: AcpSession | undefined;
@@ -209,6 +215,14 @@ export class AcpAgent {
     }).catch((error: unknown) => {
       const usage = asUsageError(error);
       if (usage === undefined) throw error;
+      // A session to load or resume that this project does not have: the protocol's not-found.
+      if (
+        where.resume !== undefined &&
+        /^--resume: (no session|this project .* has no sessions)/.test(usage.message)
+      )
+        throw new RequestError(-32002, `Resource not found: ${usage.message.replace(/^--resume: /, "")}`, {
+          sessionId: where.resume,
+        });
       throw RequestError.invalidParams({ code: usage.kind }, usage.message);
     });
     session = new AcpSession(run, {
@@ -237,7 +251,10 @@ export class AcpAgent {
 
   #session(id: string): AcpSession {
     const session = this.sessions.get(id);
-    if (session === undefined) throw RequestError.resourceNotFound(id);
+    if (session === undefined)
+      throw new RequestError(-32002, `Resource not found: no open session ${id} in this process`, {
+        sessionId: id,
+      });
     return session;
   }
 

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import { cliEnv, tempProject } from "../e2e/run-cli.js";
@@ -42,8 +43,8 @@ describe("panto acp: handshake and a text turn", { timeout: 60_000 }, () => {
     for (const message of acp.messages()) expect(message.jsonrpc).toBe("2.0");
   });
 
-  it("rejects a relative cwd with invalid params naming it", async () => {
-    const { acp } = await start();
+  it("rejects a relative cwd, or one that is no folder, with invalid params naming it", async () => {
+    const { acp, project } = await start();
     await acp.initialize();
     await expect(
       acp.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] }),
@@ -51,6 +52,27 @@ describe("panto acp: handshake and a text turn", { timeout: 60_000 }, () => {
       code: -32602,
       message: expect.stringContaining("relative/dir"),
     });
+    const missing = join(project, "no-such-folder");
+    await expect(acp.agent.request("session/new", { cwd: missing, mcpServers: [] })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(`cwd ${missing} is not a folder`),
+    });
+  });
+
+  it("answers not found, naming the session, for a session to load or resume that the project lacks, or one not open", async () => {
+    const { acp, project } = await start();
+    await acp.initialize();
+    for (const method of ["session/load", "session/resume"] as const)
+      await expect(
+        acp.agent.request(method, { sessionId: "0badc0de", cwd: project, mcpServers: [] }),
+      ).rejects.toMatchObject({
+        code: -32002,
+        message: expect.stringContaining('no session id or file name starts with "0badc0de"'),
+        data: { sessionId: "0badc0de" },
+      });
+    await expect(
+      acp.agent.request("session/prompt", { sessionId: "0badc0de", prompt: [{ type: "text", text: "hi" }] }),
+    ).rejects.toMatchObject({ code: -32002, data: { sessionId: "0badc0de" } });
   });
 
   it("sends no update before the session/new response, then the commands a client can run", async () => {
