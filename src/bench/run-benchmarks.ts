@@ -3,12 +3,14 @@
  * version found: the machine's and those `.ci/run` installed), the time to
  * prepare a compaction over 1,000 to 50,000 turns with its growth exponent, resume time and memory
  * over growing session histories, listing a project's sessions, recall over a 100 MB session,
- * checkpoint overhead and store growth, and a `bash` call with and without the sandbox. Not part
+ * checkpoint overhead and store growth, a `bash` call with and without the sandbox, and streaming
+ * long Markdown blocks to the terminal. Not part
  * of `npm test`; figures are medians with the
  * minimum and maximum, printed with the machine's load average.
  *
  * Flags: `--quick` leaves out the 1 GB resume; `--sizes=10,100` picks the resume sizes in MB;
- * `--only=checkpoints` runs the checkpoint figures alone; `--only=sandbox` the sandbox's.
+ * `--only=checkpoints` runs the checkpoint figures alone; `--only=sandbox` the sandbox's;
+ * `--only=markdown` the streamed Markdown's.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
@@ -17,6 +19,7 @@ import { printCheckpointBenchmark } from "./checkpoint-benchmark.js";
 import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
 import { printExportBenchmark } from "./export-benchmark.js";
 import { printFidelityBenchmark } from "./fidelity-benchmark-report.js";
+import { runMarkdownStreamBenchmark } from "./markdown-stream-benchmark.js";
 import { nodeBinaries, nodeCacheDir } from "./node-versions.js";
 import { printRecallBenchmark } from "./recall-benchmark.js";
 import { runResumeBenchmark } from "./resume-benchmark.js";
@@ -94,6 +97,16 @@ async function sandbox(): Promise<void> {
   }
 }
 
+/** Streaming an answer's long blocks to the terminal, line by line (linear since a fuzz find). */
+function markdownStream(): void {
+  console.log("\nStreamed Markdown: one block pushed a line at a time, 7 runs each");
+  const { rows, exponents } = runMarkdownStreamBenchmark(7);
+  for (const row of rows)
+    console.log(`${row.shape.padEnd(20)} ${String(row.lines).padStart(5)} lines: ${formatStats(row.stats)}`);
+  for (const [shape, exponent] of exponents)
+    console.log(`growth exponent, ${shape} (1 = linear, 2 = quadratic): ${exponent.toFixed(2)}`);
+}
+
 /** Resume over growing histories, then listing sessions (both write their files under `.bench`). */
 async function resume(sizesMb: number[]): Promise<void> {
   const dir = join(process.cwd(), ".bench");
@@ -142,9 +155,15 @@ async function main(): Promise<void> {
     printLoad("after");
     return;
   }
+  if (argv.includes("--only=markdown")) {
+    markdownStream();
+    printLoad("after");
+    return;
+  }
   await startup();
   await sandbox();
   compactionPrepare();
+  markdownStream();
   await resume(parseSizes(argv));
   console.log("");
   printLoad("after");

@@ -1,4 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createHighlight } from "../../src/cli/terminal/code-highlight.js";
 import { MarkdownStream } from "../../src/cli/terminal/markdown-stream.js";
@@ -92,5 +93,130 @@ describe("a streamed answer rendered block by block", () => {
     expect(plain(stream.push("```\n"))).toBe("\n```js\nlet a = 1;\n```\n");
     expect(stream.push("- a\n\n")).toBe("");
     expect(plain(stream.flush())).toBe("\n• a\n");
+  });
+});
+
+/**
+ * The streaming rule as it was before lines that cannot change the open block were skipped: parse
+ * all pending text at every newline. The property below holds the optimised stream to it.
+ */
+class ReparsingStream {
+  readonly #markdown: TerminalMarkdown;
+  #pending = "";
+  #wrote = false;
+  constructor(markdown: TerminalMarkdown) {
+    this.#markdown = markdown;
+  }
+  push(text: string): string {
+    this.#pending += text;
+    if (!text.includes("\n")) return "";
+    const complete = this.#pending.slice(0, this.#pending.lastIndexOf("\n") + 1);
+    const last = this.#markdown.blocks(complete).at(-1);
+    if (last === undefined) return "";
+    const finished =
+      last.type === "heading_open" ||
+      last.type === "hr" ||
+      (last.type === "fence" && last.closed) ||
+      ((last.type === "paragraph_open" || last.type === "table_open") && complete.endsWith("\n\n"));
+    const upto = finished ? last.end : last.start;
+    if (upto === 0) return "";
+    const cut = complete.split("\n").slice(0, upto).join("\n").length + 1;
+    const ready = this.#pending.slice(0, cut);
+    this.#pending = this.#pending.slice(cut);
+    return this.#render(ready);
+  }
+  flush(): string {
+    const out = this.#render(this.#pending);
+    this.#pending = "";
+    this.#wrote = false;
+    return out;
+  }
+  #render(source: string): string {
+    if (source.trim() === "") return "";
+    const out = this.#markdown.render(source);
+    const separated = this.#wrote ? `\n${out}` : out;
+    this.#wrote = true;
+    return separated;
+  }
+}
+
+describe("MarkdownStream skipping lines that cannot change the open block", () => {
+  const LINES = [
+    "plain words go on",
+    "more text, with `code` and *emphasis*",
+    "a <b>tag</b> inside",
+    "",
+    "",
+    "# heading",
+    "- item",
+    "- another item",
+    "* star item",
+    "+ plus item",
+    "- - -",
+    "-",
+    "  - nested item",
+    "    - deeper item",
+    "3. third",
+    "10) tenth",
+    "> more quote",
+    ">",
+    "1. first",
+    "2) second",
+    "> quoted",
+    "```",
+    "```js",
+    "~~~",
+    "    indented code",
+    "\tcode with a tab",
+    "===",
+    "---",
+    "***",
+    "| a | b |",
+    "|---|---|",
+    "text | with a pipe",
+    "<div>",
+    "</div>",
+    "[ref]: https://example.com",
+    "see [ref]",
+    "   three spaces in",
+  ];
+
+  it("writes exactly what re-parsing at every newline writes, push by push, for any text and any split", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...LINES), { maxLength: 60 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }),
+        (lines, sizes) => {
+          const text = `${lines.join("\n")}\n`;
+          const fast = new MarkdownStream(new TerminalMarkdown(() => 80));
+          const slow = new ReparsingStream(new TerminalMarkdown(() => 80));
+          let at = 0;
+          for (let step = 0; at < text.length; step++) {
+            const size = sizes[step % sizes.length] ?? 1;
+            const piece = text.slice(at, at + size);
+            at += size;
+            expect(fast.push(piece)).toBe(slow.push(piece));
+          }
+          expect(fast.flush()).toBe(slow.flush());
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("re-parses where a line may start another block: after a block that ends before the text does, a quote after a blank line", () => {
+    for (const text of [
+      "    - code\n[ref]: https://example.com\n    - code again\n",
+      "> quoted\n\n> another quote\n",
+      "- item\n* another list\n",
+      "1. one\n2) another list\n",
+      "- item\n- - -\n",
+      "text\n===\n",
+    ]) {
+      const fast = new MarkdownStream(new TerminalMarkdown(() => 80));
+      const slow = new ReparsingStream(new TerminalMarkdown(() => 80));
+      for (const char of text) expect(fast.push(char), JSON.stringify(text)).toBe(slow.push(char));
+      expect(fast.flush()).toBe(slow.flush());
+    }
   });
 });
