@@ -36,6 +36,8 @@ export const target: FuzzTarget = {
     "_",
     "`",
     "[x](http://a)",
+    "[x][a]",
+    "\n[a]: http://a\n",
     "![i](data:x)",
     "<b>",
     "\u001b[2J",

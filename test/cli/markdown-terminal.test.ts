@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createHighlight } from "../../src/cli/terminal/code-highlight.js";
 import { MarkdownStream } from "../../src/cli/terminal/markdown-stream.js";
-import { TerminalMarkdown } from "../../src/cli/terminal/markdown-terminal.js";
+import { type RenderEnv, TerminalMarkdown } from "../../src/cli/terminal/markdown-terminal.js";
 
 const plain = (text: string): string => stripVTControlCharacters(text);
 const render = (source: string, width?: number): string => new TerminalMarkdown(() => width).render(source);
@@ -84,6 +84,64 @@ describe("a streamed answer rendered block by block", () => {
     }
   });
 
+  it("resolves a reference-style link whose definition came in an earlier block, and leaves no line for a block of definitions alone", () => {
+    const text = "Intro.\n\n[docs]: https://example.com/docs\n\nSee [the docs][docs] and [docs].\n";
+    for (const size of [1, 5, text.length]) {
+      const stream = new MarkdownStream(new TerminalMarkdown(() => 80));
+      let out = "";
+      for (let at = 0; at < text.length; at += size) out += stream.push(text.slice(at, at + size));
+      out += stream.flush();
+      expect(plain(out)).toBe(
+        "Intro.\n\nSee the docs (https://example.com/docs) and docs (https://example.com/docs).\n",
+      );
+    }
+  });
+
+  it("forgets an answer's definitions when it ends: the next answer's [docs] is not a link", () => {
+    const stream = new MarkdownStream(new TerminalMarkdown(() => 80));
+    stream.push("[docs]: https://example.com/docs\n\nSee [docs].\n\n");
+    stream.flush();
+    stream.push("Again [docs].\n");
+    expect(plain(stream.flush())).toBe("Again [docs].\n");
+  });
+
+  it("streams what the whole answer renders to, when each reference is defined before its use", () => {
+    const label = fc.constantFrom("a", "B", "docs", "a b");
+    const block = fc.oneof(
+      fc
+        .tuple(fc.constantFrom("Some words", "More *text*", "A `code` span"), label, fc.boolean())
+        .map(([words, name, full]) => ({
+          uses: name,
+          text: full ? `${words} [see][${name}].` : `${words} [${name}].`,
+        })),
+      fc
+        .tuple(label, fc.constantFrom("https://example.com/x", "/y 'title'", "<https://e.org/z>"))
+        .map(([name, href]) => ({ defines: name, text: `[${name}]: ${href}` })),
+      fc
+        .constantFrom("# Heading", "```\ncode [a]\n```", "- one item", "Plain paragraph\nover two lines")
+        .map((text) => ({ text })),
+    );
+    fc.assert(
+      fc.property(fc.array(block, { maxLength: 12 }), fc.integer({ min: 1, max: 30 }), (blocks, size) => {
+        const defined = new Set<string>();
+        const kept: string[] = [];
+        for (const item of blocks) {
+          // A link is only generated after its definition: what a stream can know when it writes it.
+          if ("uses" in item && !defined.has(item.uses?.toLowerCase() ?? "")) continue;
+          if ("defines" in item && item.defines !== undefined) defined.add(item.defines.toLowerCase());
+          kept.push(item.text);
+        }
+        const text = `${kept.join("\n\n")}\n`;
+        const stream = new MarkdownStream(new TerminalMarkdown(() => 80));
+        let out = "";
+        for (let at = 0; at < text.length; at += size) out += stream.push(text.slice(at, at + size));
+        out += stream.flush();
+        expect(out).toBe(kept.length === 0 ? "" : new TerminalMarkdown(() => 80).render(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("holds a block back until nothing can extend it", () => {
     const stream = new MarkdownStream(new TerminalMarkdown(() => 80));
     expect(plain(stream.push("## Head\n"))).toBe("Head\n");
@@ -129,11 +187,14 @@ class ReparsingStream {
     const out = this.#render(this.#pending);
     this.#pending = "";
     this.#wrote = false;
+    this.#env = {};
     return out;
   }
+  #env: RenderEnv = {};
   #render(source: string): string {
     if (source.trim() === "") return "";
-    const out = this.#markdown.render(source);
+    const out = this.#markdown.render(source, this.#env);
+    if (out === "") return "";
     const separated = this.#wrote ? `\n${out}` : out;
     this.#wrote = true;
     return separated;
@@ -178,6 +239,8 @@ describe("MarkdownStream skipping lines that cannot change the open block", () =
     "</div>",
     "[ref]: https://example.com",
     "see [ref]",
+    "[label]: https://example.com/label 'a title'",
+    "see [the text][label] and [label][]",
     "   three spaces in",
   ];
 

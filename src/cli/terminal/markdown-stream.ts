@@ -1,4 +1,4 @@
-import { type Highlight, TerminalMarkdown } from "./markdown-terminal.js";
+import { type Highlight, type RenderEnv, TerminalMarkdown } from "./markdown-terminal.js";
 
 type Terminal = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 
@@ -17,6 +17,11 @@ export class MarkdownStream {
   #open: string | undefined;
   /** How much of the pending text (whole lines) that look covered. */
   #looked = 0;
+  /**
+   * The reference definitions (`[label]: url`) of the blocks rendered so far in this answer, so a
+   * link in a later block (`[text][label]`) resolves as it would in the whole answer.
+   */
+  #env: RenderEnv = {};
 
   constructor(markdown: TerminalMarkdown) {
     this.#markdown = markdown;
@@ -64,12 +69,15 @@ export class MarkdownStream {
     this.#open = undefined;
     const out = this.#render(rest);
     this.#wrote = false;
+    this.#env = {};
     return out;
   }
 
   #render(source: string): string {
     if (source.trim() === "") return "";
-    const out = this.#markdown.render(source);
+    const out = this.#markdown.render(source, this.#env);
+    // A block of reference definitions alone shows nothing, and is no block to leave a line after.
+    if (out === "") return "";
     const separated = this.#wrote ? `\n${out}` : out;
     this.#wrote = true;
     return separated;

@@ -23,6 +23,9 @@ const SGR = {
 
 const paint = (kind: keyof typeof SGR, text: string): string => `${SGR[kind][0]}${text}${SGR[kind][1]}`;
 
+/** What one render hands the next: markdown-it's reference definitions, by normalised label. */
+export type RenderEnv = { references?: Record<string, { href: string; title: string }> };
+
 /**
  * Markdown rendered for a colour terminal, parsed by markdown-it: headings, emphasis, lists,
  * quotes, links, tables, inline code and fenced code (coloured by `highlight` when given). Prose is
@@ -54,9 +57,13 @@ export class TerminalMarkdown {
       });
   }
 
-  /** Renders complete Markdown; every line ends in "\n". */
-  render(source: string): string {
-    const tokens = this.#parser.parse(source, {});
+  /**
+   * Renders complete Markdown; every line ends in "\n". `env` carries reference definitions from
+   * one call to the next: those already in it resolve links in `source`, and the definitions
+   * `source` makes are added to it (the first definition of a label wins, as in one document).
+   */
+  render(source: string, env: RenderEnv = {}): string {
+    const tokens = this.#parser.parse(source, env);
     const lines = this.#blocks(tokens, 0, tokens.length, this.#width(), source.split("\n"));
     return lines.map((line) => `${line.text}\n`).join("");
   }
