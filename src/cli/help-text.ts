@@ -348,10 +348,11 @@ JSON events (--json; one object per line, always ending with "done"):
     invalid_request, or usage/config/session/auth, sandbox (it cannot start),
     or max_turns when --max-turns stopped the run)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
-    cache_write_tokens, compaction: {the same four}}}   usage: the whole session's totals as /cost
-    shows them (resumed history included, all models); the top level counts the agent's requests,
-    compaction the summary requests alone; input_tokens excludes cached tokens; absent when the
-    run failed before a session was opened
+    cache_write_tokens, compaction: {the same four}, subagents?: {sessions, the same four}}}
+    usage: the whole session's totals as /cost shows them (resumed history included, all models);
+    the top level counts the agent's requests, compaction the summary requests alone, subagents
+    the task tool's subagent sessions (present once one ran); input_tokens excludes cached tokens;
+    absent when the run failed before a session was opened
 
 Exit status:
   0    success

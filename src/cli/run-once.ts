@@ -35,7 +35,8 @@ export interface OnceReporter {
   outcome?(outcome: CommandOutcome): void;
   /** Why the run or its command failed (a command's with no hint). */
   failure(error: { code: string; message: string; hint?: string }): void;
-  done(exitCode: number, text?: string): void;
+  /** The run ended with `exitCode`: the last thing reported (awaited before the run closes). */
+  done(exitCode: number, text?: string): void | Promise<void>;
 }
 
 export interface OnceIo {
@@ -88,7 +89,7 @@ async function runOnceInner(
     const usage = asUsageError(error);
     if (usage === undefined) throw error;
     reporter.failure({ code: usage.kind, message: usage.message });
-    reporter.done(EXIT_USAGE);
+    await reporter.done(EXIT_USAGE);
     return EXIT_USAGE;
   }
   try {
@@ -97,36 +98,37 @@ async function runOnceInner(
     await run.sessionStart();
     if (signal.aborted) {
       reporter.failure({ code: "aborted", message: "interrupted before the prompt was sent" });
-      reporter.done(EXIT_INTERRUPTED);
+      await reporter.done(EXIT_INTERRUPTED);
       return EXIT_INTERRUPTED;
     }
     const command = parseSlashCommand(prompt);
     if (command !== undefined) {
       const report = describeOutcome(await run.runCommand(command, signal));
       const exitCode = exitStatusOf(report.error);
-      reporter.done(exitCode, ...(report.text === "" ? [] : [report.text]));
+      await reporter.done(exitCode, ...(report.text === "" ? [] : [report.text]));
       return exitCode;
     }
     const limit = options.maxTurns === undefined ? {} : { maxRequests: options.maxTurns };
     const result = await run.agent.prompt(prompt, { signal, ...limit });
-    if (result.ok && result.stopped === "max-requests") return stoppedAtMaxTurns(reporter, run, options);
-    if (result.ok) return finish(reporter, EXIT_OK, result.text);
+    if (result.ok && result.stopped === "max-requests")
+      return await stoppedAtMaxTurns(reporter, run, options);
+    if (result.ok) return await finish(reporter, EXIT_OK, result.text);
     reporter.failure({
       code: result.error.code,
       message: result.error.message,
       ...optional("hint", result.hint),
     });
     const exitCode = result.error.code === "aborted" ? EXIT_INTERRUPTED : EXIT_FAILURE;
-    reporter.done(exitCode);
+    await reporter.done(exitCode);
     return exitCode;
   } finally {
     await run.close();
   }
 }
 
-function finish(reporter: OnceReporter, exitCode: number, text: string): number {
+async function finish(reporter: OnceReporter, exitCode: number, text: string): Promise<number> {
   reporter.output(text);
-  reporter.done(exitCode, text);
+  await reporter.done(exitCode, text);
   return exitCode;
 }
 
@@ -140,14 +142,18 @@ function reportOutcome(reporter: OnceReporter, outcome: CommandOutcome): void {
 }
 
 /** --max-turns ran out while the model still wanted tools: an `error` with code max_turns, exit 3. */
-function stoppedAtMaxTurns(reporter: OnceReporter, run: RunContext, options: CliOptions): number {
+async function stoppedAtMaxTurns(
+  reporter: OnceReporter,
+  run: RunContext,
+  options: CliOptions,
+): Promise<number> {
   const requests = options.maxTurns === 1 ? "1 model request" : `${options.maxTurns} model requests`;
   reporter.failure({
     code: "max_turns",
     message: `stopped after ${requests} (--max-turns ${options.maxTurns}); the model had not finished`,
     hint: `The work so far is kept in the session; continue it with panto -r ${run.session.header.id.slice(0, 8)}.`,
   });
-  reporter.done(EXIT_MAX_TURNS);
+  await reporter.done(EXIT_MAX_TURNS);
   return EXIT_MAX_TURNS;
 }
 

@@ -73,7 +73,6 @@ export { findLatestSession, newSessionPath, projectSlug, sessionDirectory } from
 export {
   addCounts,
   readSessionUsage,
-  readSessionUsageSync,
   type SessionUsage,
   sumSessionUsage,
   type TokenCounts,

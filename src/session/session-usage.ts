@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, openSync, readSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import type { Usage } from "../core/index.js";
 
 /** Tokens as providers bill them: `input` is the uncached part of the prompt. */
@@ -75,31 +75,6 @@ export async function readSessionUsage(path: string): Promise<SessionUsage> {
       scanner.feed(chunk as Buffer);
   } catch {
     // What was read so far counts; the rest of an unreadable file has no usage.
-  }
-  return scanner.finish();
-}
-
-/** The same, synchronously: for the last JSON event, written as the process ends. */
-export function readSessionUsageSync(path: string): SessionUsage {
-  const scanner = new UsageScanner();
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return scanner.finish();
-  }
-  try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (let position = 0; ; ) {
-      const bytes = readSync(fd, chunk, 0, CHUNK_BYTES, position);
-      if (bytes === 0) break;
-      position += bytes;
-      scanner.feed(chunk.subarray(0, bytes));
-    }
-  } catch {
-    // As above.
-  } finally {
-    closeSync(fd);
   }
   return scanner.finish();
 }

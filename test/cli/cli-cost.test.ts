@@ -127,8 +127,23 @@ describe("usage totals: done.usage and /cost (built CLI against a fake Anthropic
       { type: "text", text: "CHILD-REPORT", usage: { input: 2000, output: 400 } },
       { type: "text", text: "parent done", usage: { input: 1500, output: 60 } },
     );
-    const answered = await run(["-p", "delegate it"]);
+    const answered = await run(["--json", "-p", "delegate it"]);
     expect(answered.code, answered.stderr).toBe(0);
+    // done.usage: the session's own requests at the top level, the subagent's session apart.
+    expect(jsonLines(answered.stdout).at(-1)?.usage).toEqual({
+      input_tokens: 2500,
+      output_tokens: 110,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      compaction: zero,
+      subagents: {
+        sessions: 1,
+        input_tokens: 2000,
+        output_tokens: 400,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+      },
+    });
     const cost = await run(["-c", "-p", "/cost"]);
     expect(cost.code, cost.stderr).toBe(0);
     const lines = cost.stdout.split("\n").map((line) => line.trim().split(/\s{2,}/));

@@ -66,12 +66,12 @@ describe("sumSessionUsage", () => {
   });
 });
 
-describe("readSessionUsage and readSessionUsageSync", () => {
+describe("readSessionUsage", () => {
   it("read the file in chunks: lines longer than a chunk, a usage line at the very end without a newline, and 'usage' inside tool output all come out as sumSessionUsage says", async () => {
     const { mkdtemp, writeFile } = await import("node:fs/promises");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
-    const { readSessionUsage, readSessionUsageSync } = await import("../../src/session/index.js");
+    const { readSessionUsage } = await import("../../src/session/index.js");
     const toolOutput = JSON.stringify({
       type: "message",
       id: "t",
@@ -91,7 +91,6 @@ describe("readSessionUsage and readSessionUsageSync", () => {
     const expected = sumSessionUsage(text);
     expect(Object.keys(expected.chat).sort()).toEqual(["p/big", "p/last", "p/small"]);
     expect(await readSessionUsage(path)).toEqual(expected);
-    expect(readSessionUsageSync(path)).toEqual(expected);
     expect(await readSessionUsage(join(path, "..", "missing.jsonl"))).toEqual({ chat: {}, compaction: {} });
   });
 });

@@ -1,12 +1,11 @@
 import { optional } from "../../core/index.js";
 import { visible } from "../../runtime/format-text.js";
 import type { RunContext } from "../../runtime/run-context.js";
-import { readSessionUsageSync } from "../../session/index.js";
 import type { CliOptions } from "../cli-options.js";
 import { forkJson, rewindJson } from "../rewind/rewind-json.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
 import { type JsonEvent, jsonLine, toJsonEvent } from "./json-events.js";
-import { usageJson } from "./usage-json.js";
+import { runUsageJson } from "./usage-json.js";
 
 export interface JsonIo extends OnceIo {
   stdout: NodeJS.WritableStream;
@@ -52,13 +51,10 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
     },
     output: () => {},
     failure: (error) => emit({ type: "error", ...error }),
-    done: (exitCode, text) =>
-      emit({
-        type: "done",
-        exit_code: exitCode,
-        ...optional("text", text),
-        ...(current === undefined ? {} : { usage: usageJson(readSessionUsageSync(current.session.path)) }),
-      }),
+    done: async (exitCode, text) => {
+      const usage = current === undefined ? undefined : await runUsageJson(current);
+      emit({ type: "done", exit_code: exitCode, ...optional("text", text), ...optional("usage", usage) });
+    },
   };
   return runOnce(options, io, reporter);
 }

@@ -1,7 +1,8 @@
-import { findChildSessions, readSessionUsage, sessionDirectory } from "../../session/index.js";
+import { readSessionUsage } from "../../session/index.js";
 import { type CommandOutcome, failed, info, usageError } from "../command-outcome.js";
 import { describeSandbox, formatTokens, plural } from "../format-text.js";
 import type { CommandHandler, RunContext, RuntimeCommand } from "../run-context.js";
+import { readSubagentUsage } from "../subagent-usage.js";
 import { BUILT_IN_COMMANDS, slashHelpText } from "./built-in-commands.js";
 import {
   describeCompactionHistory,
@@ -13,7 +14,7 @@ import {
   runUnpin,
 } from "./compaction-commands.js";
 import { describeContext } from "./describe-context.js";
-import { addSessionUsage, describeCost } from "./describe-cost.js";
+import { describeCost } from "./describe-cost.js";
 import { describeMcp } from "./describe-mcp.js";
 import { describeNextRequest } from "./describe-request.js";
 import { describeSkills } from "./describe-skills.js";
@@ -40,10 +41,7 @@ const HANDLERS: Record<string, CommandHandler> = {
     ),
   cost: async (run) => {
     const own = await readSessionUsage(run.session.path);
-    const directory = sessionDirectory(run.pantoHome, run.projectRoot);
-    const children = await findChildSessions(directory, run.session.header.id, "task");
-    const usage = addSessionUsage(await Promise.all(children.map((path) => readSessionUsage(path))));
-    return info("cost", describeCost(own, run.prices, { sessions: children.length, usage }));
+    return info("cost", describeCost(own, run.prices, await readSubagentUsage(run)));
   },
   model: runModelCommand,
   session: async (run) =>

@@ -1,0 +1,16 @@
+import { findChildSessions, readSessionUsage, sessionDirectory } from "../session/index.js";
+import { addSessionUsage, type SubagentUsage } from "./commands/describe-cost.js";
+import type { RunContext } from "./run-context.js";
+
+/**
+ * The usage of every subagent session the `task` tool started for this run's session, read from
+ * their own files (a subagent's session names the parent in its header, relation "task").
+ */
+export async function readSubagentUsage(
+  run: Pick<RunContext, "pantoHome" | "projectRoot" | "session">,
+): Promise<SubagentUsage> {
+  const directory = sessionDirectory(run.pantoHome, run.projectRoot);
+  const children = await findChildSessions(directory, run.session.header.id, "task");
+  const usage = addSessionUsage(await Promise.all(children.map((path) => readSessionUsage(path))));
+  return { sessions: children.length, usage };
+}
