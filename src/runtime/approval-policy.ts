@@ -48,7 +48,7 @@ export class ApprovalPolicy {
   #mode: ApprovalMode;
   readonly allowUnsandboxed: boolean;
   readonly #ask: ApprovalAsker | undefined;
-  readonly #onDenied: (call: ToolCallBlock, leaving: boolean) => void;
+  readonly #onDenied: (call: ToolCallBlock, leaving: boolean, origin: string | undefined) => void;
   readonly #granted = new Set<string>();
   /** Questions go one at a time: `task` children working in parallel may ask together. */
   #asking: Promise<unknown> = Promise.resolve();
@@ -61,8 +61,8 @@ export class ApprovalPolicy {
     mode?: ApprovalMode;
     allowUnsandboxed?: boolean;
     ask?: ApprovalAsker;
-    /** `leaving`: the call asked to leave the sandbox. */
-    onDenied: (call: ToolCallBlock, leaving: boolean) => void;
+    /** A call denied without a question; `leaving`: it asked to leave the sandbox; `origin`: the subagent that made it. */
+    onDenied: (call: ToolCallBlock, leaving: boolean, origin: string | undefined) => void;
   }) {
     this.#mode = options.allowAll === true ? "allow-all" : (options.mode ?? "ask");
     this.allowUnsandboxed = options.allowUnsandboxed === true;
@@ -129,7 +129,7 @@ export class ApprovalPolicy {
     if (request.kind === "escape") return this.#decideEscape(call, tool, request, origin);
     if (this.allowsWithoutAsking(tool)) return "allow";
     if (this.#ask === undefined) {
-      this.#onDenied(call, false);
+      this.#onDenied(call, false, origin);
       return "deny";
     }
     const asked = this.#asking.then(() => this.#askOnce(call, tool, request, origin));
@@ -160,7 +160,7 @@ export class ApprovalPolicy {
   ): Promise<ApprovalVerdict> {
     if (this.#ask === undefined) {
       if (this.allowUnsandboxed) return "allow";
-      this.#onDenied(call, true);
+      this.#onDenied(call, true, origin);
       return { deny: true, reason: ESCAPE_REFUSED };
     }
     const ask = this.#ask;

@@ -144,10 +144,12 @@ export function shorten(text: string, max: number): string {
 }
 
 /** Why a call was denied without a question (print and JSON modes), and the flag that allows it. */
-export function toolDeniedText(call: ToolCallBlock, leaving: boolean): string {
-  return leaving
-    ? `refused running ${call.name} outside the sandbox: pass --allow-unsandboxed to let the model's escape requests run`
-    : `denied ${call.name}: pass --allow-tools to let write, edit and bash run`;
+export function toolDeniedText(event: { call: ToolCallBlock; escape?: true; origin?: string }): string {
+  // A subagent's call says which task made it (its origin, as an approval question would).
+  const by = event.origin === undefined ? "" : ` (asked by ${visible(event.origin)})`;
+  return event.escape === true
+    ? `refused running ${visible(event.call.name)} outside the sandbox${by}: pass --allow-unsandboxed to let the model's escape requests run`
+    : `denied ${visible(event.call.name)}${by}: pass --allow-tools to let write, edit and bash run`;
 }
 
 /** A run's sandbox in words, for the banner and `/session`. */

@@ -29,9 +29,10 @@ export type RunEvent =
     }
   /**
    * A tool call denied without a question: there was nobody to ask and it was not allowed
-   * (--allow-tools; `escape`: a request to leave the sandbox, --allow-unsandboxed).
+   * (--allow-tools; `escape`: a request to leave the sandbox, --allow-unsandboxed). `origin`
+   * names the subagent that made the call ("task NAME: DESCRIPTION"), absent for the main agent.
    */
-  | { type: "tool-denied"; call: ToolCallBlock; escape?: true }
+  | { type: "tool-denied"; call: ToolCallBlock; escape?: true; origin?: string }
   /** A slash command finished (`name` as registered, aliases resolved). */
   | { type: "command"; name: string; args: string; outcome: CommandOutcome }
   /** A `task` tool call's child agent: its start, each of its own events, its end. */

@@ -135,8 +135,13 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     ...optional("mode", options.approvalMode),
     allowUnsandboxed: options.allowUnsandboxed === true,
     ...optional("ask", frontEnd.askApproval),
-    onDenied: (call, leaving) =>
-      events.emit({ type: "tool-denied", call, ...(leaving ? { escape: true as const } : {}) }),
+    onDenied: (call, leaving, origin) =>
+      events.emit({
+        type: "tool-denied",
+        call,
+        ...(leaving ? { escape: true as const } : {}),
+        ...optional("origin", origin),
+      }),
   });
   let agentHooks: AgentHooks | undefined;
   let agentOptions: AgentOptions | undefined;

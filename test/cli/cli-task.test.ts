@@ -232,7 +232,8 @@ describe("the task tool (built CLI against a fake Anthropic server)", { timeout:
     const result = await run(["--sandbox", "full", "-p", "make it"]);
     expect(result.code).toBe(0);
     expect(existsSync(join(box.project, "made.txt"))).toBe(false);
-    expect(result.stderr).toContain("denied bash");
+    // The denial names the task that made the call: it is not one of the main agent's.
+    expect(result.stderr).toMatch(/denied bash \(asked by task \S+: Make a file\)/);
     const report = toolResultText(server.requests.filter((r) => !isChild(r)).at(-1), "toolu_d");
     expect(report).toContain("`touch made.txt` → The user did not allow this tool call.");
     expect(report).toContain("I was not allowed to create made.txt.");

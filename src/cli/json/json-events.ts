@@ -30,7 +30,7 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
     case "tool-denied":
       return {
         type: "warning",
-        message: `${toolDeniedText(event.call, event.escape === true)} (call id ${event.call.id})`,
+        message: `${toolDeniedText(event)} (call id ${event.call.id})`,
       };
     case "text-delta":
     case "thinking-delta":

@@ -37,7 +37,7 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
         case "run-warning":
           return note(`warning: ${event.message}`, style.yellow);
         case "tool-denied":
-          return note(toolDeniedText(event.call, event.escape === true), style.yellow);
+          return note(toolDeniedText(event), style.yellow);
         case "handoff":
           // With --yes nobody reviewed the draft: print it before the new session's answer, so
           // what the new session was told is on record where the user reads (a draft not started

@@ -64,7 +64,7 @@ export class TerminalRenderer {
         this.warning(event.message);
         return;
       case "tool-denied":
-        this.warning(toolDeniedText(event.call, event.escape === true));
+        this.warning(toolDeniedText(event));
         return;
       case "command":
         // A handoff's first answer was streamed as it came: its report is where it went.
