@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -27,7 +27,7 @@ export const target: FuzzTarget = {
   async run(input) {
     writeFileSync(path, input);
     const small = 1 + ((input.at(-1) ?? 0) % 61);
-    const [tiny, large] = [await resume(small), await resume(64 * 1024)];
+    const [tiny, large] = [await resume(small, memoryFile(input)), await resume(64 * 1024)];
     if (tiny === undefined || large === undefined) {
       invariant(tiny === large, "one read size failed and the other did not");
       return;
@@ -44,8 +44,27 @@ export const target: FuzzTarget = {
 
 type Resumed = Awaited<ReturnType<typeof readActiveSuffix>>;
 
-async function resume(chunkBytes: number): Promise<Resumed | undefined> {
-  const file = await open(path, "r");
+/**
+ * The file's bytes as a file handle that answers reads from memory, some of them short (as a real
+ * read may be). The small reads go through it: one file-system read per few bytes cost about
+ * 100 microseconds each, so an 8 KB input read 4 bytes at a time outran the time limit on a busy
+ * machine (a campaign find of the harness, not of panto, whose reads are 64 KB).
+ */
+function memoryFile(bytes: Buffer): FileHandle {
+  const read = async (buffer: Buffer, offset: number, length: number, position: number) => {
+    const wanted = length > 1 && position % 5 === 0 ? Math.ceil(length / 2) : length;
+    const bytesRead = bytes.copy(buffer, offset, position, Math.min(bytes.length, position + wanted));
+    return { bytesRead, buffer };
+  };
+  return {
+    read,
+    stat: async () => ({ size: bytes.length }),
+    close: async () => {},
+  } as unknown as FileHandle;
+}
+
+async function resume(chunkBytes: number, memory?: FileHandle): Promise<Resumed | undefined> {
+  const file = memory ?? (await open(path, "r"));
   try {
     const { size } = await file.stat();
     if (size === 0) return undefined;
