@@ -10,7 +10,8 @@ export async function readSubagentUsage(
   run: Pick<RunContext, "pantoHome" | "projectRoot" | "session">,
 ): Promise<SubagentUsage> {
   const directory = sessionDirectory(run.pantoHome, run.projectRoot);
-  const children = await findChildSessions(directory, run.session.header.id, "task");
+  const { id, created } = run.session.header;
+  const children = await findChildSessions(directory, id, "task", created);
   const usage = addSessionUsage(await Promise.all(children.map((path) => readSessionUsage(path))));
   return { sessions: children.length, usage };
 }
