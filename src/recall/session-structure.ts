@@ -35,6 +35,8 @@ const ROLES = [
   { name: "assistant", bytes: Buffer.from('assistant"') },
   { name: "tool", bytes: Buffer.from('tool"') },
 ] as const;
+/** A user role, written plainly (as a repeated "message" key of a hostile line would hold it). */
+const USER_ROLE = Buffer.from('"role":"user"');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 /** Entry types whose content recall reads: the rest are looked at only by their first bytes. */
@@ -156,6 +158,10 @@ export class SessionStructure {
     // session store reads it, so a damaged one starts none here either.
     const keptBy = bytes[end - 2] === QUOTE ? keptByAt(bytes, Math.max(roleAt, end - 64), end) : undefined;
     if (role === "user" && keptBy === undefined) return undefined;
+    // A line that names a user role again later may say "message" twice, and JSON's last key
+    // wins: the store reads a user message there, which starts a turn. Parse such a line whole
+    // (a fuzz find; panto writes no such line, so this costs one byte search of the rest).
+    if (role !== "user" && bytes.subarray(roleAt, end).includes(USER_ROLE)) return undefined;
     const id = role === "user" ? bytes.toString("latin1", idStart, idEnd) : "";
     const info = this.#message(role, id, offset, keptBy);
     info.tsStart = tsStart;
