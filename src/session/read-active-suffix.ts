@@ -104,31 +104,34 @@ function formatNotes(path: string, notes: PendingNote[], totalLines: number | un
   });
 }
 
-/** What one backward scan found; `unresolved` names a rewind whose point was never reached. */
+/** What one backward scan found; `unresolved` names a rewind whose point was never reached, and where its line starts. */
 interface BackwardScan {
   found: SessionEntry[];
   notes: PendingNote[];
   linesRead: number;
   reachedHeader: boolean;
-  unresolved?: RewindEntry;
+  unresolved?: { entry: RewindEntry; offset: number };
 }
 
 /**
  * Reads backward to the compaction replay starts at. A rewind in effect is read past together with
  * everything it drops (back to and including its point), as if none of it had been written; window
- * entries in between are kept (a learned window stays true). Rewinds in `ignored` count for nothing.
+ * entries in between are kept (a learned window stays true). Rewinds whose lines start at an offset
+ * in `ignored` count for nothing (by offset, not id: a damaged file may repeat an id, and only the
+ * rewind whose point is missing is to be ignored).
  */
 async function scanBackward(
   file: FileHandle,
   end: number,
   size: number,
   chunkBytes: number,
-  ignored: ReadonlySet<string>,
+  ignored: ReadonlySet<number>,
 ): Promise<BackwardScan> {
   const scan: BackwardScan = { found: [], notes: [], linesRead: 0, reachedHeader: end === size };
   const copies = new KeptCopyCounter();
   const keptCopies: KeptCopyAt[] = [];
   let skipping: RewindEntry | undefined;
+  let skippingAt = 0;
   for await (const line of readLinesBackward(file, end, size, chunkBytes)) {
     const fromEnd = scan.linesRead++;
     scan.reachedHeader = line.offset === end;
@@ -141,8 +144,9 @@ async function scanBackward(
       if (entry.type === "window") scan.found.push(entry);
       continue;
     }
-    if (rewindsConversation(entry) && !ignored.has(entry.id)) {
+    if (rewindsConversation(entry) && !ignored.has(line.offset)) {
       skipping = entry;
+      skippingAt = line.offset;
       continue;
     }
     scan.found.push(entry);
@@ -152,7 +156,7 @@ async function scanBackward(
     copies.see(entry);
   }
   scan.notes.push(...orphanCopyNotes(scan.found, keptCopies));
-  return skipping === undefined ? scan : { ...scan, unresolved: skipping };
+  return skipping === undefined ? scan : { ...scan, unresolved: { entry: skipping, offset: skippingAt } };
 }
 
 /**
@@ -169,14 +173,15 @@ export async function readActiveSuffix(
   chunkBytes: number = BACKWARD_CHUNK_BYTES,
 ): Promise<ActiveSuffixRead> {
   const { header, end } = await readSessionHeader(path, file, size);
-  const ignored = new Set<string>();
+  const ignored = new Set<number>();
   const bogus: string[] = [];
   let scan = await scanBackward(file, end, size, chunkBytes, ignored);
   // A rewind whose point is not before it (a damaged file) would drop everything: read again without it.
   while (scan.unresolved !== undefined) {
-    ignored.add(scan.unresolved.id);
+    const { entry, offset } = scan.unresolved;
+    ignored.add(offset);
     bogus.push(
-      `${path}: rewind entry ${scan.unresolved.id} names entry ${scan.unresolved.firstEntryId}, which is not before it in the session; ignored`,
+      `${path}: rewind entry ${entry.id} names entry ${entry.firstEntryId}, which is not before it in the session; ignored`,
     );
     scan = await scanBackward(file, end, size, chunkBytes, ignored);
   }
