@@ -5,6 +5,19 @@ import { describe, expect, it } from "vitest";
 import { parseSessionLine, replayEntries, type SessionEntry } from "../../src/session/index.js";
 import { readActiveSuffix } from "../../src/session/read-active-suffix.js";
 
+/** A conversation rewind entry `id` back to the entry `point`. */
+const rewind = (id: string, point: string, turn: number) => ({
+  type: "rewind",
+  id,
+  ts: "t",
+  firstEntryId: point,
+  scope: "conversation",
+  turn,
+  droppedTurns: [],
+  files: [],
+  outcomes: [],
+});
+
 const lines = [
   { type: "session", version: 1, id: "s", created: "2026-12-04T10:00:00.000Z", cwd: "/p" },
   {
@@ -13,41 +26,11 @@ const lines = [
     ts: "2026-12-04T10:00:01.000Z",
     message: { role: "user", content: [{ type: "text", text: "keep me" }] },
   },
-  {
-    type: "rewind",
-    id: "rw1",
-    ts: "t",
-    firstEntryId: "u2",
-    scope: "conversation",
-    turn: 1,
-    droppedTurns: [],
-    files: [],
-    outcomes: [],
-  },
+  rewind("rw1", "u2", 1),
   // Undoes rw1 (its point is rw1), so "keep me" is back.
-  {
-    type: "rewind",
-    id: "rw2",
-    ts: "t",
-    firstEntryId: "rw1",
-    scope: "conversation",
-    turn: 2,
-    droppedTurns: [],
-    files: [],
-    outcomes: [],
-  },
+  rewind("rw2", "rw1", 2),
   // A damaged line: the same id again, naming no entry of the file.
-  {
-    type: "rewind",
-    id: "rw2",
-    ts: "t",
-    firstEntryId: "missing",
-    scope: "conversation",
-    turn: 2,
-    droppedTurns: [],
-    files: [],
-    outcomes: [],
-  },
+  rewind("rw2", "missing", 2),
 ];
 
 describe("resuming a session whose rewinds repeat an id (a fuzz find)", () => {
