@@ -10,7 +10,7 @@
  *
  * Flags: `--quick` leaves out the 1 GB resume; `--sizes=10,100` picks the resume sizes in MB;
  * `--only=checkpoints` runs the checkpoint figures alone; `--only=sandbox` the sandbox's;
- * `--only=markdown` the streamed Markdown's.
+ * `--only=markdown` the streamed Markdown's; `--only=compaction` the compaction's.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
@@ -152,6 +152,11 @@ async function main(): Promise<void> {
   }
   if (argv.includes("--only=sandbox")) {
     await sandbox();
+    printLoad("after");
+    return;
+  }
+  if (argv.includes("--only=compaction")) {
+    compactionPrepare();
     printLoad("after");
     return;
   }
