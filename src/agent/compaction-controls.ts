@@ -154,6 +154,7 @@ export async function editSummary(deps: ControlDeps, text: string): Promise<Edit
   // No model call wrote this copy: it must not repeat the original's usage.
   const {
     chunks: _chunks,
+    chunking: _chunking,
     instructions: _instructions,
     usage: _usage,
     unverified: _unverified,

@@ -1,6 +1,7 @@
 import {
   type CompactionOutcome,
   runCompaction,
+  type SummariserFigures,
   withLoadedSkills,
   withRestoredFacts,
 } from "../compaction/index.js";
@@ -10,8 +11,9 @@ import type { AgentOptions } from "./agent-options.js";
 import { contextForSummariser, summariserPrompt } from "./compaction-controls.js";
 import { effectiveNumbering, planNumbers } from "./compaction-numbering.js";
 import { compactionBlockedByHook } from "./hook-points.js";
+import { summariserFigures } from "./summariser-figures.js";
 import { summaryRequester } from "./summary-requester.js";
-import { effectiveKeepBudget, summaryRequestLimit } from "./window-guard.js";
+import { effectiveKeepBudget } from "./window-guard.js";
 
 export interface AgentCompactionInput {
   options: AgentOptions;
@@ -128,10 +130,15 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
   return outcome;
 }
 
-/** The keep budget and summary-request limit the learned windows allow (DESIGN: never configured). */
-function windowLimits(input: AgentCompactionInput): { budgetTokens: number; summaryLimitTokens?: number } {
+/**
+ * The keep budget the learned window allows (DESIGN: never configured), and what the provider's
+ * figures say about the model a summary is asked of first: only those may cut the summary request
+ * before it is sent (issue 33); the estimate alone never does.
+ */
+function windowLimits(input: AgentCompactionInput): { budgetTokens: number; figures?: SummariserFigures } {
   const { session, keepVerbatimTokens, compactionModel } = input.options;
   const windows = session.learnedWindows();
+  const context = session.effectiveContext();
   // A manual /compact keeps the configured budget; only recovery must make its one retry fit.
   const budgetTokens =
     input.trigger === "manual"
@@ -140,9 +147,11 @@ function windowLimits(input: AgentCompactionInput): { budgetTokens: number; summ
           keepVerbatimTokens,
           windows[input.activeModel],
           input.overheadTokens,
-          session.effectiveContext(),
+          context,
           input.activeModel,
         );
-  const summaryLimitTokens = summaryRequestLimit(windows[compactionModel ?? input.activeModel]);
-  return summaryLimitTokens === undefined ? { budgetTokens } : { budgetTokens, summaryLimitTokens };
+  const summariser = compactionModel ?? input.activeModel;
+  const copies = session.activeCompaction()?.keptMessages ?? 0;
+  const figures = summariserFigures(summariser, windows[summariser], context, input.overheadTokens, copies);
+  return figures === undefined ? { budgetTokens } : { budgetTokens, figures };
 }

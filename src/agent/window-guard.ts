@@ -14,8 +14,10 @@ import type { EffectiveContext, LearnedWindow, PantoError, ToolDefinition } from
  * Uncertain sizes have a direction (DESIGN.md). panto's estimate errs large for the tokenizers we
  * know, usage lags by a request, and some servers count very differently (no tool definitions,
  * another tokenizer). So every use of a size says which way it may err:
- * - shaping (retention, the keep budget, cutting summary requests into chunks) takes the size that
- *   keeps less: the upper bound, here `providerScale(window, "upper")`, never below 1;
+ * - shaping (retention, the keep budget) takes the size that keeps less: the upper bound, here
+ *   `providerScale(window, "upper")`, never below 1;
+ * - sending: whether a summary request goes out, and how large its chunks are, is decided by the
+ *   provider's answer, not the estimate (`summary-fit.ts` in compaction, issue 33);
  * - refusing (no compaction, no retry, "message too large") and warning take the size that refuses
  *   or warns less, and only the provider's own numbers give that (`provider-figures.ts`);
  * - sizes shown to the user take the best guess, `providerScale(window, "shown")`.
@@ -136,19 +138,6 @@ export function effectiveKeepBudget(
   const overhead = overheadInWindowUnits(window, overheadTokens, context, model);
   const room = usableWindowTokens(window) - overhead - summaryAllowanceTokens(window);
   return Math.max(0, Math.min(configured, room));
-}
-
-/**
- * The most one summary request may be (local estimate), given the summarising model's window: a
- * shaping decision, so the estimate is scaled by the upper ratio. It cuts requests up front; it
- * never stops one being sent (a single turn larger than this is sent alone, and the provider judges).
- */
-export function summaryRequestLimit(window: LearnedWindow | undefined): number | undefined {
-  if (window === undefined) return undefined;
-  const usable = window.contextWindow * (1 - WINDOW_MARGIN);
-  // The summary is written into the same window: leave it room.
-  const room = usable - Math.min(SUMMARY_ALLOWANCE_CAP, usable * SUMMARY_SHARE);
-  return Math.max(1, Math.floor(room / providerScale(window, "upper")));
 }
 
 /** Whether the context holds no turn but the one in flight (a summary may precede it). */

@@ -5,7 +5,10 @@ import { estimateTokens } from "./estimate-tokens.js";
 import { serializeTranscript } from "./serialize-transcript.js";
 
 export interface ChunkLimits {
-  /** The most a summary request may be (local estimate, system prompt included). */
+  /**
+   * The most a summary request may be (local estimate, system prompt included), as the provider's
+   * figures put it (`summary-fit.ts`): never the estimate against a window on its own.
+   */
   limitTokens: number;
   /** COMPACTION.md. */
   systemPrompt: string;
@@ -21,10 +24,10 @@ export interface NextChunk {
 /**
  * The longest run of whole turns from `start` whose summary request (system prompt, envelope, the
  * previous summary, transcript) is estimated within the limit, and at least the one turn at
- * `start`. Called once per chunk, with the summary the chunk before it actually wrote. Cutting is
- * shaping, so it errs towards smaller requests; but a turn is never split, and one turn the estimate
- * puts over the limit is still sent alone: only the provider's rejection may say it does not fit
- * (DESIGN "Uncertain sizes have a direction").
+ * `start`. Called once per chunk, with the summary the chunk before it actually wrote. The limit
+ * comes from the provider's figures in the estimate's units, so the estimate only places the cut;
+ * a turn is never split, and one turn over the limit is still sent alone: only the provider's
+ * rejection may say it does not fit (issue 33: the provider decides what is sent).
  */
 export function nextChunk(
   turns: readonly SizedTurn[],

@@ -36,4 +36,10 @@ export * from "./run-compaction.js";
 export * from "./serialize-transcript.js";
 export * from "./size-turns.js";
 export * from "./summarise-with-fallback.js";
+export {
+  CHUNK_MARGIN,
+  estimateRequest,
+  RATIO_SPREAD,
+  type SummariserFigures,
+} from "./summary-fit.js";
 export * from "./token-upper-bound.js";

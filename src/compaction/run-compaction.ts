@@ -6,20 +6,13 @@ import type {
   SizedTurn,
 } from "../core/index.js";
 import { optional, type PantoError } from "../core/index.js";
-import { buildCompactionRequest } from "./build-compaction-request.js";
-import { nextChunk } from "./chunk-for-window.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { groupTurns } from "./group-turns.js";
 import { planRetention, type RetentionPlan } from "./plan-retention.js";
-import { serializeTranscript } from "./serialize-transcript.js";
 import { sizeTurns } from "./size-turns.js";
-import {
-  type CompactionAttemptFailure,
-  type CompactionEvent,
-  type SummariseFn,
-  type SummaryResult,
-  summariseWithFallback,
-} from "./summarise-with-fallback.js";
+import { type PrefixSummary, summarisePrefix } from "./summarise-prefix.js";
+import type { CompactionAttemptFailure, CompactionEvent, SummariseFn } from "./summarise-with-fallback.js";
+import type { SummariserFigures } from "./summary-fit.js";
 
 export interface RunCompactionInput {
   /** The current effective context: the latest compaction block, if any, and the messages after it. */
@@ -39,11 +32,11 @@ export interface RunCompactionInput {
   compactionModel?: string;
   summarise: SummariseFn;
   /**
-   * The most one summary request may be (local estimate), from the summarising model's learned
-   * context window. When set, the turns to summarise are cut up front into chunks that fit, and none
-   * is sent that is known not to fit.
+   * What the provider's figures say about the model a summary is asked of first (its window, the
+   * smallest ratio of its count to panto's estimate): the whole transcript is cut up front only when
+   * they prove it cannot fit. Without them it is sent whole, and the provider judges.
    */
-  summaryLimitTokens?: number;
+  figures?: SummariserFigures;
   signal?: AbortSignal;
   onEvent?: (event: CompactionEvent) => void;
 }
@@ -66,7 +59,18 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
   const plan = planWithinRejectedContext(sized, input);
   if (plan.summarise.length === 0)
     return { type: "nothing-to-summarise", reason: nothingReason(input, plan) };
-  const result = await summariseWithinLimit(plan.summarise, input);
+  const result = await summarisePrefix({
+    turns: plan.summarise,
+    previousSummary: input.context.compaction?.summary,
+    systemPrompt: input.systemPrompt,
+    activeModel: input.activeModel,
+    summarise: input.summarise,
+    ...optional("instructions", input.instructions),
+    ...optional("compactionModel", input.compactionModel),
+    ...optional("figures", input.figures),
+    ...optional("signal", input.signal),
+    ...optional("onEvent", input.onEvent),
+  });
   if (!result.ok) return { type: "failed", error: result.error, attempts: result.attempts };
   return {
     type: "compacted",
@@ -74,95 +78,6 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
     kept: keptMessages(plan),
     plan,
   };
-}
-
-/**
- * Summarises `turns` in one request; when even the active model rejects that request as too large,
- * splits the turns in two at a turn boundary and summarises the older half, then the newer half
- * with the older half's summary as its `<previous-summary>`, so compaction is never stuck on its own
- * size. A single turn is never split (v1), so one turn too large to summarise stays a failure.
- */
-async function summariseTurns(
-  turns: readonly SizedTurn[],
-  previousSummary: string | undefined,
-  input: RunCompactionInput,
-): Promise<ChunkedSummary> {
-  const request = buildCompactionRequest({
-    systemPrompt: input.systemPrompt,
-    transcript: serializeTranscript(turns.flatMap((turn) => turn.messages)),
-    ...optional("instructions", input.instructions),
-    ...optional("previousSummary", previousSummary),
-  });
-  const result = await summariseWithFallback({
-    request,
-    activeModel: input.activeModel,
-    summarise: input.summarise,
-    ...optional("compactionModel", input.compactionModel),
-    ...optional("signal", input.signal),
-    ...optional("onEvent", input.onEvent),
-  });
-  if (result.ok) return { ...result, requests: 1 };
-  if (turns.length < 2 || result.attempts.at(-1)?.error.code !== "context_overflow") return result;
-  const [older, newer] = splitAtHalfTokens(turns);
-  const first = await summariseTurns(older, previousSummary, input);
-  if (!first.ok) return first;
-  const second = await summariseTurns(newer, first.summary, input);
-  if (!second.ok) return second;
-  return {
-    ...second,
-    fellBack: first.fellBack || second.fellBack,
-    requests: first.requests + second.requests,
-  };
-}
-
-/**
- * Summarises the prefix in one request, or, when the summarising model's window is known, in chunks
- * of whole turns cut to fit it before anything is sent, each chunk's summary the next one's previous
- * summary.
- */
-async function summariseWithinLimit(
-  turns: readonly SizedTurn[],
-  input: RunCompactionInput,
-): Promise<ChunkedSummary> {
-  let summary = input.context.compaction?.summary;
-  const limitTokens = input.summaryLimitTokens;
-  if (limitTokens === undefined) return summariseTurns(turns, summary, input);
-  const limits = {
-    limitTokens,
-    systemPrompt: input.systemPrompt,
-    ...optional("instructions", input.instructions),
-  };
-  let combined: ChunkedSummary | undefined;
-  for (let start = 0; start < turns.length; ) {
-    const chunk = nextChunk(turns, start, summary, limits);
-    const result = await summariseTurns(turns.slice(start, chunk.end), summary, input);
-    if (!result.ok) return result;
-    summary = result.summary;
-    combined =
-      combined?.ok === true
-        ? {
-            ...result,
-            fellBack: combined.fellBack || result.fellBack,
-            requests: combined.requests + result.requests,
-          }
-        : result;
-    start = chunk.end;
-  }
-  return combined as ChunkedSummary;
-}
-
-type ChunkedSummary = (SummaryResult & { ok: true; requests: number }) | (SummaryResult & { ok: false });
-
-/** Two non-empty runs of whole turns, the first holding about half the tokens. */
-function splitAtHalfTokens(turns: readonly SizedTurn[]): [SizedTurn[], SizedTurn[]] {
-  const total = turns.reduce((sum, turn) => sum + turn.tokens, 0);
-  let running = 0;
-  let cut = 1;
-  for (; cut < turns.length - 1; cut++) {
-    running += (turns[cut - 1] as SizedTurn).tokens;
-    if (running >= total / 2) break;
-  }
-  return [turns.slice(0, cut), turns.slice(cut)];
 }
 
 /**
@@ -187,7 +102,7 @@ function buildRecord(
   input: RunCompactionInput,
   plan: RetentionPlan,
   sized: readonly SizedTurn[],
-  result: { summary: string; model: string; fellBack: boolean; requests: number },
+  result: Extract<PrefixSummary, { ok: true }>,
 ): CompactionRecord {
   const instructions = input.instructions?.trim() ?? "";
   return {
@@ -201,7 +116,8 @@ function buildRecord(
     tokensSummarised: plan.summarisedTokens,
     tokensKept: plan.keptTokens,
     summaryTokens: estimateTokens(result.summary),
-    ...(result.requests > 1 ? { chunks: result.requests } : {}),
+    ...(result.chunks > 1 ? { chunks: result.chunks } : {}),
+    ...optional("chunking", result.chunking),
     sizeSources: {
       usage: sized.filter((turn) => turn.source === "usage").length,
       estimate: sized.filter((turn) => turn.source === "estimate").length,

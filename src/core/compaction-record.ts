@@ -12,6 +12,38 @@ export interface SummaryRequestUsage extends Usage {
   model: string;
 }
 
+/**
+ * Why a summary was written in chained chunks rather than in one request. Only the provider's own
+ * figures decide it (issue 33): the whole transcript is sent first, and cut up front only when the
+ * provider's figures already prove it cannot fit.
+ */
+export type SummaryChunking =
+  | {
+      /** The whole transcript was sent and the provider rejected it as too large. */
+      reason: "rejected_whole";
+      /** "provider/model" whose rejection sized the chunks. */
+      model: string;
+      /** The rejected request's size and the window, as the provider stated them (when it did). */
+      requestTokens?: number;
+      contextWindow?: number;
+      /** Summary requests sent in all, rejected ones included. */
+      requests: number;
+    }
+  | {
+      /** The provider's own figures proved the whole transcript over the window, so it was never sent. */
+      reason: "cut_up_front";
+      model: string;
+      /** The model's context window, as its provider stated it. */
+      contextWindow: number;
+      /** panto's estimate of the whole summary request. */
+      estimatedTokens: number;
+      /** The smallest ratio of the provider's count to panto's estimate seen for the model. */
+      ratio: number;
+      /** The least the provider could count for the whole request: `estimatedTokens` times `ratio`. */
+      leastTokens: number;
+      requests: number;
+    };
+
 /** A concrete fact the summary left out, restored verbatim from the summarised turns. */
 export interface RestoredFact {
   /** "task": the headline of a `task` tool's report, naming the child's session. */
@@ -103,6 +135,8 @@ export interface CompactionRecord {
    * in one (each chunk's summary was the next one's previous summary). Absent for a single request.
    */
   chunks?: number;
+  /** Why the summary was written in chunks, with the figures that decided it. Present with `chunks`. */
+  chunking?: SummaryChunking;
   /** How many of the sized turns took their size from provider usage, and how many from the local estimate. */
   sizeSources: { usage: number; estimate: number };
   /**

@@ -2,6 +2,7 @@ import type {
   CompactionRecord,
   RestoredFact,
   SandboxRecord,
+  SummaryChunking,
   ToolCallBlock,
   ToolResultBlock,
 } from "../core/index.js";
@@ -31,14 +32,38 @@ export function formatCompactionLine(
 ): string {
   const restored = formatRestored(record.restored ?? []);
   const unverified = record.unverified?.length ?? 0;
+  const chunking = formatChunking(record.chunks, record.chunking);
   return (
     `compacted ${plural(record.turnsSummarised, "turn")} into a summary ` +
     `(kept ${plural(record.turnsKept, "turn")}, ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens, ` +
-    `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})${restored === "" ? "" : `; ${restored}`}` +
+    `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})` +
+    (chunking === "" ? "" : `; summarised ${chunking}`) +
+    (restored === "" ? "" : `; ${restored}`) +
     (unverified === 0
       ? ""
       : `; ${plural(unverified, "claim")} of the summary unverified (the ledger shows otherwise)`)
   );
+}
+
+/**
+ * How the summary was requested and why, e.g. "in 4 chained chunks (5 summary requests): the whole
+ * transcript was rejected by anthropic/claude-haiku-4-5 (9120 tokens > 3000 maximum)", or "" when it
+ * went in one request.
+ */
+export function formatChunking(chunks: number | undefined, chunking: SummaryChunking | undefined): string {
+  if (chunks === undefined || chunking === undefined) return "";
+  const head = `in ${chunks} chained chunks (${plural(chunking.requests, "summary request")})`;
+  if (chunking.reason === "cut_up_front")
+    return (
+      `${head}: cut up front, the provider's own figures put the whole at least ${chunking.leastTokens} ` +
+      `tokens (${chunking.estimatedTokens} estimated x ${chunking.ratio.toFixed(2)}, the smallest ratio seen) ` +
+      `> ${chunking.contextWindow} maximum for ${chunking.model}`
+    );
+  const numbers =
+    chunking.requestTokens !== undefined && chunking.contextWindow !== undefined
+      ? ` (${chunking.requestTokens} tokens > ${chunking.contextWindow} maximum)`
+      : " (no sizes stated: chunks cut in half until they fit)";
+  return `${head}: the whole transcript was rejected by ${chunking.model}${numbers}`;
 }
 
 /** "2 paths and 1 error the summary left out were added", or "" when nothing was restored. */
@@ -69,6 +94,8 @@ export function formatCompactionReport(
     `  model:    ${record.model} (fell back: ${record.fellBack ? "yes, the compaction model failed" : "no"})`,
     `  sizes:    ${plural(record.sizeSources.usage, "turn")} sized from provider usage, ${record.sizeSources.estimate} from the local estimate`,
   ];
+  const chunking = formatChunking(record.chunks, record.chunking);
+  lines.push(`  requests: ${chunking === "" ? "the whole transcript in one summary request" : chunking}`);
   if (record.instructions !== undefined) lines.push(`  instructions: ${record.instructions}`);
   if (record.turns !== undefined)
     lines.push(

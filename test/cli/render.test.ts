@@ -49,6 +49,52 @@ describe("compaction notices", () => {
   });
 });
 
+describe("how the summary was requested", () => {
+  it("says a chunked summary's count of chunks and requests and the provider's numbers that rejected the whole", () => {
+    const chunked: CompactionRecord = {
+      ...record,
+      chunks: 4,
+      chunking: {
+        reason: "rejected_whole",
+        model: "anthropic/claude-haiku-4-5",
+        requestTokens: 9120,
+        contextWindow: 3000,
+        requests: 5,
+      },
+    };
+    expect(formatCompactionLine(chunked, 41000, 9000)).toBe(
+      "compacted 12 turns into a summary (kept 3 turns, 41k -> 9.0k tokens, model anthropic/claude-haiku-4-5, fell back: no); " +
+        "summarised in 4 chained chunks (5 summary requests): the whole transcript was rejected by anthropic/claude-haiku-4-5 (9120 tokens > 3000 maximum)",
+    );
+    expect(formatCompactionReport(chunked, 41000, 9000)).toContain(
+      "  requests: in 4 chained chunks (5 summary requests): the whole transcript was rejected by anthropic/claude-haiku-4-5 (9120 tokens > 3000 maximum)",
+    );
+  });
+
+  it("names the figures that proved the whole too large when it was cut up front, and says when it went whole", () => {
+    const cut: CompactionRecord = {
+      ...record,
+      chunks: 3,
+      chunking: {
+        reason: "cut_up_front",
+        model: "p/m",
+        contextWindow: 3000,
+        estimatedTokens: 20000,
+        ratio: 0.5,
+        leastTokens: 10000,
+        requests: 3,
+      },
+    };
+    expect(formatCompactionReport(cut, 41000, 9000)).toContain(
+      "  requests: in 3 chained chunks (3 summary requests): cut up front, the provider's own figures put the whole at least 10000 tokens (20000 estimated x 0.50, the smallest ratio seen) > 3000 maximum for p/m",
+    );
+    expect(formatCompactionReport(record, 41000, 9000)).toContain(
+      "  requests: the whole transcript in one summary request",
+    );
+    expect(formatCompactionLine(record, 41000, 9000)).not.toContain("chunks");
+  });
+});
+
 describe("colour", () => {
   it("is used only on a terminal without NO_COLOR", () => {
     expect(colourEnabled({ isTTY: true }, {})).toBe(true);

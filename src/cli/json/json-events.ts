@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../../agent/index.js";
-import type { AssistantMessage, CompactionLedger, Usage } from "../../core/index.js";
+import type { AssistantMessage, CompactionLedger, SummaryChunking, Usage } from "../../core/index.js";
 import { optional } from "../../core/index.js";
 import { toolDeniedText } from "../../runtime/format-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
@@ -160,6 +160,28 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     ...optional("skills", record.skills),
     ...optional("instructions", record.instructions),
     ...optional("chunks", record.chunks),
+    ...(record.chunking === undefined ? {} : { chunking: chunkingJson(record.chunking) }),
+  };
+}
+
+/** Why the summary was chunked, field names snake_case. */
+function chunkingJson(chunking: SummaryChunking): Record<string, unknown> {
+  if (chunking.reason === "cut_up_front")
+    return {
+      reason: chunking.reason,
+      model: chunking.model,
+      context_window: chunking.contextWindow,
+      estimated_tokens: chunking.estimatedTokens,
+      ratio: chunking.ratio,
+      least_tokens: chunking.leastTokens,
+      requests: chunking.requests,
+    };
+  return {
+    reason: chunking.reason,
+    model: chunking.model,
+    ...optional("request_tokens", chunking.requestTokens),
+    ...optional("context_window", chunking.contextWindow),
+    requests: chunking.requests,
   };
 }
 
