@@ -118,8 +118,9 @@ type ChunkedSummary = Extract<PrefixSummary, { ok: true }> | (SummaryResult & { 
 async function summariseChunks(
   input: SummarisePrefixInput,
   limit: number,
-  compactionModel: string | undefined,
+  firstModel: string | undefined,
 ): Promise<ChunkedSummary> {
+  let compactionModel = firstModel;
   const { turns } = input;
   const limits = {
     systemPrompt: input.systemPrompt,
@@ -134,7 +135,18 @@ async function summariseChunks(
     let { end } = nextChunk(turns, start, summary, { ...limits, limitTokens: limit });
     if (rejectedEnd !== undefined && end >= rejectedEnd) end = start + Math.floor((rejectedEnd - start) / 2);
     const request = requestFor(input, turns.slice(start, end), summary);
-    const result = await summariseWithFallback({ ...fallbackInput(input, compactionModel), request });
+    let unusable = false;
+    const result = await summariseWithFallback({
+      ...fallbackInput(input, compactionModel),
+      request,
+      onEvent: (event) => {
+        if (event.type === "compaction-attempt-failed" && event.model === compactionModel)
+          unusable ||= event.error.code !== "context_overflow";
+        input.onEvent?.(event);
+      },
+    });
+    // Spec rule 7: a compaction model that failed for a reason other than size is not asked again.
+    if (unusable) compactionModel = undefined;
     if (!result.ok) {
       if (end - start < 2 || !tooLarge(result.attempts.at(-1))) return result;
       limit = Math.min(limit, tightestRejection(result.attempts, request).limit);

@@ -222,6 +222,24 @@ describe("chunks sized from the provider's answer", () => {
     expect(outcome).toMatchObject({ type: "compacted", record: { fellBack: true, model: "p/active" } });
     expectEveryTurnOnce(sent, 12);
   });
+
+  it("stops asking the compaction model once it fails for a reason other than size while chunking", async () => {
+    let compactorCalls = 0;
+    const { summarise, sent } = provider({
+      ratio: 0.5,
+      window: 1500,
+      refuse: (model) =>
+        model === "p/compactor" && ++compactorCalls === 2
+          ? new PantoError("server", "500 internal error", { status: 500 })
+          : undefined,
+    });
+    const outcome = await runCompaction(input({ summarise, compactionModel: "p/compactor" }));
+    expect(outcome).toMatchObject({ type: "compacted", record: { fellBack: true, model: "p/active" } });
+    // The whole to each model (both too large), the first chunk to the compactor (500), then the active model only.
+    expect(sent.slice(0, 3).map((s) => s.model)).toEqual(["p/compactor", "p/active", "p/compactor"]);
+    expect(sent.slice(3).every((s) => s.model === "p/active")).toBe(true);
+    expectEveryTurnOnce(sent, 12);
+  });
 });
 
 describe("cut up front", () => {

@@ -4,12 +4,12 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Agent, type AgentEvent, buildSystemPrompt } from "../../src/agent/index.js";
-import { estimateTokens } from "../../src/compaction/index.js";
 import { openSession } from "../../src/session/index.js";
 import type { FakeServer, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
 import { createDefaultTools } from "../../src/tools/index.js";
 import { ADAPTER_FAMILIES, type AdapterFamily } from "../support/adapter-families.js";
 import { isSummaryRequest } from "../support/recorded-requests.js";
+import { countParts, type ServerCount } from "../support/server-count.js";
 
 /**
  * Issue 22: the provider, not panto's estimate, decides. Fake servers of all four wire formats
@@ -23,46 +23,6 @@ import { isSummaryRequest } from "../support/recorded-requests.js";
  * - no truncation warning is ever given (these servers never cut a prompt).
  * The keep budget is 0, so the retry holds exactly the overhead, the summary and the turn in flight.
  */
-
-interface ServerCount {
-  multiple: number;
-  countTools: boolean;
-  countSystem: boolean;
-}
-
-/** A request's parts in one wire format: system prompt, tool definitions and the conversation. */
-function partsOf(family: AdapterFamily, body: Record<string, unknown>) {
-  switch (family.name) {
-    case "anthropic":
-      return { system: body.system, tools: body.tools, messages: body.messages as unknown[] };
-    case "openai-chat": {
-      const all = body.messages as Array<{ role: string }>;
-      const isSystem = (message: { role: string }) =>
-        message.role === "system" || message.role === "developer";
-      return { system: all.filter(isSystem), tools: body.tools, messages: all.filter((m) => !isSystem(m)) };
-    }
-    case "openai-responses":
-      return { system: body.instructions, tools: body.tools, messages: body.input as unknown[] };
-    case "google-gemini":
-      return { system: body.systemInstruction, tools: body.tools, messages: body.contents as unknown[] };
-  }
-}
-
-const estimate = (value: unknown): number =>
-  value === undefined ? 0 : estimateTokens(JSON.stringify(value));
-
-/** The server's count of a request's parts, and of the request. */
-function countParts(family: AdapterFamily, count: ServerCount, request: RecordedRequest) {
-  const parts = partsOf(family, request.body as Record<string, unknown>);
-  const overhead =
-    (count.countSystem ? estimate(parts.system) : 0) + (count.countTools ? estimate(parts.tools) : 0);
-  const scale = (tokens: number) => Math.ceil(tokens * count.multiple);
-  return {
-    total: scale(overhead + estimate(parts.messages)),
-    overhead: scale(overhead),
-    lastMessage: scale(estimate(parts.messages.slice(-1))),
-  };
-}
 
 const SUMMARY = "SUMMARY: the user asked questions and got answers.";
 /** Room for the summary block (its text and the wrapper panto puts around it), in estimate tokens. */
