@@ -56,9 +56,25 @@ describe("panto acp: a chained compaction", { timeout: 120_000 }, () => {
     expect(compactionUpdates[0]?.status).toBe("in_progress");
     const done = compactionUpdates.at(-1);
     expect(done?.status).toBe("completed");
-    const figures = done?._meta?.["panto/compaction"] as { chunks?: number; trigger?: string };
+    const figures = done?._meta?.["panto/compaction"] as {
+      chunks?: number;
+      trigger?: string;
+      chunking?: Record<string, unknown>;
+    };
     expect(figures.trigger).toBe("overflow");
     expect(figures.chunks).toBeGreaterThan(1);
+    // Why: this server counts as panto estimates, so the overflow's own figures (its stated size
+    // over panto's estimate of that request) prove the whole summary request over the window.
+    const summaryRequests = small.requests.filter((request) =>
+      JSON.stringify(request.body).includes("<transcript>"),
+    );
+    expect(figures.chunking).toMatchObject({
+      reason: "cut_up_front",
+      model: "anthropic/small",
+      contextWindow: 3000,
+      requests: summaryRequests.length,
+    });
+    expect(figures.chunking?.leastTokens).toBeGreaterThan(3000);
 
     // The summary the editor shows is the one that took effect: the last chunk's, not each chunk's.
     const shown = updates

@@ -55,6 +55,22 @@ describe("a session moved to a model whose window cannot take even the summary r
     expect(Number(compaction?.turns_summarised) + Number(compaction?.turns_kept)).toBe(7);
     expect(compaction?.turns_summarised).toBeGreaterThanOrEqual(5);
     expect(compaction?.chunks).toBeGreaterThan(1);
+    // This server counts as panto estimates: the overflow's own figures prove the whole summary
+    // request over the window, so it is cut up front and never sent whole (issue 33).
+    const summaryRequests = small.requests.filter(isCompactionRequest);
+    expect(compaction?.chunking).toMatchObject({
+      reason: "cut_up_front",
+      model: "anthropic/small",
+      context_window: 3000,
+      requests: summaryRequests.length,
+    });
+    const chunking = compaction?.chunking as {
+      least_tokens: number;
+      estimated_tokens: number;
+      ratio: number;
+    };
+    expect(chunking.least_tokens).toBe(Math.ceil(chunking.estimated_tokens * chunking.ratio));
+    expect(chunking.least_tokens).toBeGreaterThan(3000);
     // The fake server rejects by the same estimate, so the accepted requests are the ones within it.
     const accepted = small.requests
       .filter(isCompactionRequest)
