@@ -315,7 +315,10 @@ JSON events (--json; one object per line, always ending with "done"):
     commands: [{command, turn, exit_code, ending, error?}], more_files?, more_commands?},
     unverified: [{claim, evidence}], skills? (skills loaded in the summarised turns,
     named in the block), instructions?,
-    chunks? (summary requests chained when the prefix was too large for one),
+    chunks? (summary requests chained when the prefix was too large for one), chunking? (why:
+    {reason: "rejected_whole", model, request_tokens?, context_window?, requests} the provider's
+    numbers rejecting the whole transcript, or {reason: "cut_up_front", model, context_window,
+    estimated_tokens, ratio, least_tokens, requests} its figures proving it could not fit),
     request_tokens?, context_window? (the provider's numbers from the overflow error, when stated)}
   compaction_failed {trigger, code, message, attempts: [{model, code, message}], duration_ms}
   compaction_skipped {trigger, reason}

@@ -5,9 +5,11 @@ import type { ContentBlock, Message } from "../core/index.js";
  * (byte-level BPE, SentencePiece with byte fallback, character-level) spends more than one token on
  * a UTF-8 byte, so a text's tokens are at most its bytes. Unlike the local estimate, which errs large
  * for the tokenizers we know but is still a guess, this holds for every provider; it is far above
- * any real count, and is meant for the one use that needs a certain ceiling: working out, from a
- * provider's own figures, a floor for the rest of a rejected request ("the request was R tokens, and
- * everything compaction can remove is at most U, so what remains is at least R - U").
+ * any real count, and is meant for the uses that need a certain ceiling, both about a provider's own
+ * figures: working out a floor for the rest of a rejected request ("the request was R tokens, and
+ * everything compaction can remove is at most U, so what remains is at least R - U"), and telling
+ * whether a size a rejected summary request's body stated can be that request's at all
+ * (`statedSize` in summary-fit.ts). Never to decide, on its own, whether a request is sent.
  */
 
 /** Role markers, separators and a chat template's wrapping around one message, at most. */
