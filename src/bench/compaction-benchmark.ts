@@ -2,10 +2,12 @@ import {
   buildCompactionRequest,
   groupTurns,
   planRetention,
+  runCompaction,
+  type SummariseFn,
   serializeTranscript,
   sizeTurns,
 } from "../compaction/index.js";
-import type { AssistantMessage, Message } from "../core/index.js";
+import { type AssistantMessage, type Message, PantoError } from "../core/index.js";
 import { type TimingStats, timingStats } from "./timing-stats.js";
 
 export interface CompactionPrepareBenchmarkResult extends TimingStats {
@@ -117,4 +119,63 @@ function assistant(
   };
   if (withUsage) message.usage = { promptTokens, outputTokens: output, resentOutputTokens: output };
   return message;
+}
+
+export interface ChunkedCompactionBenchmarkResult extends TimingStats {
+  turns: number;
+  /** Summary requests one compaction sent, the rejected ones included. */
+  requests: number;
+  chunks: number;
+}
+
+/**
+ * Times a whole compaction (`runCompaction`) whose summary cannot go in one request: the synthetic
+ * session of `turns` turns against an in-process summariser that counts a token per 6 characters
+ * (well under panto's estimate) and rejects, stating its numbers as providers do, any request over `window` tokens. What it
+ * measures is panto's own work around the model calls: sending whole, then cutting the chunks.
+ */
+export async function runChunkedCompactionBenchmark(options: {
+  turns: number;
+  runs: number;
+  window: number;
+}): Promise<ChunkedCompactionBenchmarkResult> {
+  const messages = JSON.parse(JSON.stringify(buildSyntheticSession(options.turns))) as Message[];
+  let requests = 0;
+  const summarise: SummariseFn = async (_model, request) => {
+    requests++;
+    // Counted from the length alone, so the figure is panto's own work, not the fake provider's.
+    const count = Math.ceil((request.systemPrompt.length + request.userPrompt.length) / 6);
+    if (count > options.window)
+      throw new PantoError(
+        "context_overflow",
+        `prompt is too long: ${count} tokens > ${options.window} maximum`,
+        {
+          requestTokens: count,
+          inputTokens: count,
+          contextWindow: options.window,
+        },
+      );
+    return { text: `Summary ${requests}.` };
+  };
+  const compact = () =>
+    runCompaction({
+      context: { messages },
+      trigger: "overflow",
+      lastTurnInFlight: true,
+      budgetTokens: 20_000,
+      systemPrompt: "Summarise.",
+      activeModel: "bench/model",
+      summarise,
+    });
+  const first = await compact();
+  const chunks = first.type === "compacted" ? (first.record.chunks ?? 1) : 0;
+  const perCompaction = requests;
+  const timings: number[] = [];
+  for (let run = 0; run < Math.max(1, options.runs); run++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    const started = performance.now();
+    await compact();
+    timings.push(performance.now() - started);
+  }
+  return { turns: options.turns, requests: perCompaction, chunks, ...timingStats(timings) };
 }

@@ -16,7 +16,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { printCheckpointBenchmark } from "./checkpoint-benchmark.js";
-import { runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
+import { runChunkedCompactionBenchmark, runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
 import { printExportBenchmark } from "./export-benchmark.js";
 import { printFidelityBenchmark } from "./fidelity-benchmark-report.js";
 import { runMarkdownStreamBenchmark } from "./markdown-stream-benchmark.js";
@@ -60,6 +60,18 @@ async function startup(): Promise<void> {
       console.log(`  ${row.name.padEnd(36)}${formatStats(row.stats)}${over}`);
     }
   }
+}
+
+/** A compaction whose summary takes several requests: panto's own time around the model calls. */
+async function chunkedCompaction(): Promise<void> {
+  const window = 200_000;
+  console.log(
+    `\nA chunked compaction (10,000 turns; a summariser counting a token per 6 characters, window ${window}), 7 runs`,
+  );
+  const result = await runChunkedCompactionBenchmark({ turns: 10_000, runs: 7, window });
+  console.log(
+    `${formatStats(result)}; ${result.requests} summary requests, ${result.chunks} chunks (rejected whole first)`,
+  );
 }
 
 function compactionPrepare(): void {
@@ -157,6 +169,7 @@ async function main(): Promise<void> {
   }
   if (argv.includes("--only=compaction")) {
     compactionPrepare();
+    await chunkedCompaction();
     printLoad("after");
     return;
   }
@@ -168,6 +181,7 @@ async function main(): Promise<void> {
   await startup();
   await sandbox();
   compactionPrepare();
+  await chunkedCompaction();
   markdownStream();
   await resume(parseSizes(argv));
   console.log("");

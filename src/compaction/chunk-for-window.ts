@@ -34,21 +34,45 @@ export function nextChunk(
   start: number,
   previousSummary: string | undefined,
   limits: ChunkLimits,
+  turnTokens: TurnTokens = turnTokensOf(turns),
 ): NextChunk {
+  let used = envelopeTokens(previousSummary, limits);
+  let end = start;
+  while (end < turns.length) {
+    const tokens = turnTokens(end);
+    if (used + tokens > limits.limitTokens) break;
+    used += tokens;
+    end++;
+  }
+  return { end: Math.max(end, start + 1) };
+}
+
+/** The estimate of turn `index`'s transcript. */
+export type TurnTokens = (index: number) => number;
+
+/** Each turn's transcript estimate, worked out once when first asked for, so cutting again is cheap. */
+export function turnTokensOf(turns: readonly SizedTurn[]): TurnTokens {
+  const known: number[] = [];
+  return (index) => {
+    let tokens = known[index];
+    if (tokens === undefined) {
+      tokens = estimateTokens(serializeTranscript((turns[index] as SizedTurn).messages));
+      known[index] = tokens;
+    }
+    return tokens;
+  };
+}
+
+/** The estimate of a summary request with an empty transcript: system prompt, envelope, previous summary. */
+export function envelopeTokens(
+  previousSummary: string | undefined,
+  limits: Omit<ChunkLimits, "limitTokens">,
+): number {
   const empty = buildCompactionRequest({
     systemPrompt: limits.systemPrompt,
     transcript: "",
     ...optional("instructions", limits.instructions),
     ...optional("previousSummary", previousSummary),
   });
-  let used = estimateTokens(empty.systemPrompt) + estimateTokens(empty.userPrompt);
-  let end = start;
-  while (end < turns.length) {
-    const turn = turns[end] as SizedTurn;
-    const tokens = estimateTokens(serializeTranscript(turn.messages));
-    if (used + tokens > limits.limitTokens) break;
-    used += tokens;
-    end++;
-  }
-  return { end: Math.max(end, start + 1) };
+  return estimateTokens(empty.systemPrompt) + estimateTokens(empty.userPrompt);
 }

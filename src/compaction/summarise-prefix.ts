@@ -1,7 +1,7 @@
 import type { SizedTurn, SummaryChunking } from "../core/index.js";
 import { optional } from "../core/index.js";
 import { buildCompactionRequest, type CompactionRequest } from "./build-compaction-request.js";
-import { nextChunk } from "./chunk-for-window.js";
+import { envelopeTokens, nextChunk, type TurnTokens, turnTokensOf } from "./chunk-for-window.js";
 import { serializeTranscript } from "./serialize-transcript.js";
 import {
   type CompactionAttemptFailure,
@@ -11,7 +11,6 @@ import {
   summariseWithFallback,
 } from "./summarise-with-fallback.js";
 import {
-  estimateRequest,
   leastTokens,
   limitAfterRejection,
   provenTooLarge,
@@ -67,11 +66,14 @@ export async function summarisePrefix(input: SummarisePrefixInput): Promise<Pref
     },
   };
   const whole = requestFor(counted, input.turns, input.previousSummary);
+  // Estimates in the units chunks are cut in (each turn's transcript, worked out once), and only
+  // once a size question arises: a summary that goes through whole never pays for them.
+  const sizes = chunkSizes(counted);
   const { figures } = input;
   if (figures !== undefined && input.turns.length > 1) {
-    const estimatedTokens = estimateRequest(whole);
+    const estimatedTokens = sizes.estimate(0, input.turns.length, input.previousSummary);
     if (provenTooLarge(estimatedTokens, figures)) {
-      const chunked = await summariseChunks(counted, upFrontLimit(figures), input.compactionModel);
+      const chunked = await summariseChunks(counted, sizes, upFrontLimit(figures), input.compactionModel);
       if (!chunked.ok) return chunked;
       const chunking: SummaryChunking = {
         reason: "cut_up_front",
@@ -91,12 +93,16 @@ export async function summarisePrefix(input: SummarisePrefixInput): Promise<Pref
   });
   if (result.ok) return { ...result, chunks: 1 };
   if (input.turns.length < 2 || !tooLarge(result.attempts.at(-1))) return result;
-  const rejection = tightestRejection(result.attempts, whole);
+  const rejection = tightestRejection(
+    result.attempts,
+    whole,
+    sizes.estimate(0, input.turns.length, input.previousSummary),
+  );
   // A configured compaction model that failed for another reason would fail each chunk the same way.
   const compactionModel = result.attempts.some((a) => a.model === input.compactionModel && tooLarge(a))
     ? input.compactionModel
     : undefined;
-  const chunked = await summariseChunks(counted, rejection.limit, compactionModel);
+  const chunked = await summariseChunks(counted, sizes, rejection.limit, compactionModel);
   if (!chunked.ok) return chunked;
   const chunking: SummaryChunking = {
     reason: "rejected_whole",
@@ -117,22 +123,19 @@ type ChunkedSummary = Extract<PrefixSummary, { ok: true }> | (SummaryResult & { 
  */
 async function summariseChunks(
   input: SummarisePrefixInput,
+  sizes: ChunkSizes,
   limit: number,
   firstModel: string | undefined,
 ): Promise<ChunkedSummary> {
   let compactionModel = firstModel;
   const { turns } = input;
-  const limits = {
-    systemPrompt: input.systemPrompt,
-    ...optional("instructions", input.instructions),
-  };
   const primary = input.compactionModel ?? input.activeModel;
   let summary = input.previousSummary;
   let done: Extract<ChunkedSummary, { ok: true }> | undefined;
   // The whole is known not to fit: the first chunk is never all of it.
   let rejectedEnd: number | undefined = turns.length;
   for (let start = 0; start < turns.length; ) {
-    let { end } = nextChunk(turns, start, summary, { ...limits, limitTokens: limit });
+    let { end } = nextChunk(turns, start, summary, { ...sizes.limits, limitTokens: limit }, sizes.turnTokens);
     if (rejectedEnd !== undefined && end >= rejectedEnd) end = start + Math.floor((rejectedEnd - start) / 2);
     const request = requestFor(input, turns.slice(start, end), summary);
     let unusable = false;
@@ -149,7 +152,8 @@ async function summariseChunks(
     if (unusable) compactionModel = undefined;
     if (!result.ok) {
       if (end - start < 2 || !tooLarge(result.attempts.at(-1))) return result;
-      limit = Math.min(limit, tightestRejection(result.attempts, request).limit);
+      const estimatedTokens = sizes.estimate(start, end, summary);
+      limit = Math.min(limit, tightestRejection(result.attempts, request, estimatedTokens).limit);
       rejectedEnd = end;
       continue;
     }
@@ -171,8 +175,8 @@ async function summariseChunks(
 function tightestRejection(
   attempts: readonly CompactionAttemptFailure[],
   request: CompactionRequest,
+  estimatedTokens: number,
 ): { model: string; limit: number; stated?: StatedSize } {
-  const estimatedTokens = estimateRequest(request);
   const rejections = attempts.filter(tooLarge).map((attempt) => {
     const stated = statedSize(attempt.error, request);
     return {
@@ -185,6 +189,28 @@ function tightestRejection(
   return rejections.reduce((best, next) =>
     next.limit < best.limit || (next.limit === best.limit && best.stated === undefined) ? next : best,
   );
+}
+
+/** How chunks are sized: each turn's transcript estimate, and a request's estimate from them. */
+interface ChunkSizes {
+  limits: { systemPrompt: string; instructions?: string };
+  turnTokens: TurnTokens;
+  /** The estimate of the request for turns `start` to `end` (exclusive) after `previousSummary`. */
+  estimate(start: number, end: number, previousSummary: string | undefined): number;
+}
+
+function chunkSizes(input: SummarisePrefixInput): ChunkSizes {
+  const limits = { systemPrompt: input.systemPrompt, ...optional("instructions", input.instructions) };
+  const turnTokens = turnTokensOf(input.turns);
+  return {
+    limits,
+    turnTokens,
+    estimate: (start, end, previousSummary) => {
+      let tokens = envelopeTokens(previousSummary, limits);
+      for (let index = start; index < end; index++) tokens += turnTokens(index);
+      return tokens;
+    },
+  };
 }
 
 function tooLarge(attempt: CompactionAttemptFailure | undefined): boolean {
