@@ -91,15 +91,28 @@ function compactionPrepare(): void {
   console.log(`${"10000".padStart(6)} turns without usage (every size estimated): ${formatStats(estimated)}`);
 }
 
-/** A bash call with and without the sandbox: the issue's budget is 20 ms added at the median. */
+/**
+ * A bash call with and without the sandbox (the issue's budget is 20 ms added at the median), and
+ * a read, write and edit call each (the descriptor checks that hold them to the policy).
+ */
 async function sandbox(): Promise<void> {
-  console.log("\nSandbox: one bash tool call (`true`), wall time, 31 runs each, taking turns");
+  console.log(
+    "\nSandbox: one bash tool call (`true`) and one read, write and edit call, wall time, 31 runs each, taking turns",
+  );
   const result = await runSandboxBenchmark({ runs: 31 });
   if ("skipped" in result) {
     console.log(`skipped: ${result.skipped}`);
     return;
   }
   for (const row of result.rows) console.log(`${row.name.padEnd(38)}${formatStats(row.stats)}`);
+  for (const tool of ["read", "write", "edit"]) {
+    const median = (label: string) =>
+      result.rows.find((row) => row.name === `${tool} 4 KB, ${label}`)?.stats.medianMs;
+    const bareMs = median("no sandbox");
+    const heldMs = median("sandbox");
+    if (bareMs !== undefined && heldMs !== undefined)
+      console.log(`${tool}: added by the sandbox's checks (medians): ${(heldMs - bareMs).toFixed(2)} ms`);
+  }
   const [bare, confined] = result.rows;
   if (bare !== undefined && confined !== undefined) {
     const added = confined.stats.medianMs - bare.stats.medianMs;

@@ -1,8 +1,15 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveSandboxSettings, Sandbox, SandboxError } from "../sandbox/index.js";
-import { createBashTool, type ToolContext } from "../tools/index.js";
+import {
+  createBashTool,
+  createEditTool,
+  createReadTool,
+  createWriteTool,
+  type Tool,
+  type ToolContext,
+} from "../tools/index.js";
 import { type TimingStats, timingStats } from "./timing-stats.js";
 
 export interface SandboxBenchmarkRow {
@@ -38,17 +45,26 @@ export async function runSandboxBenchmark(options: {
       sandboxes.push(sandbox);
       return sandbox;
     };
-    const contexts: Array<{ name: string; context: ToolContext }> = [
+    const contexts: Array<{ name: string; context: ToolContext & { call?: Call } }> = [
       { name: "bash `true`, no sandbox", context: { cwd: project } },
       { name: "bash `true`, sandbox (network off)", context: { cwd: project, sandbox: make(false) } },
       { name: "bash `true`, sandbox (network on)", context: { cwd: project, sandbox: make(true) } },
     ];
+    contexts.push(
+      ...fileToolContexts("bare.ts", "no sandbox", { cwd: project }),
+      ...fileToolContexts("held.ts", "sandbox", { cwd: project, sandbox: make(false) }),
+    );
+    await writeFile(join(project, "bare.ts"), FILE_TEXT);
+    await writeFile(join(project, "held.ts"), FILE_TEXT);
     const bash = createBashTool({ env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root } });
     const timings = contexts.map(() => [] as number[]);
     for (let run = -1; run < options.runs; run++) {
       for (const [index, { context }] of contexts.entries()) {
         const started = performance.now();
-        const output = await bash.execute({ command: "true" }, context);
+        const output =
+          context.call === undefined
+            ? await bash.execute({ command: "true" }, context)
+            : await context.call(context);
         if (output.isError) throw new Error(`bench command failed: ${JSON.stringify(output.content)}`);
         if (run >= 0) timings[index]?.push(performance.now() - started);
       }
@@ -62,3 +78,36 @@ export async function runSandboxBenchmark(options: {
     await rm(root, { recursive: true, force: true });
   }
 }
+
+type Call = (context: ToolContext) => ReturnType<Tool["execute"]>;
+
+/**
+ * One `read`, `write` and `edit` call each on a 4 KB file of the project (`file`, which the edit
+ * flips back and forth), for the file tools' per-call cost: in a sandbox every open goes through a
+ * verified descriptor (openHeldFile): a folder opened and two readlinks of /proc/self/fd more.
+ */
+function fileToolContexts(
+  file: string,
+  label: string,
+  base: ToolContext,
+): Array<{ name: string; context: ToolContext & { call: Call } }> {
+  const read = createReadTool();
+  const write = createWriteTool();
+  const edit = createEditTool();
+  let flip = false;
+  const editCall: Call = (context) => {
+    flip = !flip;
+    const [from, to] = flip ? ["a = 1;", "a = 2;"] : ["a = 2;", "a = 1;"];
+    return edit.execute({ path: file, old_string: from, new_string: to, replace_all: true }, context);
+  };
+  const readCall: Call = (context) => read.execute({ path: file }, context);
+  const writeCall: Call = (context) =>
+    write.execute({ path: `written-${file}`, content: FILE_TEXT }, context);
+  return [
+    { name: `read 4 KB, ${label}`, context: { ...base, call: readCall } },
+    { name: `write 4 KB, ${label}`, context: { ...base, call: writeCall } },
+    { name: `edit 4 KB, ${label}`, context: { ...base, call: editCall } },
+  ];
+}
+
+const FILE_TEXT = "export const a = 1;\n".repeat(200);

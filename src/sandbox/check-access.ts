@@ -29,6 +29,25 @@ export function checkAccess(
 }
 
 /**
+ * The rule check alone, on a host path whose symlinks are already resolved: where the kernel says
+ * an opened descriptor is (see held-file.ts). A SandboxRefusal naming the rule when `intent` is not
+ * allowed there, saying the path led there only once opened (the check before passed).
+ */
+export function checkHostPath(
+  layout: SandboxLayout,
+  hostPath: string,
+  intent: AccessIntent,
+  shown: string,
+): void {
+  const refusal = refusalFor(layout, ruleFor(layout.rules, hostPath), intent, shown);
+  if (refusal === undefined) return;
+  throw new SandboxRefusal(
+    refusal.rule,
+    `${refusal.message} (${shown} led to ${hostPath} when opened: it changed after the check, and nothing was read or written there)`,
+  );
+}
+
+/**
  * Where a path commands see is on this machine: the same path, except inside the private
  * temporary folder's view (bubblewrap mounts it on /tmp), where a folder mounted at its own path
  * (a project under /tmp) still is itself.

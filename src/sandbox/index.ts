@@ -1,5 +1,5 @@
 export { bubblewrapArgs } from "./bubblewrap-args.js";
-export { type AccessIntent, checkAccess, hostPathOf, viewPathOf } from "./check-access.js";
+export { type AccessIntent, checkAccess, checkHostPath, hostPathOf, viewPathOf } from "./check-access.js";
 export {
   checkSandboxStarts,
   diagnoseNamespaces,
@@ -7,6 +7,15 @@ export {
   WITHOUT_SANDBOX,
 } from "./check-sandbox-starts.js";
 export { CREDENTIAL_PATHS, hiddenPathList } from "./credential-paths.js";
+export {
+  ChangedWhileOpened,
+  descriptorPath,
+  type HeldFile,
+  type HeldOpen,
+  openHeldFile,
+  readHeldFolder,
+  withHeldFolder,
+} from "./held-file.js";
 export type { ProbeCheck } from "./probe-checks.js";
 export { type ProbeReport, probeSandbox } from "./probe-sandbox.js";
 export {

@@ -1,14 +1,16 @@
+import type { SandboxLayout } from "../sandbox/index.js";
 import { countLines } from "./count-lines.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
 import { fileAccessFailure, toolFailure } from "./describe-error.js";
+import type { FileAccess } from "./file-access.js";
 import { fileChange } from "./file-change.js";
 import { numberLine } from "./number-lines.js";
-import { readRegularFile, writeRegularFile } from "./regular-file.js";
-import type { Tool, ToolContext } from "./tool.js";
+import { openToolFile, replaceContent } from "./regular-file.js";
+import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { accessTarget } from "./tool-paths.js";
+import { accessTarget, frontEndFiles } from "./tool-paths.js";
 
 /** Lines of unchanged text shown around an edit. */
 const CONTEXT_LINES = 3;
@@ -36,11 +38,13 @@ export function createEditTool(): Tool {
       "and occur once, unless replace_all is true. Read the file first.",
     schema: editSchema,
     async run(args, context) {
-      const { absolute, shown } = accessTarget(context, args.path, "write");
+      const { absolute, shown, layout } = accessTarget(context, args.path, "write");
       assertChanges(args);
-      const original = await readOriginal(absolute, shown, context);
-      const edit = applyEdit(original, args, shown);
-      await writeEdited(absolute, shown, edit.updated, context);
+      const files = frontEndFiles(context);
+      const { original, edit } =
+        files === undefined
+          ? await editLocal(absolute, shown, args, layout)
+          : await editThroughFileAccess(files, absolute, shown, args, context.signal);
       context.onFileChange?.(fileChange(absolute, original, edit.updated));
       const noun = edit.count === 1 ? "occurrence" : "occurrences";
       const snippet = snippetAround(edit.updated, edit.position, edit.inserted);
@@ -94,26 +98,49 @@ function assertChanges(args: EditArguments): void {
     throw new ToolError("old_string and new_string are identical; nothing to change");
 }
 
-async function readOriginal(absolute: string, shown: string, context: ToolContext): Promise<string> {
-  if (context.files === undefined)
-    return readRegularFile(absolute, shown, "edit").catch((error: unknown) => {
-      throw toolFailure("edit", error, shown);
-    });
-  return context.files.readText(absolute, context.signal).catch((error: unknown) => {
-    throw fileAccessFailure("edit", error, shown);
-  });
-}
-
-async function writeEdited(
+/**
+ * Reads and rewrites the file through one descriptor (in a sandbox, the verified one: see
+ * openHeldFile), so the text edited is the text of the file written, in place (mode kept).
+ */
+async function editLocal(
   absolute: string,
   shown: string,
-  text: string,
-  context: ToolContext,
-): Promise<void> {
-  if (context.files === undefined) return writeRegularFile(absolute, shown, "edit", text);
-  await context.files.writeText(absolute, text, context.signal).catch((error: unknown) => {
+  args: EditArguments,
+  layout: SandboxLayout | undefined,
+): Promise<{ original: string; edit: AppliedEdit }> {
+  const { handle } = await openToolFile(absolute, shown, "edit", "update", layout).catch((error: unknown) => {
+    throw toolFailure("edit", error, shown);
+  });
+  try {
+    const original = await handle.readFile("utf8").catch((error: unknown) => {
+      throw toolFailure("edit", error, shown);
+    });
+    const edit = applyEdit(original, args, shown);
+    await replaceContent(handle, edit.updated).catch((error: unknown) => {
+      throw toolFailure("edit", error, shown);
+    });
+    return { original, edit };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** The front-end's text, edited and written back (an editor's buffer), outside a sandbox only (see frontEndFiles). */
+async function editThroughFileAccess(
+  files: FileAccess,
+  absolute: string,
+  shown: string,
+  args: EditArguments,
+  signal: AbortSignal | undefined,
+): Promise<{ original: string; edit: AppliedEdit }> {
+  const original = await files.readText(absolute, signal).catch((error: unknown) => {
     throw fileAccessFailure("edit", error, shown);
   });
+  const edit = applyEdit(original, args, shown);
+  await files.writeText(absolute, edit.updated, signal).catch((error: unknown) => {
+    throw fileAccessFailure("edit", error, shown);
+  });
+  return { original, edit };
 }
 
 interface EditPlan {

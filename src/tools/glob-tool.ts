@@ -30,7 +30,7 @@ export function createGlobTool(): Tool {
     async run(args, context) {
       const { absolute: base, shown, layout } = accessTarget(context, args.path ?? ".", "read");
       await assertDirectory(base, shown);
-      const found = visibleFiles(await findFiles(args.pattern, base), layout, "names");
+      const found = visibleFiles(await findFiles(args.pattern, base, layout), layout, "names");
       const files = await sortNewestFirst(found);
       if (files.length === 0) return textOutput(`No files match ${args.pattern}`);
       const listed = files.slice(0, MAX_GLOB_RESULTS).map((file) => foundPath(context.cwd, file, layout));

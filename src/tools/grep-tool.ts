@@ -1,12 +1,13 @@
 import { stat } from "node:fs/promises";
+import type { SandboxLayout } from "../sandbox/index.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
 import { toolFailure } from "./describe-error.js";
 import { findFiles } from "./find-files.js";
 import { createLineMatcher, matchLines } from "./line-matcher.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
-import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js";
-import { visibleFiles } from "./sandbox-visible.js";
+import { openToolFile, refuseSpecialFile } from "./regular-file.js";
+import { type FoundFile, readableFiles } from "./sandbox-visible.js";
 import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
@@ -58,14 +59,15 @@ export function createGrepTool(): Tool {
         shown: targetShown,
         layout,
       } = accessTarget(context, args.path ?? ".", "read");
-      const files = visibleFiles(await filesToSearch(target, targetShown, args.glob), layout, "contents");
+      const found = await filesToSearch(target, targetShown, args.glob, layout);
+      const files = readableFiles(found, layout);
       const limit = args.max_results ?? DEFAULT_GREP_RESULTS;
       const matches: string[] = [];
       for (let index = 0; index < files.length; index += READ_BATCH) {
         if (context.signal?.aborted) throw new ToolError("grep: aborted");
         const batch = files.slice(index, index + READ_BATCH);
-        const texts = await Promise.all(batch.map(readSearchableText));
-        batch.forEach((file, position) => {
+        const texts = await Promise.all(batch.map((file) => readSearchableText(file, layout)));
+        batch.forEach(({ file }, position) => {
           const text = texts[position];
           if (text === undefined || matches.length >= limit) return;
           const shown = foundPath(context.cwd, file, layout);
@@ -84,7 +86,12 @@ export function createGrepTool(): Tool {
 }
 
 /** A single file, or the files under a directory (optionally filtered by a glob), sorted by path. */
-async function filesToSearch(target: string, shown: string, fileGlob: string | undefined): Promise<string[]> {
+async function filesToSearch(
+  target: string,
+  shown: string,
+  fileGlob: string | undefined,
+  layout: SandboxLayout | undefined,
+): Promise<string[]> {
   const info = await stat(target).catch((error: unknown) => {
     throw toolFailure("search", error, shown);
   });
@@ -94,16 +101,20 @@ async function filesToSearch(target: string, shown: string, fileGlob: string | u
   }
   // Like ripgrep, a glob without a slash matches file names at any depth.
   const pattern = fileGlob === undefined ? "**/*" : fileGlob.includes("/") ? fileGlob : `**/${fileGlob}`;
-  return (await findFiles(pattern, target)).sort();
+  return (await findFiles(pattern, target, layout)).sort();
 }
 
 /**
  * A file's text, or undefined for files grep skips: unreadable, not a regular file (a pipe or
  * device would block or never end), over the size limit, or binary.
  */
-async function readSearchableText(file: string): Promise<string | undefined> {
-  const handle = await openRegularFile(file, file, "grep", READ_ONLY).catch(() => undefined);
-  if (handle === undefined) return undefined;
+async function readSearchableText(
+  found: FoundFile,
+  layout: SandboxLayout | undefined,
+): Promise<string | undefined> {
+  const opened = await openToolFile(found.open, found.file, "grep", "read", layout).catch(() => undefined);
+  if (opened === undefined) return undefined;
+  const { handle } = opened;
   try {
     const { size } = await handle.stat();
     if (size > MAX_GREP_FILE_BYTES) return undefined;

@@ -1,6 +1,7 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import { type SandboxLayout, withHeldFolder } from "../sandbox/index.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
 import { toolFailure } from "./describe-error.js";
@@ -25,20 +26,36 @@ export function createLsTool(): Tool {
     description: `List a directory's entries, sorted, directories ending in "/" (at most ${MAX_LS_ENTRIES}).`,
     schema: lsSchema,
     async run(args, context) {
-      const { absolute, shown } = accessTarget(context, args.path ?? ".", "read");
-      const entries = await readdir(absolute, { withFileTypes: true }).catch((error: unknown) => {
+      const { absolute, shown, layout } = accessTarget(context, args.path ?? ".", "read");
+      const names = await listFolder(absolute, shown, layout).catch((error: unknown) => {
         if ((error as NodeJS.ErrnoException).code === "ENOTDIR") {
           throw new ToolError(`${shown} is not a directory`);
         }
         throw toolFailure("list", error, shown);
       });
-      if (entries.length === 0) return textOutput(`(${shown} is empty)`);
-      const names = (await Promise.all(entries.map((entry) => entryName(absolute, entry)))).sort();
+      if (names.length === 0) return textOutput(`(${shown} is empty)`);
+      names.sort();
       const listed = names.slice(0, MAX_LS_ENTRIES).join("\n");
       const more = names.length - MAX_LS_ENTRIES;
       return textOutput(more > 0 ? `${listed}\n\n... ${more} more entries not listed` : listed);
     },
   });
+}
+
+/**
+ * The folder's entry names, read in a sandbox through its verified descriptor (withHeldFolder), so
+ * a folder swapped for a symlink after the check is not listed; symlinks are looked up in it too.
+ */
+async function listFolder(
+  absolute: string,
+  shown: string,
+  layout: SandboxLayout | undefined,
+): Promise<string[]> {
+  const list = async (inside: string): Promise<string[]> => {
+    const entries = await readdir(inside, { withFileTypes: true });
+    return Promise.all(entries.map((entry) => entryName(inside, entry)));
+  };
+  return layout === undefined ? list(absolute) : withHeldFolder(layout, absolute, shown, list);
 }
 
 /** The name, with "/" for a directory or a symbolic link that points at one. */

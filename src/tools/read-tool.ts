@@ -7,11 +7,11 @@ import { fileAccessFailure } from "./describe-error.js";
 import type { FileAccess } from "./file-access.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./looks-binary.js";
 import { numberLine } from "./number-lines.js";
-import { openRegularFile, READ_ONLY, refuseSpecialFile } from "./regular-file.js";
+import { openToolFile, refuseSpecialFile } from "./regular-file.js";
 import type { Tool, ToolOutput } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
-import { accessTarget } from "./tool-paths.js";
+import { accessTarget, frontEndFiles } from "./tool-paths.js";
 
 /** Lines returned when the model gives no limit. */
 export const DEFAULT_READ_LIMIT = 2000;
@@ -50,15 +50,14 @@ export function createReadTool(): Tool {
       "use offset and limit to read other parts of long files. PNG, JPEG, GIF and WebP images come back as images.",
     schema: readSchema,
     async run(args, context) {
-      const { absolute, shown } = accessTarget(context, args.path, "read");
+      const { absolute, shown, layout } = accessTarget(context, args.path, "read");
       const window = { offset: args.offset ?? 1, limit: args.limit ?? DEFAULT_READ_LIMIT };
       const isImage = IMAGE_TYPES[path.extname(absolute).toLowerCase()] !== undefined;
-      if (context.files !== undefined && !isImage)
-        return textOutput(
-          await readThroughFileAccess(context.files, absolute, shown, window, context.signal),
-        );
+      const files = frontEndFiles(context);
+      if (files !== undefined && !isImage)
+        return textOutput(await readThroughFileAccess(files, absolute, shown, window, context.signal));
       await assertReadableFile(absolute, shown);
-      const handle = await openRegularFile(absolute, shown, "read", READ_ONLY);
+      const { handle } = await openToolFile(absolute, shown, "read", "read", layout);
       try {
         const mediaType = IMAGE_TYPES[path.extname(absolute).toLowerCase()];
         if (mediaType !== undefined) return await readImage(handle, shown, mediaType);

@@ -1,5 +1,7 @@
 import { constants, type Stats } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { type FileHandle, mkdir, open } from "node:fs/promises";
+import path from "node:path";
+import { type HeldFile, type HeldOpen, openHeldFile, type SandboxLayout } from "../sandbox/index.js";
 import { ToolError } from "./tool-error.js";
 
 /**
@@ -52,12 +54,60 @@ export async function openRegularFile(
 }
 
 export const READ_ONLY = constants.O_RDONLY;
-/** Create if missing, but do not truncate yet: the file is checked first. */
-const WRITE_CREATE = constants.O_WRONLY | constants.O_CREAT;
 
-/** A regular file's whole text (UTF-8). */
-export async function readRegularFile(absolute: string, shown: string, toolName: string): Promise<string> {
-  const handle = await openRegularFile(absolute, shown, toolName, READ_ONLY);
+/**
+ * Opens the regular file a tool works on: in a sandbox (`layout`), through openHeldFile, so what is
+ * opened is what the policy allows even if the path changes meanwhile (`absolute` is then the real
+ * path checkAccess returned); without one, by its path. `write` creates it (and its folders) when
+ * missing. A pipe, device or folder is refused and closed; nothing is truncated here.
+ */
+export async function openToolFile(
+  absolute: string,
+  shown: string,
+  toolName: string,
+  how: HeldOpen,
+  layout: SandboxLayout | undefined,
+): Promise<HeldFile> {
+  const file =
+    layout === undefined ? await openByPath(absolute, how) : await openHeldFile(layout, absolute, shown, how);
+  try {
+    const info = await file.handle.stat();
+    refuseSpecialFile(info, shown, toolName);
+    if (info.isDirectory()) throw new ToolError(`${shown} is a directory`);
+    return file;
+  } catch (error) {
+    await file.handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Without a sandbox: the path as given, symlinks followed (the tools have the user's rights). */
+async function openByPath(absolute: string, how: HeldOpen): Promise<HeldFile> {
+  if (how === "read")
+    return { handle: await open(absolute, READ_ONLY | NO_WAIT), created: false, readable: true };
+  if (how === "update")
+    return { handle: await open(absolute, constants.O_RDWR | NO_WAIT), created: false, readable: true };
+  try {
+    return { handle: await open(absolute, constants.O_RDWR | NO_WAIT), created: false, readable: true };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EACCES")
+      return { handle: await open(absolute, constants.O_WRONLY | NO_WAIT), created: false, readable: false };
+    if (code !== "ENOENT") throw error;
+  }
+  await mkdir(path.dirname(absolute), { recursive: true });
+  const handle = await open(absolute, constants.O_RDWR | constants.O_CREAT | NO_WAIT, 0o666);
+  return { handle, created: true, readable: true };
+}
+
+/** A regular file's whole text (UTF-8), opened as openToolFile does. */
+export async function readRegularFile(
+  absolute: string,
+  shown: string,
+  toolName: string,
+  layout?: SandboxLayout,
+): Promise<string> {
+  const { handle } = await openToolFile(absolute, shown, toolName, "read", layout);
   try {
     return await handle.readFile("utf8");
   } finally {
@@ -65,18 +115,16 @@ export async function readRegularFile(absolute: string, shown: string, toolName:
   }
 }
 
-/** Replaces a regular file's content (creating it if missing); a pipe or device is refused untouched. */
-export async function writeRegularFile(
-  absolute: string,
-  shown: string,
-  toolName: string,
-  content: string,
-): Promise<void> {
-  const handle = await openRegularFile(absolute, shown, toolName, WRITE_CREATE);
-  try {
-    await handle.truncate(0);
-    await handle.writeFile(content, "utf8");
-  } finally {
-    await handle.close();
+/**
+ * Replaces an open file's whole content with `text`: written from offset 0 whatever the
+ * descriptor's position (a read before moved it), then cut to its length.
+ */
+export async function replaceContent(handle: FileHandle, text: string): Promise<void> {
+  const data = Buffer.from(text, "utf8");
+  let written = 0;
+  while (written < data.length) {
+    const { bytesWritten } = await handle.write(data, written, data.length - written, written);
+    written += bytesWritten;
   }
+  await handle.truncate(data.length);
 }

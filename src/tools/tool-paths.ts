@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { type AccessIntent, checkAccess, type SandboxLayout, viewPathOf } from "../sandbox/index.js";
+import type { FileAccess } from "./file-access.js";
 import type { ToolContext } from "./tool.js";
 
 /** Resolves a path the model gave: `~` is the home directory, relative paths start at `cwd`. */
@@ -46,4 +47,16 @@ export function accessTarget(
  */
 export function foundPath(cwd: string, absolute: string, layout: SandboxLayout | undefined): string {
   return displayPath(cwd, layout === undefined ? absolute : viewPathOf(layout, absolute));
+}
+
+/**
+ * The front-end's file access (an editor's buffers over ACP) a call may use: none in a sandbox.
+ * There the editor, another process, would resolve the path itself, and nothing of ours can hold
+ * that lookup to the policy: a folder swapped for a symlink between the check and the editor's read
+ * or write would let it read or write anywhere the user can. So sandboxed calls use the local
+ * files, each held by its verified descriptor (openHeldFile); the editor still gets every change as
+ * the call's diff.
+ */
+export function frontEndFiles(context: ToolContext): FileAccess | undefined {
+  return context.sandbox === undefined ? context.files : undefined;
 }

@@ -9,8 +9,9 @@ export interface ToolContext {
   cwd: string;
   signal?: AbortSignal;
   /**
-   * How `read`, `write` and `edit` reach text files (an editor's buffers over ACP); absent, the
-   * local file system. Images, listings and searches always read the local disk.
+   * How `read`, `write` and `edit` reach text files (an editor's buffers over ACP) when there is no
+   * sandbox (see frontEndFiles); absent, or in a sandbox, the local file system. Images, listings
+   * and searches always read the local disk.
    */
   files?: FileAccess;
   /** Told what `write` and `edit` changed (whole texts before and after), once the file is written. */

@@ -26,11 +26,11 @@ describe("panto acp: tool calls, permissions, files and cancel", { timeout: 60_0
     for (const process of processes.splice(0)) process.kill();
   });
 
-  async function start(script: ClientScript = {}, serverOptions = {}) {
+  async function start(script: ClientScript = {}, serverOptions = {}, args: readonly string[] = []) {
     const server = closeAfter(await startFakeAnthropicServer(serverOptions));
     const { home, project } = await tempProject();
     const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
-    const acp = new AcpProcess(["-m", MODEL], { cwd: project, env }, script);
+    const acp = new AcpProcess(["-m", MODEL, ...args], { cwd: project, env }, script);
     processes.push(acp);
     await acp.initialize();
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
@@ -182,9 +182,13 @@ describe("panto acp: tool calls, permissions, files and cancel", { timeout: 60_0
     expect(third.at(-1)?.status).toBe("failed");
   });
 
-  it("reads and writes through the client's fs when it advertises it, and never touches the disk for them", async () => {
+  it("reads and writes through the client's fs when it advertises it (no sandbox), and never touches the disk for them", async () => {
     const buffers = new Map<string, string>();
-    const { server, project, acp, sessionId } = await start({ files: buffers, permissions: ["allow_once"] });
+    const { server, project, acp, sessionId } = await start(
+      { files: buffers, permissions: ["allow_once"] },
+      {},
+      ["--sandbox", "full"],
+    );
     const file = join(project, "buffer.ts");
     await writeFile(file, "on disk\n");
     buffers.set(file, "unsaved buffer text\n");
@@ -211,6 +215,33 @@ describe("panto acp: tool calls, permissions, files and cancel", { timeout: 60_0
       ),
     ).toBe(true);
     expect(await readFile(file, "utf8")).toBe("on disk\n");
+  });
+
+  it("in a sandbox, reads and writes the local files through verified descriptors, not the client's fs (the editor would follow a swapped path)", async () => {
+    const buffers = new Map<string, string>();
+    const { server, project, acp, sessionId } = await start({ files: buffers, permissions: ["allow_once"] });
+    const file = join(project, "buffer.ts");
+    await writeFile(file, "on disk\n");
+    buffers.set(file, "unsaved buffer text\n");
+    server.enqueue(
+      { type: "tool-calls", calls: [{ id: "toolu_r4", name: "read", arguments: { path: "buffer.ts" } }] },
+      {
+        type: "tool-calls",
+        calls: [
+          { id: "toolu_w4", name: "write", arguments: { path: "buffer.ts", content: "from the model\n" } },
+        ],
+      },
+      { type: "text", text: "done" },
+    );
+    await acp.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "read then write" }],
+    });
+    const lastRequest = JSON.stringify(server.requests.at(-1)?.body);
+    expect(lastRequest).toContain("on disk");
+    expect(lastRequest).not.toContain("unsaved buffer text");
+    expect(await readFile(file, "utf8")).toBe("from the model\n");
+    expect(acp.log.some((entry) => entry.kind === "fs-write")).toBe(false);
   });
 
   it("uses the local files when the client does not advertise fs", async () => {

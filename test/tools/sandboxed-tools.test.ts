@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type SandboxPolicy, sandboxLayout, type ToolSandbox } from "../../src/sandbox/index.js";
@@ -95,6 +95,25 @@ describe("the file tools in a sandbox", () => {
     ).toBe(false);
     expect(readFileSync(path.join(world.project, "src", "a.ts"), "utf8")).toBe("two\n");
     expect(textOf(await read.execute({ path: "src/a.ts" }, context))).toContain("two");
+  });
+
+  it("keep an existing file's mode and inode, and write a project symlink's target, through the verified descriptor", async () => {
+    const { world, context } = setup();
+    const script = path.join(world.project, "run.sh");
+    put(script, "echo one\n");
+    chmodSync(script, 0o751);
+    const inode = statSync(script).ino;
+    symlinkSync("run.sh", path.join(world.project, "alias.sh"));
+    expect((await write.execute({ path: "alias.sh", content: "echo two\n" }, context)).isError).toBe(false);
+    expect(
+      (await edit.execute({ path: "run.sh", old_string: "two", new_string: "three" }, context)).isError,
+    ).toBe(false);
+    expect(readFileSync(script, "utf8")).toBe("echo three\n");
+    expect(statSync(script).mode & 0o777).toBe(0o751);
+    expect(statSync(script).ino).toBe(inode);
+    expect(lstatSync(path.join(world.project, "alias.sh")).isSymbolicLink()).toBe(true);
+    const created = await write.execute({ path: "deep/new/dir/file.txt", content: "x" }, context);
+    expect(textOf(created)).toBe("Created deep/new/dir/file.txt: 1 bytes, 1 line");
   });
 
   it("write nothing in read-only mode", async () => {

@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import { checkAccess, SandboxRefusal, type ToolSandbox } from "../../sandbox/index.js";
+import { checkAccess, type SandboxLayout, SandboxRefusal, type ToolSandbox } from "../../sandbox/index.js";
 import { MAX_READ_CHARS, ToolError } from "../../tools/index.js";
 import { looksBinary } from "../../tools/looks-binary.js";
-import { openRegularFile, READ_ONLY, refuseSpecialFile } from "../../tools/regular-file.js";
+import { openToolFile, refuseSpecialFile } from "../../tools/regular-file.js";
 
 /** A prompt with its `@PATH` files attached, or the first reason one cannot be (nothing is sent then). */
 export type Attached = { ok: true; text: string; files: string[] } | { ok: false; error: string };
@@ -29,7 +29,7 @@ export async function attachFiles(prompt: string, cwd: string, sandbox?: ToolSan
       // In a sandbox, what the model's tools may not read is not handed to it through @ either.
       const given = resolve(cwd, path);
       const absolute = layout === undefined ? given : checkAccess(layout, given, "read", path);
-      blocks.push(`<file path="${path}">\n${await readAttachment(absolute, path)}\n</file>`);
+      blocks.push(`<file path="${path}">\n${await readAttachment(absolute, path, layout)}\n</file>`);
     } catch (error) {
       const known = error instanceof ToolError || error instanceof SandboxRefusal;
       if (!known && (error as NodeJS.ErrnoException).code === undefined) throw error;
@@ -57,14 +57,21 @@ async function mentionedPaths(
   return { ok: true, files };
 }
 
-async function readAttachment(absolute: string, shown: string): Promise<string> {
+/** Read as the read tool reads: in a sandbox, through the verified descriptor (openToolFile). */
+async function readAttachment(
+  absolute: string,
+  shown: string,
+  layout: SandboxLayout | undefined,
+): Promise<string> {
   const info = await stat(absolute);
   if (info.isDirectory()) throw new ToolError(`${shown} is a directory; attach files, not folders`);
   refuseSpecialFile(info, shown, "@");
   // A UTF-8 character takes at most 4 bytes: this many bytes are too many characters, unread.
   if (info.size > 4 * MAX_READ_CHARS) throw tooLarge(shown, `${info.size} bytes`);
-  const handle = await openRegularFile(absolute, shown, "@", READ_ONLY);
+  const { handle } = await openToolFile(absolute, shown, "@", "read", layout);
   try {
+    const { size } = await handle.stat();
+    if (size > 4 * MAX_READ_CHARS) throw tooLarge(shown, `${size} bytes`);
     const data = await handle.readFile();
     if (looksBinary(data.subarray(0, 8192)))
       throw new ToolError(`${shown}: binary file; only text can be attached`);
