@@ -40,7 +40,7 @@ for (const user of sandboxUsers()) {
 
     it("fails an allocation past sandbox.max_memory_mb and names the key", async () => {
       const run = sandboxed(LIMITS);
-      const result = await run.bash("head -c 600M /dev/zero | tail | wc -c; exit ${PIPESTATUS[1]}");
+      const result = await run.bash("set -o pipefail; head -c 600M /dev/zero | tail | wc -c");
       expect(result.isError).toBe(true);
       expect(result.text).toContain("memory exhausted");
       expect(result.text).toContain(`at most ${LIMITS.maxMemoryMb} MB`);
