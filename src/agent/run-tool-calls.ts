@@ -2,7 +2,7 @@ import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
 import { optional } from "../core/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
 import type { CheckpointEntry } from "../session/index.js";
-import { runTool, type Tool } from "../tools/index.js";
+import { runTool, sandboxRefusalOf, type Tool } from "../tools/index.js";
 import type { AgentOptions, ApprovalRequest, ApprovalVerdict } from "./agent-options.js";
 
 type ToolCallOptions = Pick<
@@ -57,7 +57,30 @@ function batches(calls: readonly ToolCallBlock[], tools: readonly Tool[]): ToolC
   return result;
 }
 
+/**
+ * One call's result, whatever fails on the way: a question to the user that could not be asked (a
+ * front-end's request failing under load), a hook or checkpoint throwing. Without this, one
+ * exception lost the results of the whole round, the assistant message stayed in the session with
+ * calls nobody answered, and resuming it warned "tool call has no recorded result".
+ */
 async function runOne(
+  call: ToolCallBlock,
+  options: ToolCallOptions,
+  signal: AbortSignal | undefined,
+  listeners: ToolCallListeners,
+): Promise<ToolResultBlock> {
+  try {
+    return await runChecked(call, options, signal, listeners);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return errorResult(
+      call,
+      `The call failed inside panto: ${why}. It may not have run; check before trying again.`,
+    );
+  }
+}
+
+async function runChecked(
   call: ToolCallBlock,
   options: ToolCallOptions,
   signal: AbortSignal | undefined,
@@ -70,6 +93,9 @@ async function runOne(
   const tool = options.tools.find((candidate) => candidate.definition.name === call.name);
   const request = tool === undefined ? undefined : approvalRequest(tool, call, options.sandbox);
   if (tool !== undefined && request !== undefined) {
+    // Nothing the sandbox refuses is asked about (nor read for a diff to show with the question).
+    const refusal = request.kind === "escape" ? undefined : sandboxRefusalOf(call, options);
+    if (refusal !== undefined) return errorResult(call, refusal);
     const verdict = await options.approve(call, tool, request);
     if (verdict !== "allow") return errorResult(call, denialText(verdict, request));
   }

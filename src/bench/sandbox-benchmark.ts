@@ -17,9 +17,13 @@ export interface SandboxBenchmarkRow {
   stats: TimingStats;
 }
 
+/** Folders in the larger project: the check after each command reads every one of them. */
+const LARGE_PROJECT_FOLDERS = 10_000;
+
 /**
  * One `bash` tool call running `true`, wall time from the call to its result: unconfined, then
- * under bubblewrap with the network off (the default) and on. The three take turns run by run,
+ * under bubblewrap with the network off (the default) and on, and in a project of 10,000 folders
+ * holding three nested repositories (the walk for git's control files). They take turns run by run,
  * so a change in the machine's load touches them alike; one untimed warm-up each. Undefined with
  * the reason when no sandbox can be made here.
  */
@@ -31,14 +35,16 @@ export async function runSandboxBenchmark(options: {
   await mkdir(join(project, ".git"), { recursive: true });
   const sandboxes: Sandbox[] = [];
   try {
-    const make = (network: boolean): Sandbox => {
+    const large = join(root, "large");
+    await makeLargeProject(large);
+    const make = (network: boolean, projectRoot = project): Sandbox => {
       const settings = {
         ...resolveSandboxSettings(undefined, undefined),
         mode: "workspace-write" as const,
         network,
       };
       const sandbox = Sandbox.create(settings, {
-        projectRoot: project,
+        projectRoot,
         pantoHome: join(root, ".panto"),
         env: process.env,
       });
@@ -49,6 +55,10 @@ export async function runSandboxBenchmark(options: {
       { name: "bash `true`, no sandbox", context: { cwd: project } },
       { name: "bash `true`, sandbox (network off)", context: { cwd: project, sandbox: make(false) } },
       { name: "bash `true`, sandbox (network on)", context: { cwd: project, sandbox: make(true) } },
+      {
+        name: `bash \`true\`, sandbox, ${LARGE_PROJECT_FOLDERS} folders`,
+        context: { cwd: large, sandbox: make(false, large) },
+      },
     ];
     contexts.push(
       ...fileToolContexts("bare.ts", "no sandbox", { cwd: project }),
@@ -111,3 +121,15 @@ function fileToolContexts(
 }
 
 const FILE_TEXT = "export const a = 1;\n".repeat(200);
+
+/** A project of LARGE_PROJECT_FOLDERS folders (100 of 99 each, and their parents) with three nested repositories. */
+async function makeLargeProject(large: string): Promise<void> {
+  const side = Math.sqrt(LARGE_PROJECT_FOLDERS);
+  await mkdir(join(large, ".git"), { recursive: true });
+  for (let outer = 0; outer < side; outer++) {
+    for (let inner = 1; inner < side; inner++)
+      await mkdir(join(large, `d${outer}`, `e${inner}`), { recursive: true });
+  }
+  for (const nested of ["d1/e1", "d50/e50", "d99/e99"])
+    await mkdir(join(large, nested, ".git", "hooks"), { recursive: true });
+}

@@ -156,11 +156,18 @@ Sandbox (--sandbox MODE, config "sandbox"; Linux: bubblewrap, macOS: sandbox-exe
   workspace-write (default)  the model's commands may write the project, a private /tmp and
                              config "sandbox.writable_roots"; everything else is read-only
   read-only                  only the private /tmp is writable
-  full                       no sandbox: commands run with your rights (as in other agents)
+  full                       no sandbox: commands run with your rights (as in other agents):
+                             they can read your credentials and change any of your files;
+                             output is still redacted of known keys (also base64, hex or
+                             reversed), which is no boundary
   In both confined modes: the network is off (the host's 127.0.0.1 too) unless
-  "sandbox.network" is true; .git/config, .git/hooks, .git/modules, .panto/ and .mcp.json stay
-  read-only even inside writable folders (also through a .git pointer file or a swapped
-  symlink); credentials (~/.ssh, ~/.aws, ~/.config/gh, ~/.netrc, ~/.docker, ~/.gnupg, ~/.kube,
+  "sandbox.network" is true; .panto/, .mcp.json and git's control files (config,
+  config.worktree, commondir, hooks/, modules/, info/attributes, worktrees' control files, .git
+  pointers) stay read-only even inside writable folders, in every repository at any depth (what
+  a command changes in one is moved aside after it, with a note; a changed .gitmodules is
+  reported); a command may run "sandbox.max_processes" processes and threads at once (default
+  4096), each allocating up to "sandbox.max_memory_mb" MB (default half the machine's memory);
+  credentials (~/.ssh, ~/.aws, ~/.config/gh, ~/.netrc, ~/.docker, ~/.gnupg, ~/.kube,
   ~/.npmrc and the like: the README lists them), $PANTO_HOME and "sandbox.hidden_paths" are
   hidden; commands get their own process ids and no new privileges,
   and the whole process tree dies on timeout or Ctrl-C. read, write, edit, ls, glob, grep and
@@ -273,7 +280,9 @@ Configuration (JSON; the project file wins per key):
     sandbox               how the model's tools are confined (see Sandbox): a mode
                           ("workspace-write", "read-only", "full") or { "mode": ..., "network":
                           false, "writable_roots": ["~/scratch"], "hidden_paths": ["~/.my-creds"],
-                          "ask_commands": false (true: ask before sandboxed bash commands too) };
+                          "ask_commands": false (true: ask before sandboxed bash commands too),
+                          "max_processes": 4096, "max_memory_mb": 8192 (per process; default
+                          half the machine's memory) };
                           paths absolute, ~/..., or relative to the project root
     prices                what tokens cost, for /cost, in US dollars per million tokens:
                           { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,

@@ -67,6 +67,8 @@ export const sandboxSchema = z.strictObject({
   writable_roots: z.array(z.string().min(1)).optional(),
   hidden_paths: z.array(z.string().min(1)).optional(),
   ask_commands: z.boolean().optional(),
+  max_processes: z.number().int().min(1).optional(),
+  max_memory_mb: z.number().int().min(1).optional(),
 });
 
 export const priceSchema = z.strictObject({
@@ -168,6 +170,10 @@ export const KEY_RULES: Record<string, string> = {
   "sandbox.hidden_paths": 'must be a list of files or folders, e.g. ["~/.config/my-tool"]',
   "sandbox.hidden_paths.*": "must be a non-empty path (absolute, ~/..., or relative to the project root)",
   "sandbox.ask_commands": "must be true or false",
+  "sandbox.max_processes":
+    "must be a whole number of processes (threads count too) at least 1, e.g. 4096, the most a sandboxed command may run at once",
+  "sandbox.max_memory_mb":
+    "must be a whole number of megabytes at least 1, e.g. 8192, the most memory each sandboxed process may allocate",
 };
 
 /** Keys allowed directly under `path` (for "unknown key" messages); `$schema` goes unmentioned. */

@@ -61,6 +61,10 @@ export interface SandboxConfig {
   hidden_paths?: string[];
   /** Ask before every sandboxed `bash` command too (default false: only escapes ask). */
   ask_commands?: boolean;
+  /** Processes (and threads) a sandboxed command may run at once (default 4,096). */
+  max_processes?: number;
+  /** Megabytes of memory each sandboxed process may allocate (default: half the machine's memory). */
+  max_memory_mb?: number;
 }
 
 /** The hook events panto runs, with the names Claude Code users already write. */

@@ -1,4 +1,4 @@
-import { isWritable, type PathRule, ruleFor, type SandboxLayout } from "./sandbox-layout.js";
+import { coveringRule, isWritable, type PathRule, type SandboxLayout } from "./sandbox-layout.js";
 
 /**
  * bubblewrap's arguments (before `--`) for one command: new user, PID, IPC (the host's shared
@@ -26,7 +26,7 @@ export function bubblewrapArgs(layout: SandboxLayout, cwd: string): string[] {
   const readOnlyAfter: string[] = [];
   layout.rules.forEach((rule, index) => {
     if (index === 0 && rule.path === "/") return;
-    const parent = ruleFor(layout.rules, rule.path, index);
+    const parent = coveringRule(layout.rules, rule.path, index);
     args.push(...mountFor(rule, parent, layout, readOnlyAfter));
   });
   for (const target of readOnlyAfter) args.push("--remount-ro", target);

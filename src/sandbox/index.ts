@@ -7,6 +7,7 @@ export {
   WITHOUT_SANDBOX,
 } from "./check-sandbox-starts.js";
 export { CREDENTIAL_PATHS, hiddenPathList } from "./credential-paths.js";
+export { GIT_CONTROL_FILES, gitControlReason, WORKTREE_CONTROL_FILES } from "./git-control-files.js";
 export {
   ChangedWhileOpened,
   descriptorPath,
@@ -35,6 +36,7 @@ export {
 } from "./sandbox.js";
 export { SandboxError, SandboxRefusal, type SandboxRule } from "./sandbox-error.js";
 export {
+  coveringRule,
   isWritable,
   type PathRule,
   type PathRuleKind,

@@ -8,6 +8,11 @@ export interface PrivateFolders {
   tmp: string;
   /** An empty file nobody may read, laid over hidden files. */
   sealedFile: string;
+  /**
+   * Touched just before each command: its ctime then is the file system's "now", which the check
+   * after the command compares ctimes with (the system clock may lag the file system's by a tick).
+   */
+  stampFile: string;
   remove(): Promise<void>;
 }
 
@@ -19,9 +24,12 @@ export function createPrivateFolders(hostTmpDir: string): PrivateFolders {
   const sealedFile = path.join(base, "sealed");
   writeFileSync(sealedFile, "", { mode: 0o000 });
   chmodSync(sealedFile, 0o000);
+  const stampFile = path.join(base, "stamp");
+  writeFileSync(stampFile, "", { mode: 0o600 });
   return {
     tmp,
     sealedFile,
+    stampFile,
     remove: () => rm(base, { recursive: true, force: true }),
   };
 }

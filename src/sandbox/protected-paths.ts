@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { GIT_CONTROL_FILES, WORKTREE_CONTROL_FILES } from "./git-control-files.js";
 import { pathState, realpathOrUndefined } from "./path-state.js";
 
 /**
@@ -11,11 +12,11 @@ import { pathState, realpathOrUndefined } from "./path-state.js";
 export const PROTECTED_NAMES = [".panto", ".mcp.json"] as const;
 
 /**
- * Inside a git directory: settings that run programs (core.fsmonitor, core.hooksPath, aliases,
- * filters, include.path), the hooks, and the submodules' own git directories with theirs. The rest
- * (objects, refs, index) stays writable so commits work inside the sandbox.
+ * Inside a git directory: what can make git run a program (GIT_CONTROL_FILES says why for each),
+ * and in each linked worktree's control folder its own. The rest (objects, refs, index) stays
+ * writable so commits work inside the sandbox.
  */
-export const PROTECTED_GIT_NAMES = ["config", "config.worktree", "hooks", "modules"] as const;
+export const PROTECTED_GIT_NAMES: readonly string[] = GIT_CONTROL_FILES.map((entry) => entry.name);
 
 /** What protecting one writable folder takes, as the file system is now. */
 export interface Protection {
@@ -64,6 +65,20 @@ function protectPath(absolute: string, protection: Protection): void {
 
 function protectGitDirectory(directory: string, protection: Protection): void {
   for (const name of PROTECTED_GIT_NAMES) protectPath(path.join(directory, name), protection);
+  for (const worktree of subfolders(path.join(directory, "worktrees"))) {
+    for (const name of WORKTREE_CONTROL_FILES) protectPath(path.join(worktree, name), protection);
+  }
+}
+
+/** The folders directly inside `folder` (none when it is missing or unreadable). */
+function subfolders(folder: string): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => path.join(folder, entry.name));
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { gitControlReason } from "./git-control-files.js";
 import { isWithin, type PathState, pathDepth, pathState, realpathOrUndefined } from "./path-state.js";
 import { protectionFor } from "./protected-paths.js";
 import type { SandboxPolicy } from "./sandbox-policy.js";
@@ -93,10 +94,24 @@ export function sandboxLayout(policy: SandboxPolicy): SandboxLayout {
 }
 
 /**
- * The deepest rule covering `absolute` (a host path, symlinks already resolved by the caller),
- * among the first `count` rules (all by default).
+ * The rule for `absolute` (a host path, symlinks already resolved by the caller) for the file
+ * tools: the deepest rule covering it, except that a git control file at any depth inside a
+ * writable folder (see gitControlReason: a nested repository's config, a `.git` pointer file) is
+ * protected, as the ones at the top of the folder are by their own rules.
  */
-export function ruleFor(rules: readonly PathRule[], absolute: string, count = rules.length): PathRule {
+export function ruleFor(rules: readonly PathRule[], absolute: string): PathRule {
+  const found = coveringRule(rules, absolute);
+  if (found.kind !== "writable") return found;
+  const reason = gitControlReason(absolute);
+  if (reason === undefined) return found;
+  return rule(absolute, "protected", undefined, `${reason}; protected at any depth inside a writable folder`);
+}
+
+/**
+ * The deepest rule covering `absolute` among the first `count` rules (all by default): what the
+ * mounts make of the path.
+ */
+export function coveringRule(rules: readonly PathRule[], absolute: string, count = rules.length): PathRule {
   let found = rules[0];
   for (let index = 0; index < count; index += 1) {
     const candidate = rules[index];
@@ -121,7 +136,8 @@ function sealPath(
   const present = state.kind === "file" || state.kind === "directory" ? state.kind : undefined;
   const rules = [rule(absolute, kind, present, reason)];
   if (state.kind === "missing" || state.kind === "symlink") {
-    if (isWritable(ruleFor(base, absolute).kind)) watched.push({ path: absolute, before: state, reason });
+    if (isWritable(coveringRule(base, absolute).kind))
+      watched.push({ path: absolute, before: state, reason });
   }
   if (state.kind !== "symlink") return rules;
   const real = realpathOrUndefined(absolute);
@@ -135,7 +151,7 @@ function sealPath(
 /** Read-only rules for what must stay visible inside a concealed folder (a symlink stays a symlink). */
 function exposedRules(exposed: readonly string[], base: readonly PathRule[]): PathRule[] {
   return exposed.flatMap((absolute) => {
-    if (ruleFor(base, absolute).kind !== "concealed") return [];
+    if (coveringRule(base, absolute).kind !== "concealed") return [];
     const state = pathState(absolute);
     if (state.kind === "missing") return [];
     if (state.kind === "symlink")

@@ -45,6 +45,14 @@ export interface SandboxPolicy {
   concealedPaths: string[];
   /** Paths inside concealed folders kept as they are (see exposedPathsFor). */
   exposedPaths: string[];
+  /** Bounds on one command (see confinedShell): processes and threads at once, memory per process. */
+  limits: CommandLimits;
+}
+
+/** config sandbox.max_processes and sandbox.max_memory_mb. */
+export interface CommandLimits {
+  maxProcesses: number;
+  maxMemoryMb: number;
 }
 
 export interface PolicyContext {
@@ -84,6 +92,7 @@ export function buildSandboxPolicy(
     sealedFile: context.sealedFile,
     concealedPaths: concealedPathsFor(context.platform, context.hostTmpDir),
     exposedPaths: exposedPathsFor(context.platform),
+    limits: { maxProcesses: settings.maxProcesses, maxMemoryMb: settings.maxMemoryMb },
   };
 }
 

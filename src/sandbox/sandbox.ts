@@ -1,7 +1,13 @@
+import { lstatSync, utimesSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
+import { confinedShell, inCgroup } from "./confined-shell.js";
 import { findExecutable } from "./find-executable.js";
+import { createPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
 import { createPrivateFolders, type PrivateFolders } from "./private-folders.js";
+import { putAsideGitChanges } from "./put-aside-git-changes.js";
+import { restoreWatched } from "./restore-watched.js";
 import { SandboxError } from "./sandbox-error.js";
 import { type SandboxLayout, sandboxLayout } from "./sandbox-layout.js";
 import {
@@ -13,6 +19,9 @@ import {
 import type { SandboxSettings } from "./sandbox-settings.js";
 import { seatbeltProfile } from "./seatbelt-profile.js";
 
+/** Two seconds: file systems with coarse times (FAT) round a change down by up to this much. */
+const CTIME_MARGIN_NS = 2_000_000_000n;
+
 /** The program that confines commands on this machine. */
 export interface SandboxLauncher {
   kind: "bubblewrap" | "seatbelt";
@@ -22,7 +31,8 @@ export interface SandboxLauncher {
 /**
  * How to start one command: the program and its arguments, and whether bubblewrap reports on file
  * descriptor 3 whether the command itself started (so a sandbox that failed to start is told
- * apart from a command that failed). `layout` is what the command runs under, for the check after it.
+ * apart from a command that failed). `layout` is what the command runs under; `finish`, called
+ * once the command's processes are gone, puts back what it may not change (see AfterCommand).
  */
 export interface PreparedCommand {
   file: string;
@@ -30,6 +40,15 @@ export interface PreparedCommand {
   env: NodeJS.ProcessEnv;
   statusFd: boolean;
   layout: SandboxLayout;
+  finish(): AfterCommand;
+}
+
+/** What the check after a command found, one line each, for the model and the user. */
+export interface AfterCommand {
+  /** Protected paths the command changed, each put back or aside: the command did not do all it meant to. */
+  refused: string[];
+  /** Changes left in place that deserve a look (a `.gitmodules`), and checks cut short. */
+  notes: string[];
 }
 
 /**
@@ -61,6 +80,8 @@ export class Sandbox implements ToolSandbox {
   readonly policy: SandboxPolicy;
   readonly launcher: SandboxLauncher;
   readonly #folders: PrivateFolders;
+  /** Made at the first command where the system lets panto (undefined: not tried yet; null: none). */
+  #cgroup: PidsCgroup | null | undefined;
 
   private constructor(policy: SandboxPolicy, launcher: SandboxLauncher, folders: PrivateFolders) {
     this.policy = policy;
@@ -102,13 +123,24 @@ export class Sandbox implements ToolSandbox {
     return sandboxLayout(this.policy);
   }
 
-  /** How to run `command` with /bin/bash -c in `cwd`, confined. */
+  /** How to run `command` with /bin/bash -c in `cwd`, confined and within the policy's limits. */
   prepare(command: string, cwd: string, env: NodeJS.ProcessEnv): PreparedCommand {
     const layout = this.layout();
-    const bash = ["/bin/bash", "-c", command];
+    const bash = confinedShell(command, this.policy.limits);
+    const since = this.#stamp();
+    const finish = (): AfterCommand => this.#finish(layout, since);
     if (this.launcher.kind === "bubblewrap") {
-      const args = [...bubblewrapArgs(layout, cwd), "--json-status-fd", "3", "--", ...bash];
-      return { file: this.launcher.path, args, env, statusFd: true, layout };
+      const argv = [
+        this.launcher.path,
+        ...bubblewrapArgs(layout, cwd),
+        "--json-status-fd",
+        "3",
+        "--",
+        ...bash,
+      ];
+      const cgroup = this.#pidsCgroup();
+      const [file, ...args] = cgroup === undefined ? argv : inCgroup(cgroup.procsFile, argv);
+      return { file: file ?? this.launcher.path, args, env, statusFd: true, layout, finish };
     }
     const seatbeltEnv = { ...env, TMPDIR: this.policy.tmp.host };
     return {
@@ -117,12 +149,45 @@ export class Sandbox implements ToolSandbox {
       env: seatbeltEnv,
       statusFd: false,
       layout,
+      finish,
     };
   }
 
-  /** Removes the private folders. */
+  /** Removes the private folders and the cgroup. */
   async close(): Promise<void> {
+    this.#cgroup?.remove();
     await this.#folders.remove();
+  }
+
+  /**
+   * The file system's time now (ns), less a margin for file systems that keep times coarser
+   * (FAT's 2 s): what a command changes gets a ctime at or after it.
+   */
+  #stamp(): bigint {
+    const now = new Date();
+    utimesSync(this.#folders.stampFile, now, now);
+    return lstatSync(this.#folders.stampFile, { bigint: true }).ctimeNs - CTIME_MARGIN_NS;
+  }
+
+  #finish(layout: SandboxLayout, since: bigint): AfterCommand {
+    // The git check first: a watched path it would see changed is put back by restoreWatched.
+    const watched = layout.watched.map((entry) => entry.path);
+    const git = putAsideGitChanges({ roots: this.policy.writableRoots, since, watched });
+    const restored = restoreWatched(layout.watched);
+    return { refused: [...restored, ...git.refused], notes: git.notes };
+  }
+
+  /**
+   * For root only: RLIMIT_NPROC (confinedShell) bounds everyone else, and joining a cgroup v1
+   * costs every command a few milliseconds (measured: about 5 ms under load).
+   */
+  #pidsCgroup(): PidsCgroup | undefined {
+    if (process.getuid?.() !== 0) return undefined;
+    if (this.#cgroup === undefined) {
+      const name = `panto-${process.pid}-${path.basename(path.dirname(this.policy.tmp.host))}`;
+      this.#cgroup = createPidsCgroup(this.policy.limits.maxProcesses, name) ?? null;
+    }
+    return this.#cgroup ?? undefined;
   }
 }
 

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { optional } from "../core/index.js";
-import { restoreWatched, type SandboxPolicy } from "../sandbox/index.js";
+import type { SandboxPolicy } from "../sandbox/index.js";
 import { toolEnvironment } from "../secrets/index.js";
 import { describeSandboxForCommands, sandboxFailureHint } from "./bash-sandbox-text.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
@@ -85,7 +85,7 @@ async function runBash(
   }
   const prepared = context.sandbox.prepare(command, context.cwd, env);
   const result = await runCommand(prepared, { ...limits, env: prepared.env, ...cancel });
-  const restored = restoreWatched(prepared.layout.watched);
+  const after = prepared.finish();
   if (result.sandboxFailure !== undefined) {
     throw new ToolError(
       `The sandbox could not start, so the command did not run: ${result.sandboxFailure}\n` +
@@ -93,12 +93,13 @@ async function runBash(
     );
   }
   const failed = result.exitCode !== 0 || result.timedOut || result.aborted;
-  const hint = failed ? sandboxFailureHint(result.output, context.sandbox.policy) : undefined;
+  const hint = failed ? sandboxFailureHint(result, context.sandbox.policy) : undefined;
   const notes = [
-    ...restored.map((note) => `Refused by the sandbox, rule protected-path: ${note}`),
+    ...after.refused.map((note) => `Refused by the sandbox, rule protected-path: ${note}`),
+    ...after.notes.map((note) => `Note: ${note}`),
     ...(hint === undefined ? [] : [hint]),
   ];
-  return formatCommandResult(result, timeoutMs, notes, restored.length > 0);
+  return formatCommandResult(result, timeoutMs, notes, after.refused.length > 0);
 }
 
 /**

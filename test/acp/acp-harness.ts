@@ -16,8 +16,11 @@ import { CLI_PATH } from "../e2e/run-cli.js";
 
 /** How the test client answers the agent's requests. */
 export interface ClientScript {
-  /** Answers to permission questions, in order; "cancel" answers `cancelled`. Default: allow once. */
-  permissions?: Array<"allow_once" | "allow_always" | "reject_once" | "cancel">;
+  /**
+   * Answers to permission questions, in order; "cancel" answers `cancelled`, "error" fails the
+   * request (as a client that cannot ask does). Default: allow once.
+   */
+  permissions?: Array<"allow_once" | "allow_always" | "reject_once" | "cancel" | "error">;
   /** With it the client advertises fs and serves files from this map (path → text). */
   files?: Map<string, string>;
   capabilities?: ClientCapabilities;
@@ -127,6 +130,7 @@ export class AcpProcess {
         this.log.push({ kind: "permission", request: params });
         const answer = answers.shift() ?? "allow_once";
         if (answer === "cancel") return { outcome: { outcome: "cancelled" } };
+        if (answer === "error") throw new Error("the client could not show the question");
         return { outcome: { outcome: "selected", optionId: answer } };
       })
       .onRequest("fs/read_text_file", ({ params }) => {

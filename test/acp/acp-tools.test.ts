@@ -34,7 +34,7 @@ describe("panto acp: tool calls, permissions, files and cancel", { timeout: 60_0
     processes.push(acp);
     await acp.initialize();
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
-    return { server, project, acp, sessionId };
+    return { server, project, acp, sessionId, env };
   }
 
   it("asks before an edit with the real diff, announces the call first, and shows the diff in its result", async () => {
@@ -298,6 +298,68 @@ describe("panto acp: tool calls, permissions, files and cancel", { timeout: 60_0
     await waitFor(() => sleeping().length === 0, 3000);
     const call = toolUpdates(acp.updates(sessionId)).filter((update) => update.toolCallId === "toolu_s1");
     expect(call.at(-1)?.status).toBe("failed");
+  });
+
+  it("asks nothing the sandbox refuses: no permission request and no fs/read_text_file, and each call fails naming the rule", async () => {
+    const buffers = new Map<string, string>();
+    const { server, project, acp, sessionId } = await start({ files: buffers });
+    buffers.set(join(project, ".git", "config"), "[core]\n");
+    const refused = [
+      // The project is under /tmp, which the sandbox replaces with its private one: /etc is outside.
+      { id: "toolu_s1", name: "write", arguments: { path: "/etc/panto-acp-test.txt", content: "x\n" } },
+      {
+        id: "toolu_s2",
+        name: "edit",
+        arguments: { path: ".git/config", old_string: "[core]", new_string: "[core]\n\tfsmonitor = evil" },
+      },
+      { id: "toolu_s3", name: "write", arguments: { path: "vendor/lib/.git/config", content: "[core]\n" } },
+      { id: "toolu_s4", name: "write", arguments: { path: ".git/commondir", content: "../evil\n" } },
+    ];
+    server.enqueue({ type: "tool-calls", calls: refused }, { type: "text", text: "done" });
+    await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write" }] });
+    expect(acp.log.filter((entry) => entry.kind !== "update")).toEqual([]);
+    const updates = toolUpdates(acp.updates(sessionId));
+    for (const call of refused) {
+      const last = updates.filter((update) => update.toolCallId === call.id).at(-1);
+      expect(last?.status, call.id).toBe("failed");
+      expect(JSON.stringify(last?.content), call.id).toContain("refused by the sandbox, rule");
+    }
+    const sent = JSON.stringify(server.requests.at(-1)?.body);
+    expect(sent).toContain("rule outside-writable-roots");
+    expect(sent).toContain("rule protected-path");
+  });
+
+  it("records a result for every call when the client fails the permission request, and the round goes on", async () => {
+    const { server, project, acp, sessionId, env } = await start({ permissions: ["error", "allow_once"] });
+    server.enqueue(
+      {
+        type: "tool-calls",
+        calls: [
+          { id: "toolu_f1", name: "write", arguments: { path: "first.txt", content: "1\n" } },
+          { id: "toolu_f2", name: "write", arguments: { path: "second.txt", content: "2\n" } },
+        ],
+      },
+      { type: "text", text: "done" },
+    );
+    const response = await acp.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "write two" }],
+    });
+    expect(response.stopReason).toBe("end_turn");
+    await expect(readFile(join(project, "first.txt"), "utf8")).rejects.toThrow();
+    expect(await readFile(join(project, "second.txt"), "utf8")).toBe("2\n");
+    const sent = JSON.stringify(server.requests.at(-1)?.body);
+    // The SDK answers a handler's exception with a JSON-RPC "Internal error".
+    expect(sent).toContain("The call failed inside panto: Internal error");
+    const code = await acp.end();
+    expect(code).toBe(0);
+    // Resumed, the session has nothing to repair: both calls have their results on disk.
+    const resumed = new AcpProcess(["-m", MODEL], { cwd: project, env }, {});
+    processes.push(resumed);
+    await resumed.initialize();
+    await resumed.agent.request("session/load", { sessionId, cwd: project, mcpServers: [] });
+    await resumed.end();
+    expect(resumed.stderr).not.toContain("no recorded result");
   });
 
   it("counts a permission request answered cancelled as the cancel", async () => {

@@ -23,6 +23,8 @@ describe('config "sandbox"', () => {
       writable_roots: ["~/scratch"],
       hidden_paths: ["~/.config/tool"],
       ask_commands: true,
+      max_processes: 256,
+      max_memory_mb: 2048,
     };
     expect(parseConfigText(JSON.stringify({ sandbox: full }), FILE)).toEqual({ sandbox: full });
   });
@@ -32,12 +34,24 @@ describe('config "sandbox"', () => {
       `${FILE}: "sandbox.mode" must be one of "read-only", "workspace-write", "full" (got "off")`,
     );
     expect(messageOf('{"sandbox": {"netwrok": true}}')).toBe(
-      `${FILE}: unknown key "sandbox.netwrok" (allowed: mode, network, writable_roots, hidden_paths, ask_commands)`,
+      `${FILE}: unknown key "sandbox.netwrok" (allowed: mode, network, writable_roots, hidden_paths, ask_commands, max_processes, max_memory_mb)`,
     );
     expect(messageOf('{"sandbox": {"writable_roots": ["ok", 3]}}')).toBe(
       `${FILE}: "sandbox.writable_roots.1" must be a non-empty path (absolute, ~/..., or relative to the project root) (got 3)`,
     );
     expect(messageOf('{"sandbox": 1}')).toContain(`${FILE}: "sandbox" must be a mode`);
+  });
+
+  it("names a process or memory limit that is not a positive whole number", () => {
+    expect(messageOf('{"sandbox": {"max_processes": "many"}}')).toBe(
+      `${FILE}: "sandbox.max_processes" must be a whole number of processes (threads count too) at least 1, e.g. 4096, the most a sandboxed command may run at once (got "many")`,
+    );
+    expect(messageOf('{"sandbox": {"max_processes": 0}}')).toContain(
+      '"sandbox.max_processes" must be a whole number',
+    );
+    expect(messageOf('{"sandbox": {"max_memory_mb": 1.5}}')).toBe(
+      `${FILE}: "sandbox.max_memory_mb" must be a whole number of megabytes at least 1, e.g. 8192, the most memory each sandboxed process may allocate (got 1.5)`,
+    );
   });
 
   it("merges per key, the project's config winning", () => {

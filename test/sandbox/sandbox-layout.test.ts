@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -22,13 +23,15 @@ function rulesAt(rules: readonly PathRule[], absolute: string): PathRuleKind[] {
 }
 
 describe("sandbox settings", () => {
-  it("default to workspace-write with the network off and no question for commands", () => {
+  it("default to workspace-write with the network off, no question for commands, 4,096 processes and half the memory", () => {
     expect(resolveSandboxSettings(undefined, undefined)).toEqual({
       mode: "workspace-write",
       network: false,
       writableRoots: [],
       hiddenPaths: [],
       askCommands: false,
+      maxProcesses: 4096,
+      maxMemoryMb: Math.floor(os.totalmem() / 2 / 1024 / 1024),
     });
   });
 
@@ -39,6 +42,8 @@ describe("sandbox settings", () => {
       network: true,
       writable_roots: ["~/scratch"],
       ask_commands: true,
+      max_processes: 64,
+      max_memory_mb: 512,
     };
     expect(resolveSandboxSettings(config, "full")).toEqual({
       mode: "full",
@@ -46,6 +51,8 @@ describe("sandbox settings", () => {
       writableRoots: ["~/scratch"],
       hiddenPaths: [],
       askCommands: true,
+      maxProcesses: 64,
+      maxMemoryMb: 512,
     });
   });
 });

@@ -56,3 +56,49 @@ describe("SecretRedactor", () => {
     expect(redactor.redact("aXbbbcd a.b*c+d?(e)[f]")).toBe("aXbbbcd [redacted ODD]");
   });
 });
+
+describe("SecretRedactor, a key a command printed transformed (--sandbox full)", () => {
+  const key = "sk-ant-api03-Zq9xW2vB7nLmK4pR8tYc1dFg6hJ0sAeU";
+  const redactor = new SecretRedactor();
+  redactor.add("ANTHROPIC_API_KEY", key);
+  const leaks = (text: string) =>
+    [
+      key,
+      Buffer.from(key).toString("base64").slice(8, 40),
+      Buffer.from(key).toString("hex").slice(10, 60),
+    ].some((part) => text.includes(part)) || text.includes([...key].reverse().join("").slice(5, 30));
+
+  it("redacts it base64-encoded, whole, without padding, url-safe, wrapped at 76 columns, and inside a longer text at every offset", () => {
+    const base64 = Buffer.from(key).toString("base64");
+    expect(redactor.redact(`out: ${base64}\n`)).toBe("out: [redacted ANTHROPIC_API_KEY]\n");
+    expect(redactor.redact(base64.replace(/=+$/, ""))).toBe("[redacted ANTHROPIC_API_KEY]");
+    expect(redactor.redact(Buffer.from(key).toString("base64url"))).toBe("[redacted ANTHROPIC_API_KEY]");
+    for (const before of ["", "k", "ke", "key=", "export ANTHROPIC_API_KEY="]) {
+      for (const after of ["", "\n", "\nmore"]) {
+        const encoded = Buffer.from(`${before}${key}${after}`).toString("base64");
+        const wrapped = encoded.replace(/.{76}/g, "$&\n");
+        for (const printed of [encoded, wrapped]) {
+          const redacted = redactor.redact(printed);
+          expect(redacted, `${before}|${after}`).toContain("[redacted ANTHROPIC_API_KEY]");
+          expect(leaks(redacted), `${before}|${after}`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it("redacts it in hex, lower and upper case and wrapped as xxd -p does, and reversed", () => {
+    const hex = Buffer.from(key).toString("hex");
+    expect(redactor.redact(`x ${hex} y`)).toBe("x [redacted ANTHROPIC_API_KEY] y");
+    expect(redactor.redact(hex.toUpperCase())).toBe("[redacted ANTHROPIC_API_KEY]");
+    expect(
+      redactor.redact(Buffer.from(`key=${key}\n`).toString("hex").replace(/.{60}/g, "$&\n")),
+    ).not.toSatisfy(leaks);
+    expect(redactor.redact([...key].reverse().join(""))).toBe("[redacted ANTHROPIC_API_KEY]");
+  });
+
+  it("leaves ordinary base64 and hex alone", () => {
+    const other = Buffer.from("an ordinary line of output, nothing secret in it").toString("base64");
+    expect(redactor.redact(other)).toBe(other);
+    expect(redactor.redact("deadbeef0123456789abcdef")).toBe("deadbeef0123456789abcdef");
+  });
+});
