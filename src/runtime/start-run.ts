@@ -117,7 +117,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   });
   // recall is always offered, so the tool list (and the cached prefix) never changes; it follows
   // the run's session as /clear or a handoff replaces it.
-  const confinement = await startRunSandbox(options, loaded, env, bashEnv, session);
+  const confinement = await startRunSandbox(options, loaded, env, session);
   const tools = [
     ...createDefaultTools({ bashEnv, ...optional("sandbox", confinement.sandbox?.policy) }),
     createRecallTool({ session: () => session, redact: secrets.redact }),
@@ -282,7 +282,6 @@ async function startRunSandbox(
   options: RunOptions,
   loaded: LoadedConfig,
   env: NodeJS.ProcessEnv,
-  bashEnv: NodeJS.ProcessEnv,
   session: Session,
 ): Promise<RunSandbox> {
   try {
@@ -293,7 +292,6 @@ async function startRunSandbox(
         projectRoot: loaded.projectRoot,
         pantoHome: loaded.pantoHome,
         env,
-        bashEnv,
       }),
     );
   } catch (error) {

@@ -40,6 +40,11 @@ export interface ToolSandbox {
   readonly policy: SandboxPolicy;
   layout(): SandboxLayout;
   prepare(command: string, cwd: string, env: NodeJS.ProcessEnv): PreparedCommand;
+  /**
+   * Resolves once the sandbox is known to start on this machine, rejects with a SandboxError
+   * saying why it cannot; awaited before the first command, so a run that starts none never pays it.
+   */
+  ready?(env: NodeJS.ProcessEnv): Promise<void>;
 }
 
 /** What a sandbox is built from besides the settings. */
@@ -61,6 +66,7 @@ export class Sandbox implements ToolSandbox {
   readonly policy: SandboxPolicy;
   readonly launcher: SandboxLauncher;
   readonly #folders: PrivateFolders;
+  #started: Promise<void> | undefined;
 
   private constructor(policy: SandboxPolicy, launcher: SandboxLauncher, folders: PrivateFolders) {
     this.policy = policy;
@@ -118,6 +124,19 @@ export class Sandbox implements ToolSandbox {
       statusFd: false,
       layout,
     };
+  }
+
+  /**
+   * Starts one empty command in the sandbox the first time it is asked, so a machine that cannot
+   * run it (user namespaces off, AppArmor, a container's seccomp filter) fails before the model's
+   * first command, with what failed and how to fix it; later calls share that verdict. Not done when
+   * the run starts: a run that never runs a command never spawns the launcher.
+   */
+  ready(env: NodeJS.ProcessEnv): Promise<void> {
+    this.#started ??= import("./check-sandbox-starts.js").then(({ checkSandboxStarts }) =>
+      checkSandboxStarts(this, env),
+    );
+    return this.#started;
   }
 
   /** Removes the private folders. */
