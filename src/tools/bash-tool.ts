@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { optional } from "../core/index.js";
-import { restoreWatched, type SandboxPolicy } from "../sandbox/index.js";
+import type { SandboxPolicy } from "../sandbox/index.js";
+import { restoreWatched } from "../sandbox/restore-watched.js";
 import { toolEnvironment } from "../secrets/index.js";
 import { describeSandboxForCommands, sandboxFailureHint } from "./bash-sandbox-text.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";

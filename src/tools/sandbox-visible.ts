@@ -1,4 +1,5 @@
-import { checkAccess, ruleFor, type SandboxLayout, viewPathOf } from "../sandbox/index.js";
+import { checkAccess, viewPathOf } from "../sandbox/check-access.js";
+import { ruleFor, type SandboxLayout } from "../sandbox/sandbox-layout.js";
 
 /**
  * The files a search found that the sandbox lets a tool show: with "names" (glob), those not in a

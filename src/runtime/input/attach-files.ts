@@ -1,6 +1,8 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import { checkAccess, SandboxRefusal, type ToolSandbox } from "../../sandbox/index.js";
+import { checkAccess } from "../../sandbox/check-access.js";
+import type { ToolSandbox } from "../../sandbox/index.js";
+import { SandboxRefusal } from "../../sandbox/sandbox-error.js";
 import { MAX_READ_CHARS, ToolError } from "../../tools/index.js";
 import { looksBinary } from "../../tools/looks-binary.js";
 import { openRegularFile, READ_ONLY, refuseSpecialFile } from "../../tools/regular-file.js";

@@ -1,6 +1,7 @@
 import type { SandboxConfig } from "../../config/index.js";
 import type { SandboxMode, SandboxRecord } from "../../core/index.js";
-import { resolveSandboxSettings, Sandbox } from "../../sandbox/index.js";
+import { Sandbox } from "../../sandbox/sandbox.js";
+import { resolveSandboxSettings } from "../../sandbox/sandbox-settings.js";
 
 /** The sandbox of one run: what the session and the front-ends are told, and the sandbox itself (none in mode full). */
 export interface RunSandbox {
