@@ -4,12 +4,12 @@ import type { ModelClient } from "../core/index.js";
 import { optional } from "../core/index.js";
 import {
   composeHandoff,
-  HANDOFF_PROMPT_PATH,
   type HandoffSource,
   handoffContext,
   handoffRequest,
   handoffTemplate,
-} from "../handoff/index.js";
+} from "../handoff/handoff-draft.js";
+import { HANDOFF_PROMPT_PATH } from "../handoff/handoff-prompt-path.js";
 import type { Session } from "../session/index.js";
 import { effectiveNumbering } from "./compaction-numbering.js";
 import { summaryRequester } from "./summary-requester.js";

@@ -10,7 +10,10 @@
  *
  * Flags: `--quick` leaves out the 1 GB resume; `--sizes=10,100` picks the resume sizes in MB;
  * `--only=checkpoints` runs the checkpoint figures alone; `--only=sandbox` the sandbox's;
- * `--only=markdown` the streamed Markdown's; `--only=compaction` the compaction's.
+ * `--only=compaction` the compaction's; `--only=startup` the start-up's (with each figure's
+ * ratio to `node -e 0` and the issue's goals: `-p hi` and `acp` initialize within x2, `--version`
+ * x1.1); `--only=sessions` listing 1,000 sessions of 1 MB (goal: 300 ms with the index). A run that
+ * fails ends the bench with status 1 and its message, never with a figure.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
@@ -56,7 +59,10 @@ async function startup(): Promise<void> {
     const rows = await runStartupBenchmark({ runs: 11, node });
     const floor = rows[0]?.stats.medianMs ?? 0;
     for (const row of rows) {
-      const over = row === rows[0] ? "" : `  (+${(row.stats.medianMs - floor).toFixed(1)} ms over node -e 0)`;
+      const over =
+        row === rows[0]
+          ? ""
+          : `  +${(row.stats.medianMs - floor).toFixed(1)} ms, x${row.ratio.toFixed(2)} node -e 0${goalText(row.ratio, row.goal)}`;
       console.log(`  ${row.name.padEnd(36)}${formatStats(row.stats)}${over}`);
     }
   }
@@ -72,6 +78,12 @@ async function chunkedCompaction(): Promise<void> {
   console.log(
     `${formatStats(result)}; ${result.requests} summary requests, ${result.chunks} chunks (rejected whole first)`,
   );
+}
+
+/** "(goal x2: met)" or "(goal x2: NOT met)", empty without a goal. */
+function goalText(ratio: number, goal: number | undefined): string {
+  if (goal === undefined) return "";
+  return ` (goal x${goal}: ${ratio <= goal ? "met" : "NOT met"})`;
 }
 
 function compactionPrepare(): void {
@@ -186,6 +198,20 @@ async function main(): Promise<void> {
     printLoad("after");
     return;
   }
+  if (argv.includes("--only=startup")) {
+    await startup();
+    printLoad("after");
+    return;
+  }
+  if (argv.includes("--only=sessions")) {
+    const dir = join(process.cwd(), ".bench");
+    await mkdir(dir, { recursive: true });
+    await reportSessionListBenchmark(dir, { sessions: 1_000, sizeMb: 1 }).finally(() =>
+      rm(dir, { recursive: true, force: true }),
+    );
+    printLoad("after");
+    return;
+  }
   if (argv.includes("--only=markdown")) {
     markdownStream();
     printLoad("after");
@@ -201,4 +227,10 @@ async function main(): Promise<void> {
   printLoad("after");
 }
 
-await main();
+// A figure from a run that failed would mislead: any failure ends the bench with its message and status 1.
+await main().catch((error: unknown) => {
+  console.error(
+    `\nbench FAILED, no figure reported for the rest: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exitCode = 1;
+});

@@ -14,6 +14,10 @@ const UNBUNDLED = fileURLToPath(new URL("../cli/main.js", import.meta.url));
 export interface StartupRow {
   name: string;
   stats: TimingStats;
+  /** Median of the run-by-run ratios to `node -e 0` (each run paired with node's run of the same round). */
+  ratio: number;
+  /** The issue's goal for that ratio, when it has one. */
+  goal?: number;
 }
 
 /**
@@ -48,11 +52,12 @@ export async function runStartupBenchmark(options: {
       ANTHROPIC_BASE_URL: server.url,
     };
     const print = ["-m", "anthropic/claude-sonnet-4-5", "-p", "hi"];
-    const commands: Array<{ name: string; args: string[]; off?: boolean }> = [
+    const commands: Array<{ name: string; args: string[]; off?: boolean; acp?: boolean; goal?: number }> = [
       { name: "node -e 0 (node's own start)", args: ["-e", "0"] },
-      { name: "panto --version", args: [BIN, "--version"] },
+      { name: "panto --version", args: [BIN, "--version"], goal: 1.1 },
       { name: "panto --help", args: [BIN, "--help"] },
-      { name: "panto -p hi (fake server)", args: [BIN, ...print] },
+      { name: "panto -p hi (fake server)", args: [BIN, ...print], goal: 2 },
+      { name: "panto acp, initialize answered", args: [BIN, "acp"], acp: true, goal: 2 },
       { name: "unbundled dist/cli/main.js -p hi", args: [UNBUNDLED, ...print] },
     ];
     if (hasCompileCache)
@@ -61,14 +66,22 @@ export async function runStartupBenchmark(options: {
     for (let run = -1; run < options.runs; run++) {
       for (const [index, command] of commands.entries()) {
         const commandEnv = command.off === true ? { ...env, NODE_DISABLE_COMPILE_CACHE: "1" } : env;
-        const ms = await timeProcess(execPath, command.args, { cwd: project, env: commandEnv });
+        const time = command.acp === true ? timeAcpInitialize : timeProcess;
+        const ms = await time(execPath, command.args, { cwd: project, env: commandEnv });
         if (run >= 0) timings[index]?.push(ms);
       }
     }
-    return commands.map((command, index) => ({
-      name: command.name,
-      stats: timingStats(timings[index] ?? []),
-    }));
+    const floor = timings[0] ?? [];
+    return commands.map((command, index) => {
+      const times = timings[index] ?? [];
+      const ratios = times.map((ms, run) => ms / (floor[run] ?? Number.NaN));
+      return {
+        name: command.name,
+        stats: timingStats(times),
+        ratio: timingStats(ratios).medianMs,
+        ...(command.goal === undefined ? {} : { goal: command.goal }),
+      };
+    });
   } finally {
     await server.close();
     await rm(root, { recursive: true, force: true });
@@ -94,5 +107,51 @@ function timeProcess(
       if (code === 0) resolve(ms);
       else reject(new Error(`node ${args.join(" ")} exited with ${code}: ${stderr}`));
     });
+  });
+}
+
+/**
+ * Milliseconds from spawning `node ...args` (`panto acp`) to its answer to `initialize` on stdout;
+ * the process is then told to end by closing its input. No answer, an error answer or a failed
+ * exit is an error.
+ */
+function timeAcpInitialize(
+  execPath: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(execPath, args, { ...options, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let answeredMs: number | undefined;
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (answeredMs !== undefined || !stdout.includes("\n")) return;
+      answeredMs = performance.now() - started;
+      child.stdin.end();
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const answer = stdout.split("\n")[0] ?? "";
+      if (answeredMs !== undefined && code === 0 && answer.includes('"result"')) resolve(answeredMs);
+      else
+        reject(
+          new Error(`node ${args.join(" ")} did not answer initialize (exit ${code}): ${answer} ${stderr}`),
+        );
+    });
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
   });
 }

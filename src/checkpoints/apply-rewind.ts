@@ -1,29 +1,23 @@
 import { appendFile, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { RewindEntry, RewindFileOutcome, Session, UncoveredReason } from "../session/index.js";
+import type { RewindEntry, RewindFileOutcome, Session } from "../session/index.js";
 import { sessionObjectsPath, storeDirectory } from "./checkpoint-store.js";
 import { checkpointPath } from "./file-version.js";
 import type { SkippedPath } from "./plan-code-rewind.js";
 import { objectsDirFor, type PreparedRewind } from "./prepare-rewind.js";
 import { judgeFiles, type RestoredChange, restoreFiles } from "./restore-files.js";
 import { RewindError } from "./rewind-error.js";
+import { blockedMessage, UNCOVERED_WORDS } from "./rewind-words.js";
 import { objectList } from "./session-checkpoints.js";
+
+// Their home is rewind-words.ts, which the rewind's descriptions import without this module.
+export { blockedMessage, UNCOVERED_WORDS };
 
 /** What a rewind did: the entry it appended (its outcomes per file included). */
 export interface RewindReport {
   prepared: PreparedRewind;
   entry: RewindEntry;
 }
-
-/** Why a path was not covered, in words for the report. */
-export const UNCOVERED_WORDS: Record<UncoveredReason, string> = {
-  ignored: "ignored by the project's ignore rules, not checkpointed",
-  "too-large": "over the checkpoint size cap, not checkpointed",
-  "nested-repository": "a nested repository, not checkpointed",
-  "special-file": "not a regular file or link, not checkpointed",
-  "content-unavailable": "its earlier content was not available when checkpointed",
-  "outside-workspace": "outside the workspace, not checkpointed",
-};
 
 /** The skipped paths as outcomes, each saying why it was left alone. */
 export function skippedOutcomes(skipped: readonly SkippedPath[]): RewindFileOutcome[] {
@@ -32,11 +26,6 @@ export function skippedOutcomes(skipped: readonly SkippedPath[]): RewindFileOutc
     outcome: "skipped",
     reason: UNCOVERED_WORDS[item.reason],
   }));
-}
-
-/** The message for a code rewind that cannot be made: the reasons, and what can be done instead. */
-export function blockedMessage(blockers: readonly string[]): string {
-  return `checkpoints unavailable: the files cannot be rewound (${blockers.join("; ")}); the conversation alone can be (--conversation, or "conversation only" in /rewind)`;
 }
 
 async function rememberObjects(pantoHome: string, sessionId: string, changes: readonly RestoredChange[]) {

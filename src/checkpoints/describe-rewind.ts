@@ -1,8 +1,9 @@
 import type { CheckpointEntry, FileVersion, RewindOutcome } from "../session/index.js";
-import { blockedMessage, type RewindReport, UNCOVERED_WORDS } from "./apply-rewind.js";
+import type { RewindReport } from "./apply-rewind.js";
 import type { PreparedRewind } from "./prepare-rewind.js";
 import type { FileVerdict } from "./restore-files.js";
 import type { RewindPoint } from "./rewind-points.js";
+import { blockedMessage, UNCOVERED_WORDS } from "./rewind-words.js";
 
 /** What a rewind does (or would do) to one file: its outcome, and the change a restore makes. */
 export interface FileAction {

@@ -175,9 +175,10 @@ Sandbox (--sandbox MODE, config "sandbox"; Linux: bubblewrap, macOS: sandbox-exe
   that needs more may ask to leave the sandbox with a reason: that is asked every time (never
   covered by "always" or --allow-tools) and refused in print and JSON modes unless
   --allow-unsandboxed is given. Your own !cmd, hooks and MCP servers run unconfined, as
-  configured. When the sandbox cannot start (bubblewrap missing, user namespaces disabled,
-  AppArmor, a container), panto exits 2 saying why and how to fix it, or to choose
-  --sandbox full. The banner, /session, the JSON session_started event and exports name the
+  configured. Without bubblewrap panto exits 2 saying how to install it, or to choose
+  --sandbox full; whether the sandbox starts (user namespaces disabled, AppArmor, a
+  container) is checked before the model's first command, which fails, unrun, saying why and
+  how to fix it. The banner, /session, the JSON session_started event and exports name the
   mode; panto sandbox shows what holds on this machine.
 
 Checkpoints and rewind:
@@ -370,7 +371,7 @@ Exit status:
   0    success
   1    a model, provider or runtime failure (an overflow that survived its one retry included)
   2    a usage or configuration error (bad flag, bad config, unknown provider, missing API key,
-       session in use by another process, a sandbox that cannot start)
+       session in use by another process, bubblewrap not installed)
   3    stopped by --max-turns N: N model requests made and the model still wanted tools
        (the work so far stays in the session; panto -r ID continues it)
   130  interrupted (Ctrl-C, or Esc in the -r picker)

@@ -5,7 +5,7 @@ import {
   type Tool,
   type ToolOutput,
 } from "../tools/index.js";
-import { type RecallSession, recall } from "./recall.js";
+import type { RecallSession } from "./recall.js";
 
 /** What the recall tool needs of the run: its session now, and the redactor everything passes through. */
 export interface RecallToolOptions {
@@ -41,6 +41,8 @@ export function createRecallTool(options: RecallToolOptions): Tool {
       const session = options.session();
       if (session === undefined)
         return { content: [{ type: "text", text: "recall: nothing is recorded yet" }], isError: true };
+      // The search engine is loaded by the first recall, not at every start.
+      const { recall } = await import("./recall.js");
       const answer = await recall(session, {
         ...args,
         limit: args.limit ?? DEFAULT_RECALL_HITS,

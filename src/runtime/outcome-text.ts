@@ -1,4 +1,8 @@
-import { describeRewindDone, describeRewindPlan, describeRewindPoints } from "../checkpoints/index.js";
+import {
+  describeRewindDone,
+  describeRewindPlan,
+  describeRewindPoints,
+} from "../checkpoints/describe-rewind.js";
 import type { CompactionPreview } from "../compaction/index.js";
 import type { CommandFailure, CommandOutcome } from "./command-outcome.js";
 import { formatCompactionReport, formatTokens, plural, shorten } from "./format-text.js";

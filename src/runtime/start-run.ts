@@ -1,5 +1,6 @@
-import { Agent, type AgentOptions, buildSystemPrompt } from "../agent/index.js";
-import type { SessionCheckpoints } from "../checkpoints/index.js";
+import { Agent } from "../agent/agent.js";
+import type { AgentOptions } from "../agent/agent-options.js";
+import { buildSystemPrompt } from "../agent/build-system-prompt.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
 import {
   DEFAULT_KEEP_VERBATIM_TOKENS,
@@ -11,7 +12,7 @@ import {
 } from "../config/index.js";
 import { optional } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
-import { createRecallTool } from "../recall/index.js";
+import { createRecallTool } from "../recall/recall-tool.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
 import {
   newSessionHeader,
@@ -20,7 +21,8 @@ import {
   openSession,
   type Session,
 } from "../session/index.js";
-import { createSkillTool, skillsPromptSection } from "../skills/index.js";
+import { createSkillTool } from "../skills/create-skill-tool.js";
+import { skillsPromptSection } from "../skills/skills-prompt-section.js";
 import type { TaskEnvironment } from "../subagents/index.js";
 import { createDefaultTools } from "../tools/index.js";
 import { ApprovalPolicy } from "./approval-policy.js";
@@ -38,7 +40,7 @@ import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.j
 import { loadRunSkills } from "./setup/load-run-skills.js";
 import { openRunSession } from "./setup/open-run-session.js";
 import { setupStep, UsageError } from "./setup/setup-errors.js";
-import { checkpointRecorderFor } from "./setup/start-checkpoints.js";
+import { checkpointRecorderFor, type RunCheckpoints } from "./setup/start-checkpoints.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
 import { type RunSandbox, startSandbox } from "./setup/start-sandbox.js";
@@ -117,7 +119,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   });
   // recall is always offered, so the tool list (and the cached prefix) never changes; it follows
   // the run's session as /clear or a handoff replaces it.
-  const confinement = await startRunSandbox(options, loaded, env, bashEnv, session);
+  const confinement = await startRunSandbox(options, loaded, env, session);
   const tools = [
     ...createDefaultTools({ bashEnv, ...optional("sandbox", confinement.sandbox?.policy) }),
     createRecallTool({ session: () => session, redact: secrets.redact }),
@@ -146,7 +148,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   let agentHooks: AgentHooks | undefined;
   let agentOptions: AgentOptions | undefined;
   const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
-  let recorder: SessionCheckpoints | undefined;
+  let recorder: RunCheckpoints | undefined;
   const makeAgent = (session: Session, modelId: string): Agent => {
     agentHooks = makeHooks?.(session);
     recorder = recorderFor(session);
@@ -282,7 +284,6 @@ async function startRunSandbox(
   options: RunOptions,
   loaded: LoadedConfig,
   env: NodeJS.ProcessEnv,
-  bashEnv: NodeJS.ProcessEnv,
   session: Session,
 ): Promise<RunSandbox> {
   try {
@@ -293,7 +294,6 @@ async function startRunSandbox(
         projectRoot: loaded.projectRoot,
         pantoHome: loaded.pantoHome,
         env,
-        bashEnv,
       }),
     );
   } catch (error) {

@@ -59,6 +59,11 @@ export interface ToolSandbox {
   readonly policy: SandboxPolicy;
   layout(): SandboxLayout;
   prepare(command: string, cwd: string, env: NodeJS.ProcessEnv): PreparedCommand;
+  /**
+   * Resolves once the sandbox is known to start on this machine, rejects with a SandboxError
+   * saying why it cannot; awaited before the first command, so a run that starts none never pays it.
+   */
+  ready?(env: NodeJS.ProcessEnv): Promise<void>;
 }
 
 /** What a sandbox is built from besides the settings. */
@@ -82,6 +87,7 @@ export class Sandbox implements ToolSandbox {
   readonly #folders: PrivateFolders;
   /** Made at the first command where the system lets panto (undefined: not tried yet; null: none). */
   #cgroup: PidsCgroup | null | undefined;
+  #started: Promise<void> | undefined;
 
   private constructor(policy: SandboxPolicy, launcher: SandboxLauncher, folders: PrivateFolders) {
     this.policy = policy;
@@ -151,6 +157,19 @@ export class Sandbox implements ToolSandbox {
       layout,
       finish,
     };
+  }
+
+  /**
+   * Starts one empty command in the sandbox the first time it is asked, so a machine that cannot
+   * run it (user namespaces off, AppArmor, a container's seccomp filter) fails before the model's
+   * first command, with what failed and how to fix it; later calls share that verdict. Not done when
+   * the run starts: a run that never runs a command never spawns the launcher.
+   */
+  ready(env: NodeJS.ProcessEnv): Promise<void> {
+    this.#started ??= import("./check-sandbox-starts.js").then(({ checkSandboxStarts }) =>
+      checkSandboxStarts(this, env),
+    );
+    return this.#started;
   }
 
   /** Removes the private folders and the cgroup. */

@@ -14,6 +14,7 @@ import { isSessionError } from "./session-error.js";
 import {
   readSessionIndex,
   SESSION_INDEX_FILE,
+  type SessionIndexHead,
   type SessionIndexRecord,
   updateSessionIndex,
 } from "./session-index.js";
@@ -123,10 +124,14 @@ async function summarise(
   const info = await stat(path);
   // An empty file is a session whose header never landed: nothing to list or resume.
   if (!info.isFile() || info.size === 0) return undefined;
+  const known = records.get(name);
+  // Unchanged since the index counted it: listed from the record, the file never opened.
+  if (known?.head !== undefined && known.counted_to === info.size && known.head.mtime_ms === info.mtimeMs)
+    return { summary: fromRecord(path, known, known.head, info.mtime), mtimeMs: info.mtimeMs };
   const file = await open(path, "r");
   try {
     const head = await readSessionHead(path, file, info.size);
-    const counts = await countEntries(file, name, head, info.size, records.get(name), state);
+    const counts = await countEntries(file, name, head, info, records.get(name), state);
     const summary: SessionSummary = {
       path,
       file: name,
@@ -147,15 +152,50 @@ async function summarise(
   }
 }
 
+function fromRecord(
+  path: string,
+  record: SessionIndexRecord,
+  head: SessionIndexHead,
+  modified: Date,
+): SessionSummary {
+  return {
+    path,
+    file: record.file,
+    id: record.id,
+    created: head.created,
+    cwd: head.cwd,
+    modified: modified.toISOString(),
+    ...optional("firstPrompt", head.first_prompt),
+    turns: record.turns,
+    compactions: record.compactions,
+    countsExact: true,
+    size: record.counted_to,
+    ...optional("parent", head.parent),
+  };
+}
+
+/** What the index keeps of a head, so that the next listing of an unchanged file need not read it. */
+function indexHead(head: SessionHead, mtimeMs: number): SessionIndexHead {
+  return {
+    created: head.header.created,
+    cwd: head.header.cwd,
+    header_end: head.headerEnd,
+    mtime_ms: mtimeMs,
+    ...optional("first_prompt", head.firstPrompt),
+    ...optional("parent", head.header.parent),
+  };
+}
+
 /** Exact counts from the index plus the bytes after it, else from the whole file, else a tail's lower bound. */
 async function countEntries(
   file: FileHandle,
   name: string,
   head: SessionHead,
-  size: number,
+  info: { size: number; mtimeMs: number },
   record: SessionIndexRecord | undefined,
   state: CountState,
 ): Promise<EntryCounts & { exact: boolean }> {
+  const { size } = info;
   const usable = record !== undefined && record.id === head.header.id && record.counted_to <= size;
   const base: EntryCounts = usable ? record : { turns: 0, compactions: 0 };
   const from = usable ? record.counted_to : head.headerEnd;
@@ -163,8 +203,17 @@ async function countEntries(
     state.budget -= size - from;
     const added = await countEntriesInRange(file, from, size);
     const counts = { turns: base.turns + added.turns, compactions: base.compactions + added.compactions };
-    if (!usable || added.end !== from)
-      state.fresh.push({ file: name, id: head.header.id, counted_to: added.end, ...counts });
+    // The head is recorded only with counts that reach the file's end: then size and time alone
+    // tell the next listing that nothing changed.
+    const complete = added.end === size;
+    if (!usable || added.end !== from || (complete && record.head?.mtime_ms !== info.mtimeMs))
+      state.fresh.push({
+        file: name,
+        id: head.header.id,
+        counted_to: added.end,
+        ...counts,
+        ...optional("head", complete ? indexHead(head, info.mtimeMs) : undefined),
+      });
     return { ...counts, exact: true };
   }
   return { ...(await countTail(file, head.headerEnd, size)), exact: false };

@@ -1,5 +1,6 @@
 import { appendFile, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { SessionParent } from "./session-entries.js";
 
 /** The cache file beside a project's sessions. Deleting it loses nothing: listing rebuilds it. */
 export const SESSION_INDEX_FILE = "index.jsonl";
@@ -15,6 +16,35 @@ export interface SessionIndexRecord {
   counted_to: number;
   turns: number;
   compactions: number;
+  /**
+   * What the listing shows of the file's head, and the modification time it was counted at: a file
+   * whose size is still `counted_to` and whose time is still `mtime_ms` is listed from the record
+   * alone, without being opened. Absent from records older than these fields.
+   */
+  head?: SessionIndexHead;
+}
+
+/** A session file's head as a listing shows it (see SessionSummary). */
+export interface SessionIndexHead {
+  created: string;
+  cwd: string;
+  header_end: number;
+  mtime_ms: number;
+  first_prompt?: string;
+  parent?: SessionParent;
+}
+
+function isHead(value: unknown): value is SessionIndexHead {
+  if (typeof value !== "object" || value === null) return false;
+  const head = value as Record<string, unknown>;
+  return (
+    typeof head.created === "string" &&
+    typeof head.cwd === "string" &&
+    typeof head.header_end === "number" &&
+    typeof head.mtime_ms === "number" &&
+    (head.first_prompt === undefined || typeof head.first_prompt === "string") &&
+    (head.parent === undefined || (typeof head.parent === "object" && head.parent !== null))
+  );
 }
 
 /** The index as read: the latest record per file name, and how many lines the file held. */
@@ -34,7 +64,8 @@ function isRecord(value: unknown): value is SessionIndexRecord {
     typeof record.id === "string" &&
     [record.counted_to, record.turns, record.compactions].every(
       (number) => typeof number === "number" && Number.isInteger(number) && number >= 0,
-    )
+    ) &&
+    (record.head === undefined || isHead(record.head))
   );
 }
 

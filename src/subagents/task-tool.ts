@@ -2,7 +2,7 @@ import type { Tool, ToolOutput } from "../tools/index.js";
 import type { AgentDefinition } from "./agent-definition.js";
 import type { AgentDefinitions } from "./load-agent-definitions.js";
 import { ParallelLimit } from "./parallel-limit.js";
-import { runTask, type TaskEnvironment } from "./run-task.js";
+import type { TaskEnvironment } from "./run-task.js";
 
 /** Task calls of one tool round that run at once, unless config `max_parallel_tasks` says otherwise. */
 export const DEFAULT_MAX_PARALLEL_TASKS = 4;
@@ -49,6 +49,8 @@ export function createTaskTool(
       if (typeof agent === "string") return failure(agent);
       const description =
         typeof args.description === "string" && args.description.trim() !== "" ? args.description : prompt;
+      // The subagent runner (an agent of its own) is loaded by the first task, not at every start.
+      const { runTask } = await import("./run-task.js");
       return limit.run(() =>
         runTask(environment, {
           prompt,

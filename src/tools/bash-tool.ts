@@ -83,6 +83,7 @@ async function runBash(
       timeoutMs,
     );
   }
+  await context.sandbox.ready?.(env);
   const prepared = context.sandbox.prepare(command, context.cwd, env);
   const result = await runCommand(prepared, { ...limits, env: prepared.env, ...cancel });
   const after = prepared.finish();

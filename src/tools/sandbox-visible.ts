@@ -1,4 +1,5 @@
-import { checkAccess, ruleFor, type SandboxLayout, viewPathOf } from "../sandbox/index.js";
+import { checkAccess, viewPathOf } from "../sandbox/check-access.js";
+import { ruleFor, type SandboxLayout } from "../sandbox/sandbox-layout.js";
 
 /** A file a search found: where it was found (shown), and what to open (its real path in a sandbox). */
 export interface FoundFile {

@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
-import { type AccessIntent, checkAccess, type SandboxLayout, viewPathOf } from "../sandbox/index.js";
+import { type AccessIntent, checkAccess, viewPathOf } from "../sandbox/check-access.js";
+import type { SandboxLayout } from "../sandbox/sandbox-layout.js";
 import type { FileAccess } from "./file-access.js";
 import type { ToolContext } from "./tool.js";
 

@@ -29,7 +29,10 @@ interface BinRun {
   stderr: string;
   /** Files of the package the run loaded as ES modules. */
   loaded: string[];
-  /** The bundled npm packages inside those files (esbuild marks each with a `// node_modules/...` line). */
+  /**
+   * The bundled npm packages inside those files (esbuild marks each with a `// node_modules/...` line,
+   * `// ../../x/node_modules/...` when node_modules is a symlink).
+   */
   packages: Set<string>;
   /** The bundled files of those packages, as "package/path/in/package.mjs". */
   modules: Set<string>;
@@ -76,7 +79,7 @@ function describeRun(status: number | null, stdout: string, traced: string): Bin
   const modules = new Set<string>();
   for (const file of new Set(loaded)) {
     for (const match of readFileSync(file, "utf8").matchAll(
-      /^\/\/ node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\/(\S+)$/gm,
+      /^\/\/ (?:\S*\/)?node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\/(\S+)$/gm,
     )) {
       packages.add(match[1] as string);
       modules.add(`${match[1]}/${match[2]}`);

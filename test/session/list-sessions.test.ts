@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   listSessions,
@@ -49,6 +50,22 @@ async function writeSession(
 }
 
 describe("listSessions", () => {
+  it("lists a session the index covers, unchanged in size and time, from the index without reading it", async () => {
+    const modified = new Date("2025-01-01");
+    const path = await writeSession("2025-01-01T00-00-00.000Z_aaaaaaaa.jsonl", "fix the parser", 2, modified);
+    const first = await listSessions(directory);
+    // Same size, same time, other bytes: a listing that read the file would fail on it.
+    const size = (await readFile(path)).length;
+    await writeFile(path, "x".repeat(size));
+    await utimes(path, modified, modified);
+    const second = await listSessions(directory);
+    expect(second).toEqual(first);
+    expect(second.sessions[0]).toMatchObject({ firstPrompt: "fix the parser", turns: 2, countsExact: true });
+    // Any change of size is read again, and found broken.
+    await appendFile(path, "x");
+    expect((await listSessions(directory)).problems).toHaveLength(1);
+  });
+
   it("lists sessions newest first with header id, first prompt, turns, compactions and size", async () => {
     await writeSession(
       "2025-01-01T00-00-00.000Z_aaaaaaaa.jsonl",
@@ -158,5 +175,25 @@ describe("resolveSessionRef", () => {
       "abcdef019",
       "12345678",
     ]);
+  });
+
+  it("gives the same prefixes as comparing every pair, on ids that share prefixes, repeat or are prefixes of others", () => {
+    const pairwise = (ids: readonly string[], minimum: number): string[] =>
+      ids.map((id) => {
+        let length = Math.min(minimum, id.length);
+        while (
+          length < id.length &&
+          ids.some((other) => other !== id && other.startsWith(id.slice(0, length)))
+        )
+          length++;
+        return id.slice(0, length);
+      });
+    const id = fc.string({ unit: fc.constantFrom("a", "b", "0"), maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(id, { maxLength: 30 }), fc.integer({ min: 0, max: 10 }), (ids, minimum) => {
+        expect(uniqueIdPrefixes(ids, minimum)).toEqual(pairwise(ids, minimum));
+      }),
+      { seed: 36, numRuns: 500 },
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../../agent/index.js";
-import { checkpointWarning } from "../../checkpoints/index.js";
+import { checkpointWarning } from "../../checkpoints/describe-rewind.js";
 import {
   formatCompactionLine,
   formatToolCall,

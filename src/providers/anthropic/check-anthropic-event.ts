@@ -1,46 +1,55 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
-import { z } from "zod";
-import { checkWire } from "../shared/check-wire.js";
+import {
+  checkShape,
+  count as countShape,
+  index,
+  literal,
+  nullish,
+  object,
+  string,
+  stringNotIn,
+  union,
+  type WireShape,
+} from "../shared/wire-shape.js";
 
-const count = z.number().nonnegative().nullish();
-const usage = z
-  .looseObject({
+const count = nullish(countShape);
+const usage = nullish(
+  object({
     input_tokens: count,
     output_tokens: count,
     cache_creation_input_tokens: count,
     cache_read_input_tokens: count,
-    output_tokens_details: z.looseObject({ thinking_tokens: count }).nullish(),
-  })
-  .nullish();
-const index = z.number().int().nonnegative();
+    output_tokens_details: nullish(object({ thinking_tokens: count })),
+  }),
+);
 
-/** The blocks panto reads; other block types (server tools) pass unread. */
-const contentBlock = z.union([
-  z.looseObject({ type: z.literal("text"), text: z.string() }),
-  z.looseObject({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }),
-  z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() }),
-  z.looseObject({ type: z.literal("tool_use"), id: z.string().min(1), name: z.string().min(1) }),
-  z.looseObject({ type: z.string().refine((type) => !READ_BLOCKS.has(type)) }),
-]);
 const READ_BLOCKS = new Set(["text", "thinking", "redacted_thinking", "tool_use"]);
+/** The blocks panto reads; other block types (server tools) pass unread. */
+const contentBlock = union(
+  object({ type: literal("text"), text: string() }),
+  object({ type: literal("thinking"), thinking: string(), signature: string() }),
+  object({ type: literal("redacted_thinking"), data: string() }),
+  object({ type: literal("tool_use"), id: string(1), name: string(1) }),
+  object({ type: stringNotIn(READ_BLOCKS) }),
+);
 
-const delta = z.union([
-  z.looseObject({ type: z.literal("text_delta"), text: z.string() }),
-  z.looseObject({ type: z.literal("thinking_delta"), thinking: z.string() }),
-  z.looseObject({ type: z.literal("signature_delta"), signature: z.string() }),
-  z.looseObject({ type: z.literal("input_json_delta"), partial_json: z.string() }),
-  z.looseObject({ type: z.string().refine((type) => !READ_DELTAS.has(type)) }),
-]);
 const READ_DELTAS = new Set(["text_delta", "thinking_delta", "signature_delta", "input_json_delta"]);
+const delta = union(
+  object({ type: literal("text_delta"), text: string() }),
+  object({ type: literal("thinking_delta"), thinking: string() }),
+  object({ type: literal("signature_delta"), signature: string() }),
+  object({ type: literal("input_json_delta"), partial_json: string() }),
+  object({ type: stringNotIn(READ_DELTAS) }),
+);
 
 /** What each event type the reader acts on must carry. */
-const EVENT_SCHEMAS = new Map<string, z.ZodType>(
+const EVENT_SHAPES = new Map<string, WireShape>(
   Object.entries({
-    message_start: z.looseObject({ message: z.looseObject({ usage }) }),
-    content_block_start: z.looseObject({ index, content_block: contentBlock }),
-    content_block_delta: z.looseObject({ index, delta }),
-    content_block_stop: z.looseObject({ index }),
-    message_delta: z.looseObject({ delta: z.looseObject({ stop_reason: z.string().nullish() }), usage }),
+    message_start: object({ message: object({ usage }) }),
+    content_block_start: object({ index, content_block: contentBlock }),
+    content_block_delta: object({ index, delta }),
+    content_block_stop: object({ index }),
+    message_delta: object({ delta: object({ stop_reason: nullish(string()) }), usage }),
   }),
 );
 
@@ -51,6 +60,6 @@ const EVENT_SCHEMAS = new Map<string, z.ZodType>(
  */
 export function checkAnthropicEvent(event: RawMessageStreamEvent, provider: string): RawMessageStreamEvent {
   // A Map, not an object: an event typed "constructor" or "__proto__" must find nothing.
-  const schema = EVENT_SCHEMAS.get(event.type);
-  return schema === undefined ? event : checkWire(schema, event, provider, `${event.type} event`);
+  const shape = EVENT_SHAPES.get(event.type);
+  return shape === undefined ? event : checkShape(shape, event, provider, `${event.type} event`);
 }

@@ -1,41 +1,44 @@
 import type { GenerateContentResponse } from "@google/genai";
-import { z } from "zod";
-import { checkWire } from "../shared/check-wire.js";
+import {
+  array,
+  boolean,
+  checkShape,
+  count as countShape,
+  object,
+  optional,
+  record,
+  string,
+} from "../shared/wire-shape.js";
 
-const count = z.number().nonnegative().optional();
+const count = optional(countShape);
+const text = optional(string());
 
-const part = z.looseObject({
-  text: z.string().optional(),
-  thought: z.boolean().optional(),
-  thoughtSignature: z.string().optional(),
-  functionCall: z
-    .looseObject({
-      id: z.string().optional(),
-      name: z.string().optional(),
-      args: z.record(z.string(), z.unknown()).optional(),
-    })
-    .optional(),
+const part = object({
+  text,
+  thought: optional(boolean),
+  thoughtSignature: text,
+  functionCall: optional(object({ id: text, name: text, args: optional(record) })),
 });
 
-const chunkSchema = z.looseObject({
-  usageMetadata: z
-    .looseObject({
+const chunkShape = object({
+  usageMetadata: optional(
+    object({
       promptTokenCount: count,
       candidatesTokenCount: count,
       thoughtsTokenCount: count,
       cachedContentTokenCount: count,
       toolUsePromptTokenCount: count,
-    })
-    .optional(),
-  promptFeedback: z.looseObject({ blockReason: z.string().optional() }).optional(),
-  candidates: z
-    .array(
-      z.looseObject({
-        content: z.looseObject({ parts: z.array(part).optional() }).optional(),
-        finishReason: z.string().optional(),
+    }),
+  ),
+  promptFeedback: optional(object({ blockReason: text })),
+  candidates: optional(
+    array(
+      object({
+        content: optional(object({ parts: optional(array(part)) })),
+        finishReason: text,
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
 
 /**
@@ -43,5 +46,5 @@ const chunkSchema = z.looseObject({
  * before the reader trusts its fields.
  */
 export function checkGeminiChunk(chunk: GenerateContentResponse, provider: string): GenerateContentResponse {
-  return checkWire<GenerateContentResponse>(chunkSchema, chunk, provider, "chunk");
+  return checkShape<GenerateContentResponse>(chunkShape, chunk, provider, "chunk");
 }

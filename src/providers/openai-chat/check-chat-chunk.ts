@@ -1,50 +1,55 @@
-import { z } from "zod";
-import { checkWire } from "../shared/check-wire.js";
+import {
+  array,
+  checkShape,
+  count as countShape,
+  index,
+  nullish,
+  object,
+  optional,
+  record,
+  string,
+  union,
+} from "../shared/wire-shape.js";
 import type { ChatChunk } from "./chat-stream-accumulator.js";
 
-const count = z.number().nonnegative().nullish();
-const text = z.string().nullish();
+const count = nullish(countShape);
+const text = nullish(string());
 
 /** Mistral-style content parts: text, or thinking that is text or parts again. */
-const part = z.looseObject({
-  type: z.string().optional(),
+const part = object({
+  type: optional(string()),
   text,
-  thinking: z.union([z.string(), z.array(z.looseObject({ text }))]).nullish(),
+  thinking: nullish(union(string(), array(object({ text })))),
 });
 
-const delta = z
-  .looseObject({
-    content: z.union([z.string(), z.array(part)]).nullish(),
+const delta = nullish(
+  object({
+    content: nullish(union(string(), array(part))),
     reasoning_content: text,
     reasoning: text,
-    tool_calls: z
-      .array(
-        z.looseObject({
-          index: z.number().int().nonnegative().optional(),
+    tool_calls: nullish(
+      array(
+        object({
+          index: optional(index),
           id: text,
-          function: z
-            .looseObject({
-              name: text,
-              arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
-            })
-            .nullish(),
+          function: nullish(object({ name: text, arguments: nullish(union(string(), record)) })),
         }),
-      )
-      .nullish(),
-  })
-  .nullish();
+      ),
+    ),
+  }),
+);
 
-const chunkSchema = z.looseObject({
-  choices: z.array(z.looseObject({ delta, message: delta, finish_reason: text })).nullish(),
-  usage: z
-    .looseObject({
+const chunkShape = object({
+  choices: nullish(array(object({ delta, message: delta, finish_reason: text }))),
+  usage: nullish(
+    object({
       prompt_tokens: count,
       completion_tokens: count,
-      prompt_tokens_details: z.looseObject({ cached_tokens: count, cache_write_tokens: count }).nullish(),
-      completion_tokens_details: z.looseObject({ reasoning_tokens: count }).nullish(),
+      prompt_tokens_details: nullish(object({ cached_tokens: count, cache_write_tokens: count })),
+      completion_tokens_details: nullish(object({ reasoning_tokens: count })),
       prompt_cache_hit_tokens: count,
-    })
-    .nullish(),
+    }),
+  ),
 });
 
 /**
@@ -52,5 +57,5 @@ const chunkSchema = z.looseObject({
  * its fields: the shapes compatible servers send vary, but each field has one type when present.
  */
 export function checkChatChunk(chunk: unknown, provider: string): ChatChunk {
-  return checkWire<ChatChunk>(chunkSchema, chunk, provider, "chunk");
+  return checkShape<ChatChunk>(chunkShape, chunk, provider, "chunk");
 }

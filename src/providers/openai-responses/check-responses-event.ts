@@ -1,61 +1,70 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
-import { z } from "zod";
-import { checkWire } from "../shared/check-wire.js";
+import {
+  array,
+  checkShape,
+  count as countShape,
+  index,
+  literal,
+  nullish,
+  object,
+  optional,
+  string,
+  stringNotIn,
+  union,
+  type WireShape,
+} from "../shared/wire-shape.js";
 
-const index = z.number().int().nonnegative();
-const count = z.number().nonnegative().nullish();
-const text = z.string().nullish();
+const count = nullish(countShape);
+const text = nullish(string());
 
+const READ_ITEMS = new Set(["function_call", "reasoning", "message"]);
 /** The output items the reader takes apart; other item types pass unread. */
-const item = z.union([
-  z.looseObject({ type: z.literal("function_call"), call_id: z.string(), name: z.string(), arguments: text }),
-  z.looseObject({
-    type: z.literal("reasoning"),
-    id: z.string().optional(),
-    summary: z.array(z.looseObject({ text: z.string() })).nullish(),
+const item = union(
+  object({ type: literal("function_call"), call_id: string(), name: string(), arguments: text }),
+  object({
+    type: literal("reasoning"),
+    id: optional(string()),
+    summary: nullish(array(object({ text: string() }))),
     encrypted_content: text,
   }),
-  z.looseObject({
-    type: z.literal("message"),
-    content: z.array(z.looseObject({ type: z.string(), text: text, refusal: text })).nullish(),
+  object({
+    type: literal("message"),
+    content: nullish(array(object({ type: string(), text, refusal: text }))),
   }),
-  z.looseObject({ type: z.string().refine((type) => !READ_ITEMS.has(type)) }),
-]);
-const READ_ITEMS = new Set(["function_call", "reasoning", "message"]);
+  object({ type: stringNotIn(READ_ITEMS) }),
+);
 
-const response = z.looseObject({
-  output: z.array(item).nullish(),
-  usage: z
-    .looseObject({
+const response = object({
+  output: nullish(array(item)),
+  usage: nullish(
+    object({
       input_tokens: count,
       output_tokens: count,
-      input_tokens_details: z.looseObject({ cached_tokens: count, cache_write_tokens: count }).nullish(),
-      output_tokens_details: z.looseObject({ reasoning_tokens: count }).nullish(),
-    })
-    .nullish(),
-  incomplete_details: z.looseObject({ reason: text }).nullish(),
+      input_tokens_details: nullish(object({ cached_tokens: count, cache_write_tokens: count })),
+      output_tokens_details: nullish(object({ reasoning_tokens: count })),
+    }),
+  ),
+  incomplete_details: nullish(object({ reason: text })),
 });
 
-const delta = z.looseObject({ output_index: index, delta: z.string() });
+const deltaFields = { output_index: index, delta: string() };
+const delta = object(deltaFields);
 
 /** What each event type the reader acts on must carry. */
-const EVENT_SCHEMAS = new Map<string, z.ZodType>(
+const EVENT_SHAPES = new Map<string, WireShape>(
   Object.entries({
-    "response.output_item.added": z.looseObject({ output_index: index, item }),
-    "response.output_item.done": z.looseObject({ output_index: index, item }),
+    "response.output_item.added": object({ output_index: index, item }),
+    "response.output_item.done": object({ output_index: index, item }),
     "response.output_text.delta": delta,
     "response.refusal.delta": delta,
-    "response.reasoning_summary_text.delta": delta.extend({ summary_index: index.optional() }),
-    "response.reasoning_text.delta": delta.extend({ content_index: index.optional() }),
+    "response.reasoning_summary_text.delta": object({ ...deltaFields, summary_index: optional(index) }),
+    "response.reasoning_text.delta": object({ ...deltaFields, content_index: optional(index) }),
     "response.function_call_arguments.delta": delta,
-    "response.function_call_arguments.done": z.looseObject({
-      output_index: index,
-      arguments: z.string().optional(),
-    }),
-    "response.output_text.done": z.looseObject({ output_index: index, text: z.string().optional() }),
-    "response.completed": z.looseObject({ response }),
-    "response.incomplete": z.looseObject({ response }),
-    "response.failed": z.looseObject({ response: z.looseObject({}) }),
+    "response.function_call_arguments.done": object({ output_index: index, arguments: optional(string()) }),
+    "response.output_text.done": object({ output_index: index, text: optional(string()) }),
+    "response.completed": object({ response }),
+    "response.incomplete": object({ response }),
+    "response.failed": object({ response: object({}) }),
   }),
 );
 
@@ -65,6 +74,6 @@ const EVENT_SCHEMAS = new Map<string, z.ZodType>(
  */
 export function checkResponsesEvent(event: ResponseStreamEvent, provider: string): ResponseStreamEvent {
   // A Map, not an object: an event typed "constructor" or "__proto__" must find nothing.
-  const schema = EVENT_SCHEMAS.get(event.type);
-  return schema === undefined ? event : checkWire(schema, event, provider, `${event.type} event`);
+  const shape = EVENT_SHAPES.get(event.type);
+  return shape === undefined ? event : checkShape(shape, event, provider, `${event.type} event`);
 }

@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import { PantoError } from "../../core/index.js";
 
 /**
@@ -9,18 +8,6 @@ import { PantoError } from "../../core/index.js";
  */
 export function malformedAnswer(provider: string, what: string): PantoError {
   return new PantoError("other", `${provider}: the server's answer is malformed: ${what}`, { provider });
-}
-
-/**
- * Checks `value` against `schema` and returns it as it is (not zod's copy, so nothing is stripped
- * or converted), or throws {@link malformedAnswer} naming `what` and the first problem's path.
- */
-export function checkWire<T>(schema: z.ZodType, value: unknown, provider: string, what: string): T {
-  const result = schema.safeParse(value);
-  if (result.success) return value as T;
-  const issue = result.error.issues[0];
-  const path = issue === undefined || issue.path.length === 0 ? "" : ` at ${issue.path.join(".")}`;
-  throw malformedAnswer(provider, `${what}${path}: ${issue?.message ?? "unexpected shape"}`);
 }
 
 /** JSON.parse for one event's data, failing as a malformed answer rather than a bare SyntaxError. */

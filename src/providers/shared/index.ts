@@ -4,7 +4,7 @@ export {
   type ErrorBodyCapture,
   sdkHttpErrorToPanto,
 } from "./capture-error-bodies.js";
-export { checkWire, malformedAnswer, parseWireJson } from "./check-wire.js";
+export { malformedAnswer, parseWireJson } from "./check-wire.js";
 export { renderCompactionText } from "./compaction-text.js";
 export { describeEndpoint } from "./describe-endpoint.js";
 export { groupToolResults } from "./group-tool-results.js";

@@ -4,55 +4,58 @@ import { describeSandbox, formatTokens, plural } from "../format-text.js";
 import type { CommandHandler, RunContext, RuntimeCommand } from "../run-context.js";
 import { readSubagentUsage } from "../subagent-usage.js";
 import { BUILT_IN_COMMANDS, slashHelpText } from "./built-in-commands.js";
-import {
-  describeCompactionHistory,
-  runCompactCommand,
-  runPin,
-  runPins,
-  runSummary,
-  runUncompact,
-  runUnpin,
-} from "./compaction-commands.js";
-import { describeContext } from "./describe-context.js";
-import { describeCost } from "./describe-cost.js";
-import { describeMcp } from "./describe-mcp.js";
-import { describeNextRequest } from "./describe-request.js";
-import { describeSkills } from "./describe-skills.js";
-import { runHandoff } from "./handoff-command.js";
-import { runInitCommand } from "./init-command.js";
-import { describeLastToolOutput } from "./last-tool-output.js";
-import { runModelCommand } from "./model-command.js";
-import { runForkCommand, runRewindCommand } from "./rewind-commands.js";
+
+/**
+ * A handler whose code is imported on its first call: the registry (names, help) is built at every
+ * start, but a run that never types /rewind never loads checkpoints, nor /handoff its drafting.
+ */
+function lazy(load: () => Promise<CommandHandler>): CommandHandler {
+  return async (run, args, signal) => (await load())(run, args, signal);
+}
+
+const compaction = () => import("./compaction-commands.js");
+const rewinds = () => import("./rewind-commands.js");
 
 /** The handler of each built-in command, by name (built-in-commands.ts lists them). */
 const HANDLERS: Record<string, CommandHandler> = {
-  compact: runCompactCommand,
-  uncompact: runUncompact,
-  pin: runPin,
-  pins: runPins,
-  unpin: runUnpin,
-  summary: runSummary,
-  init: runInitCommand,
-  handoff: runHandoff,
-  context: async (run) =>
-    info(
-      "context",
-      `${describeNextRequest(run)}\n\n${describeContext(run.agent.effectiveContext(), { requestTokens: run.agent.contextTokens() })}`,
-    ),
+  compact: lazy(async () => (await compaction()).runCompactCommand),
+  uncompact: lazy(async () => (await compaction()).runUncompact),
+  pin: lazy(async () => (await compaction()).runPin),
+  pins: lazy(async () => (await compaction()).runPins),
+  unpin: lazy(async () => (await compaction()).runUnpin),
+  summary: lazy(async () => (await compaction()).runSummary),
+  init: lazy(async () => (await import("./init-command.js")).runInitCommand),
+  handoff: lazy(async () => (await import("./handoff-command.js")).runHandoff),
+  context: async (run) => {
+    const [{ describeNextRequest }, { describeContext }] = await Promise.all([
+      import("./describe-request.js"),
+      import("./describe-context.js"),
+    ]);
+    const context = describeContext(run.agent.effectiveContext(), {
+      requestTokens: run.agent.contextTokens(),
+    });
+    return info("context", `${describeNextRequest(run)}\n\n${context}`);
+  },
   cost: async (run) => {
+    const { describeCost } = await import("./describe-cost.js");
     const own = await readSessionUsage(run.session.path);
     return info("cost", describeCost(own, run.prices, await readSubagentUsage(run)));
   },
-  model: runModelCommand,
-  session: async (run) =>
-    info("session", `${describeSession(run)}\n${await describeCompactionHistory(run.session)}`),
+  model: lazy(async () => (await import("./model-command.js")).runModelCommand),
+  session: async (run) => {
+    const history = await (await compaction()).describeCompactionHistory(run.session);
+    return info("session", `${describeSession(run)}\n${history}`);
+  },
   tools: async (run) => info("tools", describeTools(run)),
-  last: async (run) => info("last", describeLastToolOutput(run.agent.effectiveContext())),
-  mcp: async (run) => info("mcp", describeMcp(run.mcp?.status())),
-  skills: async (run) => info("skills", describeSkills(run.skills)),
+  last: async (run) => {
+    const { describeLastToolOutput } = await import("./last-tool-output.js");
+    return info("last", describeLastToolOutput(run.agent.effectiveContext()));
+  },
+  mcp: async (run) => info("mcp", (await import("./describe-mcp.js")).describeMcp(run.mcp?.status())),
+  skills: async (run) => info("skills", (await import("./describe-skills.js")).describeSkills(run.skills)),
   export: runExportCommand,
-  rewind: runRewindCommand,
-  fork: runForkCommand,
+  rewind: lazy(async () => (await rewinds()).runRewindCommand),
+  fork: lazy(async () => (await rewinds()).runForkCommand),
   clear: async (run) => {
     await run.startNewSession();
     return { type: "session-cleared", path: run.session.path };

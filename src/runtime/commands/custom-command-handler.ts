@@ -1,5 +1,6 @@
 import { optional } from "../../core/index.js";
-import { type CustomCommand, expandCommandBody } from "../../custom-commands/index.js";
+import { expandCommandBody } from "../../custom-commands/expand-command-body.js";
+import type { CustomCommand } from "../../custom-commands/index.js";
 import { failed, usageError } from "../command-outcome.js";
 import { attachFiles } from "../input/attach-files.js";
 import type { CommandHandler, RunContext, RuntimeCommand } from "../run-context.js";

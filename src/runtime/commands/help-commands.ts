@@ -1,5 +1,5 @@
 import { findProjectRoot, resolvePantoHome } from "../../config/index.js";
-import { commandFolders, loadCustomCommands } from "../../custom-commands/index.js";
+import { commandFolders, loadCustomCommands } from "../../custom-commands/load-custom-commands.js";
 import type { CommandInfo, CommandRegistry } from "../command-registry.js";
 import { builtInCommandInfo } from "./built-in-commands.js";
 import { customRuntimeCommand } from "./custom-command-handler.js";

@@ -1,6 +1,9 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import { checkAccess, type SandboxLayout, SandboxRefusal, type ToolSandbox } from "../../sandbox/index.js";
+import { checkAccess } from "../../sandbox/check-access.js";
+import type { ToolSandbox } from "../../sandbox/index.js";
+import { SandboxRefusal } from "../../sandbox/sandbox-error.js";
+import type { SandboxLayout } from "../../sandbox/sandbox-layout.js";
 import { MAX_READ_CHARS, ToolError } from "../../tools/index.js";
 import { looksBinary } from "../../tools/looks-binary.js";
 import { openToolFile, refuseSpecialFile } from "../../tools/regular-file.js";

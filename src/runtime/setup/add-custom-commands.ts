@@ -1,4 +1,4 @@
-import { commandFolders, loadCustomCommands } from "../../custom-commands/index.js";
+import { commandFolders, loadCustomCommands } from "../../custom-commands/load-custom-commands.js";
 import type { CommandRegistry } from "../command-registry.js";
 import { customRuntimeCommand } from "../commands/custom-command-handler.js";
 import type { RuntimeCommand } from "../run-context.js";

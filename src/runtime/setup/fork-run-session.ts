@@ -1,4 +1,3 @@
-import { adoptObjects } from "../../checkpoints/index.js";
 import { type ForkedSession, forkSession, newSessionPath } from "../../session/index.js";
 import type { RunPlace } from "./open-run-session.js";
 
@@ -18,6 +17,8 @@ export async function makeFork(
     path: newSessionPath(place.pantoHome, place.projectRoot),
     cwd: place.cwd,
   });
+  // The checkpoint store is loaded by a fork, not by every run that could fork.
+  const { adoptObjects } = await import("../../checkpoints/release-session-objects.js");
   await adoptObjects(place.pantoHome, fork.header.id, fork.objects);
   return fork;
 }

@@ -1,4 +1,5 @@
-import { loadSkills, type Skill, skillsFolders } from "../../skills/index.js";
+import { loadSkills, skillsFolders } from "../../skills/load-skills.js";
+import type { Skill } from "../../skills/skill.js";
 
 /**
  * The run's skills (project `.panto/skills/`, `.agents/skills/`, `.claude/skills/`, then the

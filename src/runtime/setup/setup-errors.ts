@@ -1,6 +1,6 @@
 import { ConfigError } from "../../config/index.js";
 import { isPantoError } from "../../core/index.js";
-import { SandboxError } from "../../sandbox/index.js";
+import { SandboxError } from "../../sandbox/sandbox-error.js";
 import { SessionError } from "../../session/index.js";
 
 /**

@@ -1,5 +1,6 @@
 import type { LoadedConfig } from "../../config/index.js";
-import { collectMcpServers, type McpServerSpec, type McpServers } from "../../mcp/index.js";
+import { collectMcpServers } from "../../mcp/collect-mcp-servers.js";
+import type { McpServerSpec, McpServers } from "../../mcp/index.js";
 import type { SecretRedactor } from "../../secrets/index.js";
 import { addMcpSecrets } from "./known-secrets.js";
 

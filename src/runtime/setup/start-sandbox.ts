@@ -1,6 +1,7 @@
 import type { SandboxConfig } from "../../config/index.js";
 import type { SandboxMode, SandboxRecord } from "../../core/index.js";
-import { checkSandboxStarts, resolveSandboxSettings, Sandbox } from "../../sandbox/index.js";
+import { Sandbox } from "../../sandbox/sandbox.js";
+import { resolveSandboxSettings } from "../../sandbox/sandbox-settings.js";
 
 /** The sandbox of one run: what the session and the front-ends are told, and the sandbox itself (none in mode full). */
 export interface RunSandbox {
@@ -17,14 +18,12 @@ export interface StartSandboxInput {
   pantoHome: string;
   /** Where bwrap is found (PATH) and HOME. */
   env: NodeJS.ProcessEnv;
-  /** The environment the model's commands get, used for the start check. */
-  bashEnv: NodeJS.ProcessEnv;
 }
 
 /**
- * Builds the run's sandbox from config and flag and starts one empty command in it, so a machine
- * that cannot confine commands fails here (a SandboxError saying what failed and how to fix it,
- * or to choose `--sandbox full`) instead of running the model's commands unconfined.
+ * Builds the run's sandbox from config and flag: a missing launcher fails here (a SandboxError
+ * saying how to install it, or to choose `--sandbox full`). Whether it starts is checked before
+ * the first command (`Sandbox.ready`), not here, so a run that runs no command never spawns it.
  */
 export async function startSandbox(input: StartSandboxInput): Promise<RunSandbox> {
   const settings = resolveSandboxSettings(input.config, input.flag);
@@ -35,12 +34,6 @@ export async function startSandbox(input: StartSandboxInput): Promise<RunSandbox
     { ...settings, mode: settings.mode },
     { projectRoot: input.projectRoot, pantoHome: input.pantoHome, env: input.env },
   );
-  try {
-    await checkSandboxStarts(sandbox, input.bashEnv);
-  } catch (error) {
-    await sandbox.close();
-    throw error;
-  }
   const { policy } = sandbox;
   return {
     record: { mode: policy.mode, network: policy.network, writableRoots: policy.writableRoots },

@@ -1,9 +1,6 @@
-import {
-  agentFolders,
-  createTaskTool,
-  loadAgentDefinitions,
-  type TaskEnvironment,
-} from "../../subagents/index.js";
+import type { TaskEnvironment } from "../../subagents/index.js";
+import { agentFolders, loadAgentDefinitions } from "../../subagents/load-agent-definitions.js";
+import { createTaskTool } from "../../subagents/task-tool.js";
 import type { Tool } from "../../tools/index.js";
 
 /**

@@ -1,0 +1,95 @@
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import { cliEnv, tempProject } from "../e2e/run-cli.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const BIN = join(root, "dist", "bin", "panto.cjs");
+const TRACE_IMPORTS = fileURLToPath(new URL("../cli/fixtures/trace-imports.mjs", import.meta.url));
+/** The committed list: every source module `panto -p hi` loads, and each bundled package once. */
+const LIST = fileURLToPath(new URL("./print-run-modules.txt", import.meta.url));
+const UPDATE = "UPDATE_PRINT_RUN_MODULES=1 npx vitest run test/package/print-run-modules.test.ts";
+
+/**
+ * Runs the installed command (the bundle) for `-p hi` against a fake server with an import trace,
+ * and names what it loaded: the source modules inside the loaded chunks (esbuild marks each with a
+ * `// src/...` line) and the npm packages (`// node_modules/NAME/...`, one entry per package, so an
+ * upgrade of a package that is loaded anyway changes nothing here).
+ */
+function loadedModules(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ status: number | null; modules: string[]; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", TRACE_IMPORTS, BIN, "-m", "anthropic/claude-sonnet-4-5", "-p", "hi"],
+      { cwd, env },
+    );
+    let traced = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      traced += chunk.toString();
+    });
+    child.stdout.resume();
+    child.on("error", reject);
+    child.on("close", (status) => {
+      const files = new Set(
+        traced
+          .split("\n")
+          .filter((line) => line.startsWith("IMPORT file://"))
+          .map((line) => fileURLToPath(line.slice("IMPORT ".length)))
+          .filter((file) => file.startsWith(join(root, "dist", "bin"))),
+      );
+      const modules = new Set<string>();
+      for (const file of files) {
+        for (const [, path] of readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)) {
+          // Through a symlinked node_modules esbuild writes "../../x/node_modules/...": keep the package.
+          const bundled = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path ?? "");
+          modules.add(bundled === null ? (path ?? "") : `node_modules/${bundled[1]}`);
+        }
+      }
+      const stderr = traced
+        .split("\n")
+        .filter((line) => !line.startsWith("IMPORT "))
+        .join("\n");
+      resolve({ status, modules: [...modules].sort(), stderr });
+    });
+    child.stdin.end();
+  });
+}
+
+let server: FakeServer;
+beforeAll(async () => {
+  server = await startFakeAnthropicServer();
+});
+afterAll(() => server.close());
+
+describe("what panto -p hi loads", { timeout: 60_000 }, () => {
+  it("is exactly the committed list: each feature's code (checkpoints, recall, subagents, the sandbox's start check, zod) loads when first needed", async () => {
+    server.enqueue({ type: "text", text: "hello" });
+    const { home, project } = await tempProject();
+    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
+    const run = await loadedModules(env, project);
+    expect(run.status, run.stderr).toBe(0);
+    if (process.env.UPDATE_PRINT_RUN_MODULES === "1") writeFileSync(LIST, `${run.modules.join("\n")}\n`);
+    const expected = readFileSync(LIST, "utf8")
+      .split("\n")
+      .filter((line) => line !== "" && !line.startsWith("#"));
+    const added = run.modules.filter((module) => !expected.includes(module));
+    const gone = expected.filter((module) => !run.modules.includes(module));
+    expect(
+      added,
+      `panto -p hi now loads modules not in test/package/print-run-modules.txt: ${added.join(", ")}. ` +
+        "A static import brought them onto the start-up path: import them with `await import()` where " +
+        `they are first needed. If the run truly needs them, add them to the list deliberately (${UPDATE}).`,
+    ).toEqual([]);
+    expect(
+      gone,
+      `panto -p hi no longer loads ${gone.join(", ")}: take them off test/package/print-run-modules.txt (${UPDATE}).`,
+    ).toEqual([]);
+  });
+});
