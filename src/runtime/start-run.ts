@@ -217,6 +217,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     toolSandbox: confinement.sandbox,
     mcp,
     prices: config.prices,
+    models: config.models,
     systemPrompt,
     skills,
     modelClient: () => createClient(agent.model),
