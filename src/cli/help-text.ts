@@ -25,7 +25,8 @@ Modes:
                                 reason, never "always"), modes
                                 (ask, accept-edits, allow-all) and the model as config options,
                                 cancel, load/resume/list/close, compactions as compaction_update
-                                and usage_update; stdout carries protocol only (README: Editors)
+                                and usage_update; stdout carries protocol only; SIGTERM closes
+                                the sessions and exits 143 (README: Editors)
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
                                 terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and
                                 elsewhere prints the list to stderr and exits 2
