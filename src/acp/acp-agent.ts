@@ -5,6 +5,7 @@ import {
   type AgentContext,
   agent,
   type ClientCapabilities,
+  type InitializeRequest,
   type InitializeResponse,
   type McpServer,
   RequestError,
@@ -13,7 +14,7 @@ import { optional, type SandboxMode } from "../core/index.js";
 import { describeOutcome } from "../runtime/outcome-text.js";
 import type { RunOptions } from "../runtime/run-context.js";
 import { RunEvents } from "../runtime/run-events.js";
-import { asUsageError } from "../runtime/setup/setup-errors.js";
+import { asUsageError, NoModelError, type UsageError } from "../runtime/setup/setup-errors.js";
 import { startRun } from "../runtime/start-run.js";
 import type { SecretRedactor } from "../secrets/index.js";
 import { AcpSession, TurnFailure } from "./acp-session.js";
@@ -44,29 +45,41 @@ export class AcpAgent {
   readonly sessions = new Map<string, AcpSession>();
   readonly #options: AcpAgentOptions;
   #capabilities: ClientCapabilities = {};
+  /** Whether `initialize` has arrived (not: been answered). */
+  #initialized = false;
 
   constructor(options: AcpAgentOptions) {
     this.#options = options;
   }
 
-  /** The SDK app: every method panto answers; any other is method-not-found. */
+  /**
+   * The SDK app: every method panto answers; any other is method-not-found. `initialize` is
+   * registered with panto's own params check, which keeps the SDK's gate off: that gate refuses
+   * every request until the initialize response has been written, so a client that sends
+   * `session/new` right behind `initialize` (without waiting for the reply) was refused. panto's
+   * gate (`#requireInitialized`) opens when `initialize` arrives; requests are handled in order.
+   */
   app(): AgentApp {
     return agent({ name: "panto" })
-      .onRequest("initialize", ({ params }) => {
+      .onRequest("initialize", parseInitializeParams, ({ params }): InitializeResponse => {
         this.#capabilities = params.clientCapabilities ?? {};
+        this.#initialized = true;
         return this.#initializeResponse();
       })
       .onRequest("session/new", async ({ params, client }) => {
+        this.#requireInitialized("session/new");
         const session = await this.#open(client, params.cwd, params.mcpServers, {});
         this.#announceAfterResponse(session);
         return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions() };
       })
       .onRequest("session/resume", async ({ params, client }) => {
+        this.#requireInitialized("session/resume");
         const session = await this.#reopen(client, params.sessionId, params.cwd, params.mcpServers ?? []);
         this.#announceAfterResponse(session);
         return { modes: session.modes(), configOptions: session.configOptions() };
       })
       .onRequest("session/load", async ({ params, client }) => {
+        this.#requireInitialized("session/load");
         const session = await this.#reopen(client, params.sessionId, params.cwd, params.mcpServers);
         await replayHistory(session.run.session.path, {
           cwd: session.run.cwd,
@@ -78,6 +91,7 @@ export class AcpAgent {
         return { modes: session.modes(), configOptions: session.configOptions() };
       })
       .onRequest("session/list", async ({ params }) => {
+        this.#requireInitialized("session/list");
         const cwd = params.cwd ?? process.cwd();
         return listSessionPage(cwd, this.#options.env, params.cursor ?? undefined);
       })
@@ -223,7 +237,7 @@ export class AcpAgent {
         throw new RequestError(-32002, `Resource not found: ${usage.message.replace(/^--resume: /, "")}`, {
           sessionId: where.resume,
         });
-      throw RequestError.invalidParams({ code: usage.kind }, usage.message);
+      throw setupRequestError(usage);
     });
     session = new AcpSession(run, {
       client,
@@ -249,7 +263,14 @@ export class AcpAgent {
     return this.#capabilities.session?.compaction != null;
   }
 
+  /** What the SDK's own gate said, for requests before `initialize`. */
+  #requireInitialized(method: string): void {
+    if (!this.#initialized)
+      throw RequestError.invalidRequest(undefined, `ACP connection must be initialized before '${method}'`);
+  }
+
   #session(id: string): AcpSession {
+    this.#requireInitialized("a session request");
     const session = this.sessions.get(id);
     if (session === undefined)
       throw new RequestError(-32002, `Resource not found: no open session ${id} in this process`, {
@@ -274,4 +295,32 @@ export class AcpAgent {
       throw RequestError.invalidParams(undefined, reason ?? `could not switch to model "${model}"`);
     }
   }
+}
+
+/**
+ * The error a session request gets when the run cannot start. Nothing the client sent is at fault
+ * unless the setup says "usage": no model or no key is the auth-required error (the user must give
+ * panto credentials or a model: the message says how), a config, sandbox or session problem the
+ * agent's internal error, each with panto's code in `data.code`.
+ */
+function setupRequestError(usage: UsageError): RequestError {
+  const data = { code: usage.kind };
+  if (usage instanceof NoModelError || usage.kind === "auth")
+    return RequestError.authRequired(data, usage.message);
+  if (usage.kind === "usage") return RequestError.invalidParams(data, usage.message);
+  return RequestError.internalError(data, usage.message);
+}
+
+/** `initialize`'s params: an object with a numeric protocolVersion (the rest as the client sent it). */
+function parseInitializeParams(params: unknown): InitializeRequest {
+  if (
+    typeof params !== "object" ||
+    params === null ||
+    typeof (params as { protocolVersion?: unknown }).protocolVersion !== "number"
+  )
+    throw RequestError.invalidParams(undefined, "initialize needs params with a numeric protocolVersion");
+  const capabilities = (params as { clientCapabilities?: unknown }).clientCapabilities;
+  if (capabilities !== undefined && (typeof capabilities !== "object" || capabilities === null))
+    throw RequestError.invalidParams(undefined, "initialize's clientCapabilities must be an object");
+  return params as InitializeRequest;
 }

@@ -5,7 +5,7 @@ import type { CommandOutcome } from "../runtime/command-outcome.js";
 import { formatCompactionReport } from "../runtime/format-text.js";
 import { describeOutcome } from "../runtime/outcome-text.js";
 import { composeCompactionSummary } from "../session/index.js";
-import { agentText, type SessionOutput } from "./update-sender.js";
+import { noticeText, type SessionOutput } from "./update-sender.js";
 
 type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
@@ -66,7 +66,7 @@ export class CompactionReporter {
       });
     else if (event.trigger === "overflow" && !fallback)
       out.send(
-        agentText(
+        noticeText(
           this.#options.newId(),
           `Context overflow: the request is too large for the model; compacting older turns with ${event.model}, then retrying once.`,
           meta,
@@ -107,7 +107,7 @@ export class CompactionReporter {
       out.send({ sessionUpdate: "compaction_update", compactionId: id, status: "completed", _meta: meta });
     } else {
       const report = formatCompactionReport(event.record, event.tokensBefore, event.tokensAfter);
-      out.send(agentText(this.#options.newId(), `${report}\n\nSummary now in effect:\n\n${summary}`, meta));
+      out.send(noticeText(this.#options.newId(), `${report}\n\nSummary now in effect:\n\n${summary}`, meta));
     }
     out.later(this.#options.usage);
   }
@@ -139,7 +139,7 @@ export class CompactionReporter {
   /** An overflow compaction with nothing older than the turn in flight: said as text (no entity began). */
   skipped(event: EventOf<"compaction-skipped">): void {
     if (event.trigger !== "overflow") return;
-    this.#options.out.send(agentText(this.#options.newId(), `Compaction could not help: ${event.reason}.`));
+    this.#options.out.send(noticeText(this.#options.newId(), `Compaction could not help: ${event.reason}.`));
   }
 
   /** `/uncompact`: the undone compaction's entity is marked (the protocol has no field for it). */
@@ -193,7 +193,7 @@ export class CompactionReporter {
         ...(cancelled ? {} : { error: message }),
         _meta: meta,
       });
-    else out.send(agentText(this.#options.newId(), message, meta));
+    else out.send(noticeText(this.#options.newId(), message, meta));
     out.later(this.#options.usage);
   }
 }

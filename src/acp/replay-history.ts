@@ -4,6 +4,7 @@ import type { ImageBlock, Message, TextBlock, ToolCallBlock } from "../core/inde
 import { optional } from "../core/index.js";
 import { composeCompactionSummary, parseSessionLine, type SessionEntry } from "../session/index.js";
 import { toolCallView, toolResultView } from "./tool-call-view.js";
+import { noticeText } from "./update-sender.js";
 
 /** How a replay reaches the session: its cwd, whether compactions are entities, and where updates go. */
 export interface ReplayTarget {
@@ -63,12 +64,9 @@ function replayEntry(entry: SessionEntry, target: ReplayTarget, calls: Map<strin
       _meta: meta,
     });
   else
-    target.send({
-      sessionUpdate: "agent_message_chunk",
-      messageId: entry.id,
-      content: { type: "text", text: `${compactedLine(entry)}\n\nSummary now in effect:\n\n${summary}` },
-      _meta: meta,
-    });
+    target.send(
+      noticeText(entry.id, `${compactedLine(entry)}\n\nSummary now in effect:\n\n${summary}`, meta),
+    );
 }
 
 function replayMessage(

@@ -22,7 +22,8 @@ export interface AcpIo {
  * `panto acp`: an Agent Client Protocol agent on stdin and stdout (JSON-RPC, one message a line).
  * stdout carries protocol messages only; every warning and notice goes to stderr, with known
  * secrets redacted. When stdin closes, every turn is cancelled, every session file flushed and
- * closed, and the process exits 0.
+ * closed, and the process exits 0. SIGTERM (an editor stopping the agent without closing stdin)
+ * does the same, so no session lock nor sandbox folder is left behind, and exits 143.
  */
 export async function runAcp(io: AcpIo): Promise<number> {
   const secrets = new SecretRedactor();
@@ -47,7 +48,19 @@ export async function runAcp(io: AcpIo): Promise<number> {
     Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>,
   );
   const connection = agent.app().connect(stream);
-  await connection.closed;
-  await agent.closeAll();
-  return 0;
+  let onTerm = (): void => {};
+  const terminated = new Promise<"terminated">((resolve) => {
+    onTerm = () => resolve("terminated");
+  });
+  process.once("SIGTERM", onTerm);
+  try {
+    const ending = await Promise.race([connection.closed.then(() => "closed" as const), terminated]);
+    await agent.closeAll();
+    return ending === "terminated" ? EXIT_TERMINATED : 0;
+  } finally {
+    process.removeListener("SIGTERM", onTerm);
+  }
 }
+
+/** 128 + SIGTERM's number, as a shell reports a process ended by it. */
+const EXIT_TERMINATED = 143;

@@ -57,3 +57,12 @@ export function agentText(messageId: string, text: string, meta?: Record<string,
     ...(meta === undefined ? {} : { _meta: meta }),
   };
 }
+
+/**
+ * A notice of panto's own (a compaction, its failure) as agent text set off as a paragraph of its
+ * own: a client that joins consecutive agent messages (as many do) would otherwise run it into the
+ * answer before or after it. Live reports and `session/load`'s replay both use it.
+ */
+export function noticeText(messageId: string, text: string, meta?: Record<string, unknown>): SessionUpdate {
+  return agentText(messageId, `\n\n${text.trim()}\n\n`, meta);
+}

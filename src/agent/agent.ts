@@ -27,7 +27,7 @@ import {
   recoverFromOverflow,
 } from "./overflow-recovery.js";
 import { latestAcceptedRequest, overheadUpperBound } from "./provider-figures.js";
-import { requestSize } from "./reported-size.js";
+import { type RequestSize, type RequestSizeOptions, requestScale, requestSize } from "./reported-size.js";
 import { runAgentCompaction } from "./run-agent-compaction.js";
 import { runTurn } from "./run-turn.js";
 import { sendRequest } from "./send-request.js";
@@ -104,6 +104,11 @@ export class Agent {
     return this.#reportedTokens();
   }
 
+  /** `contextTokens()` with whether the provider's numbers went into it (see `RequestSize`). */
+  contextSize(): RequestSize {
+    return requestSize(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions());
+  }
+
   /**
    * The context window learned for the active model (from an overflow error's numbers, remembered in
    * the session across resume), or undefined when none was learned; never configured. With
@@ -114,14 +119,18 @@ export class Agent {
   }
 
   #reportedTokens(): number {
+    return this.contextSize().tokens;
+  }
+
+  /** How the sizes shown are calibrated: the kept copies passed over, the compaction's own scale. */
+  #sizeOptions(): RequestSizeOptions {
     const { session } = this.#options;
-    const window = session.learnedWindows()[this.#modelId];
-    const copies = session.activeCompaction()?.keptMessages ?? 0;
-    return requestSize(this.effectiveContext(), this.#overheadTokens(), {
-      calibrated: true,
-      copiedMessages: copies,
-      window,
-    }).tokens;
+    const compaction = session.activeCompaction();
+    return {
+      copiedMessages: compaction?.keptMessages ?? 0,
+      scale: compaction?.sizeScale,
+      window: session.learnedWindows()[this.#modelId],
+    };
   }
 
   /**
@@ -329,6 +338,7 @@ export class Agent {
         modelId === this.#modelId ? this.#client : this.#options.createClient(modelId),
       overheadTokens: this.#overheadTokens(),
       reportedTokens: () => this.#reportedTokens(),
+      sizeScale: () => requestScale(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions()),
     };
     return this.#exclusively(() => runAgentCompaction(compaction));
   }

@@ -14,6 +14,17 @@ How you work:
 /** Project instruction files, read from the project root and then the working directory (when different). */
 const INSTRUCTION_FILES = ["AGENTS.md"];
 
+/** The heading each project instruction file gets in the system prompt. */
+const INSTRUCTIONS_HEADING = "# Project instructions from ";
+
+/** The instruction files (AGENTS.md) a system prompt built here carries, by path, in order. */
+export function instructionFilesIn(systemPrompt: string): string[] {
+  return systemPrompt
+    .split("\n")
+    .filter((line) => line.startsWith(INSTRUCTIONS_HEADING))
+    .map((line) => line.slice(INSTRUCTIONS_HEADING.length));
+}
+
 /**
  * The agent's system prompt: the base instructions, the working directory, and the project's
  * AGENTS.md. Nothing time-varying goes in, so the prefix stays cacheable across requests.
@@ -26,7 +37,7 @@ export async function buildSystemPrompt(options: { cwd: string; projectRoot: str
       const path = join(folder, name);
       const text = await readOptional(path);
       if (text !== undefined && text.trim() !== "") {
-        sections.push(`# Project instructions from ${path}\n\n${text.trim()}`);
+        sections.push(`${INSTRUCTIONS_HEADING}${path}\n\n${text.trim()}`);
       }
     }
   }

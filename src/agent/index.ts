@@ -9,7 +9,7 @@ export type {
   PromptResult,
 } from "./agent-options.js";
 export { assistantText } from "./assistant-text.js";
-export { buildSystemPrompt } from "./build-system-prompt.js";
+export { buildSystemPrompt, instructionFilesIn } from "./build-system-prompt.js";
 export { draftHandoff, type HandoffDeps, type HandoffDraft, handoffSource } from "./draft-handoff.js";
 export { failureHint } from "./failure-hint.js";
 export { type RequestSize, requestSize } from "./reported-size.js";

@@ -1,5 +1,10 @@
-import { estimateMessageTokens, estimateTokens, sizeMessages } from "../compaction/index.js";
-import type { AssistantMessage, EffectiveContext, LearnedWindow } from "../core/index.js";
+import {
+  estimateContextTokens,
+  estimateMessageTokens,
+  estimateTokens,
+  sizeMessages,
+} from "../compaction/index.js";
+import type { EffectiveContext, LearnedWindow } from "../core/index.js";
 import { providerScale } from "./window-guard.js";
 
 /** The plausible range of a provider's count per estimated token; outside it usage is from another context. */
@@ -9,26 +14,35 @@ const MAX_SCALE = 2;
 /** The size of the next request, and whether a provider's usage went into it. */
 export interface RequestSize {
   tokens: number;
-  /** "usage": a reported prompt size plus what came after it; "estimate": the local estimate alone. */
+  /**
+   * "usage": rests on the provider's numbers (a reported prompt size plus what came after it, or the
+   * local estimate scaled by the session's own ratio of reported to estimated sizes); "estimate":
+   * the local estimate alone (it errs large).
+   */
   source: "usage" | "estimate";
 }
 
+/**
+ * How the next request's size is found, as every figure shown for "the context" takes it (the
+ * status line, `/context`, the compaction reports, the preview, JSON `tokens_*`, ACP's
+ * `usage_update`): usage from a failed request or implausible for the estimate of what preceded it
+ * is passed over, what came after is scaled by that usage's ratio to the estimate, and without such
+ * usage the session's own calibration, else `scale` (carried over a compaction), else the learned
+ * window's ratio.
+ */
 export interface RequestSizeOptions {
-  /**
-   * false: the raw figures, so the size equals what the server reported (the status line): the
-   * latest usage as it is plus the plain estimate of what came after it, else the plain estimate.
-   * true: the size as the provider would count it (the compaction report, `/context`, JSON
-   * `tokens_before`/`tokens_after`): usage from a failed request or implausible for the estimate of
-   * what preceded it is passed over, what came after is scaled by that usage's ratio to the
-   * estimate, and without such usage the session's own calibration, else the learned window's ratio.
-   */
-  calibrated: boolean;
   /**
    * How many leading messages are kept copies written after a compaction: their prompt sizes are
    * those of the longer context they were first sent in, so their usage is passed over.
    */
   copiedMessages?: number;
-  /** The window learned for the model, whose ratio scales a calibrated estimate without usage. */
+  /**
+   * Provider tokens per estimated token, measured on an earlier request of the session (a
+   * compaction records it): scales the estimate of a context no usage has measured yet, so a size
+   * after a compaction is counted the way the size before it was.
+   */
+  scale?: number | undefined;
+  /** The window learned for the model, whose ratio scales an estimate without usage or `scale`. */
   window?: LearnedWindow | undefined;
 }
 
@@ -55,19 +69,22 @@ export function requestSize(
   for (let index = context.messages.length - 1; index >= (options.copiedMessages ?? 0); index--) {
     const message = context.messages[index];
     if (message?.role !== "assistant" || message.usage === undefined) continue;
+    const { promptTokens, resentOutputTokens } = message.usage;
+    // A failed or aborted request's usage may be partial; a prompt of 0 is no count at all.
+    if (message.stopReason === "error" || message.stopReason === "aborted" || !(promptTokens > 0)) continue;
     const prefix = before[index] ?? 0;
     const after = running - prefix - (estimates[index] ?? 0);
-    const { promptTokens, resentOutputTokens } = message.usage;
-    if (!options.calibrated) return { tokens: promptTokens + resentOutputTokens + after, source: "usage" };
-    const scale = usageScale(message, promptTokens, prefix);
-    if (scale === undefined) continue;
+    // The provider's count stands as it is; only what came after it is scaled, and by 1 when the
+    // ratio to the estimate is implausible (a server counting far from panto's estimate).
+    const scale = usageScale(promptTokens, prefix) ?? 1;
     const tokens = Math.round(promptTokens + Math.max(0, resentOutputTokens) + after * scale);
     return { tokens, source: "usage" };
   }
-  if (!options.calibrated) return { tokens: running, source: "estimate" };
   const calibrated = calibratedSize(context, overheadTokens + summary);
   if (calibrated !== undefined) return { tokens: calibrated, source: "usage" };
-  const { window } = options;
+  const { window, scale } = options;
+  if (scale !== undefined && scale >= MIN_SCALE && scale <= MAX_SCALE)
+    return { tokens: Math.round(running * scale), source: "usage" };
   return {
     tokens: Math.round(running * (window === undefined ? 1 : providerScale(window, "shown"))),
     source: "estimate",
@@ -75,13 +92,11 @@ export function requestSize(
 }
 
 /**
- * The ratio of a message's reported prompt size to the estimate of what preceded it, or undefined
- * when that usage cannot calibrate: a failed or aborted request, or a ratio outside the plausible
- * range (a kept copy still carrying the usage of a longer, pre-compaction context).
+ * The ratio of a reported prompt size to the estimate of what preceded it, or undefined when it is
+ * outside the plausible range and so cannot calibrate the estimate.
  */
-function usageScale(message: AssistantMessage, promptTokens: number, prefix: number): number | undefined {
-  if (message.stopReason === "error" || message.stopReason === "aborted") return undefined;
-  if (!(promptTokens > 0) || prefix <= 0) return undefined;
+function usageScale(promptTokens: number, prefix: number): number | undefined {
+  if (prefix <= 0) return undefined;
   const scale = promptTokens / prefix;
   return scale < MIN_SCALE || scale > MAX_SCALE ? undefined : scale;
 }
@@ -108,4 +123,21 @@ function calibratedSize(context: EffectiveContext, fixedTokens: number): number 
   const scale = usage / usageEstimate;
   if (scale < MIN_SCALE || scale > MAX_SCALE) return undefined;
   return Math.round(usage + rest * scale);
+}
+
+/**
+ * Provider tokens per estimated token for the request `context` makes now: its size (above) over
+ * the plain local estimate. Undefined when no provider number went into the size. What a compaction
+ * records (`sizeScale`), so the context after it is sized the way the context before it was.
+ */
+export function requestScale(
+  context: EffectiveContext,
+  overheadTokens: number,
+  options: RequestSizeOptions,
+): number | undefined {
+  const size = requestSize(context, overheadTokens, options);
+  const estimate = overheadTokens + estimateContextTokens(context);
+  if (size.source !== "usage" || !(estimate > 0)) return undefined;
+  const scale = Math.round((size.tokens / estimate) * 10_000) / 10_000;
+  return scale >= MIN_SCALE && scale <= MAX_SCALE ? scale : undefined;
 }

@@ -30,6 +30,8 @@ export interface AgentCompactionInput {
   overheadTokens: number;
   /** The next request's size as the provider counts it (before the compaction, and after it is written). */
   reportedTokens: () => number;
+  /** Provider tokens per estimated token now (`requestScale`), recorded so later sizes match. */
+  sizeScale: () => number | undefined;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
   const { session, onEvent, hooks, keepVerbatimTokens } = options;
   // The provider's own count of the rejected request when it stated one.
   const tokensBefore = overflow?.requestTokens ?? input.reportedTokens();
+  const sizeScale = input.sizeScale();
   const blocked = await compactionBlockedByHook(hooks, {
     trigger,
     instructions,
@@ -92,7 +95,11 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
             ...optional("previousLedger", session.activeCompaction()?.ledger),
           });
     const checked = withLoadedSkills(restored, outcome.plan.summarise, session.activeCompaction()?.skills);
-    const record = summaryUsage.length === 0 ? checked : { ...checked, usage: summaryUsage };
+    const record = {
+      ...checked,
+      ...(summaryUsage.length === 0 ? {} : { usage: summaryUsage }),
+      ...optional("sizeScale", sizeScale),
+    };
     const { compaction } = await session.appendCompaction(record, outcome.kept);
     const tokensAfter = input.reportedTokens();
     onEvent({

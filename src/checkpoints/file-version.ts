@@ -2,7 +2,7 @@ import { realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { FileVersion, UncoveredReason } from "../session/index.js";
 import { writeLooseBlob } from "./loose-object.js";
-import { pathState, readContent } from "./read-workspace-file.js";
+import { pathState, permOf, readContent } from "./read-workspace-file.js";
 
 /** A file's state stored in the checkpoint store, or why it could not be. */
 export type StoredState =
@@ -24,7 +24,7 @@ export async function storeFileState(
   if (state.size > maxFileBytes) return { kind: "uncovered", reason: "too-large" };
   const content = await readContent(absolute, state.mode);
   const oid = await writeLooseBlob(objectsDir, content);
-  return { kind: "version", version: { oid, mode: state.mode, size: content.length } };
+  return { kind: "version", version: { oid, mode: state.mode, size: content.length, ...permOf(state) } };
 }
 
 /**

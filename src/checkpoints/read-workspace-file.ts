@@ -16,6 +16,11 @@ export function gitModeOf(stats: Stats): FileMode {
   return (stats.mode & 0o100) !== 0 ? "100755" : "100644";
 }
 
+/** The permission bits a recorded version keeps of a file: those of a regular file, none of a link. */
+export function permOf(state: { mode: FileMode; stats: Stats }): { perm?: number } {
+  return state.mode === "120000" ? {} : { perm: state.stats.mode & 0o7777 };
+}
+
 /** What is at `path` (not following a final symbolic link). */
 export async function pathState(path: string): Promise<PathState> {
   let stats: Stats;

@@ -4,7 +4,7 @@ import { dirname, relative, sep } from "node:path";
 import type { FileVersion, RewindFileOutcome } from "../session/index.js";
 import { blobOid, readLooseBlob, writeLooseBlob } from "./loose-object.js";
 import type { PlannedFile } from "./plan-code-rewind.js";
-import { pathState, readContent } from "./read-workspace-file.js";
+import { pathState, permOf, readContent } from "./read-workspace-file.js";
 
 /** A file as found before restoring: its recorded form, or a folder or special file (never matching one). */
 type Found = { kind: "version"; version: FileVersion | null } | { kind: "other"; what: string };
@@ -46,7 +46,7 @@ async function findFile(objectsDir: string, absolute: string, store: boolean): P
     return { kind: "other", what: state.kind === "directory" ? "a folder" : "a special file" };
   const content = await readContent(absolute, state.mode);
   const oid = store ? await writeLooseBlob(objectsDir, content) : blobOid(content);
-  return { kind: "version", version: { oid, mode: state.mode, size: content.length } };
+  return { kind: "version", version: { oid, mode: state.mode, size: content.length, ...permOf(state) } };
 }
 
 /** Where the objects of the store of the workspace at `root` are. */
@@ -88,9 +88,9 @@ async function removeEmptiedFolders(root: string, absolute: string): Promise<voi
 }
 
 /**
- * Writes `version` at `absolute`, atomically (a temporary file renamed over it). An existing
- * regular file keeps its permission bits, with the executable bits set or cleared as recorded; a new
- * one gets the usual permissions under the umask.
+ * Writes `version` at `absolute`, atomically (a temporary file renamed over it), with the permission
+ * bits recorded with it. Without recorded bits, an existing regular file keeps its own, with the
+ * executable bits set or cleared as recorded; a new one gets the usual permissions under the umask.
  */
 async function writeVersion(objectsDir: string, absolute: string, version: FileVersion): Promise<void> {
   const content = await readLooseBlob(objectsDir, version.oid);
@@ -103,7 +103,8 @@ async function writeVersion(objectsDir: string, absolute: string, version: FileV
     else {
       const previous = await lstat(absolute).catch(() => undefined);
       await writeFile(temporary, content, { mode: version.mode === "100755" ? 0o777 : 0o666 });
-      if (previous?.isFile() === true) {
+      if (version.perm !== undefined) await chmod(temporary, version.perm);
+      else if (previous?.isFile() === true) {
         const readable = previous.mode & 0o444;
         const bits =
           version.mode === "100755" ? (previous.mode & 0o666) | (readable >> 2) : previous.mode & 0o666;

@@ -12,7 +12,7 @@ import {
 } from "./list-workspace.js";
 import { hasLooseObject, writeLooseBlob } from "./loose-object.js";
 import { projectHolds } from "./project-objects.js";
-import { type PathState, pathState, readContent } from "./read-workspace-file.js";
+import { type PathState, pathState, permOf, readContent } from "./read-workspace-file.js";
 import { type WatchedChanges, WorkspaceWatcher } from "./workspace-watcher.js";
 
 /** Limits of what a workspace snapshot covers. */
@@ -42,6 +42,8 @@ interface Recorded {
   oid: string;
   mode: FileMode;
   size?: number;
+  /** Permission bits, for content panto read itself (not for entries read back from disk). */
+  perm?: number;
 }
 
 /** Paths to change in the index, and what to report. */
@@ -75,7 +77,12 @@ async function mapLimited<T, R>(items: readonly T[], work: (item: T) => Promise<
 
 /** A recorded state as a change names it; a size not known yet is -1 until the recorder reads it. */
 function version(entry: Recorded): FileVersion {
-  return { oid: entry.oid, mode: entry.mode, size: entry.size ?? -1 };
+  return {
+    oid: entry.oid,
+    mode: entry.mode,
+    size: entry.size ?? -1,
+    ...(entry.perm === undefined ? {} : { perm: entry.perm }),
+  };
 }
 
 function sameRecorded(a: Recorded | undefined, b: Recorded): boolean {
@@ -270,7 +277,10 @@ export class WorkspaceIndex {
    */
   async #record(plan: Plan, recorded: Map<string, Recorded>): Promise<FileChange[]> {
     const paths = [...plan.add.keys()];
-    const stored = await mapLimited(paths, (path) => this.#store(path, plan.add.get(path)?.mode ?? "100644"));
+    const stored = await mapLimited(paths, (path) => {
+      const state = plan.add.get(path);
+      return this.#store(path, state?.mode ?? "100644", state);
+    });
     const changes: FileChange[] = [];
     paths.forEach((path, index) => {
       const after = stored[index];
@@ -290,10 +300,15 @@ export class WorkspaceIndex {
     return changes;
   }
 
-  async #store(path: string, mode: FileMode): Promise<Recorded | undefined> {
+  async #store(
+    path: string,
+    mode: FileMode,
+    state: (PathState & { kind: "file" }) | undefined,
+  ): Promise<Recorded | undefined> {
     const content = await readContent(join(this.store.workspace.root, path), mode).catch(() => undefined);
     if (content === undefined) return undefined;
-    return { oid: await writeLooseBlob(this.store.objectsDir, content), mode, size: content.length };
+    const oid = await writeLooseBlob(this.store.objectsDir, content);
+    return { oid, mode, size: content.length, ...(state === undefined ? {} : permOf(state)) };
   }
 
   /**
@@ -307,10 +322,10 @@ export class WorkspaceIndex {
       ...new Set([...entries.values()].map((entry) => entry.oid)),
     ]);
     await mapLimited([...entries], async ([path, entry]) => {
-      const size = plan.add.get(path)?.size;
-      recorded.set(path, size === undefined ? entry : { ...entry, size });
+      const state = plan.add.get(path);
+      recorded.set(path, state === undefined ? entry : { ...entry, size: state.size, ...permOf(state) });
       if (held.has(entry.oid) || (await hasLooseObject(this.store.objectsDir, entry.oid))) return;
-      const stored = await this.#store(path, entry.mode);
+      const stored = await this.#store(path, entry.mode, state);
       if (stored !== undefined) recorded.set(path, stored);
     });
     return [];

@@ -25,7 +25,8 @@ Modes:
                                 reason, never "always"), modes
                                 (ask, accept-edits, allow-all) and the model as config options,
                                 cancel, load/resume/list/close, compactions as compaction_update
-                                and usage_update; stdout carries protocol only (README: Editors)
+                                and usage_update; stdout carries protocol only; SIGTERM closes
+                                the sessions and exits 143 (README: Editors)
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
                                 terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and
                                 elsewhere prints the list to stderr and exits 2
@@ -110,6 +111,11 @@ Compaction controls: /compact --preview plans without a model call; /uncompact t
   word for word; /summary edit stores your text (from $EDITOR, or given as /summary edit TEXT)
   as a compaction with trigger "edited"; failed compactions are kept on record (/session lists
   them).
+  Sizes: every figure for "the context" (the status line after an answer, /context, the /compact
+  and /uncompact reports, the preview, /session, JSON tokens_before/tokens_after, ACP usage_update)
+  is the next request's size, system prompt and tools included, from the provider's numbers where
+  known ("~" marks the local estimate alone); the window it is a share of is learned, reported by
+  the server, set in config "models", or the model's published one, and is shown only.
   After the summary the block says which turns it stands for ("This summary stands for turns 1
   to N of this session...") and that recall finds them; then the restored facts, from the
   summarised turns' tool calls and results, never from the summary: files changed (with their
@@ -285,6 +291,10 @@ Configuration (JSON; the project file wins per key):
                           "max_processes": 4096, "max_memory_mb": 8192 (per process; default
                           half the machine's memory) };
                           paths absolute, ~/..., or relative to the project root
+    models                what panto takes as known about a model, by "provider/model":
+                          { "ollama/qwen3-coder": { "context_window": 65536 } }; the window is shown
+                          (status line, /context, ACP usage_update), never used to decide compaction;
+                          a window the server reports or an overflow taught wins over it
     prices                what tokens cost, for /cost, in US dollars per million tokens:
                           { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,
                             "cache_read_per_mtok": 0.3, "cache_write_per_mtok": 3.75 } } (cache

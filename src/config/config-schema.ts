@@ -78,6 +78,11 @@ export const priceSchema = z.strictObject({
   cache_write_per_mtok: perMillionTokens.optional(),
 });
 
+/** Config "models": what panto should take as known about one model. */
+export const modelSettingsSchema = z.strictObject({
+  context_window: positiveInteger.optional(),
+});
+
 function compiles(pattern: string): boolean {
   if (pattern === "*") return true;
   try {
@@ -107,6 +112,7 @@ export const configSchema = z.strictObject({
   max_parallel_tasks: positiveInteger.optional(),
   hooks: hooksSchema.optional(),
   prices: z.record(modelId, priceSchema).optional(),
+  models: z.record(modelId, modelSettingsSchema).optional(),
   // "sandbox": "read-only" is short for {"mode": "read-only"}: expanded before validation (parseConfigText).
   sandbox: sandboxSchema.optional(),
 });
@@ -162,6 +168,11 @@ export const KEY_RULES: Record<string, string> = {
   "prices.*.output_per_mtok": "must be a non-negative number (price per million output tokens)",
   "prices.*.cache_read_per_mtok": "must be a non-negative number (price per million cache-read tokens)",
   "prices.*.cache_write_per_mtok": "must be a non-negative number (price per million cache-write tokens)",
+  models:
+    'must be an object mapping "provider/model" to model settings, e.g. {"ollama/qwen3-coder": {"context_window": 65536}}',
+  "models.*": 'must be an object such as {"context_window": 200000}',
+  "models.*.context_window":
+    "must be a positive integer (the model's context window in tokens; shown, never used to decide when to compact)",
   sandbox: `must be a mode (${SANDBOX_MODES.map((mode) => `"${mode}"`).join(", ")}) or an object such as {"mode": "workspace-write", "network": false, "writable_roots": ["~/scratch"]}`,
   "sandbox.mode": `must be one of ${SANDBOX_MODES.map((mode) => `"${mode}"`).join(", ")}`,
   "sandbox.network": "must be true or false",
@@ -189,9 +200,11 @@ export function allowedKeys(path: readonly PropertyKey[]): string[] {
             ? sandboxSchema.shape
             : path.length === 2 && path[0] === "prices"
               ? priceSchema.shape
-              : path.length === 2 && path[0] === "providers"
-                ? providerSchema.shape
-                : {};
+              : path.length === 2 && path[0] === "models"
+                ? modelSettingsSchema.shape
+                : path.length === 2 && path[0] === "providers"
+                  ? providerSchema.shape
+                  : {};
   return Object.keys(shape).filter((key) => key !== "$schema");
 }
 
@@ -209,7 +222,7 @@ export function ruleKey(path: readonly PropertyKey[]): string {
     .map((segment, index) => {
       if (path[0] === "mcp_servers") return index === 1 ? "*" : String(segment);
       if (path[0] === "bash_env_passthrough" && index === 1) return "*";
-      if (path[0] === "prices" && index === 1) return "*";
+      if ((path[0] === "prices" || path[0] === "models") && index === 1) return "*";
       if (path[0] === "sandbox" && index === 2) return "*";
       if (path[0] === "hooks" && (index === 1 || index === 2 || index === 4)) return "*";
       if (path[0] !== "providers") return String(segment);

@@ -12,6 +12,7 @@ export {
   type HooksConfig,
   type McpServerConfig,
   type ModelPrice,
+  type ModelSettings,
   type PantoConfig,
   PROVIDER_APIS,
   type ProviderConfig,

@@ -1,20 +1,21 @@
-import type { HooksConfig, PantoConfig } from "./panto-config.js";
+import type { HooksConfig, ModelSettings, PantoConfig } from "./panto-config.js";
 
 /**
  * Layers configs in order, later ones winning per key. `providers` and `mcp_servers` merge per name (a
  * later definition of the same name replaces the earlier one whole, so fields never mix across files);
- * `timeouts` merge per timeout, `prices` per model, `sandbox` per key. `hooks` add up: every file's hooks of an event
+ * `timeouts` merge per timeout, `prices` and `models` per model, `sandbox` per key. `hooks` add up: every file's hooks of an event
  * run, the user's first, as Claude Code runs the hooks of all its settings files.
  */
 export function mergeConfigs(...layers: PantoConfig[]): PantoConfig {
   const merged: PantoConfig = {};
   for (const layer of layers) {
-    const { providers, mcp_servers, timeouts, hooks, prices, sandbox, ...rest } = layer;
+    const { providers, mcp_servers, timeouts, hooks, prices, models, sandbox, ...rest } = layer;
     Object.assign(merged, rest);
     if (providers !== undefined) merged.providers = { ...merged.providers, ...providers };
     if (mcp_servers !== undefined) merged.mcp_servers = { ...merged.mcp_servers, ...mcp_servers };
     if (timeouts !== undefined) merged.timeouts = { ...merged.timeouts, ...timeouts };
     if (prices !== undefined) merged.prices = { ...merged.prices, ...prices };
+    if (models !== undefined) merged.models = mergeModels(merged.models ?? {}, models);
     if (sandbox !== undefined) merged.sandbox = { ...merged.sandbox, ...sandbox };
     if (hooks !== undefined) merged.hooks = addHooks(merged.hooks ?? {}, hooks);
   }
@@ -28,5 +29,15 @@ function addHooks(earlier: HooksConfig, later: HooksConfig): HooksConfig {
     HooksConfig[keyof HooksConfig],
   ][])
     result[event] = [...(result[event] ?? []), ...(groups ?? [])];
+  return result;
+}
+
+/** A later file's settings of a model win per setting, so a project may change one and keep the rest. */
+function mergeModels(
+  earlier: Record<string, ModelSettings>,
+  later: Record<string, ModelSettings>,
+): Record<string, ModelSettings> {
+  const result = { ...earlier };
+  for (const [model, settings] of Object.entries(later)) result[model] = { ...result[model], ...settings };
   return result;
 }

@@ -45,6 +45,8 @@ export interface PantoConfig {
   hooks?: HooksConfig;
   /** Prices per million tokens by "provider/model", for `/cost`. */
   prices?: Record<string, ModelPrice>;
+  /** What panto should take as known about a model, by "provider/model" (its context window). */
+  models?: Record<string, ModelSettings>;
   /** How the model's commands and file tools are confined (a bare mode string is read as `{"mode": ...}`). */
   sandbox?: SandboxConfig;
 }
@@ -106,6 +108,16 @@ export interface ModelPrice {
   output_per_mtok: number;
   cache_read_per_mtok?: number;
   cache_write_per_mtok?: number;
+}
+
+/** Config "models" for one model. */
+export interface ModelSettings {
+  /**
+   * The context window in tokens, shown as the share the next request fills (status line,
+   * `/context`, ACP `usage_update`). Replaces panto's table of published windows; a window the
+   * server reports or an overflow taught still wins. Never used to decide when to compact.
+   */
+  context_window?: number;
 }
 
 /** Config "timeouts". */

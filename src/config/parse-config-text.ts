@@ -71,9 +71,9 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
   }
   if (issue.code === "invalid_key") {
     const provider = String(issue.path[issue.path.length - 1]);
-    if (issue.path[0] === "prices")
+    if (issue.path[0] === "prices" || issue.path[0] === "models")
       return [
-        `model ${quoteForMessage(provider)} in "prices" must be a "provider/model" id, e.g. "anthropic/claude-sonnet-4-5"`,
+        `model ${quoteForMessage(provider)} in "${String(issue.path[0])}" must be a "provider/model" id, e.g. "anthropic/claude-sonnet-4-5"`,
       ];
     return [`provider name ${quoteForMessage(provider)} in "providers" must not contain "/" or spaces`];
   }

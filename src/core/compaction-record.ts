@@ -131,6 +131,13 @@ export interface CompactionRecord {
   /** Estimated size of the summary itself. */
   summaryTokens: number;
   /**
+   * Provider tokens per estimated token of the request before the compaction (from its usage):
+   * until a request after the compaction reports usage, the next request's size shown is the
+   * estimate scaled by it, so a before/after pair is measured one way. Display only; absent when
+   * no usage measured the context before.
+   */
+  sizeScale?: number;
+  /**
    * How many chained summary requests wrote the summary, when the prefix was too large to summarise
    * in one (each chunk's summary was the next one's previous summary). Absent for a single request.
    */

@@ -8,7 +8,7 @@ export type SessionStartSource = "startup" | "resume" | "clear";
 export interface PreCompactInput {
   trigger: CompactionTrigger;
   instructions?: string;
-  /** Estimated size of the effective context now (system prompt not counted). */
+  /** The next request's size now, system prompt and tools included (as `/context` gives it). */
   contextTokens: number;
   keepVerbatimTokens: number;
 }

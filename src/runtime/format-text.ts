@@ -23,7 +23,8 @@ export function plural(count: number, noun: string, many = `${noun}s`): string {
 
 /**
  * The one-line account of a compaction, e.g. "compacted 12 turns into a summary (kept 3 turns,
- * 41k -> 9k tokens, model anthropic/claude-haiku-4-5, fell back: no)".
+ * next request 41k -> 9k tokens, model anthropic/claude-haiku-4-5, fell back: no)". The pair is the
+ * next request's size (system prompt and tools included) before and after, measured alike.
  */
 export function formatCompactionLine(
   record: CompactionRecord,
@@ -35,7 +36,7 @@ export function formatCompactionLine(
   const chunking = formatChunking(record.chunks, record.chunking);
   return (
     `compacted ${plural(record.turnsSummarised, "turn")} into a summary ` +
-    `(kept ${plural(record.turnsKept, "turn")}, ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens, ` +
+    `(kept ${plural(record.turnsKept, "turn")}, next request ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens, ` +
     `model ${record.model}, fell back: ${record.fellBack ? "yes" : "no"})` +
     (chunking === "" ? "" : `; summarised ${chunking}`) +
     (restored === "" ? "" : `; ${restored}`) +
@@ -90,7 +91,7 @@ export function formatCompactionReport(
 ): string {
   const lines = [
     `Compacted ${plural(record.turnsSummarised, "turn")} into a summary; kept ${plural(record.turnsKept, "turn")} verbatim.`,
-    `  context:  ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens (summarised ${formatTokens(record.tokensSummarised)}, kept ${formatTokens(record.tokensKept)}, summary ${formatTokens(record.summaryTokens)})`,
+    `  next request: ${formatTokens(tokensBefore)} -> ${formatTokens(tokensAfter)} tokens, system prompt and tools included (local estimates: summarised ~${formatTokens(record.tokensSummarised)}, kept ~${formatTokens(record.tokensKept)}, summary ~${formatTokens(record.summaryTokens)})`,
     `  model:    ${record.model} (fell back: ${record.fellBack ? "yes, the compaction model failed" : "no"})`,
     `  sizes:    ${plural(record.sizeSources.usage, "turn")} sized from provider usage, ${record.sizeSources.estimate} from the local estimate`,
   ];

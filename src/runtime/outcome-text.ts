@@ -48,7 +48,7 @@ function successText(outcome: Success): string {
       return formatPreview(outcome.preview, outcome.contextTokens);
     case "uncompacted":
       return [
-        `Undid the ${outcome.compaction.trigger} compaction ${outcome.compaction.id} (${outcome.compaction.ts}): the context is what it was before it, followed by everything written since (~${formatTokens(outcome.tokensBefore)} -> ~${formatTokens(outcome.tokensAfter)} tokens). It stays in the session file.`,
+        `Undid the ${outcome.compaction.trigger} compaction ${outcome.compaction.id} (${outcome.compaction.ts}): the context is what it was before it, followed by everything written since (next request ${formatTokens(outcome.tokensBefore)} -> ${formatTokens(outcome.tokensAfter)} tokens, system prompt and tools included). It stays in the session file.`,
         outcome.earlier
           ? "An earlier compaction is now in effect; /uncompact again undoes it."
           : "No compaction is in effect now.",
@@ -149,7 +149,7 @@ export function formatPreview(preview: CompactionPreview, contextTokens: number)
     lines.push(`  nothing to summarise: ${preview.nothingReason}; /compact would call no model.`);
   else
     lines.push(
-      `  would summarise ${plural(preview.turnsSummarised, "turn")} (~${formatTokens(preview.tokensSummarised)} tokens) and keep ${plural(preview.turnsKept, "turn")} verbatim (~${formatTokens(preview.tokensKept)} tokens); context now ~${formatTokens(contextTokens)} tokens with the system prompt`,
+      `  would summarise ${plural(preview.turnsSummarised, "turn")} (~${formatTokens(preview.tokensSummarised)} tokens) and keep ${plural(preview.turnsKept, "turn")} verbatim (~${formatTokens(preview.tokensKept)} tokens); next request now ${formatTokens(contextTokens)} tokens, system prompt and tools included`,
       `  summary by ${preview.model}${preview.fallbackModel === undefined ? "" : ` (falls back to ${preview.fallbackModel})`}; summary request ~${formatTokens(preview.requestTokens)} tokens`,
     );
   lines.push(

@@ -1,5 +1,5 @@
 import type { Agent } from "../agent/index.js";
-import type { ModelPrice } from "../config/index.js";
+import type { ModelPrice, ModelSettings } from "../config/index.js";
 import type { ModelClient, SandboxMode, SandboxRecord } from "../core/index.js";
 import type { McpServerSpec, McpServers } from "../mcp/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
@@ -80,6 +80,8 @@ export interface RunContext {
   modelClient(): ModelClient;
   /** Config "prices" by "provider/model", for `/cost`. */
   readonly prices: Record<string, ModelPrice> | undefined;
+  /** Config "models" by "provider/model" (a configured context window, shown only). */
+  readonly models: Record<string, ModelSettings> | undefined;
   /** Replaces every credential panto knows (environment and config) in text it writes. */
   readonly redact: (text: string) => string;
   /** Everything the run reports. */

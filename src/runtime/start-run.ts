@@ -39,7 +39,7 @@ import { makeFork } from "./setup/fork-run-session.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
 import { loadRunSkills } from "./setup/load-run-skills.js";
 import { openRunSession } from "./setup/open-run-session.js";
-import { setupStep, UsageError } from "./setup/setup-errors.js";
+import { NoModelError, setupStep, UsageError } from "./setup/setup-errors.js";
 import { checkpointRecorderFor, type RunCheckpoints } from "./setup/start-checkpoints.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
@@ -91,7 +91,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       env,
       createClient,
     });
-    if (choice === undefined) throw new UsageError(noModelMessage(loaded), "config");
+    if (choice === undefined) throw new NoModelError(noModelMessage(loaded));
     if (choice.warning !== undefined) onWarning(choice.warning);
     if (choice.notice !== undefined) notices.push(choice.notice);
     model = choice.model;
@@ -219,6 +219,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     toolSandbox: confinement.sandbox,
     mcp,
     prices: config.prices,
+    models: config.models,
     systemPrompt,
     skills,
     modelClient: () => createClient(agent.model),

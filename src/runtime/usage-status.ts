@@ -1,17 +1,17 @@
 import type { ModelPrice } from "../config/index.js";
 import { readSessionUsage, type SessionUsage } from "../session/index.js";
 import { priceOf } from "./commands/describe-cost.js";
-import { contextUsage, type WindowSource } from "./context-usage.js";
+import { contextUsage, type ShownWindow } from "./context-usage.js";
 import type { RunContext } from "./run-context.js";
 
 /** How full the context is and what the session has cost: what a status display (an editor's) shows. */
 export interface UsageStatus {
-  /** Tokens the next request carries, as the server counted the latest one (`contextSize`). */
+  /** Tokens the next request carries, system prompt and tools included (`contextSize`). */
   used: number;
   /** Whether `used` rests on the provider's usage or on the local estimate alone. */
   usedFrom: "usage" | "estimate";
-  /** The window learned from an overflow, else the one the server reports; undefined when neither is known. */
-  window: { tokens: number; source: WindowSource } | undefined;
+  /** The window learned, reported, configured or published (`knownWindow`); undefined when none is known. */
+  window: ShownWindow | undefined;
   /**
    * The session's cost so far in US dollars (resumed history and summary requests included), from
    * config "prices"; undefined when no price covers any model the session used.

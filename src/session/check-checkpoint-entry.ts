@@ -26,7 +26,8 @@ function isVersion(value: unknown): boolean {
     OID.test(value.oid) &&
     typeof value.mode === "string" &&
     MODES.has(value.mode) &&
-    isCount(value.size)
+    isCount(value.size) &&
+    (value.perm === undefined || (isCount(value.perm) && (value.perm as number) <= 0o7777))
   );
 }
 

@@ -10,6 +10,12 @@ export interface FileVersion {
   mode: FileMode;
   /** Bytes of content. */
   size: number;
+  /**
+   * The permission bits of a regular file (0o600 is 384), when panto saw the file itself: a rewind
+   * puts them back, so a private file does not come back readable by all. Absent for links and for
+   * states known only from the project's repository (then the executable bit of `mode` is all).
+   */
+  perm?: number;
 }
 
 /** One path a tool call (or a rewind) changed: its state before and after; null means absent. */

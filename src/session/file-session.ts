@@ -74,6 +74,8 @@ export class FileSession implements Session {
   private closed = false;
   private replay: ReplayResult | undefined;
   private readonly reported = new Set<string>();
+  /** The id of an assistant message with tool calls this process appended: its calls may be running. */
+  private callsWritten: string | undefined;
 
   constructor(
     readonly path: string,
@@ -93,7 +95,11 @@ export class FileSession implements Session {
 
   effectiveContext(): EffectiveContext {
     this.replay ??= replayEntries(this.entries);
-    for (const problem of this.replay.problems) this.warnOnce(`${this.path}: ${problem}`);
+    // Calls this process has just written are running (a status update or a permission question can
+    // ask for the context meanwhile): their results are not missing yet. What else is wrong is
+    // reported by the next replay, once the results are written.
+    if (this.entries.at(-1)?.id !== this.callsWritten)
+      for (const problem of this.replay.problems) this.warnOnce(`${this.path}: ${problem}`);
     return structuredClone(this.replay.context);
   }
 
@@ -106,6 +112,9 @@ export class FileSession implements Session {
       const entry: MessageEntry = { type: "message", ...this.stamp(), message: structuredClone(message) };
       const [written] = await this.write([entry]);
       this.remember([written as MessageEntry]);
+      const calls =
+        message.role === "assistant" && message.content.some((block) => block.type === "tool-call");
+      this.callsWritten = calls ? written?.id : undefined;
       return written as MessageEntry;
     });
   }

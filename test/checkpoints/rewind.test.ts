@@ -1,5 +1,5 @@
 import { execSync } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { chmod, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyRewind } from "../../src/checkpoints/apply-rewind.js";
@@ -76,6 +76,32 @@ describe("rewinding code and conversation", () => {
     ]);
     expect(report.entry?.droppedTurns).toEqual([2, 3, 4, 5]);
     expect(texts(value)).toEqual(["look around"]);
+  });
+
+  it("puts back a private file's permission bits, whether a tool replaced it or bash removed it (issue 42)", async () => {
+    const value = fixture();
+    const { project } = value;
+    await writeFile(join(project, "secret.env"), "TOKEN=1\n", { mode: 0o600 });
+    await writeFile(join(project, "private.txt"), "mine\n", { mode: 0o600 });
+    await chmod(join(project, "secret.env"), 0o600);
+    await chmod(join(project, "private.txt"), 0o600);
+    await recordedTurn(value, "look around", "bash", { command: "ls" }, () => {});
+    const before = await projectTree(value);
+    expect(before["secret.env"]).toMatch(/^600 /);
+    // The write tool replaces the file (a new file under the umask: 644); bash removes the other.
+    await recordedTurn(value, "rewrite the secret", "write", { path: "secret.env" }, async () => {
+      await rm(join(project, "secret.env"));
+      await writeFile(join(project, "secret.env"), "TOKEN=2\n", { mode: 0o644 });
+    });
+    await recordedTurn(value, "remove the private file", "bash", { command: "rm private.txt" }, () => {
+      execSync("rm private.txt", { cwd: project });
+    });
+    expect((await stat(join(project, "secret.env"))).mode & 0o777).toBe(0o644);
+
+    await rewind(value, { turn: 2 });
+    expect(await projectTree(value)).toEqual(before);
+    expect((await stat(join(project, "secret.env"))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(project, "private.txt"))).mode & 0o777).toBe(0o600);
   });
 
   it("rewinds the rewind: the files and the context from before it come back, earlier lines untouched", async () => {

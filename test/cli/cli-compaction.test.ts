@@ -61,7 +61,7 @@ describe("compaction through the CLI (built CLI against a fake Anthropic server)
     expect(overflow.code).toBe(0);
     expect(overflow.stdout).toMatch(/^Answer to question 3\./);
     expect(overflow.stderr).toMatch(
-      /context overflow: compacted 2 turns into a summary \(kept 1 turn, \S+ -> \S+ tokens, model anthropic\/claude-sonnet-4-5, fell back: no\); retrying once/,
+      /context overflow: compacted 2 turns into a summary \(kept 1 turn, next request \S+ -> \S+ tokens, model anthropic\/claude-sonnet-4-5, fell back: no\); retrying once/,
     );
     const retry = server.requests.at(-1);
     expect(retry === undefined ? "" : requestText(retry)).toContain("SUMMARY-OF-EARLIER-WORK");

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
-import { makeSandbox, runPanto } from "./panto-process.js";
+import { jsonLines, makeSandbox, runPanto } from "./panto-process.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -30,6 +30,7 @@ describe("/context breaks the next request down (built CLI against a fake Anthro
       join(box.project, ".panto", "config.json"),
       JSON.stringify({ model: "anthropic/claude-sonnet-4-5" }),
     );
+    await writeFile(join(box.project, "AGENTS.md"), "Run npm test before saying done.\n");
     const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
     const run = (args: string[]) => runPanto(args, { cwd: box.project, env });
     server.enqueue(
@@ -54,9 +55,94 @@ describe("/context breaks the next request down (built CLI against a fake Anthro
     expect(partRow(stdout, "tool results")?.[2]).toBe("1 tool result message");
     for (const name of ["system prompt", "tool definitions", "pinned notes", "messages", "tool results"])
       expect(Number.parseFloat(partRow(stdout, name)?.[1] ?? "0")).toBeGreaterThan(0);
-    // 3,000 prompt tokens of the latest request + its 200 output tokens re-sent.
-    expect(stdout).toContain("Reported by the provider: 3.2k tokens");
+    // 3,000 prompt tokens of the latest request + its 200 output tokens re-sent, of the 200k
+    // Anthropic publishes for the model (no server-reported or learned window here).
+    expect(stdout).toContain(
+      "Next request: 3.2k tokens, system prompt and tool definitions included (from the provider's numbers",
+    );
+    expect(stdout).toContain("2% of 200k (the model's published window).");
     // The turn-by-turn description follows.
     expect(stdout).toContain("[turn 1] 4 messages");
+  });
+});
+
+/** Every "N.Nk tokens" or "N tokens" figure of a line, in tokens (rounded as shown). */
+function shownTokens(text: string): number[] {
+  return [...text.matchAll(/(\d+(?:\.\d)?)(k?) (?:->|tokens)/g)].map(
+    (match) => Number(match[1]) * (match[2] === "k" ? 1000 : 1),
+  );
+}
+
+describe("one size for the context, told one way (issue 42; built CLI against a fake Anthropic server)", {
+  timeout: 90_000,
+}, () => {
+  it("gives /context, /compact, /uncompact, the preview and the JSON events the same next-request size", async () => {
+    const box = await makeSandbox();
+    server = await startFakeAnthropicServer();
+    await mkdir(join(box.project, ".panto"));
+    // A small keep budget so /compact summarises; no AGENTS.md in this project.
+    await writeFile(
+      join(box.project, ".panto", "config.json"),
+      JSON.stringify({ model: "anthropic/claude-sonnet-4-5", keep_verbatim_tokens: 50, sandbox: "full" }),
+    );
+    const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
+    const run = (args: string[]) => runPanto(args, { cwd: box.project, env });
+    // The provider counts about half of panto's estimate: sizes from its usage and from the
+    // estimate alone would disagree by 2x, as in the issue (4.6k against 2.6k).
+    for (const [index, prompt] of ["explain the parser", "and the lexer", "and the tests"].entries()) {
+      server.enqueue({
+        type: "text",
+        text: "An answer. ".repeat(30),
+        usage: { input: 2000 + index, output: 60 },
+      });
+      expect((await run(index === 0 ? ["-p", prompt] : ["-c", "-p", prompt])).code).toBe(0);
+    }
+    const headline = async () => {
+      const { stdout } = await run(["-c", "-p", "/context"]);
+      const line = stdout.split("\n").find((row) => row.startsWith("Next request: ")) ?? "";
+      expect(line).toContain("system prompt and tool definitions included");
+      return shownTokens(line)[0] ?? 0;
+    };
+    const full = await headline();
+    // 2,002 prompt tokens + 60 re-sent output tokens.
+    expect(full).toBe(2100);
+    const context = (await run(["-c", "-p", "/context"])).stdout;
+    expect(partRow(context, "system prompt")?.[2]).toBe("no AGENTS.md");
+
+    const preview = await run(["-c", "--json", "-p", "/compact --preview"]);
+    const previewEvent = jsonLines(preview.stdout).find((event) => event.type === "compaction_preview");
+    expect(Number(previewEvent?.tokens_before)).toBeGreaterThanOrEqual(2050);
+    expect(Number(previewEvent?.tokens_before)).toBeLessThan(2150);
+    expect((await run(["-c", "-p", "/compact --preview"])).stdout).toContain(
+      "next request now 2.1k tokens, system prompt and tools included",
+    );
+
+    server.enqueue({ type: "text", text: "Summary of the parser work." });
+    const compacted = await run(["-c", "--json", "-p", "/compact"]);
+    const event = jsonLines(compacted.stdout).find((line) => line.type === "compaction");
+    const done = jsonLines(compacted.stdout).find((line) => line.type === "done");
+    const reportLine = String(done?.text)
+      .split("\n")
+      .find((line) => line.includes("next request:"));
+    // The report's pair is the JSON pair, and the "before" is what /context said.
+    expect(shownTokens(reportLine ?? "").slice(0, 2)).toEqual([
+      Number((Number(event?.tokens_before) / 1000).toFixed(1)) * 1000,
+      Number((Number(event?.tokens_after) / 1000).toFixed(1)) * 1000,
+    ]);
+    expect(Number(event?.tokens_before)).toBeGreaterThanOrEqual(2050);
+    expect(Number(event?.tokens_before)).toBeLessThan(2150);
+    // Compacting shrinks the next request: the after is measured the way the before was (scaled
+    // to the provider's count), not by the local estimate, which would read about twice as large.
+    const after = Number(event?.tokens_after);
+    expect(after).toBeLessThan(Number(event?.tokens_before));
+    const compactedHeadline = await headline();
+    expect(compactedHeadline).toBeLessThan(full);
+    expect(compactedHeadline).toBe(Number((after / 1000).toFixed(1)) * 1000);
+
+    // Undoing it grows the next request back to what it was; the pair reads that way round.
+    const undone = await run(["-c", "-p", "/uncompact"]);
+    const pair = shownTokens(undone.stdout.split("\n")[0] ?? "");
+    expect(pair).toEqual([compactedHeadline, full]);
+    expect(await headline()).toBe(full);
   });
 });

@@ -16,14 +16,14 @@ afterEach(async () => {
 });
 
 /** The built CLI in a real terminal, talking to a fake OpenAI-compatible server of one kind. */
-async function interactiveAgainst(serverInfo: FakeServerInfo | undefined) {
+async function interactiveAgainst(serverInfo: FakeServerInfo | undefined, model = "qwen2.5-7b") {
   const box = await makeSandbox();
   const server = await startFakeOpenAIChatServer(serverInfo === undefined ? {} : { serverInfo });
   servers.push(server);
   await mkdir(join(box.project, ".panto"));
   await writeFile(
     join(box.project, ".panto", "config.json"),
-    JSON.stringify({ model: "local/qwen2.5-7b", providers: { local: { base_url: server.url } } }),
+    JSON.stringify({ model: `local/${model}`, providers: { local: { base_url: server.url } } }),
   );
   const terminal = await TmuxTerminal.start([process.execPath, PANTO_MAIN], {
     cwd: box.project,
@@ -69,8 +69,8 @@ describe("the context status line after each answer (built CLI in a terminal)", 
     },
   );
 
-  it("shows no percentage when the server does not say its window, and marks an estimate as one", async () => {
-    const { terminal, server } = await interactiveAgainst(undefined);
+  it("shows no percentage when neither the server nor panto's table knows the window, and marks an estimate as one", async () => {
+    const { terminal, server } = await interactiveAgainst(undefined, "my-own-finetune");
     server.enqueue({ type: "text", text: "Nothing reported.", usage: null });
     await terminal.type("first");
     await terminal.press("Enter");
@@ -91,7 +91,24 @@ describe("the context status line after each answer (built CLI in a terminal)", 
   });
 });
 
+describe("the status line's window when the server says none (built CLI in a terminal)", {
+  timeout: 120_000,
+}, () => {
+  it("shows the share of the model's published window, labelled so", async () => {
+    const { terminal, server } = await interactiveAgainst(undefined, "qwen2.5-7b");
+    server.enqueue({ type: "text", text: "First answer.", usage: { input: 13107, output: 0 } });
+    await terminal.type("hello");
+    await terminal.press("Enter");
+    // 13,107 of Qwen2.5's published 131,072 tokens.
+    await terminal.waitFor(
+      /First answer\.\ncontext 13k tokens · 10% of 131k \(the model's published window\)\n>/,
+    );
+  });
+});
+
 describe("the status line's styling (interactive mode in-process)", { timeout: 60_000 }, () => {
+  // The harness's model, anthropic/claude-sonnet-4-5, has a published window of 200k.
+  const PUBLISHED = " · 0% of 200k (the model's published window)";
   async function statusLineRaw(env: Record<string, string | undefined>): Promise<string> {
     const box = await makeSandbox();
     const terminal = new FakeTerminal({ columns: 100 });
@@ -112,8 +129,8 @@ describe("the status line's styling (interactive mode in-process)", { timeout: 6
   it("is dim on a colour terminal and has no escape codes with NO_COLOR", async () => {
     const { NO_COLOR: _unset, ...colour } = (await makeSandbox()).env;
     expect(await statusLineRaw({ ...colour, NO_COLOR: undefined })).toBe(
-      "\u001b[2mcontext 505 tokens\u001b[22m",
+      `\u001b[2mcontext 505 tokens${PUBLISHED}\u001b[22m`,
     );
-    expect(await statusLineRaw({ NO_COLOR: "1" })).toBe("context 505 tokens");
+    expect(await statusLineRaw({ NO_COLOR: "1" })).toBe(`context 505 tokens${PUBLISHED}`);
   });
 });

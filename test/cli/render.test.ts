@@ -31,19 +31,19 @@ describe("formatTokens", () => {
 describe("compaction notices", () => {
   it("says what was summarised, kept, the sizes, the model and whether it fell back, on one line", () => {
     expect(formatCompactionLine(record, 41000, 9000)).toBe(
-      "compacted 12 turns into a summary (kept 3 turns, 41k -> 9.0k tokens, model anthropic/claude-haiku-4-5, fell back: no)",
+      "compacted 12 turns into a summary (kept 3 turns, next request 41k -> 9.0k tokens, model anthropic/claude-haiku-4-5, fell back: no)",
     );
     expect(
       formatCompactionLine({ ...record, turnsSummarised: 1, turnsKept: 1, fellBack: true }, 900, 300),
     ).toBe(
-      "compacted 1 turn into a summary (kept 1 turn, 900 -> 300 tokens, model anthropic/claude-haiku-4-5, fell back: yes)",
+      "compacted 1 turn into a summary (kept 1 turn, next request 900 -> 300 tokens, model anthropic/claude-haiku-4-5, fell back: yes)",
     );
   });
 
   it("reports /compact with sizes, model, fallback and the instructions", () => {
     const report = formatCompactionReport({ ...record, instructions: "keep the bug list" }, 41000, 9000);
     expect(report).toContain("Compacted 12 turns into a summary; kept 3 turns verbatim.");
-    expect(report).toContain("41k -> 9.0k tokens");
+    expect(report).toContain("next request: 41k -> 9.0k tokens, system prompt and tools included");
     expect(report).toContain("anthropic/claude-haiku-4-5 (fell back: no)");
     expect(report).toContain("instructions: keep the bug list");
   });

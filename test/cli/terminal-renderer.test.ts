@@ -89,7 +89,7 @@ describe("TerminalRenderer", () => {
     expect(out.text()).toBe(
       [
         "context overflow: the request is too large for the model; compacting older turns, then retrying once",
-        "✓ context overflow: compacted 3 turns into a summary (kept 1 turn, 1.0k -> 200 tokens, model anthropic/claude-test, fell back: no)",
+        "✓ context overflow: compacted 3 turns into a summary (kept 1 turn, next request 1.0k -> 200 tokens, model anthropic/claude-test, fell back: no)",
         "↻ retrying the request once against the compacted context",
         "",
       ].join("\n"),

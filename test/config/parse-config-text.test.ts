@@ -39,7 +39,7 @@ describe("parseConfigText", () => {
   it("rejects an unknown key, naming the file and listing the allowed keys", () => {
     const error = errorOf('{"modle": "openai/gpt-5"}');
     expect(error.message).toBe(
-      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, checkpoints, checkpoint_max_file_bytes, providers, mcp_servers, bash_env_passthrough, timeouts, tool_deadline_ms, max_parallel_tasks, hooks, prices, sandbox)`,
+      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, checkpoints, checkpoint_max_file_bytes, providers, mcp_servers, bash_env_passthrough, timeouts, tool_deadline_ms, max_parallel_tasks, hooks, prices, models, sandbox)`,
     );
     expect(error.file).toBe(FILE);
     expect(error.key).toBe("modle");
@@ -222,6 +222,27 @@ describe("parseConfigText", () => {
     expect(
       errorOf(JSON.stringify({ prices: { gpt5: { input_per_mtok: 1, output_per_mtok: 1 } } })).message,
     ).toContain('model "gpt5" in "prices" must be a "provider/model" id');
+  });
+
+  it("accepts a context window per model and names a bad one by file and key", () => {
+    expect(
+      parseConfigText(JSON.stringify({ models: { "ollama/qwen3-coder": { context_window: 65536 } } }), FILE),
+    ).toEqual({ models: { "ollama/qwen3-coder": { context_window: 65536 } } });
+    expect(
+      errorOf(JSON.stringify({ models: { "ollama/qwen3-coder": { context_window: "64k" } } })).message,
+    ).toBe(
+      `${FILE}: "models.ollama/qwen3-coder.context_window" must be a positive integer (the model's context window in tokens; shown, never used to decide when to compact) (got "64k")`,
+    );
+    expect(errorOf(JSON.stringify({ models: { "openai/gpt-5": { context_window: 0 } } })).message).toContain(
+      '"models.openai/gpt-5.context_window" must be a positive integer',
+    );
+    expect(errorOf(JSON.stringify({ models: { "openai/gpt-5": { window: 1000 } } })).message).toBe(
+      `${FILE}: unknown key "models.openai/gpt-5.window" (allowed: context_window)`,
+    );
+    expect(errorOf(JSON.stringify({ models: { qwen: { context_window: 1000 } } })).message).toContain(
+      'model "qwen" in "models" must be a "provider/model" id',
+    );
+    expect(errorOf(JSON.stringify({ models: [] })).message).toContain('"models" must be an object mapping');
   });
 
   it("quotes keys with their line breaks and escapes written out, one problem a line (fuzz find)", () => {

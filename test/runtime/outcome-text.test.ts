@@ -63,7 +63,7 @@ describe("describeOutcome", () => {
     const cases: Array<[CommandOutcome, string | RegExp]> = [
       [
         { type: "compacted", record, tokensBefore: 41_000, tokensAfter: 9_000 },
-        /^Compacted 12 turns into a summary; kept 3 turns verbatim\.\n {2}context: {2}41k -> 9\.0k tokens/,
+        /^Compacted 12 turns into a summary; kept 3 turns verbatim\.\n {2}next request: 41k -> 9\.0k tokens, system prompt and tools included/,
       ],
       [
         { type: "nothing-to-compact", reason: "everything fits" },
@@ -77,7 +77,7 @@ describe("describeOutcome", () => {
           tokensAfter: 4000,
           earlier: false,
         },
-        "Undid the manual compaction c1 (T): the context is what it was before it, followed by everything written since (~900 -> ~4.0k tokens). It stays in the session file.\nNo compaction is in effect now.",
+        "Undid the manual compaction c1 (T): the context is what it was before it, followed by everything written since (next request 900 -> 4.0k tokens, system prompt and tools included). It stays in the session file.\nNo compaction is in effect now.",
       ],
       [{ type: "nothing-to-undo" }, "Nothing to undo: no compaction is in effect."],
       [

@@ -2,11 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Agent, type AgentEvent, buildSystemPrompt } from "../../agent/index.js";
-import {
-  BASE_COMPACTION_PROMPT_PATH,
-  estimateContextTokens,
-  resolveCompactionPrompt,
-} from "../../compaction/index.js";
+import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../../compaction/index.js";
 import { readCompactionPromptLayers } from "../../config/index.js";
 import { createRecallTool } from "../../recall/index.js";
 import { describeContext } from "../../runtime/commands/describe-context.js";
@@ -111,14 +107,14 @@ async function runDemoIn(
       out();
     }
     out(style.bold(`> /compact ${DEMO_COMPACT_INSTRUCTIONS}`));
-    const before = estimateContextTokens(agent.effectiveContext());
+    const before = agent.contextTokens();
     const outcome = await agent.compact(DEMO_COMPACT_INSTRUCTIONS);
     renderer.reset();
     if (outcome.type !== "compacted") {
       out(style.red(`demo failed: manual compaction ${outcome.type}`));
       return EXIT_FAILURE;
     }
-    out(formatCompactionReport(outcome.record, before, estimateContextTokens(agent.effectiveContext())));
+    out(formatCompactionReport(outcome.record, before, agent.contextTokens()));
     out();
     out(style.bold("What the next request would carry after the system prompt:"));
     out(describeContext(agent.effectiveContext()));

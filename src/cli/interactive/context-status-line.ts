@@ -1,20 +1,23 @@
 import type { RequestSize } from "../../agent/index.js";
-import { contextUsage, type WindowSource } from "../../runtime/context-usage.js";
+import { contextUsage, type ShownWindow, windowSourceText } from "../../runtime/context-usage.js";
 import { formatTokens } from "../../runtime/format-text.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import type { Style } from "../terminal/style.js";
 
-/** The dim line shown after each answer: "context 12.3k tokens · 9% of 131k (reported by the server)". */
+/**
+ * The dim line shown after each answer: "context 12.3k tokens · 9% of 131k (reported by the
+ * server)", the size being the next request's, system prompt and tool definitions included.
+ */
 export function formatContextStatus(
   size: RequestSize,
-  window: { tokens: number; source: WindowSource } | undefined,
+  window: ShownWindow | undefined,
   style: Style,
 ): string {
   const tokens = `${size.source === "estimate" ? "~" : ""}${formatTokens(size.tokens)} tokens`;
   const share =
     window === undefined
       ? ""
-      : ` · ${Math.round((size.tokens / window.tokens) * 100)}% of ${formatTokens(window.tokens)} (${window.source === "learned" ? "learned from an overflow" : "reported by the server"})`;
+      : ` · ${Math.round((size.tokens / window.tokens) * 100)}% of ${formatTokens(window.tokens)} (${windowSourceText(window.source)})`;
   const note = size.source === "estimate" ? " (estimated: no usage reported)" : "";
   return style.dim(`context ${tokens}${note}${share}`);
 }

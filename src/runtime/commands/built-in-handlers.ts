@@ -1,6 +1,7 @@
 import { readSessionUsage } from "../../session/index.js";
 import { type CommandOutcome, failed, info, usageError } from "../command-outcome.js";
-import { describeSandbox, formatTokens, plural } from "../format-text.js";
+import { formatRequestTokens } from "../context-usage.js";
+import { describeSandbox, plural } from "../format-text.js";
 import type { CommandHandler, RunContext, RuntimeCommand } from "../run-context.js";
 import { readSubagentUsage } from "../subagent-usage.js";
 import { BUILT_IN_COMMANDS, slashHelpText } from "./built-in-commands.js";
@@ -32,9 +33,9 @@ const HANDLERS: Record<string, CommandHandler> = {
       import("./describe-context.js"),
     ]);
     const context = describeContext(run.agent.effectiveContext(), {
-      requestTokens: run.agent.contextTokens(),
+      requestSize: run.agent.contextSize(),
     });
-    return info("context", `${describeNextRequest(run)}\n\n${context}`);
+    return info("context", `${await describeNextRequest(run)}\n\n${context}`);
   },
   cost: async (run) => {
     const { describeCost } = await import("./describe-cost.js");
@@ -98,7 +99,7 @@ function describeSession(run: RunContext): string {
     `Session: ${run.session.path}`,
     `  id:       ${header.id} (created ${header.created})`,
     `  entries:  ${plural(run.session.activeEntries().length, "entry", "entries")}${context.compaction === undefined ? " (no compaction yet)" : " since the latest compaction"}`,
-    `  context:  ${context.compaction === undefined ? "no compaction block" : "a compaction block"} + ${plural(context.messages.length, "message")}, ~${formatTokens(run.agent.contextTokens())} tokens with the system prompt`,
+    `  context:  ${context.compaction === undefined ? "no compaction block" : "a compaction block"} + ${plural(context.messages.length, "message")}, next request ${formatRequestTokens(run.agent.contextSize())} (system prompt and tools included)`,
     `  model:    ${run.agent.model}`,
     `  sandbox:  ${describeSandbox(run.sandbox)}`,
   ].join("\n");

@@ -1,5 +1,4 @@
 import type { Agent } from "../../agent/index.js";
-import { estimateContextTokens } from "../../compaction/index.js";
 import { optional } from "../../core/index.js";
 import { composeCompactionSummary, readCompactionHistory, type Session } from "../../session/index.js";
 import { type CommandOutcome, failed, usageError } from "../command-outcome.js";
@@ -21,7 +20,8 @@ const runPreview: CommandHandler = async (run, args) => {
 };
 
 const runCompact: CommandHandler = async (run, args, signal) => {
-  const before = estimateContextTokens(run.agent.effectiveContext());
+  // The next request's size, measured before and after alike (the figure /context shows).
+  const before = run.agent.contextTokens();
   const outcome = await run.agent.compact(
     args === "" ? undefined : args,
     signal === undefined ? {} : { signal },
@@ -32,7 +32,7 @@ const runCompact: CommandHandler = async (run, args, signal) => {
         type: "compacted",
         record: outcome.record,
         tokensBefore: before,
-        tokensAfter: estimateContextTokens(run.agent.effectiveContext()),
+        tokensAfter: run.agent.contextTokens(),
       };
     case "nothing-to-summarise":
       return { type: "nothing-to-compact", reason: outcome.reason };

@@ -1,16 +1,18 @@
+import type { RequestSize } from "../../agent/index.js";
 import { estimateMessageTokens, estimateTokens, groupTurns } from "../../compaction/index.js";
 import type { EffectiveContext, Message } from "../../core/index.js";
+import { formatRequestTokens } from "../context-usage.js";
 import { formatTokens, plural, shorten } from "../format-text.js";
 
 /**
  * What the effective context holds, as `/context` and `panto demo` show it: the compaction block
- * (its summary, indented) and then every turn after it with its estimated size. `requestTokens`,
- * when given, is the whole next request as the provider counts it (Agent.contextTokens: usage plus
- * the estimate of what came after it), shown as the headline size.
+ * (its summary, indented) and then every turn after it with its estimated size. `requestSize`,
+ * when given, is the whole next request as every figure for "the context" gives it
+ * (Agent.contextSize), shown as the headline size.
  */
 export function describeContext(
   context: EffectiveContext,
-  options: { summaryLines?: number; width?: number; requestTokens?: number } = {},
+  options: { summaryLines?: number; width?: number; requestSize?: RequestSize } = {},
 ): string {
   const width = options.width ?? 100;
   const lines: string[] = [];
@@ -21,9 +23,9 @@ export function describeContext(
   const summaryTokens = context.compaction === undefined ? 0 : estimateTokens(context.compaction.summary);
   const total = summaryTokens + turnTokens.reduce((sum, tokens) => sum + tokens, 0);
   const size =
-    options.requestTokens === undefined
+    options.requestSize === undefined
       ? `about ${formatTokens(total)} tokens (system prompt not counted)`
-      : `about ${formatTokens(options.requestTokens)} tokens as the provider counts the next request ` +
+      : `next request ${formatRequestTokens(options.requestSize)} ` +
         "(system prompt and tool definitions included; per-turn sizes below are local estimates)";
   lines.push(
     `Effective context: ${context.compaction === undefined ? "no compaction block" : "1 compaction block"}, ` +

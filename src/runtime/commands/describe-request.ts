@@ -1,7 +1,8 @@
+import { instructionFilesIn } from "../../agent/index.js";
 import { estimateMessageTokens, estimateTokens } from "../../compaction/index.js";
 import type { Message } from "../../core/index.js";
 import { PINNED_NOTES_HEADING } from "../../session/index.js";
-import { contextSize } from "../context-usage.js";
+import { contextUsage, describeRequestSize } from "../context-usage.js";
 import { formatTokens, plural } from "../format-text.js";
 import type { RunContext } from "../run-context.js";
 
@@ -14,9 +15,9 @@ interface Part {
 /**
  * The first part of `/context`: what the next request is made of, part by part (system prompt, tool
  * definitions, summary, pinned notes, messages, tool results), each by the local estimate, then the
- * size the provider reported for the latest request where one did.
+ * next request's size as every figure for "the context" gives it, with the share of the window.
  */
-export function describeNextRequest(run: RunContext): string {
+export async function describeNextRequest(run: RunContext): Promise<string> {
   const { compaction, messages } = run.session.effectiveContext();
   const definitions = run.tools.map((tool) => tool.definition);
   const pins = run.session.pins();
@@ -24,7 +25,7 @@ export function describeNextRequest(run: RunContext): string {
   const pinsAt = pins.length === 0 ? -1 : block.lastIndexOf(PINNED_NOTES_HEADING);
   const summaryText = pinsAt < 0 ? block : block.slice(0, pinsAt);
   const parts: Part[] = [
-    { name: "system prompt", tokens: estimateTokens(run.systemPrompt), detail: "with AGENTS.md" },
+    { name: "system prompt", tokens: estimateTokens(run.systemPrompt), detail: instructionsDetail(run) },
     {
       name: "tool definitions",
       tokens: estimateTokens(JSON.stringify(definitions)),
@@ -54,21 +55,22 @@ export function describeNextRequest(run: RunContext): string {
   ];
   const total = parts.reduce((sum, part) => sum + part.tokens, 0);
   const width = Math.max(...parts.map((part) => part.name.length));
-  const size = contextSize({
-    session: run.session,
-    systemPrompt: run.systemPrompt,
-    toolDefinitions: definitions,
-  });
+  const { size, window } = await contextUsage(run, run.agent.learnedWindow()?.contextWindow);
   return [
     "Next request, by part (local estimate: about 3 bytes a token, on the large side):",
     ...parts.map(
       (part) => `  ${part.name.padEnd(width)}  ${formatTokens(part.tokens).padStart(6)}  ${part.detail}`,
     ),
     `  ${"total".padEnd(width)}  ${formatTokens(total).padStart(6)}`,
-    size.source === "usage"
-      ? `Reported by the provider: ${formatTokens(size.tokens)} tokens (the latest request's prompt size plus what came after it, estimated).`
-      : "No request in this context reported usage yet: the estimate is all there is.",
+    describeRequestSize(size, window),
   ].join("\n");
+}
+
+/** "with AGENTS.md", "with 2 AGENTS.md files", or "no AGENTS.md": what the system prompt carries. */
+function instructionsDetail(run: RunContext): string {
+  const files = instructionFilesIn(run.systemPrompt);
+  if (files.length === 0) return "no AGENTS.md";
+  return files.length === 1 ? "with AGENTS.md" : `with ${files.length} AGENTS.md files`;
 }
 
 function messagePart(messages: readonly Message[], name: string, noun: string): Part {

@@ -18,6 +18,17 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * No model chosen: none given, none in config, no provider key set. A configuration error (kind
+ * "config", exit 2) that an editor shows as authentication required.
+ */
+export class NoModelError extends UsageError {
+  constructor(message: string) {
+    super(message, "config");
+    this.name = "NoModelError";
+  }
+}
+
 /** Runs one setup step, turning configuration-class failures into a UsageError. */
 export async function setupStep<T>(step: () => Promise<T>): Promise<T> {
   try {
