@@ -1,5 +1,6 @@
-import { appendFile, mkdir } from "node:fs/promises";
+import { appendFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { makeFolder } from "../core/index.js";
 import type { RewindEntry, RewindFileOutcome, Session, UncoveredReason } from "../session/index.js";
 import { sessionObjectsPath, storeDirectory } from "./checkpoint-store.js";
 import { checkpointPath } from "./file-version.js";
@@ -42,7 +43,7 @@ export function blockedMessage(blockers: readonly string[]): string {
 async function rememberObjects(pantoHome: string, sessionId: string, changes: readonly RestoredChange[]) {
   for (const root of new Set(changes.map((change) => change.file.root))) {
     const path = sessionObjectsPath({ dir: storeDirectory(pantoHome, root) }, sessionId);
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await makeFolder(dirname(path), 0o700);
     const files = changes
       .filter((change) => change.file.root === root)
       .map((change) => ({ path: "", ...change }));

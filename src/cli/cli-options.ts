@@ -253,7 +253,10 @@ function addExportCommand(
     )
     .argument("[session]", "session id prefix or file path (default: this project's latest session)")
     .addOption(
-      new Option("-o, --output <file>", 'output file, "-" for stdout (default: <session name>.html here)'),
+      new Option(
+        "-o, --output <file>",
+        'output file in an existing folder, "-" for stdout (default: <session name>.html beside the session file)',
+      ),
     )
     .addOption(
       new Option("--format <format>", "html, md or json (default: from the -o extension, else html)").choices(

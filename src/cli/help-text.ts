@@ -32,8 +32,9 @@ Modes:
   panto export [SESSION] [-o FILE] [--format html|md|json] [--full]
                                 a session (id prefix or path; default: this project's latest) as
                                 one offline HTML page with its compaction timeline, in
-                                <session name>.html here (-o - for stdout; md/json also by -o
-                                extension); tool results cut to 4,000 characters unless --full
+                                <session name>.html beside the session file, not in the project
+                                (-o FILE into an existing folder, -o - for stdout; md/json also by
+                                -o extension); tool results cut to 4,000 characters unless --full
   panto fidelity [SESSION] [--fresh] [--prompt FILE] [--compaction-model P/M] [--probe]
                  [--baseline] [-m P/M] [--json]
                                 what the compaction in effect kept of the summarised turns' paths,

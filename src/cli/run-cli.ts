@@ -35,6 +35,11 @@ export async function runCli(given: CliOptions, rawIo: CliIo): Promise<number> {
       return await (await import("./print/run-print.js")).runPrint({ ...options, print: true }, io);
     return await (await import("./interactive/run-interactive.js")).runInteractive(options, io);
   } catch (error) {
+    const usage = (await import("../runtime/setup/setup-errors.js")).asUsageError(error);
+    if (usage !== undefined) {
+      io.stderr.write(`panto: error (${usage.kind}): ${usage.message}\n`);
+      return EXIT_USAGE;
+    }
     io.stderr.write(
       `panto: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );

@@ -121,6 +121,13 @@ async function runOnceInner(
     const exitCode = result.error.code === "aborted" ? EXIT_INTERRUPTED : EXIT_FAILURE;
     await reporter.done(exitCode);
     return exitCode;
+  } catch (error) {
+    // A session or folder that fails at its first write (after setup found it usable) is still the user's to fix.
+    const usage = asUsageError(error);
+    if (usage === undefined) throw error;
+    reporter.failure({ code: usage.kind, message: usage.message });
+    await reporter.done(EXIT_USAGE);
+    return EXIT_USAGE;
   } finally {
     await run.close();
   }

@@ -1,6 +1,7 @@
 import type { Stats } from "node:fs";
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { makeFolder } from "../core/index.js";
 import { countLines } from "./count-lines.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
@@ -33,7 +34,7 @@ export function createWriteTool(): Tool {
       const before =
         context.onFileChange === undefined ? undefined : await textBefore(absolute, existing, context);
       try {
-        await mkdir(path.dirname(absolute), { recursive: true });
+        await makeFolder(path.dirname(absolute));
         if (context.files === undefined) await writeRegularFile(absolute, shown, "write", args.content);
       } catch (error) {
         throw toolFailure("write", error, shown);
