@@ -1,5 +1,6 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { pathKind } from "./path-kind.js";
 
 /** A folder or file panto cannot use; `message` names the path and says what is wrong with it. */
 export class PathProblem extends Error {
@@ -40,9 +41,11 @@ export function describeFileError(path: string, error: unknown): string {
   return `${path}: ${reason ?? String(error)}${code === undefined ? "" : ` (${code})`}`;
 }
 
-async function kindAt(path: string): Promise<"folder" | "other" | "missing"> {
+/** "folder", "missing", or what stands there instead, in words. */
+async function kindAt(path: string): Promise<string> {
   try {
-    return (await stat(path)).isDirectory() ? "folder" : "other";
+    const info = await stat(path);
+    return info.isDirectory() ? "folder" : (pathKind(info) ?? "a file");
   } catch (error) {
     // ENOTDIR: a file stands higher up the path; walking up finds and names it.
     if (errnoOf(error) === "ENOENT" || errnoOf(error) === "ENOTDIR") return "missing";
@@ -62,8 +65,8 @@ export async function makeFolder(path: string, mode = 0o777): Promise<void> {
   for (;;) {
     const kind = await kindAt(current);
     if (kind === "folder") break;
-    if (kind === "other")
-      throw new PathProblem(current, `cannot create folder ${path}: ${current} is a file, not a folder`);
+    if (kind !== "missing")
+      throw new PathProblem(current, `cannot create folder ${path}: ${current} is ${kind}, not a folder`);
     missing.push(current);
     const parent = dirname(current);
     if (parent === current) break;

@@ -3,7 +3,7 @@ import { access, mkdtemp, rmdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkpointsHome } from "../../checkpoints/index.js";
-import { describeFileError, isPathProblem, makeFolder } from "../../core/index.js";
+import { describeFileError, isPathProblem, makeFolder, pathKind } from "../../core/index.js";
 import { sessionDirectory } from "../../session/index.js";
 import { UsageError } from "./setup-errors.js";
 
@@ -54,7 +54,7 @@ async function checkTemporaryFolder(path: string): Promise<void> {
   }
   if (!info.isDirectory())
     throw new UsageError(
-      `${label} cannot be used: it is a file, not a folder; set TMPDIR to a writable folder`,
+      `${label} cannot be used: it is ${pathKind(info) ?? "a file"}, not a folder; set TMPDIR to a writable folder`,
       "path",
     );
   try {
