@@ -346,7 +346,8 @@ JSON events (--json; one object per line, always ending with "done"):
     (from /rewind as the prompt, and from panto rewind --json)
   fork {session_id, path, parent_id, parent_path, turn}   (from --fork and /fork)
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
-    invalid_request, or usage/config/session/auth, sandbox (it cannot start),
+    invalid_request, or usage/config/session/auth, sandbox (it cannot start), path (a folder or file
+    panto cannot use),
     or max_turns when --max-turns stopped the run)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, compaction: {the same four}, subagents?: {sessions, the same four}}}
@@ -359,7 +360,8 @@ Exit status:
   0    success
   1    a model, provider or runtime failure (an overflow that survived its one retry included)
   2    a usage or configuration error (bad flag, bad config, unknown provider, missing API key,
-       session in use by another process, a sandbox that cannot start)
+       session in use by another process, a sandbox that cannot start, a path panto cannot
+       use: PANTO_HOME, TMPDIR, --session or an export target, named with what is wrong)
   3    stopped by --max-turns N: N model requests made and the model still wanted tools
        (the work so far stays in the session; panto -r ID continues it)
   130  interrupted (Ctrl-C, or Esc in the -r picker)
