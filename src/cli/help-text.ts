@@ -7,6 +7,9 @@ Modes:
   panto                         interactive session in the terminal
   panto -p "PROMPT"             one prompt; only the final answer goes to stdout
   echo "PROMPT" | panto -p      the prompt comes from stdin when -p has no value
+  git diff | panto -p "PROMPT"  with both, the prompt is sent, then stdin as a <stdin> block
+                                (read to its end: give </dev/null to send nothing from it)
+  panto -p "explain @FILE"      @PATH attaches that file in print and JSON modes too
   panto --json -p "PROMPT"      one JSON event per line on stdout (implies print mode)
   panto demo [--keep]           offline simulation of an overflow, a compaction and a retry;
                                 its temporary folder is removed at the end (--keep keeps it)

@@ -57,9 +57,10 @@ async function kindAt(path: string): Promise<string> {
  * `mkdir -p` that always ends. Node's own recursive mkdir spins forever under a virtual file system
  * (/proc answers ENOENT to every new name, and Node then retries the parent endlessly), so this
  * walks up to the nearest existing ancestor and creates each missing folder below it once. A file
- * in the way or a folder that cannot be created is a PathProblem naming it.
+ * in the way or a folder that cannot be created is a PathProblem naming it. Returns the folders it
+ * created, outermost first.
  */
-export async function makeFolder(path: string, mode = 0o777): Promise<void> {
+export async function makeFolder(path: string, mode = 0o777): Promise<string[]> {
   const missing: string[] = [];
   let current = resolve(path);
   for (;;) {
@@ -72,6 +73,7 @@ export async function makeFolder(path: string, mode = 0o777): Promise<void> {
     if (parent === current) break;
     current = parent;
   }
+  const created: string[] = [];
   for (const folder of missing.reverse()) {
     try {
       await mkdir(folder, { mode });
@@ -82,5 +84,7 @@ export async function makeFolder(path: string, mode = 0o777): Promise<void> {
         cause: error,
       });
     }
+    created.push(folder);
   }
+  return created;
 }

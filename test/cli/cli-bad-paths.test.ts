@@ -211,15 +211,19 @@ describe("every path a user gives panto: a clean error naming it, exit 2, no mod
     const { box, server, env } = await setup();
     const home = join(box.root, "new", "home");
     const session = join(box.root, "elsewhere", "deep", "s.jsonl");
-    const result = await runPanto(["--session", session, ...PROMPT], {
+    const named = await runPanto(["--session", session, ...PROMPT], {
       cwd: box.project,
       env: { ...env, PANTO_HOME: home },
     });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toBe("answered\n");
-    expect(server.requests).toHaveLength(1);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toBe("answered\n");
     expect(await readdir(join(box.root, "elsewhere", "deep"))).toEqual(["s.jsonl"]);
-    expect(await readdir(sessionDirectory(home, box.project))).toEqual([]);
+    // Checked by making them, then removed: the session lives elsewhere.
+    expect(await readdir(box.root)).not.toContain("new");
+    const plain = await runPanto(PROMPT, { cwd: box.project, env: { ...env, PANTO_HOME: home } });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(await readdir(sessionDirectory(home, box.project))).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
   });
 });
 

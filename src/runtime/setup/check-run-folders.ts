@@ -28,11 +28,15 @@ export async function checkRunFolders(folders: RunFolders): Promise<void> {
   await checkTemporaryFolder(tmpdir());
 }
 
-/** Creates `path` (and its parents, 0700) if needed and checks it can be written. */
+/**
+ * Checks `path` can be made (with its parents, 0700) and written, by making it; what this made is
+ * removed again, so a run that writes nothing leaves nothing (the first write makes it for good).
+ */
 async function checkWritableFolder(path: string, label: string): Promise<void> {
   try {
-    await makeFolder(path, 0o700);
+    const created = await makeFolder(path, 0o700);
     await access(path, constants.W_OK);
+    for (const folder of created.reverse()) await rmdir(folder).catch(() => undefined);
   } catch (error) {
     const problem = isPathProblem(error)
       ? error.message
