@@ -5,6 +5,9 @@ export function helpAppendix(): string {
   return `
 Modes:
   panto                         interactive session in the terminal
+  panto "PROMPT"                the interactive session, starting with PROMPT (without a terminal
+                                on stdin and stdout it runs as panto -p "PROMPT")
+  panto help [COMMAND]          this help, or a command's (same as --help)
   panto -p "PROMPT"             one prompt; only the final answer goes to stdout
   echo "PROMPT" | panto -p      the prompt comes from stdin when -p has no value
   git diff | panto -p "PROMPT"  with both, the prompt is sent, then stdin as a <stdin> block
