@@ -124,7 +124,10 @@ describe("parseCliArgs", () => {
 
   it("takes a positional prompt without -p or --json as the interactive session's first prompt", () => {
     const { parsed } = parse(["what", "is", "this"]);
-    expect(parsed).toMatchObject({ command: "run", options: { print: false, json: false, prompt: "what is this" } });
+    expect(parsed).toMatchObject({
+      command: "run",
+      options: { print: false, json: false, prompt: "what is this" },
+    });
   });
 
   it("takes the prompt after the options when -p has no value or with --json", () => {
