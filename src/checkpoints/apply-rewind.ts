@@ -1,6 +1,7 @@
-import { appendFile, mkdir } from "node:fs/promises";
+import { appendFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { RewindEntry, RewindFileOutcome, Session } from "../session/index.js";
+import { makeFolder } from "../core/index.js";
+import type { RewindEntry, RewindFileOutcome, Session, UncoveredReason } from "../session/index.js";
 import { sessionObjectsPath, storeDirectory } from "./checkpoint-store.js";
 import { checkpointPath } from "./file-version.js";
 import type { SkippedPath } from "./plan-code-rewind.js";
@@ -31,7 +32,7 @@ export function skippedOutcomes(skipped: readonly SkippedPath[]): RewindFileOutc
 async function rememberObjects(pantoHome: string, sessionId: string, changes: readonly RestoredChange[]) {
   for (const root of new Set(changes.map((change) => change.file.root))) {
     const path = sessionObjectsPath({ dir: storeDirectory(pantoHome, root) }, sessionId);
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await makeFolder(dirname(path), 0o700);
     const files = changes
       .filter((change) => change.file.root === root)
       .map((change) => ({ path: "", ...change }));

@@ -1,5 +1,6 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeFolder } from "../core/index.js";
 import { projectSlug } from "../session/index.js";
 import { type GitOutput, runGit } from "./git-process.js";
 import { projectExcludePath, type Workspace } from "./locate-workspace.js";
@@ -95,7 +96,7 @@ export async function openCheckpointStore(pantoHome: string, workspace: Workspac
   const gitDir = join(dir, "git");
   const objectsDir = join(gitDir, "objects");
   for (const folder of [objectsDir, join(gitDir, "refs"), join(gitDir, "info"), join(dir, "sessions")])
-    await mkdir(folder, { recursive: true, mode: 0o700 });
+    await makeFolder(folder, 0o700);
   await writeIfChanged(join(gitDir, "HEAD"), "ref: refs/heads/main\n");
   await writeIfChanged(join(gitDir, "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = false\n");
   await writeIfChanged(join(gitDir, "info", "attributes"), ATTRIBUTES);

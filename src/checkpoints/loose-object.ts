@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { deflate, inflate } from "node:zlib";
+import { makeFolder } from "../core/index.js";
 
 const deflateAsync = promisify(deflate);
 const inflateAsync = promisify(inflate);
@@ -36,7 +37,7 @@ export async function writeLooseBlob(objectsDir: string, content: Buffer): Promi
   const target = looseObjectPath(objectsDir, oid);
   if (await hasLooseObject(objectsDir, oid)) return oid;
   const data = await deflateAsync(Buffer.concat([blobHeader(content.length), content]));
-  await mkdir(join(objectsDir, oid.slice(0, 2)), { recursive: true, mode: 0o700 });
+  await makeFolder(join(objectsDir, oid.slice(0, 2)), 0o700);
   const temporary = `${target}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     await writeFile(temporary, data, { mode: 0o444 });

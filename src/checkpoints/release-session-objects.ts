@@ -1,5 +1,6 @@
-import { appendFile, lstat, mkdir, readdir, readFile, rm, unlink } from "node:fs/promises";
+import { appendFile, lstat, readdir, readFile, rm, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { makeFolder } from "../core/index.js";
 import {
   type CheckpointStore,
   checkpointsHome,
@@ -138,7 +139,7 @@ export async function adoptObjects(
 ): Promise<void> {
   for (const [root, oids] of objects) {
     const path = sessionObjectsPath({ dir: storeDirectory(pantoHome, root) }, sessionId);
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await makeFolder(dirname(path), 0o700);
     await appendFile(path, [...oids].map((oid) => `${oid}\n`).join(""), { mode: 0o600 });
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, rename, rm, rmdir, symlink, unlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, rename, rm, rmdir, symlink, unlink, writeFile } from "node:fs/promises";
 import { dirname, relative, sep } from "node:path";
+import { makeFolder } from "../core/index.js";
 import type { FileVersion, RewindFileOutcome } from "../session/index.js";
 import { blobOid, readLooseBlob, writeLooseBlob } from "./loose-object.js";
 import type { PlannedFile } from "./plan-code-rewind.js";
@@ -96,7 +97,7 @@ async function writeVersion(objectsDir: string, absolute: string, version: FileV
   const content = await readLooseBlob(objectsDir, version.oid);
   if (content === undefined || blobOid(content) !== version.oid)
     throw new Error("its recorded content is no longer in the store");
-  await mkdir(dirname(absolute), { recursive: true });
+  await makeFolder(dirname(absolute));
   const temporary = `${absolute}.panto-${randomBytes(4).toString("hex")}`;
   try {
     if (version.mode === "120000") await symlink(content.toString("utf8"), temporary);

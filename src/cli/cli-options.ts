@@ -78,7 +78,10 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
         "print and JSON modes: run the model's requests to leave the sandbox instead of refusing them",
       ),
     )
-    .argument("[prompt...]", "the prompt for -p or --json, when not given as the -p value")
+    .argument(
+      "[prompt...]",
+      "in a terminal, starts the interactive session with this prompt; with -p or --json (or without a terminal), the one prompt",
+    )
     .addHelpText("after", helpAppendix())
     .showSuggestionAfterError(true)
     .showHelpAfterError("(panto --help lists the options)")
@@ -127,6 +130,7 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .action((session: string, raw: { json?: true }) =>
       onParsed({ command: "sessions-rm", session, json: raw.json === true }),
     );
+  addHelpCommand(program, output, onParsed);
   addAcpCommand(program, output, onParsed);
   addExportCommand(program, output, onParsed);
   addFidelityCommand(program, output, onParsed);
@@ -173,8 +177,6 @@ function parseFork(value: string): { session: string; turn?: number } | string {
 /** Validates flag combinations; returns the problem as a string. */
 function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOptions | string {
   const positional = words.length === 0 ? undefined : words.join(" ");
-  if (positional !== undefined && raw.print === undefined && raw.json !== true)
-    return `to run one prompt, use panto -p "${positional}" (panto alone starts an interactive session)`;
   if (positional !== undefined && typeof raw.print === "string")
     return "give the prompt once: as the -p value or after the options, not both";
   if (raw.session !== undefined && raw.continue === true)
@@ -209,6 +211,27 @@ function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOption
   if (maxTurns !== undefined) options.maxTurns = maxTurns;
   if (fork !== undefined) options.fork = fork;
   return options;
+}
+
+/** `panto help [command]`: what `--help` shows, for panto or for one of its commands. */
+function addHelpCommand(program: Command, output: ArgsOutput, onParsed: (result: ParsedArgs) => void): void {
+  const help = program
+    .command("help")
+    .description("show this help, or a command's: panto help export")
+    .argument("[command]", "the command to explain")
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr });
+  help.action((name: string | undefined) => {
+    const target = name === undefined ? program : program.commands.find((command) => command.name() === name);
+    if (target === undefined || target === help) {
+      const known = program.commands.map((command) => command.name()).filter((known) => known !== "help");
+      help.error(`error: unknown command "${name}"; the commands are ${known.join(", ")}`, {
+        exitCode: EXIT_USAGE,
+      });
+    }
+    target?.outputHelp();
+    onParsed({ command: "exit", code: EXIT_OK });
+  });
 }
 
 function addAcpCommand(program: Command, output: ArgsOutput, onParsed: (result: ParsedArgs) => void): void {
@@ -253,7 +276,10 @@ function addExportCommand(
     )
     .argument("[session]", "session id prefix or file path (default: this project's latest session)")
     .addOption(
-      new Option("-o, --output <file>", 'output file, "-" for stdout (default: <session name>.html here)'),
+      new Option(
+        "-o, --output <file>",
+        'output file in an existing folder, "-" for stdout (default: <session name>.html beside the session file)',
+      ),
     )
     .addOption(
       new Option("--format <format>", "html, md or json (default: from the -o extension, else html)").choices(

@@ -5,8 +5,14 @@ export function helpAppendix(): string {
   return `
 Modes:
   panto                         interactive session in the terminal
+  panto "PROMPT"                the interactive session, starting with PROMPT (without a terminal
+                                on stdin and stdout it runs as panto -p "PROMPT")
+  panto help [COMMAND]          this help, or a command's (same as --help)
   panto -p "PROMPT"             one prompt; only the final answer goes to stdout
   echo "PROMPT" | panto -p      the prompt comes from stdin when -p has no value
+  git diff | panto -p "PROMPT"  with both, the prompt is sent, then stdin as a <stdin> block
+                                (read to its end: give </dev/null to send nothing from it)
+  panto -p "explain @FILE"      @PATH attaches that file in print and JSON modes too
   panto --json -p "PROMPT"      one JSON event per line on stdout (implies print mode)
   panto demo [--keep]           offline simulation of an overflow, a compaction and a retry;
                                 its temporary folder is removed at the end (--keep keeps it)
@@ -33,8 +39,9 @@ Modes:
   panto export [SESSION] [-o FILE] [--format html|md|json] [--full]
                                 a session (id prefix or path; default: this project's latest) as
                                 one offline HTML page with its compaction timeline, in
-                                <session name>.html here (-o - for stdout; md/json also by -o
-                                extension); tool results cut to 4,000 characters unless --full
+                                <session name>.html beside the session file, not in the project
+                                (-o FILE into an existing folder, -o - for stdout; md/json also by
+                                -o extension); tool results cut to 4,000 characters unless --full
   panto fidelity [SESSION] [--fresh] [--prompt FILE] [--compaction-model P/M] [--probe]
                  [--baseline] [-m P/M] [--json]
                                 what the compaction in effect kept of the summarised turns' paths,
@@ -368,7 +375,8 @@ JSON events (--json; one object per line, always ending with "done"):
     (from /rewind as the prompt, and from panto rewind --json)
   fork {session_id, path, parent_id, parent_path, turn}   (from --fork and /fork)
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
-    invalid_request, or usage/config/session/auth, sandbox (it cannot start),
+    invalid_request, or usage/config/session/auth, sandbox (it cannot start), path (a folder or file
+    panto cannot use),
     or max_turns when --max-turns stopped the run)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, compaction: {the same four}, subagents?: {sessions, the same four}}}
@@ -381,7 +389,8 @@ Exit status:
   0    success
   1    a model, provider or runtime failure (an overflow that survived its one retry included)
   2    a usage or configuration error (bad flag, bad config, unknown provider, missing API key,
-       session in use by another process, bubblewrap not installed)
+       session in use by another process, bubblewrap not installed, a path panto cannot
+       use: PANTO_HOME, TMPDIR, --session or an export target, named with what is wrong)
   3    stopped by --max-turns N: N model requests made and the model still wanted tools
        (the work so far stays in the session; panto -r ID continues it)
   130  interrupted (Ctrl-C, or Esc in the -r picker)

@@ -31,10 +31,20 @@ export async function runCli(given: CliOptions, rawIo: CliIo): Promise<number> {
       return EXIT_USAGE;
     }
     if (options.json) return await (await import("./json/run-json.js")).runJson(options, io);
-    if (options.print || io.stdin.isTTY !== true)
+    // `panto "PROMPT"` opens the terminal session with it; without a terminal on both ends it is -p.
+    if (
+      options.print ||
+      io.stdin.isTTY !== true ||
+      (options.prompt !== undefined && io.stdout.isTTY !== true)
+    )
       return await (await import("./print/run-print.js")).runPrint({ ...options, print: true }, io);
     return await (await import("./interactive/run-interactive.js")).runInteractive(options, io);
   } catch (error) {
+    const usage = (await import("../runtime/setup/setup-errors.js")).asUsageError(error);
+    if (usage !== undefined) {
+      io.stderr.write(`panto: error (${usage.kind}): ${usage.message}\n`);
+      return EXIT_USAGE;
+    }
     io.stderr.write(
       `panto: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );

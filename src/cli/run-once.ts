@@ -3,6 +3,7 @@ import type { CommandOutcome } from "../runtime/command-outcome.js";
 import { parseSlashCommand } from "../runtime/command-registry.js";
 import { builtInCommandInfo, slashHelpText } from "../runtime/commands/built-in-commands.js";
 import { helpCommands } from "../runtime/commands/help-commands.js";
+import { attachFiles } from "../runtime/input/attach-files.js";
 import { describeOutcome } from "../runtime/outcome-text.js";
 import type { RunContext } from "../runtime/run-context.js";
 import { type RunEvent, RunEvents } from "../runtime/run-events.js";
@@ -44,8 +45,13 @@ export interface OnceIo {
   env: NodeJS.ProcessEnv;
   version: string;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where a note about waiting for piped input goes (stdout carries the answer or JSON). */
+  stderr?: NodeJS.WritableStream;
   secrets?: SecretRedactor;
 }
+
+/** How long piped input may stay silent and open before panto says it is waiting for it. */
+const STDIN_WAIT_NOTE_MS = 3_000;
 
 /**
  * Print and JSON mode: one prompt (or one slash command) from -p or stdin, then exit. Write, edit
@@ -70,10 +76,15 @@ async function runOnceInner(
   signal: AbortSignal,
 ): Promise<number> {
   let run: RunContext;
-  let prompt: string;
+  let given: GivenPrompt;
   try {
-    prompt = await readPrompt(options, io.stdin);
+    given = await readPrompt(options, io.stdin, waitingNote(io.stderr));
+    const { prompt } = given;
     if (isHelpCommand(prompt)) return finish(reporter, EXIT_OK, slashHelpText(await helpCommands(io)));
+    if (given.piped !== undefined && parseSlashCommand(prompt) !== undefined)
+      throw new UsageError(
+        `${prompt.split(/\s/)[0]} is a command and takes no piped input; send the input with a prompt (panto -p "PROMPT"), or without the pipe`,
+      );
     const events = new RunEvents();
     events.subscribe((event) =>
       event.type === "command" ? reportOutcome(reporter, event.outcome) : reporter.event(event),
@@ -101,13 +112,21 @@ async function runOnceInner(
       await reporter.done(EXIT_INTERRUPTED);
       return EXIT_INTERRUPTED;
     }
-    const command = parseSlashCommand(prompt);
+    const command = parseSlashCommand(given.prompt);
     if (command !== undefined) {
       const report = describeOutcome(await run.runCommand(command, signal));
       const exitCode = exitStatusOf(report.error);
       await reporter.done(exitCode, ...(report.text === "" ? [] : [report.text]));
       return exitCode;
     }
+    // @PATH is expanded in what the user typed, as in the terminal; piped input is sent as it came.
+    const attached = await attachFiles(given.prompt, run.cwd, run.toolSandbox);
+    if (!attached.ok) {
+      reporter.failure({ code: "usage", message: attached.error });
+      await reporter.done(EXIT_USAGE);
+      return EXIT_USAGE;
+    }
+    const prompt = given.piped === undefined ? attached.text : withPipedInput(attached.text, given.piped);
     const limit = options.maxTurns === undefined ? {} : { maxRequests: options.maxTurns };
     const result = await run.agent.prompt(prompt, { signal, ...limit });
     if (result.ok && result.stopped === "max-requests")
@@ -121,6 +140,13 @@ async function runOnceInner(
     const exitCode = result.error.code === "aborted" ? EXIT_INTERRUPTED : EXIT_FAILURE;
     await reporter.done(exitCode);
     return exitCode;
+  } catch (error) {
+    // A session or folder that fails at its first write (after setup found it usable) is still the user's to fix.
+    const usage = asUsageError(error);
+    if (usage === undefined) throw error;
+    reporter.failure({ code: usage.kind, message: usage.message });
+    await reporter.done(EXIT_USAGE);
+    return EXIT_USAGE;
   } finally {
     await run.close();
   }
@@ -163,25 +189,63 @@ function isHelpCommand(prompt: string): boolean {
   return command !== undefined && builtInCommandInfo().find(command.name)?.name === "help";
 }
 
-/** The -p value, else all of stdin when it is not a terminal. */
+/** What the user gave: the prompt, and what was piped on stdin beside a -p value (when not empty). */
+export interface GivenPrompt {
+  prompt: string;
+  piped?: string;
+}
+
+/**
+ * The -p value, else all of stdin when it is not a terminal. With both, stdin is read to its end
+ * too and comes back as `piped` (`git diff | panto -p "review this"`): nothing given is dropped.
+ */
 export async function readPrompt(
   options: CliOptions,
   stdin: NodeJS.ReadableStream & { isTTY?: boolean },
-): Promise<string> {
-  let prompt = options.prompt;
+  onSlowInput: () => void = () => {},
+): Promise<GivenPrompt> {
+  const prompt = options.prompt;
   if (prompt === undefined) {
     if (stdin.isTTY === true)
       throw new UsageError('-p needs a prompt: panto -p "PROMPT", or pipe the prompt on stdin');
-    prompt = await readAll(stdin);
+    const read = (await readAll(stdin, onSlowInput)).trim();
+    if (read === "") throw new UsageError("the prompt is empty");
+    return { prompt: read };
   }
   if (prompt.trim() === "") throw new UsageError("the prompt is empty");
-  return prompt.trim();
+  if (stdin.isTTY === true) return { prompt: prompt.trim() };
+  const piped = (await readAll(stdin, onSlowInput)).replace(/\s+$/, "");
+  return piped.trim() === "" ? { prompt: prompt.trim() } : { prompt: prompt.trim(), piped };
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** The prompt, then the piped input as one tagged block after it (as Codex does; Claude Code sends both too). */
+export function withPipedInput(prompt: string, piped: string): string {
+  return `${prompt}\n\n<stdin>\n${piped}\n</stdin>`;
+}
+
+/**
+ * Reads a stream to its end. A pipe left open with nothing in it would wait forever, silently:
+ * after a few seconds without a byte, `onSlow` says so once (the wait goes on, nothing is dropped).
+ */
+async function readAll(stream: NodeJS.ReadableStream, onSlow: () => void): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  const timer = setTimeout(onSlow, STDIN_WAIT_NOTE_MS);
+  try {
+    for await (const chunk of stream) {
+      clearTimeout(timer);
+      chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+function waitingNote(stderr: NodeJS.WritableStream | undefined): () => void {
+  return () =>
+    stderr?.write(
+      "panto: waiting for stdin to end (it is not a terminal, so what is piped there is sent too); give </dev/null to send nothing from it\n",
+    );
 }
 
 /** First SIGINT cancels the request (the run then exits 130); a second one exits at once. */

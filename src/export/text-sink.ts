@@ -13,7 +13,13 @@ const FLUSH_CHARS = 256 * 1024;
 export function streamSink(stream: NodeJS.WritableStream, end: boolean): TextSink {
   let buffer: string[] = [];
   let buffered = 0;
+  // A write that fails (disk full, a closed pipe) must fail the export, not the process.
+  let failure: Error | undefined;
+  stream.on("error", (error: Error) => {
+    failure ??= error;
+  });
   const flush = async (): Promise<void> => {
+    if (failure !== undefined) throw failure;
     if (buffered === 0) return;
     const chunk = buffer.join("");
     buffer = [];
@@ -30,8 +36,9 @@ export function streamSink(stream: NodeJS.WritableStream, end: boolean): TextSin
       await flush();
       if (end) {
         stream.end();
-        await once(stream, "finish");
+        if (failure === undefined) await once(stream, "finish");
       }
+      if (failure !== undefined) throw failure;
     },
   };
 }

@@ -1,14 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { basename, extname, resolve } from "node:path";
+import { type FileHandle, open, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, extname, resolve } from "node:path";
+import { describeFileError, PathProblem, pathKind } from "../core/index.js";
 
 type Format = "html" | "md" | "json";
 
 /** What one export should do, once the session file is known. */
 export interface ExportRequest {
   sessionPath: string;
-  /** Output file, "-" for stdout, undefined for `<session name>.<format>` in `cwd`. */
+  /**
+   * Output file (relative to `cwd`), "-" for stdout, undefined for `<session name>.<format>` beside
+   * the session file: not in the project, where the model would come across it.
+   */
   output?: string;
   format?: Format;
   full: boolean;
@@ -42,19 +45,45 @@ export async function exportToTarget(
     const summary = await exportSession(options, streamSink(stdout, false));
     return { target: "stdout", ...summary };
   }
-  const target = resolve(
-    request.cwd,
-    request.output ?? `${basename(request.sessionPath, ".jsonl")}.${format}`,
-  );
+  const target =
+    request.output === undefined
+      ? resolve(dirname(request.sessionPath), `${basename(request.sessionPath, ".jsonl")}.${format}`)
+      : resolve(request.cwd, request.output);
+  await checkTarget(target);
   const temporary = `${target}.${randomBytes(4).toString("hex")}.tmp`;
+  let file: FileHandle;
   try {
-    const summary = await exportSession(
-      options,
-      streamSink(createWriteStream(temporary, { mode: 0o600 }), true),
-    );
+    file = await open(temporary, "wx", 0o600);
+  } catch (error) {
+    throw new PathProblem(target, `cannot write the export to ${describeFileError(target, error)}`, {
+      cause: error,
+    });
+  }
+  try {
+    const summary = await exportSession(options, streamSink(file.createWriteStream(), true));
     await rename(temporary, target);
     return { target, ...summary };
   } finally {
+    await file.close().catch(() => undefined);
     await rm(temporary, { force: true });
   }
+}
+
+/** The target's folder must exist (a mistyped folder is not created) and the target be a regular file if present. */
+async function checkTarget(target: string): Promise<void> {
+  const folder = dirname(target);
+  const folderInfo = await stat(folder).catch((error: unknown) => error as NodeJS.ErrnoException);
+  if (folderInfo instanceof Error) {
+    const why =
+      folderInfo.code === "ENOENT" || folderInfo.code === "ENOTDIR"
+        ? `the folder ${folder} does not exist`
+        : describeFileError(folder, folderInfo);
+    throw new PathProblem(target, `cannot write the export to ${target}: ${why}`);
+  }
+  if (!folderInfo.isDirectory())
+    throw new PathProblem(target, `cannot write the export to ${target}: ${folder} is a file, not a folder`);
+  const info = await stat(target).catch(() => undefined);
+  const kind = info === undefined ? undefined : pathKind(info);
+  if (kind !== undefined)
+    throw new PathProblem(target, `cannot write the export to ${target}: it is ${kind}, not a regular file`);
 }

@@ -33,6 +33,7 @@ import type { FrontEnd } from "./front-end.js";
 import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
 import { addCustomCommands } from "./setup/add-custom-commands.js";
+import { checkRunFolders } from "./setup/check-run-folders.js";
 import { chooseModel } from "./setup/choose-model.js";
 import { clientFactory } from "./setup/client-factory.js";
 import { makeFork } from "./setup/fork-run-session.js";
@@ -74,6 +75,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   addEnvironmentSecrets(secrets, env);
   const loaded = await setupStep(() => loadConfig({ cwd, env }));
   const { config, pantoHome, projectRoot } = loaded;
+  await checkRunFolders({ pantoHome, projectRoot, env, checkpoints: config.checkpoints !== false });
   addConfigSecrets(secrets, config.providers, env);
   const createClient = await clientFactory(loaded, env, onWarning, secrets);
   const sessionOptions = { cwd, onWarning, redact: secrets.redact };

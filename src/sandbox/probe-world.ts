@@ -3,6 +3,7 @@ import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer as createNetServer, type Server } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { makeFolder } from "../core/index.js";
 
 /** The scratch folders and servers `panto sandbox` checks the rules against. */
 export interface ProbeWorld {
@@ -21,7 +22,7 @@ export async function probeWorld(hostTmpDir = os.tmpdir()): Promise<ProbeWorld> 
   const base = await mkdtemp(path.join(hostTmpDir, "panto-sandbox-probe-"));
   const workspace = path.join(base, "workspace");
   const outside = path.join(base, "outside");
-  await mkdir(path.join(workspace, ".git", "hooks"), { recursive: true });
+  await makeFolder(path.join(workspace, ".git", "hooks"));
   await mkdir(path.join(workspace, ".panto"));
   await writeFile(path.join(workspace, ".git", "config"), "[core]\n\trepositoryformatversion = 0\n");
   await writeFile(path.join(workspace, ".git", "HEAD"), "ref: refs/heads/main\n");

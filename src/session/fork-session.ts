@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
-import { type FileHandle, mkdir, open, rename, rm } from "node:fs/promises";
+import { type FileHandle, open, rename, rm } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { makeFolder } from "../core/index.js";
 import { toLine, writeAll } from "./file-session.js";
 import { newSessionHeader } from "./open-session.js";
 import { parseSessionLine } from "./parse-session-line.js";
@@ -132,7 +133,7 @@ export async function forkSession(options: ForkSessionOptions): Promise<ForkedSe
   if (turn === 0)
     throw new SessionError(options.parentPath, `${options.parentPath} has no turn to fork from`);
   const path = resolve(options.path);
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await makeFolder(dirname(path), 0o700);
   const temporary = `${path}.forking`;
   const file = await open(temporary, "wx", 0o600);
   try {

@@ -1,6 +1,7 @@
-import { chmod, lstat, mkdir } from "node:fs/promises";
+import { chmod, lstat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeFolder } from "../core/index.js";
 import { SessionError } from "./session-error.js";
 
 /**
@@ -26,7 +27,7 @@ function unsafe(directory: string, why: string): SessionError {
  */
 export async function ensureIdentityLockDirectory(): Promise<string> {
   const directory = identityLockDirectory();
-  await mkdir(directory, { recursive: true, mode: 0o700 });
+  await makeFolder(directory, 0o700);
   const info = await lstat(directory);
   if (!info.isDirectory()) throw unsafe(directory, "it is not a folder");
   const uid = process.getuid?.();

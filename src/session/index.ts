@@ -11,7 +11,7 @@ export {
 export { findChildSessions } from "./find-child-sessions.js";
 export { findLatestConversation } from "./find-latest-conversation.js";
 export { type ForkedSession, type ForkSessionOptions, forkSession } from "./fork-session.js";
-export { openNewSession } from "./lazy-session.js";
+export { openNewSession, openReservedSession } from "./lazy-session.js";
 export {
   type ListSessionsOptions,
   listSessions,

@@ -1,8 +1,10 @@
+import { stat, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
-import { newSessionHeader, openSession } from "./open-session.js";
+import { lockSessionFile, newSessionHeader, openLockedSession, openSession } from "./open-session.js";
 import type { OpenSessionOptions, Session } from "./session.js";
 import type { SessionHeader } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
+import type { SessionLock } from "./session-lock.js";
 
 /**
  * A new session whose file (and lock) is created by its first append: until then it is empty and
@@ -17,6 +19,22 @@ export function openNewSession(path: string, options: OpenSessionOptions): Sessi
 }
 
 /**
+ * Like `openNewSession`, but the file is locked now (created empty, as a lock needs a file to
+ * name): a path the user chose may be chosen by another panto at the same moment, and the second
+ * one must be refused at once, before it has done anything, not at its first write. Closed with
+ * nothing written, the empty file is removed again.
+ */
+export async function openReservedSession(path: string, options: OpenSessionOptions): Promise<Session> {
+  const absolute = resolve(path);
+  const lock = await lockSessionFile(absolute);
+  return new LazySession(
+    absolute,
+    { ...options, header: options.header ?? newSessionHeader(options.cwd) },
+    lock,
+  );
+}
+
+/**
  * Each method takes its type from `Session`, so the interface is the one place a signature is
  * written: reads answer as an empty session until the file exists, appends create it first.
  */
@@ -27,11 +45,14 @@ class LazySession implements Session {
   #opening: Promise<Session> | undefined;
   #opened: Session | undefined;
   #closed = false;
+  /** Held from the start for a reserved session; handed to the file once it is opened. */
+  #lock: SessionLock | undefined;
 
-  constructor(path: string, options: OpenSessionOptions & { header: SessionHeader }) {
+  constructor(path: string, options: OpenSessionOptions & { header: SessionHeader }, lock?: SessionLock) {
     this.path = path;
     this.header = options.header;
     this.#options = options;
+    this.#lock = lock;
   }
 
   get hasFile(): boolean {
@@ -74,7 +95,7 @@ class LazySession implements Session {
 
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#opening === undefined) return;
+    if (this.#opening === undefined) return await this.#releaseReservation();
     const session = await this.#opening.catch(() => undefined);
     await session?.close();
   }
@@ -82,7 +103,7 @@ class LazySession implements Session {
   /** Creates and locks the file on first use; a failed attempt is retried by the next append. */
   #file(): Promise<Session> {
     if (this.#closed) return Promise.reject(new SessionError(this.path, `session ${this.path} is closed`));
-    this.#opening ??= openSession(this.path, this.#options).then(
+    this.#opening ??= this.#open().then(
       (session) => {
         this.#opened = session;
         return session;
@@ -93,5 +114,23 @@ class LazySession implements Session {
       },
     );
     return this.#opening;
+  }
+
+  #open(): Promise<Session> {
+    const lock = this.#lock;
+    if (lock === undefined) return openSession(this.path, this.#options);
+    // The opened file owns the lock from here, and releases it itself if opening fails.
+    this.#lock = undefined;
+    return openLockedSession(this.path, lock, this.#options);
+  }
+
+  /** A reserved file that was never written is removed (while still locked), then the lock. */
+  async #releaseReservation(): Promise<void> {
+    const lock = this.#lock;
+    if (lock === undefined) return;
+    this.#lock = undefined;
+    if ((await stat(this.path).catch(() => undefined))?.size === 0)
+      await unlink(this.path).catch(() => undefined);
+    await lock.release();
   }
 }

@@ -95,7 +95,7 @@ function inUseError(sessionPath: string, lockPath: string, owner: LockOwner): Se
   const host = owner.hostname === hostname() ? "" : ` on host ${owner.hostname}`;
   return new SessionError(
     sessionPath,
-    `session ${sessionPath} is in use by process ${owner.pid}${host} (lock file ${lockPath})`,
+    `session file ${sessionPath} is in use by another panto (pid ${owner.pid}${host}, lock file ${lockPath})`,
   );
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { type FileHandle, mkdir, open } from "node:fs/promises";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { makeFolder, pathKind } from "../core/index.js";
 import { FileSession, type LoadedFile, toLine, writeAll } from "./file-session.js";
 import { readActiveSuffix } from "./read-active-suffix.js";
 import type { OpenSessionOptions, Session } from "./session.js";
@@ -71,22 +72,48 @@ async function openLocked(path: string, lock: SessionLock, options: OpenSessionO
  */
 export async function openSession(path: string, options: OpenSessionOptions): Promise<Session> {
   const absolute = resolve(path);
-  try {
-    await mkdir(dirname(absolute), { recursive: true, mode: 0o700 });
-  } catch (cause) {
-    throw new SessionError(
-      absolute,
-      `cannot create the folder of session ${absolute}: ${(cause as Error).message}`,
-      {
-        cause,
-      },
-    );
-  }
-  const lock = await acquireSessionLock(absolute);
+  const lock = await lockSessionFile(absolute);
   try {
     return await openLocked(absolute, lock, options);
   } catch (error) {
     await lock.release();
     throw error;
   }
+}
+
+/**
+ * Makes the session's folder and locks the file, creating it empty when missing; the caller opens it
+ * later with `openLockedSession` or releases the lock (an empty file stays a session not yet started).
+ */
+export async function lockSessionFile(path: string): Promise<SessionLock> {
+  const absolute = resolve(path);
+  try {
+    await makeFolder(dirname(absolute), 0o700);
+  } catch (cause) {
+    throw new SessionError(absolute, `session ${absolute}: ${(cause as Error).message}`, { cause });
+  }
+  await refuseNonRegularFile(absolute);
+  return await acquireSessionLock(absolute);
+}
+
+/** Opens a file `lockSessionFile` locked; the lock is released when the session closes (or this fails). */
+export async function openLockedSession(
+  path: string,
+  lock: SessionLock,
+  options: OpenSessionOptions,
+): Promise<Session> {
+  try {
+    return await openLocked(resolve(path), lock, options);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+/** A folder, pipe or device where the session file should be: opening a FIFO to append would wait forever. */
+async function refuseNonRegularFile(path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  const kind = info === undefined ? undefined : pathKind(info);
+  if (kind !== undefined)
+    throw new SessionError(path, `cannot use ${path} as a session file: it is ${kind}, not a regular file`);
 }

@@ -1,5 +1,6 @@
 import { open, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { describeFileError } from "../core/index.js";
 import { ensureIdentityLockDirectory } from "./identity-lock-directory.js";
 import { type HeldLockFile, takeLockFile } from "./lock-file.js";
 import { SessionError } from "./session-error.js";
@@ -35,7 +36,7 @@ async function sessionFileIdentity(sessionPath: string): Promise<FileIdentity> {
       await file.close();
     }
   } catch (cause) {
-    throw new SessionError(sessionPath, `cannot open session ${sessionPath}: ${(cause as Error).message}`, {
+    throw new SessionError(sessionPath, `cannot open session ${describeFileError(sessionPath, cause)}`, {
       cause,
     });
   }

@@ -185,7 +185,7 @@ describe("one writer per session (built CLI)", { timeout: 90_000 }, () => {
         env,
       });
       expect(second.code, alias).toBe(2);
-      expect(second.stderr, alias).toContain(`is in use by process ${holderPid}`);
+      expect(second.stderr, alias).toContain(`is in use by another panto (pid ${holderPid},`);
     }
     stopHolder();
     await holder;

@@ -167,11 +167,14 @@ describe("MCP servers (built CLI, the reference server-everything over stdio)", 
   it("loads no MCP code when no server is configured", async () => {
     const { box, env } = await setup({ type: "text", text: "plain" });
     // Asynchronously: the fake server answers from this process's event loop.
-    const result = await promisify(execFile)(
+    const running = promisify(execFile)(
       process.execPath,
       ["--import", TRACE_IMPORTS, PANTO_MAIN, "-m", MODEL, "-p", "hi"],
       { cwd: box.project, env, encoding: "utf8" },
     );
+    // stdin is a pipe: panto reads what is piped beside -p to its end, so end it.
+    running.child.stdin?.end();
+    const result = await running;
     expect(result.stdout).toBe("plain\n");
     const imports = result.stderr.split("\n").filter((line) => line.startsWith("IMPORT "));
     expect(imports.some((line) => line.includes("/dist/runtime/start-run.js"))).toBe(true);

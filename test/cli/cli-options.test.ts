@@ -122,10 +122,12 @@ describe("parseCliArgs", () => {
     expect(stderr).toContain("--session and --continue");
   });
 
-  it("exits 2 on a positional prompt without -p or --json, telling how to run one prompt", () => {
-    const { parsed, stderr } = parse(["what", "is", "this"]);
-    expect(parsed).toEqual({ command: "exit", code: 2 });
-    expect(stderr).toContain('panto -p "what is this"');
+  it("takes a positional prompt without -p or --json as the interactive session's first prompt", () => {
+    const { parsed } = parse(["what", "is", "this"]);
+    expect(parsed).toMatchObject({
+      command: "run",
+      options: { print: false, json: false, prompt: "what is this" },
+    });
   });
 
   it("takes the prompt after the options when -p has no value or with --json", () => {

@@ -50,6 +50,8 @@ export interface RunOptions {
   env: NodeJS.ProcessEnv;
   /** Written to stdin, which is then closed. Without it stdin is closed at once (not a terminal). */
   input?: string;
+  /** Leave stdin open (not closed after `input`): the test ends it itself through `onSpawn`. */
+  keepStdinOpen?: boolean;
   /** Called once the process has started; may send it signals. */
   onSpawn?: (child: ChildProcess, output: { stdout: () => string; stderr: () => string }) => void;
 }
@@ -72,7 +74,8 @@ export function runPanto(args: readonly string[], options: RunOptions): Promise<
     });
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin.end(options.input ?? "");
+    if (options.keepStdinOpen === true) child.stdin.write(options.input ?? "");
+    else child.stdin.end(options.input ?? "");
     options.onSpawn?.(child, { stdout: () => stdout, stderr: () => stderr });
   });
 }

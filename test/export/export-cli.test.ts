@@ -47,13 +47,16 @@ describe("panto export", () => {
     expect(exporting.some((line) => line.includes("dist/export/"))).toBe(true);
   });
 
-  it("resolves an id prefix among this project's sessions and writes <session name>.html in the working directory", async () => {
+  it("resolves an id prefix among this project's sessions and writes <session name>.html beside the session, not into the project", async () => {
     const t = await projectWithSessions(["aaaa1111-x", "bbbb2222-y"]);
     const result = await runCli(["export", "bbbb"], { cwd: t.project, env: t.env });
     expect(result.code, result.stderr).toBe(0);
-    const written = (await readdir(t.project)).filter((name) => name.endsWith(".html"));
+    expect((await readdir(t.project)).filter((name) => name.endsWith(".html"))).toEqual([]);
+    const directory = sessionDirectory(t.home, t.project);
+    const written = (await readdir(directory)).filter((name) => name.endsWith(".html"));
     expect(written).toEqual(["2026-01-02T00-00-00.000Z_bbbb2222.html"]);
-    expect(await readFile(join(t.project, written[0] as string), "utf8")).toContain(
+    expect(result.stdout).toContain(`to ${join(directory, written[0] as string)}`);
+    expect(await readFile(join(directory, written[0] as string), "utf8")).toContain(
       "panto session bbbb2222-y",
     );
   });

@@ -62,7 +62,7 @@ describe("the session lock holds for the file, whatever name reaches it", () => 
     for (const [how, alias] of Object.entries(names)) {
       const error = await refusal(alias);
       expect(error.message, how).toMatch(
-        new RegExp(`^session \\S+ is in use by process ${holder.pid} \\(lock file `),
+        new RegExp(`^session file \\S+ is in use by another panto \\(pid ${holder.pid}, lock file `),
       );
     }
     // None of the refused opens wrote a line.
@@ -75,7 +75,7 @@ describe("the session lock holds for the file, whatever name reaches it", () => 
     for (const how of ["hard link", "symlink"] as const) {
       const holder = await startHolder(holderScript, names[how]);
       children.push(holder);
-      expect((await refusal(path)).message, how).toContain(`in use by process ${holder.pid}`);
+      expect((await refusal(path)).message, how).toContain(`in use by another panto (pid ${holder.pid},`);
       await killAndWait(holder, "SIGKILL");
     }
   });
@@ -83,7 +83,9 @@ describe("the session lock holds for the file, whatever name reaches it", () => 
   it("refuses a second open through a hard link in the same process", async () => {
     const session = await openSession(path, { cwd: dir });
     await link(path, join(dir, "hard.jsonl"));
-    expect((await refusal(join(dir, "hard.jsonl"))).message).toContain(`in use by process ${process.pid}`);
+    expect((await refusal(join(dir, "hard.jsonl"))).message).toContain(
+      `in use by another panto (pid ${process.pid},`,
+    );
     await session.close();
     const again = await openSession(join(dir, "hard.jsonl"), { cwd: dir });
     await again.close();
@@ -132,7 +134,7 @@ describe("two processes racing for one session file", () => {
       const loser = answers.find((answer) => answer.startsWith("refused ")) ?? "";
       const winnerIndex = answers.indexOf(winners[0] as string);
       const winnerPid = racers[winnerIndex]?.child.pid;
-      expect(loser).toContain(`is in use by process ${winnerPid}`);
+      expect(loser).toContain(`is in use by another panto (pid ${winnerPid},`);
       const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
       expect(JSON.parse(lines[0] as string).type).toBe("session");
       expect(userTexts(lines.join("\n"))).toEqual(

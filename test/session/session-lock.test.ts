@@ -48,7 +48,7 @@ describe("the session lock", () => {
     );
     expect(error).toBeInstanceOf(SessionError);
     expect((error as SessionError).message).toBe(
-      `session ${path} is in use by process ${holder.pid} (lock file ${path}.lock)`,
+      `session file ${path} is in use by another panto (pid ${holder.pid}, lock file ${path}.lock)`,
     );
     // The refused open wrote nothing: only the holder's entry is there.
     expect(userTexts(await readFile(path, "utf8"))).toEqual([`from child ${holder.pid}`]);
@@ -88,7 +88,9 @@ describe("the session lock", () => {
 
   it("refuses a second open from the same process", async () => {
     const session = await openSession(path, { cwd: dir });
-    await expect(openSession(path, { cwd: dir })).rejects.toThrow(`in use by process ${process.pid}`);
+    await expect(openSession(path, { cwd: dir })).rejects.toThrow(
+      `in use by another panto (pid ${process.pid},`,
+    );
     await session.close();
   });
 
@@ -123,7 +125,7 @@ describe("the session lock", () => {
     const lock = JSON.stringify({ pid: 4242, hostname: "build-box-7", started: new Date().toISOString() });
     await writeFile(`${path}.lock`, lock);
     await expect(openSession(path, { cwd: dir })).rejects.toThrow(
-      `session ${path} is in use by process 4242 on host build-box-7 (lock file ${path}.lock)`,
+      `session file ${path} is in use by another panto (pid 4242 on host build-box-7, lock file ${path}.lock)`,
     );
     expect(await readFile(`${path}.lock`, "utf8")).toBe(lock);
   });

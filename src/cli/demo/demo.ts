@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Agent, type AgentEvent, buildSystemPrompt } from "../../agent/index.js";
 import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../../compaction/index.js";
 import { readCompactionPromptLayers } from "../../config/index.js";
+import { makeFolder } from "../../core/index.js";
 import { createRecallTool } from "../../recall/index.js";
 import { describeContext } from "../../runtime/commands/describe-context.js";
 import { formatCompactionReport } from "../../runtime/format-text.js";
@@ -182,7 +183,7 @@ function fixedRequestTokens(systemPrompt: string, tools: readonly Tool[]): numbe
 async function writeProject(projectDir: string): Promise<void> {
   for (const [relative, content] of Object.entries(DEMO_FILES)) {
     const path = join(projectDir, relative);
-    await mkdir(dirname(path), { recursive: true });
+    await makeFolder(dirname(path));
     await writeFile(path, content);
   }
 }

@@ -61,7 +61,8 @@ export class Repl {
     this.#output = new MutableOutput(io.stdout);
   }
 
-  async start(run: RunContext): Promise<number> {
+  /** Runs the session; `firstPrompt` (`panto "PROMPT"`) is sent at once, as if typed. */
+  async start(run: RunContext, firstPrompt?: string): Promise<number> {
     this.#run = run;
     const historyPath = join(run.pantoHome, "history");
     const writer = createHistoryWriter(
@@ -103,7 +104,12 @@ export class Repl {
           this.#settle = () => {};
           resolve(exitCode);
         };
-        rl.prompt();
+        if (firstPrompt === undefined) rl.prompt();
+        else {
+          history.add(firstPrompt);
+          this.#renderer.line(`${PROMPT}${firstPrompt}`);
+          void this.#submit(firstPrompt);
+        }
       });
       this.#closing = true;
       rl.close();

@@ -42,7 +42,7 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
     return EXIT_USAGE;
   }
   try {
-    const code = await repl.start(run);
+    const code = await repl.start(run, options.prompt);
     const hint = resumeHint(run.session);
     if (hint !== undefined) for (const line of hint.split("\n")) renderer.line(style.dim(line));
     return code;

@@ -1,4 +1,5 @@
 import { findProjectRoot, resolvePantoHome } from "../../config/index.js";
+import { isPathProblem } from "../../core/index.js";
 import { type ExportRequest, exportToTarget } from "../../runtime/export-to-target.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "../../runtime/setup/known-secrets.js";
 import { resolveSessionArgument } from "../../runtime/setup/session-argument.js";
@@ -38,7 +39,7 @@ export async function runExport(options: ExportCliOptions, io: Omit<CliIo, "stdi
       );
     return EXIT_OK;
   } catch (error) {
-    if (isSessionError(error) || error instanceof UsageError) {
+    if (isSessionError(error) || isPathProblem(error) || error instanceof UsageError) {
       io.stderr.write(`panto: ${error.message}\n`);
       return EXIT_USAGE;
     }

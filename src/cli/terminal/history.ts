@@ -1,5 +1,6 @@
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { makeFolder } from "../../core/index.js";
 
 /** Lines of input history kept across runs. */
 export const HISTORY_SIZE = 1000;
@@ -34,7 +35,7 @@ export function createHistoryWriter(
   let chain: Promise<void> = Promise.resolve();
   let failed = false;
   const write = async (lines: string[]): Promise<void> => {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await makeFolder(dirname(path), 0o700);
     await writeFile(path, lines.length === 0 ? "" : `${lines.join("\n")}\n`, { mode: 0o600 });
     await chmod(path, 0o600);
   };

@@ -1,3 +1,4 @@
+import { isPathProblem } from "../../core/index.js";
 import { readSessionUsage } from "../../session/index.js";
 import { type CommandOutcome, failed, info, usageError } from "../command-outcome.js";
 import { formatRequestTokens } from "../context-usage.js";
@@ -84,6 +85,7 @@ async function runExportCommand(run: RunContext, args: string): Promise<CommandO
     const result = await exportToTarget(args === "" ? request : { ...request, output: args });
     return { type: "exported", target: result.target, entries: result.entries };
   } catch (error) {
+    if (isPathProblem(error)) return usageError(error.message);
     return failed(
       "failure",
       "export",

@@ -6,6 +6,7 @@ import {
   newSessionPath,
   type OpenSessionOptions,
   openNewSession,
+  openReservedSession,
   openSession,
   type Session,
 } from "../../session/index.js";
@@ -39,11 +40,12 @@ export async function openRunSession(
   }
   const path = await chooseSessionPath(options, place, sessionOptions.onWarning);
   const resumed = await hasContent(path);
-  const session = await setupStep(async () =>
-    resumed || (await exists(path))
-      ? await openSession(path, sessionOptions)
-      : openNewSession(path, sessionOptions),
-  );
+  const session = await setupStep(async () => {
+    if (resumed || (await exists(path))) return await openSession(path, sessionOptions);
+    // A path the user named may be named by another panto too: lock it now, not at the first write.
+    if (options.session !== undefined) return await openReservedSession(path, sessionOptions);
+    return openNewSession(path, sessionOptions);
+  });
   return { session, resumed };
 }
 

@@ -1,5 +1,5 @@
 import { ConfigError } from "../../config/index.js";
-import { isPantoError } from "../../core/index.js";
+import { isPantoError, isPathProblem } from "../../core/index.js";
 import { SandboxError } from "../../sandbox/sandbox-error.js";
 import { SessionError } from "../../session/index.js";
 
@@ -44,6 +44,7 @@ export function asUsageError(error: unknown): UsageError | undefined {
   if (error instanceof ConfigError) return new UsageError(error.message, "config", { cause: error });
   if (error instanceof SandboxError) return new UsageError(error.message, "sandbox", { cause: error });
   if (error instanceof SessionError) return new UsageError(error.message, "session", { cause: error });
+  if (isPathProblem(error)) return new UsageError(error.message, "path", { cause: error });
   if (isPantoError(error)) return new UsageError(error.message, error.code, { cause: error });
   return undefined;
 }

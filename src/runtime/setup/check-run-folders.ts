@@ -1,0 +1,73 @@
+import { constants } from "node:fs";
+import { access, mkdtemp, rmdir, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { checkpointsHome } from "../../checkpoints/index.js";
+import { describeFileError, isPathProblem, makeFolder, pathKind } from "../../core/index.js";
+import { sessionDirectory } from "../../session/index.js";
+import { UsageError } from "./setup-errors.js";
+
+export interface RunFolders {
+  pantoHome: string;
+  projectRoot: string;
+  env: NodeJS.ProcessEnv;
+  /** Config `checkpoints` is not false: the checkpoint store under panto's home is written too. */
+  checkpoints: boolean;
+}
+
+/**
+ * Checks, before anything else is done, that every folder a run writes to can be written: the
+ * project's sessions folder and the checkpoint store under panto's home, and the temporary folder
+ * (session locks, the sandbox's private folders). A path that cannot be used is a UsageError
+ * naming it, the variable that chose it, and what is wrong, instead of a failure at the first write.
+ */
+export async function checkRunFolders(folders: RunFolders): Promise<void> {
+  const home = `panto's home folder ${folders.pantoHome}${folders.env.PANTO_HOME === undefined ? "" : " (PANTO_HOME)"}`;
+  await checkWritableFolder(sessionDirectory(folders.pantoHome, folders.projectRoot), home);
+  if (folders.checkpoints) await checkWritableFolder(checkpointsHome(folders.pantoHome), home);
+  await checkTemporaryFolder(tmpdir());
+}
+
+/**
+ * Checks `path` can be made (with its parents, 0700) and written, by making it; what this made is
+ * removed again, so a run that writes nothing leaves nothing (the first write makes it for good).
+ */
+async function checkWritableFolder(path: string, label: string): Promise<void> {
+  try {
+    const created = await makeFolder(path, 0o700);
+    await access(path, constants.W_OK);
+    for (const folder of created.reverse()) await rmdir(folder).catch(() => undefined);
+  } catch (error) {
+    const problem = isPathProblem(error)
+      ? error.message
+      : `cannot write to ${describeFileError(path, error)}`;
+    throw new UsageError(`${label} cannot be used: ${problem}`, "path", { cause: error });
+  }
+}
+
+/** The temporary folder must already exist (panto does not create the system's) and take a new folder. */
+async function checkTemporaryFolder(path: string): Promise<void> {
+  const label = `the temporary folder ${path}${process.env.TMPDIR === undefined ? "" : " (TMPDIR)"}`;
+  const info = await stat(path).catch((error: unknown) => error as NodeJS.ErrnoException);
+  if (info instanceof Error) {
+    const why = info.code === "ENOENT" ? "it does not exist" : describeFileError(path, info);
+    throw new UsageError(
+      `${label} cannot be used: ${why}; create it or set TMPDIR to a writable folder`,
+      "path",
+    );
+  }
+  if (!info.isDirectory())
+    throw new UsageError(
+      `${label} cannot be used: it is ${pathKind(info) ?? "a file"}, not a folder; set TMPDIR to a writable folder`,
+      "path",
+    );
+  try {
+    await rmdir(await mkdtemp(join(path, "panto-check-")));
+  } catch (error) {
+    throw new UsageError(
+      `${label} cannot be used: cannot create a folder in ${describeFileError(path, error)}; set TMPDIR to a writable folder`,
+      "path",
+      { cause: error },
+    );
+  }
+}
