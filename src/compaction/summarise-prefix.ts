@@ -97,6 +97,7 @@ export async function summarisePrefix(input: SummarisePrefixInput): Promise<Pref
     result.attempts,
     whole,
     sizes.estimate(0, input.turns.length, input.previousSummary),
+    sizes.envelope(input.previousSummary),
   );
   // A configured compaction model that failed for another reason would fail each chunk the same way.
   const compactionModel = result.attempts.some((a) => a.model === input.compactionModel && tooLarge(a))
@@ -153,7 +154,8 @@ async function summariseChunks(
     if (!result.ok) {
       if (end - start < 2 || !tooLarge(result.attempts.at(-1))) return result;
       const estimatedTokens = sizes.estimate(start, end, summary);
-      limit = Math.min(limit, tightestRejection(result.attempts, request, estimatedTokens).limit);
+      const envelope = sizes.envelope(summary);
+      limit = Math.min(limit, tightestRejection(result.attempts, request, estimatedTokens, envelope).limit);
       rejectedEnd = end;
       continue;
     }
@@ -176,12 +178,13 @@ function tightestRejection(
   attempts: readonly CompactionAttemptFailure[],
   request: CompactionRequest,
   estimatedTokens: number,
+  envelopeTokens: number,
 ): { model: string; limit: number; stated?: StatedSize } {
   const rejections = attempts.filter(tooLarge).map((attempt) => {
     const stated = statedSize(attempt.error, request);
     return {
       model: attempt.model,
-      limit: limitAfterRejection(stated, estimatedTokens),
+      limit: limitAfterRejection(stated, estimatedTokens, envelopeTokens),
       ...optional("stated", stated),
     };
   });
@@ -197,6 +200,8 @@ interface ChunkSizes {
   turnTokens: TurnTokens;
   /** The estimate of the request for turns `start` to `end` (exclusive) after `previousSummary`. */
   estimate(start: number, end: number, previousSummary: string | undefined): number;
+  /** The estimate of what every request after `previousSummary` carries besides its turns. */
+  envelope(previousSummary: string | undefined): number;
 }
 
 function chunkSizes(input: SummarisePrefixInput): ChunkSizes {
@@ -205,6 +210,7 @@ function chunkSizes(input: SummarisePrefixInput): ChunkSizes {
   return {
     limits,
     turnTokens,
+    envelope: (previousSummary) => envelopeTokens(previousSummary, limits),
     estimate: (start, end, previousSummary) => {
       let tokens = envelopeTokens(previousSummary, limits);
       for (let index = start; index < end; index++) tokens += turnTokens(index);

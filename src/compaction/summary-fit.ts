@@ -94,13 +94,22 @@ export function statedSize(error: PantoError, request: CompactionRequest): State
  * the provider's numbers, in its units (its count per estimated token, the window less what it
  * reserved for the answer, less a small margin), so a transcript of T provider tokens against a
  * usable window W takes about T / W chunks; without usable numbers, or when they would not shrink
- * the request, half of it. Always below `estimatedTokens`, so cutting again always makes progress.
+ * the request, the fixed part of the request (`envelopeTokens`: the prompts and the previous summary,
+ * which every chunk carries again) and half of the transcript, so that where the fixed part is a
+ * large share of the window, halving does not leave each chunk a sliver of transcript. Always below
+ * `estimatedTokens`, so cutting again always makes progress.
  */
-export function limitAfterRejection(stated: StatedSize | undefined, estimatedTokens: number): number {
-  const half = Math.max(1, Math.floor(estimatedTokens / 2));
-  if (stated === undefined || !(estimatedTokens > 0)) return half;
+export function limitAfterRejection(
+  stated: StatedSize | undefined,
+  estimatedTokens: number,
+  envelopeTokens = 0,
+): number {
+  const envelope = Math.min(Math.max(0, envelopeTokens), estimatedTokens - 1);
+  const half = envelope + Math.max(1, Math.floor((estimatedTokens - envelope) / 2));
+  const fallback = half < estimatedTokens ? half : Math.max(1, Math.floor(estimatedTokens / 2));
+  if (stated === undefined || !(estimatedTokens > 0)) return fallback;
   const ratio = stated.requestTokens / estimatedTokens;
   const room = (stated.contextWindow - stated.reservedTokens) * (1 - CHUNK_MARGIN);
   const limit = Math.floor(room / ratio);
-  return limit > 0 && limit < estimatedTokens ? limit : half;
+  return limit > 0 && limit < estimatedTokens ? limit : fallback;
 }

@@ -173,6 +173,28 @@ describe("chunks sized from the provider's answer", () => {
       expect(outcome.record.chunking).toMatchObject({ reason: "rejected_whole" });
   });
 
+  it("halves the transcript, not the fixed part every chunk carries again, when the rejection states no numbers", async () => {
+    // A long system prompt: a fifth of the window goes to the part every summary request repeats.
+    const systemPrompt = `SUMMARISE ${"keep every path, figure and decision; ".repeat(60)}`;
+    const fixed = estimateRequest({ systemPrompt, userPrompt: "<transcript>\n\n</transcript>" });
+    const window = fixed * 5;
+    const { summarise, sent } = provider({ ratio: 1, window, numbers: "none" });
+    const outcome = await runCompaction(input({ summarise, systemPrompt, context: { messages: conversation(25) } }));
+    expect(outcome.type).toBe("compacted");
+    expectEveryTurnOnce(sent, 24);
+    const accepted = sent.filter((s) => s.accepted);
+    // After a rejection, the next chunk is cut to the fixed part and half the rejected transcript,
+    // which was over the room the window leaves beside the fixed part: so every accepted chunk but
+    // the last holds over half that room, less one turn (chunks are whole turns). Halving the whole
+    // request instead leaves chunks of about a third of the room here.
+    const transcript = (s: Sent) => s.count - fixed;
+    const room = window - fixed;
+    const total = accepted.reduce((sum, chunk) => sum + transcript(chunk), 0);
+    const turn = total / 24;
+    for (const chunk of accepted.slice(0, -1)) expect(transcript(chunk)).toBeGreaterThan(room / 2 - turn);
+    expect(accepted.length).toBeLessThanOrEqual(2 * Math.ceil(total / room) + 1);
+  });
+
   it("cuts a chunk still rejected smaller, never resending it as large, and fails on one turn too large alone", async () => {
     // A provider whose count grows faster than the estimate: the first calibration is too generous.
     const sent: Sent[] = [];
