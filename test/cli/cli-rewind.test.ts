@@ -1,5 +1,5 @@
 import { execSync } from "node:child_process";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { treeOf } from "../checkpoints/checkpoint-fixture.js";
@@ -191,9 +191,13 @@ describe("panto rewind (built CLI, fake provider)", { timeout: 120_000 }, () => 
     const value = await project();
     await turn(value, "look around");
     await turn(value, "first change", [[bash("echo '// 1' >> src/app.ts")]]);
-    // The checkpoint store becomes unusable: a file where its folder must be.
-    await rm(join(value.box.home, "checkpoints"), { recursive: true, force: true });
-    await writeFile(join(value.box.home, "checkpoints"), "not a folder\n");
+    // The project's checkpoint store becomes unusable mid-session: a file where its folder must be
+    // (the checkpoints folder itself stays, so the run starts and only the snapshot fails).
+    const stores = await readdir(join(value.box.home, "checkpoints"));
+    expect(stores).toHaveLength(1);
+    const store = String(stores[0]);
+    await rm(join(value.box.home, "checkpoints", store), { recursive: true, force: true });
+    await writeFile(join(value.box.home, "checkpoints", store), "not a folder\n");
     const failed = await turn(value, "second change", [[bash("echo '// 2' >> src/util.ts")]]);
     expect(String(failed.find((event) => event.type === "checkpoint")?.error)).toContain("checkpoint store");
     const tree = await projectTree(value);

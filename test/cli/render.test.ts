@@ -63,7 +63,7 @@ describe("how the summary was requested", () => {
       },
     };
     expect(formatCompactionLine(chunked, 41000, 9000)).toBe(
-      "compacted 12 turns into a summary (kept 3 turns, 41k -> 9.0k tokens, model anthropic/claude-haiku-4-5, fell back: no); " +
+      "compacted 12 turns into a summary (kept 3 turns, next request 41k -> 9.0k tokens, model anthropic/claude-haiku-4-5, fell back: no); " +
         "summarised in 4 chained chunks (5 summary requests): the whole transcript was rejected by anthropic/claude-haiku-4-5 (9120 tokens > 3000 maximum)",
     );
     expect(formatCompactionReport(chunked, 41000, 9000)).toContain(
