@@ -1,7 +1,7 @@
 import { appendFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { makeFolder } from "../core/index.js";
-import type { RewindEntry, RewindFileOutcome, Session, UncoveredReason } from "../session/index.js";
+import type { RewindEntry, RewindFileOutcome, Session } from "../session/index.js";
 import { sessionObjectsPath, storeDirectory } from "./checkpoint-store.js";
 import { checkpointPath } from "./file-version.js";
 import type { SkippedPath } from "./plan-code-rewind.js";

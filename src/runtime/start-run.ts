@@ -40,7 +40,7 @@ import { makeFork } from "./setup/fork-run-session.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
 import { loadRunSkills } from "./setup/load-run-skills.js";
 import { openRunSession } from "./setup/open-run-session.js";
-import { NoModelError, setupStep, UsageError } from "./setup/setup-errors.js";
+import { NoModelError, setupStep } from "./setup/setup-errors.js";
 import { checkpointRecorderFor, type RunCheckpoints } from "./setup/start-checkpoints.js";
 import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";

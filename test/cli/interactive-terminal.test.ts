@@ -55,7 +55,9 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
     expect(waiting).toContain("> hello");
     const answered = await terminal.waitFor(/^context .* tokens/m);
     // The waiting row was erased: only the answer and the context status line follow the prompt.
-    expect(answered.slice(answered.indexOf("> hello"))).toMatch(/^> hello\nok\ncontext [\d.,k]+ tokens( · [^\n]*)?\n>$/);
+    expect(answered.slice(answered.indexOf("> hello"))).toMatch(
+      /^> hello\nok\ncontext [\d.,k]+ tokens( · [^\n]*)?\n>$/,
+    );
   });
 
   it("takes a bracketed paste without a final newline as one prompt, sent only on Enter", async () => {

@@ -179,7 +179,9 @@ describe("chunks sized from the provider's answer", () => {
     const fixed = estimateRequest({ systemPrompt, userPrompt: "<transcript>\n\n</transcript>" });
     const window = fixed * 5;
     const { summarise, sent } = provider({ ratio: 1, window, numbers: "none" });
-    const outcome = await runCompaction(input({ summarise, systemPrompt, context: { messages: conversation(25) } }));
+    const outcome = await runCompaction(
+      input({ summarise, systemPrompt, context: { messages: conversation(25) } }),
+    );
     expect(outcome.type).toBe("compacted");
     expectEveryTurnOnce(sent, 24);
     const accepted = sent.filter((s) => s.accepted);
