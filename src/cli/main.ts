@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { subscribe } from "node:diagnostics_channel";
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import * as nodeModule from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /**
  * The `panto` executable. Nothing is loaded up front: `--version` answers from package.json alone,
@@ -77,14 +79,19 @@ async function main(): Promise<number> {
 /**
  * Node's on-disk cache of compiled modules (Node 22.1 and later; NODE_DISABLE_COMPILE_CACHE=1 turns
  * it off): later runs skip most of the parsing and compiling of the modules they load. Node 20 has
- * no such cache and goes on without it.
+ * no such cache and goes on without it. The cache goes where Node puts it by default, the temporary
+ * folder, but only when that is an existing folder outside /proc and /sys: Node creates a missing
+ * one (leaving folders behind a TMPDIR panto must refuse) and spins when asked to under /proc.
  */
 function enableCompileCache(): void {
-  const { enableCompileCache: enable } = nodeModule as { enableCompileCache?: () => unknown };
+  const { enableCompileCache: enable } = nodeModule as { enableCompileCache?: (folder: string) => unknown };
+  if (enable === undefined) return;
   try {
-    enable?.();
+    const folder = realpathSync(tmpdir());
+    if (/^\/(proc|sys)(\/|$)/.test(folder) || !statSync(folder).isDirectory()) return;
+    enable(join(folder, "node-compile-cache"));
   } catch {
-    // A cache folder that cannot be created only costs the speed-up.
+    // No usable temporary folder, or a cache folder that cannot be created: only the speed-up is lost.
   }
 }
 
