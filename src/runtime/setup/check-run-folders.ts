@@ -34,15 +34,38 @@ export async function checkRunFolders(folders: RunFolders): Promise<void> {
  */
 async function checkWritableFolder(path: string, label: string): Promise<void> {
   try {
-    const created = await makeFolder(path, 0o700);
-    await access(path, constants.W_OK);
-    for (const folder of created.reverse()) await rmdir(folder).catch(() => undefined);
+    for (let attempt = 1; ; attempt++) {
+      const failed = await makeAndCheck(path).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (failed === undefined) return;
+      // A folder gone between making it and the next step: another run starting at the same moment
+      // made it too and removed it after its own check. Trying again settles it; any other answer
+      // stands (under /proc every attempt fails alike).
+      if (!vanished(failed) || attempt === 3) throw failed;
+    }
   } catch (error) {
     const problem = isPathProblem(error)
       ? error.message
       : `cannot write to ${describeFileError(path, error)}`;
     throw new UsageError(`${label} cannot be used: ${problem}`, "path", { cause: error });
   }
+}
+
+/** Makes `path` (with its parents, 0700), checks it can be written, and removes what it made. */
+async function makeAndCheck(path: string): Promise<void> {
+  const created = await makeFolder(path, 0o700);
+  try {
+    await access(path, constants.W_OK);
+  } finally {
+    for (const folder of created.reverse()) await rmdir(folder).catch(() => undefined);
+  }
+}
+
+function vanished(error: unknown): boolean {
+  const cause = isPathProblem(error) ? error.cause : error;
+  return (cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
 }
 
 /** The temporary folder must already exist (panto does not create the system's) and take a new folder. */
