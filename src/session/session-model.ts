@@ -101,6 +101,12 @@ export interface SessionView {
   rewindProblems: string[];
   /** Whether a rewind in effect takes the entry at `position` back (windows never are). */
   rewound(position: number): boolean;
+  /**
+   * Whether the entry at `position` belongs to a turn that failed for good: taken out by a
+   * `turn-failed` entry after the compaction in force, or, before it, by one replay had in force
+   * when that turn ended.
+   */
+  failed(position: number): boolean;
   /** The status of turn `turn` (1-based). */
   status(turn: number): TurnStatus;
   /** The turn number of each user message of the effective context, by position, kept copies included. */
@@ -212,24 +218,35 @@ export class SessionModel {
       return keptBy === undefined || keptBy === base?.id || !activeCompactions.has(keptBy);
     };
     const numbers = this.#numberUsers(base, active);
+    const earlier = this.#earlierFailedSpans(base, taken);
+    const failedAt = (position: number) => inSpans(failed, position) || inSpans(earlier, position);
+    const numbered = this.#numberAllUsers(numbers, taken);
     const failedTurns = new Set<number>();
     const inContext = new Set<number>();
-    for (const [position, turn] of numbers) (inSpans(failed, position) ? failedTurns : inContext).add(turn);
+    for (const [position, turn] of numbers) if (!inSpans(failed, position)) inContext.add(turn);
+    // Each turn stands in its latest line: its user message, or the latest kept copy of it.
+    const standing = new Map<number, number>();
+    for (const [position, turn] of numbered)
+      standing.set(turn, Math.max(position, standing.get(turn) ?? position));
+    for (const [turn, position] of standing) if (failedAt(position)) failedTurns.add(turn);
     const status = (turn: number): TurnStatus => {
       const start = this.turns[turn - 1];
       if (start === undefined) return "summarised";
-      if (failedTurns.has(turn) || this.#failedBefore(base, taken, start.position)) return "failed";
-      if (taken(start.position)) return "rewound";
-      return inContext.has(turn) ? "in context" : "summarised";
+      // A turn whose message (or the copy standing for it) replays is in context, whatever else
+      // its original went through before the compaction in force.
+      if (inContext.has(turn)) return "in context";
+      if (failedTurns.has(turn)) return "failed";
+      return taken(start.position) ? "rewound" : "summarised";
     };
     return {
       ...(base === undefined ? {} : { base: { id: base.id, position: base.position } }),
       replays,
       rewound: taken,
+      failed: failedAt,
       rewoundSpans: rewound,
       rewindProblems,
       status,
-      turnOfUser: (position) => numbers.get(position),
+      turnOfUser: (position) => numbered.get(position),
       problems,
     };
   }
@@ -315,21 +332,18 @@ export class SessionModel {
   }
 
   /**
-   * Whether a turn that began before the compaction in force failed there: its start lies in the
-   * span of a `turn-failed` entry before the base, as replay read the file when that turn ended.
+   * The spans of the `turn-failed` entries before the compaction in force (and not taken back):
+   * the turns that failed there before it summarised or kept them, each from the entry it names.
    */
-  #failedBefore(
-    base: CompactionSeen | undefined,
-    taken: (position: number) => boolean,
-    position: number,
-  ): boolean {
-    if (base === undefined || position >= base.position) return false;
-    return this.#failures.some((failure) => {
-      if (failure.position >= base.position || taken(failure.position) || failure.position < position)
-        return false;
+  #earlierFailedSpans(base: CompactionSeen | undefined, taken: (position: number) => boolean): Span[] {
+    if (base === undefined) return [];
+    const spans: Span[] = [];
+    for (const failure of this.#failures) {
+      if (failure.position >= base.position || taken(failure.position)) continue;
       const start = this.#latestBefore(failure.firstEntryId, failure.position, (p) => !taken(p));
-      return start !== undefined && start <= position;
-    });
+      if (start !== undefined) spans.push({ from: start, to: failure.position });
+    }
+    return spans;
   }
 
   #latestBefore(id: string, position: number, counts: (position: number) => boolean): number | undefined {
@@ -365,22 +379,45 @@ export class SessionModel {
 
   /**
    * The turn number of every user message replay may keep, by position: turns by their start,
-   * kept copies by the turns their compaction says they repeat (or, written before turns were
-   * numbered, the turns just before it).
+   * kept copies of the compaction in force by the turns it says they repeat (or, written before
+   * turns were numbered, the turns just before it).
    */
   #numberUsers(base: CompactionSeen | undefined, active: (position: number) => boolean): Map<number, number> {
     const numbers = new Map<number, number>();
     for (const start of this.turns) if (active(start.position)) numbers.set(start.position, start.turn);
-    if (base === undefined) return numbers;
-    const users = (this.#copies.get(base.id) ?? []).filter(
-      (copy) => copy.user && copy.position > base.position && active(copy.position),
+    if (base !== undefined) this.#numberCopies(base, active, numbers);
+    return numbers;
+  }
+
+  /**
+   * The same for every user message of the file: the copies of every compaction that took effect
+   * (all its copies landed, nothing undid it, no rewind took it back) too.
+   */
+  #numberAllUsers(
+    numbers: ReadonlyMap<number, number>,
+    taken: (position: number) => boolean,
+  ): Map<number, number> {
+    const all = new Map(numbers);
+    for (const start of this.turns) if (!all.has(start.position)) all.set(start.position, start.turn);
+    for (const seen of this.#compactions)
+      if (!taken(seen.position) && this.#complete(seen, taken) && !this.#undone(seen, taken))
+        this.#numberCopies(seen, (position) => !taken(position) && !all.has(position), all);
+    return all;
+  }
+
+  #numberCopies(
+    seen: CompactionSeen,
+    counts: (position: number) => boolean,
+    into: Map<number, number>,
+  ): void {
+    const users = (this.#copies.get(seen.id) ?? []).filter(
+      (copy) => copy.user && copy.position > seen.position && counts(copy.position),
     );
-    const kept = base.kept ?? users.map((_, index) => base.turnsBefore - users.length + 1 + index);
+    const kept = seen.kept ?? users.map((_, index) => seen.turnsBefore - users.length + 1 + index);
     users.forEach((copy, index) => {
       const turn = kept[index];
-      if (turn !== undefined) numbers.set(copy.position, turn);
+      if (turn !== undefined) into.set(copy.position, turn);
     });
-    return numbers;
   }
 }
 
