@@ -21,7 +21,6 @@ export interface EntryStatus {
 export class EntryStatusTracker {
   private readonly applied: CompactionMark[];
   private next = 0;
-  private failedIndex = 0;
   private readonly copyCursor = new Map<string, number>();
   private readonly originalLines = new Map<string, number[]>();
 
@@ -38,7 +37,7 @@ export class EntryStatusTracker {
     while (this.applied[this.next] !== undefined && (this.applied[this.next] as CompactionMark).line < line)
       this.next++;
     const later = this.applied[this.next];
-    const status: EntryStatus = { failed: this.inFailedTurn(line), effective: this.effectiveIds.has(id) };
+    const status: EntryStatus = { failed: this.scan.failed(line), effective: this.effectiveIds.has(id) };
     if (later !== undefined && !status.failed) {
       if (later.keptOriginals.has(id)) status.keptBy = later;
       else status.summarisedBy = later;
@@ -50,13 +49,5 @@ export class EntryStatusTracker {
       if (original !== undefined) status.copyOf = original;
     }
     return status;
-  }
-
-  private inFailedTurn(line: number): boolean {
-    const turns = this.scan.failedTurns;
-    while (turns[this.failedIndex] !== undefined && (turns[this.failedIndex] as { to: number }).to < line)
-      this.failedIndex++;
-    const turn = turns[this.failedIndex];
-    return turn !== undefined && turn.from <= line && line <= turn.to;
   }
 }

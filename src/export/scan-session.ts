@@ -1,5 +1,13 @@
 import { estimateMessageTokens } from "../compaction/index.js";
-import type { CompactionEntry, MessageEntry, SessionHeader } from "../session/index.js";
+import {
+  type CompactionEntry,
+  ENTRY_TYPES,
+  entryShape,
+  type MessageEntry,
+  type SessionEntry,
+  type SessionHeader,
+  SessionModel,
+} from "../session/index.js";
 import { compactionExtras, learnedWindows, undoneCompactionId } from "./future-entries.js";
 import { sandboxLabel } from "./sandbox-label.js";
 import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
@@ -55,8 +63,8 @@ export interface SessionScan {
    */
   window?: number;
   totals: Totals;
-  /** Line ranges (inclusive) of turns that failed for good. */
-  failedTurns: Array<{ from: number; to: number }>;
+  /** Whether the entry on `line` belongs to a turn that failed for good (the session model's rule). */
+  failed: (line: number) => boolean;
   /** The sandboxes the session's runs used, in words, each once, in the order first used. */
   sandboxes: string[];
   entries: number;
@@ -76,7 +84,8 @@ interface Pending {
 class Scanner {
   readonly requests: RequestPoint[] = [];
   readonly compactions: CompactionMark[] = [];
-  readonly failedTurns: Array<{ from: number; to: number }> = [];
+  /** What the entries mean (turns, rewinds, the compaction in force, failed turns), by line. */
+  readonly model = new SessionModel();
   readonly invalidLines: number[] = [];
   readonly sandboxes: string[] = [];
   readonly totals: Totals = {
@@ -108,6 +117,9 @@ class Scanner {
       return;
     }
     const fields = (item.kind === "entry" ? item.entry : item.fields) as unknown as EntryFields;
+    // An entry of a type this panto does not know is no part of the session's meaning.
+    if (ENTRY_TYPES.has(fields.type))
+      this.model.apply(entryShape(fields as unknown as SessionEntry), item.line);
     const isCopy = item.kind === "entry" && item.entry.type === "message" && item.entry.keptBy !== undefined;
     if (this.pending !== undefined && !(isCopy && (fields.keptBy as string) === this.pending.entry.id))
       this.settle();
@@ -118,7 +130,7 @@ class Scanner {
     if (item.kind === "other") this.seeOther(item.line, item.fields);
     else if (item.entry.type === "message") this.seeMessage(item.line, item.entry);
     else if (item.entry.type === "compaction") this.seeCompaction(item.line, item.entry);
-    else this.seeFailedTurn(item.line, item.entry.firstEntryId);
+    else this.seeFailedTurn(item.entry.firstEntryId);
   }
 
   finish(): void {
@@ -193,11 +205,10 @@ class Scanner {
     if (first !== undefined) pending.mark.firstReplacedLine = first.line;
   }
 
-  private seeFailedTurn(line: number, firstEntryId: string): void {
+  /** A failed turn's messages are no longer carried by the next request (for the size estimate). */
+  private seeFailedTurn(firstEntryId: string): void {
     const start = this.replaying.findIndex((item) => item.id === firstEntryId);
-    if (start === -1) return;
-    this.failedTurns.push({ from: (this.replaying[start] as { line: number }).line, to: line });
-    this.replaying.splice(start);
+    if (start !== -1) this.replaying.splice(start);
   }
 
   private seeOther(line: number, fields: EntryFields): void {
@@ -237,12 +248,16 @@ export async function scanSession(path: string): Promise<SessionScan> {
     else scanner.see(item);
   }
   scanner.finish();
+  const view = scanner.model.view();
+  // The compaction in force stands, whatever undid it in a range a rewind took back since.
+  const inForce = scanner.compactions.find((mark) => mark.line === view.base?.position);
+  if (inForce !== undefined) inForce.status = "applied";
   const scan: SessionScan = {
     header: header as SessionHeader,
     requests: scanner.requests,
     compactions: scanner.compactions,
     totals: scanner.totals,
-    failedTurns: scanner.failedTurns,
+    failed: view.failed,
     sandboxes: scanner.sandboxes,
     entries: scanner.entries,
     invalidLines: scanner.invalidLines,

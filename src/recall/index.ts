@@ -1,4 +1,3 @@
-export { DROPPING_TYPES, type DropReason, droppedTurns } from "./dropped-turns.js";
 export { READ_CHARS, readTurns } from "./read-turns.js";
 export { type RecallAnswer, type RecallRequest, type RecallSession, recall } from "./recall.js";
 export { parseRecallQuery, type RecallQuery, type RecallTerm } from "./recall-query.js";

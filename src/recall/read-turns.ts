@@ -42,7 +42,8 @@ export type ReadResult =
 export async function readTurns(source: RecallSource, request: ReadRequest): Promise<ReadResult> {
   const structure = new SessionStructure();
   const signal = request.signal === undefined ? {} : { signal: request.signal };
-  await scanLines(source.path, signal, (chunk) => {
+  // A complete last entry without its newline counts, as resuming keeps it.
+  await scanLines(source.path, { ...signal, partialLast: true }, (chunk) => {
     for (let line = 0; line < chunk.starts.length; line++) {
       const start = chunk.starts[line] as number;
       const end = lineEnd(chunk, line);
@@ -65,6 +66,7 @@ export async function readTurns(source: RecallSource, request: ReadRequest): Pro
       from: structure.turnStarts[request.from] as number,
       ...(structure.turnStarts[to + 1] === undefined ? {} : { to: structure.turnStarts[to + 1] as number }),
       ...signal,
+      partialLast: true,
     },
     (chunk) => {
       for (let line = 0; line < chunk.starts.length && !page.full; line++) {

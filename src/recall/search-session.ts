@@ -96,7 +96,8 @@ export async function searchSessions(
     const structure = new SessionStructure();
     const { size } = await scanLines(
       source.path,
-      options.signal === undefined ? {} : { signal: options.signal },
+      // A complete last entry without its newline counts, as resuming keeps it.
+      { partialLast: true, ...(options.signal === undefined ? {} : { signal: options.signal }) },
       (chunk) => collectCandidates(chunk, structure, needles, scratch, options.kind, index, source, pool),
     );
     searched.push({ source, structure, size });

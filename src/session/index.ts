@@ -66,9 +66,18 @@ export type {
   UncoveredReason,
   UnpinEntry,
 } from "./session-entries.js";
-export { SESSION_VERSION } from "./session-entries.js";
+export { ENTRY_TYPES, SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";
 export { SESSION_INDEX_FILE } from "./session-index.js";
+export {
+  type EntryShape,
+  entryShape,
+  foldEntries,
+  type ModelTurn,
+  SessionModel,
+  type SessionView,
+  type TurnStatus,
+} from "./session-model.js";
 export { findLatestSession, newSessionPath, projectSlug, sessionDirectory } from "./session-paths.js";
 export {
   addCounts,

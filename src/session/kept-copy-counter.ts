@@ -41,21 +41,10 @@ export class KeptCopyCounter {
   }
 }
 
-/**
- * Index of the latest compaction entry whose kept copies all follow it and that no later
- * `uncompact` entry undoes, or -1 when there is none.
- */
-export function latestCompleteCompaction(entries: readonly SessionEntry[]): number {
-  const counter = new KeptCopyCounter();
-  for (let index = entries.length - 1; index >= 0; index--) {
-    const entry = entries[index] as SessionEntry;
-    if (entry.type === "compaction" && counter.startsReplay(entry)) return index;
-    counter.see(entry);
-  }
-  return -1;
-}
-
 /** The warning for a compaction replay ignores because its write was cut off. */
-export function incompleteCompactionProblem(compaction: CompactionEntry, copies: number): string {
+export function incompleteCompactionProblem(
+  compaction: Pick<CompactionEntry, "id" | "keptMessages">,
+  copies: number,
+): string {
   return `compaction entry ${compaction.id} announces ${compaction.keptMessages} kept messages but only ${copies} follow it (its write was cut off, probably by a crash); it is ignored and the context is replayed as it was before it`;
 }
