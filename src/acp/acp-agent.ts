@@ -104,7 +104,7 @@ export class AcpAgent {
       .onRequest("session/prompt", async ({ params }) => {
         const session = this.#session(params.sessionId);
         try {
-          return { stopReason: await session.prompt(params.prompt) };
+          return { stopReason: await session.prompt(params.prompt, params._meta ?? undefined) };
         } catch (error) {
           if (error instanceof TurnFailure)
             throw new RequestError(-32603, error.message, {

@@ -113,7 +113,9 @@ Models: the -m model, else the model a resumed session was using (recorded with 
   reports and refuses a name it does not list, naming the nearest. A model the provider does
   not know (error code invalid_request) is reported as unknown, with how to list and switch.
 
-Compaction controls: /compact --preview plans without a model call; /uncompact takes the
+Compaction controls: /compact --preview plans without a model call; /compact --force
+  summarises all but the latest turn even when everything fits keep_verbatim_tokens (in ACP:
+  _meta {"panto/compact": {"force": true}} on the session/prompt); /uncompact takes the
   compaction in effect back (repeat to walk back further); /pin notes survive every compaction
   word for word; /summary edit stores your text (from $EDITOR, or given as /summary edit TEXT)
   as a compaction with trigger "edited"; failed compactions are kept on record (/session lists
