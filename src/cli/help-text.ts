@@ -287,7 +287,8 @@ Configuration (JSON; the project file wins per key):
                           CREDENTIAL, AUTH, PRIVATE or COOKIE, and provider keys, are withheld)
     timeouts              model-request deadlines in ms: { "first_byte_ms": 30000 (until the
                           response starts), "idle_ms": 120000 (without content; keepalives do not
-                          count), "request_ms": 600000 (whole request) }; a timeout is retried once
+                          count), "request_ms": 600000 (whole request) }; a timeout is retried once;
+                          a refused connection to 127.0.0.0/8, ::1 or localhost is not retried
     max_parallel_tasks    task calls (child agents) of one reply that run at once (default 4)
     tool_deadline_ms      how long one call of read, write, edit, ls, glob, grep or an MCP tool
                           may run before it is abandoned with an error result, in ms (default
