@@ -35,7 +35,9 @@ Modes:
                                 the sessions and exits 143 (README: Editors)
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
                                 terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and
-                                elsewhere prints the list to stderr and exits 2
+                                elsewhere prints the list to stderr and exits 2; a session resumed
+                                in the terminal shows its last three turns (older ones collapsed),
+                                and the banner names the session id from the start
   panto export [SESSION] [-o FILE] [--format html|md|json] [--full]
                                 a session (id prefix or path; default: this project's latest) as
                                 one offline HTML page with its compaction timeline, in
