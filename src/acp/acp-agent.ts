@@ -36,8 +36,10 @@ export interface AcpAgentOptions {
   maxTurns?: number;
   /** --sandbox: how the model's tools are confined (else config "sandbox", else workspace-write). */
   sandbox?: SandboxMode;
-  /** Warnings and notices for the user: stderr, never stdout. */
+  /** Warnings for the user: stderr, never stdout. */
   warn: (message: string) => void;
+  /** Notices (informational, not problems): stderr, never stdout. */
+  note: (message: string) => void;
 }
 
 /** The sessions of one connection and what the client said it can do. */
@@ -245,7 +247,7 @@ export class AcpAgent {
       warn,
       ...optional("maxRequests", this.#options.maxTurns),
     });
-    for (const notice of run.notices) warn(notice);
+    for (const notice of run.notices) this.#options.note(notice);
     this.sessions.set(session.id, session);
     await run.sessionStart();
     return session;

@@ -367,6 +367,7 @@ JSON events (--json; one object per line, always ending with "done"):
     (code "prompt_truncated": by the server's own numbers, a prompt pinned at its context size
     or no larger than an earlier one although the conversation grew; it may have dropped part of
     the conversation: raise its context size, e.g. Ollama num_ctx)
+  notice {message}   (informational, not a problem: e.g. the model a resumed session restored)
   hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
   task_started {tool_call_id, agent, session_id, session_path}   (a task call's child agent)
   task_event {tool_call_id, agent, event}   (one of the child's events, shaped as above)

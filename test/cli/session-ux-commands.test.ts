@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
-import { PANTO_MAIN, runPanto, type Sandbox } from "./panto-process.js";
+import { jsonLines, PANTO_MAIN, runPanto, type Sandbox } from "./panto-process.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -78,8 +78,19 @@ describe("/model with the provider's model list (built CLI in tmux)", { timeout:
 
     const resumed = await runPanto(["-r", id, "-p", "again"], { cwd: box.project, env });
     expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toContain("model anthropic/claude-haiku-4-5 restored from the session");
+    expect(resumed.stderr).toContain("panto: model anthropic/claude-haiku-4-5 restored from the session");
+    // An informational note, not a warning (issue 42).
+    expect(resumed.stderr).not.toContain("warning");
     expect(lastBody(server).model).toBe("claude-haiku-4-5");
+    const asJson = await runPanto(["-c", "--json", "-p", "and in JSON"], { cwd: box.project, env });
+    expect(asJson.code).toBe(0);
+    const events = jsonLines(asJson.stdout);
+    expect(events).toContainEqual({
+      type: "notice",
+      message: "model anthropic/claude-haiku-4-5 restored from the session",
+    });
+    expect(events.filter((event) => event.type === "warning")).toEqual([]);
+    expect(asJson.stderr).not.toContain("warning");
 
     const overridden = await runPanto(["-r", id, "-m", MODEL, "-p", "once more"], { cwd: box.project, env });
     expect(overridden.code).toBe(0);
