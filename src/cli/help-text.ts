@@ -383,7 +383,9 @@ JSON events (--json; one object per line, always ending with "done"):
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
     invalid_request, or usage/config/session/auth, sandbox (it cannot start), path (a folder or file
     panto cannot use),
-    or max_turns when --max-turns stopped the run)
+    or max_turns when --max-turns stopped the run); a command line panto refuses (a bad
+    flag, exit 2) is an error {code: "usage"} then done, or the error alone for a
+    subcommand's --json (panto rewind --json, panto sessions --json...)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, compaction: {the same four}, subagents?: {sessions, the same four}}}
     usage: the whole session's totals as /cost shows them (resumed history included, all models);

@@ -94,7 +94,7 @@ async function runOnceInner(
       io,
       events,
       // The editor's own output goes to stderr, so stdout keeps only the report (or JSON lines).
-      frontEnd: { editText: editorFor(io.env, ["inherit", 2, "inherit"]) },
+      frontEnd: { editText: editorFor(io.env, ["inherit", 2, "inherit"]), oneShot: true },
     });
   } catch (error) {
     const usage = asUsageError(error);
