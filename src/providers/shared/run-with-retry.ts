@@ -4,7 +4,6 @@ import type { AdapterOptions } from "../adapter-options.js";
 import { abortedError } from "../provider-error.js";
 import { resolveRetryOptions, withRetry } from "../with-retry.js";
 import { describeEndpoint } from "./describe-endpoint.js";
-import { loopbackRefusal } from "./loopback-refusal.js";
 import {
   type RequestTimeouts,
   type RequestWatchdog,
@@ -69,6 +68,9 @@ export async function runWithRetry<T>(
         throw finish(timeoutError(provider, watchdog, endpoint, retryable));
       }
       const classified = request.toPantoError(error);
+      if (classified.code !== "network") throw finish(classified);
+      // Loaded on a network failure only: nothing of it is on the start-up path.
+      const { loopbackRefusal } = await import("./loopback-refusal.js");
       throw finish(loopbackRefusal(classified, request.endpoint) ?? classified);
     } finally {
       watchdog.dispose();
