@@ -401,6 +401,7 @@ Exit status:
        use: PANTO_HOME, TMPDIR, --session or an export target, named with what is wrong)
   3    stopped by --max-turns N: N model requests made and the model still wanted tools
        (the work so far stays in the session; panto -r ID continues it)
+  129  the terminal hung up (SIGHUP; an answer in progress is kept, as with Ctrl-C)
   130  interrupted (Ctrl-C, or Esc in the -r picker)
 
 Examples:

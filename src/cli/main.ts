@@ -119,10 +119,14 @@ function readVersion(): string {
   }
 }
 
-/** `panto --help | head` closes the pipe early: that is the reader's choice, not a crash. */
+/**
+ * `panto --help | head` closes the pipe early: that is the reader's choice, not a crash. A terminal
+ * that hung up (EIO) shows nothing more, but the session in it still finishes writing (SIGHUP).
+ */
 function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    if (error.code === "EIO") return;
     throw error;
   });
 }

@@ -1,6 +1,7 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sessionDirectory } from "../../src/session/index.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
 import { jsonLines, PANTO_MAIN, runPanto, type Sandbox } from "./panto-process.js";
@@ -169,6 +170,43 @@ describe("interrupts, ! and @ in the interactive session (built CLI in tmux)", {
     expect(sent).toContain("The parser splits dates");
     await terminal.press("C-d");
     expect(await terminal.exitStatus()).toBe(0);
+  });
+
+  it("SIGHUP mid-stream (the terminal closed) keeps the prompt and the partial answer as Ctrl-C does (issue 42)", async () => {
+    const { box, server, env } = await setup();
+    server.enqueue({ type: "hang", afterText: "The parser splits dates\n" });
+    const terminal = await launch(box, env);
+    await enter(terminal, "explain the parser");
+    await terminal.waitFor(/The parser splits dates/);
+    // Closing the terminal hangs it up: the process in it gets SIGHUP and its tty goes away.
+    await terminal.close();
+    const folder = sessionDirectory(box.home, box.project);
+    const entries = async () => {
+      const names = (await readdir(folder)).filter(
+        (name) => name.endsWith(".jsonl") && name !== "index.jsonl",
+      );
+      const text = names.length === 1 ? await readFile(join(folder, names[0] ?? ""), "utf8") : "";
+      return text
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    };
+    const assistantOf = (list: Array<Record<string, unknown>>) =>
+      list.find((entry) => (entry.message as { role?: string } | undefined)?.role === "assistant");
+    // Written as the process ends: wait for it (the test's own timeout bounds the wait).
+    let written = await entries();
+    while (assistantOf(written) === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      written = await entries();
+    }
+    const answer = assistantOf(written)?.message as { content: unknown; stopReason: string };
+    expect(answer.stopReason).toBe("aborted");
+    expect(JSON.stringify(answer.content)).toContain("The parser splits dates");
+    expect(JSON.stringify(written)).toContain("explain the parser");
+    // The session goes on from there, the partial answer in its context.
+    const resumed = await runPanto(["-m", MODEL, "-c", "-p", "go on"], { cwd: box.project, env });
+    expect(resumed.code).toBe(0);
+    expect(JSON.stringify(lastBody(server).messages)).toContain("The parser splits dates");
   });
 
   it("!COMMAND runs and joins the context; @PATH attaches a file, and a missing one sends nothing", async () => {
