@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { subscribe } from "node:diagnostics_channel";
-import { readFileSync } from "node:fs";
+import { closeSync, readFileSync } from "node:fs";
 import * as nodeModule from "node:module";
 
 /**
@@ -131,9 +131,28 @@ function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
   });
 }
 
+/** The interactive session's status after its terminal hung up (EXIT_HANGUP, not imported: start-up stays lean). */
+const HANGUP_EXIT = 129;
+
+/**
+ * After a hang-up the session is written and closed; the terminal's file descriptors are closed
+ * too, because Node, on its way out, restores a terminal's settings on each one that is still the
+ * same terminal, and aborts (a core dump, status 134) when the terminal is gone (EIO).
+ */
+function forgetDeadTerminal(): void {
+  for (const fd of [0, 1, 2]) {
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed: nothing to restore there either.
+    }
+  }
+}
+
 exitQuietlyOnClosedPipe(process.stdout);
 exitQuietlyOnClosedPipe(process.stderr);
 const exitCode = await main();
 process.exitCode = exitCode;
+if (exitCode === HANGUP_EXIT) forgetDeadTerminal();
 // Keep-alive sockets or timers left by a provider SDK must not hold the process open.
 setTimeout(() => process.exit(exitCode), 100).unref();

@@ -175,7 +175,11 @@ describe("interrupts, ! and @ in the interactive session (built CLI in tmux)", {
   it("SIGHUP mid-stream (the terminal closed) keeps the prompt and the partial answer as Ctrl-C does (issue 42)", async () => {
     const { box, server, env } = await setup();
     server.enqueue({ type: "hang", afterText: "The parser splits dates\n" });
-    const terminal = await launch(box, env);
+    // The shell outlives the hang-up (a trap, which panto does not inherit) to record panto's status.
+    const status = join(box.root, "status");
+    const command = `trap 'true' HUP; '${process.execPath}' '${PANTO_MAIN}' -m ${MODEL}; echo $? > '${status}'`;
+    const terminal = closeAfter(await TmuxTerminal.start(["sh", "-c", command], { cwd: box.project, env }));
+    await terminal.waitFor(/Ctrl-D exits/);
     await enter(terminal, "explain the parser");
     await terminal.waitFor(/The parser splits dates/);
     // Closing the terminal hangs it up: the process in it gets SIGHUP and its tty goes away.
@@ -203,6 +207,13 @@ describe("interrupts, ! and @ in the interactive session (built CLI in tmux)", {
     expect(answer.stopReason).toBe("aborted");
     expect(JSON.stringify(answer.content)).toContain("The parser splits dates");
     expect(JSON.stringify(written)).toContain("explain the parser");
+    // It ended on its own terms (129), not by the signal or an abort on the dead terminal.
+    let code = await readFile(status, "utf8").catch(() => "");
+    while (code === "") {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      code = await readFile(status, "utf8").catch(() => "");
+    }
+    expect(code.trim()).toBe("129");
     // The session goes on from there, the partial answer in its context.
     const resumed = await runPanto(["-m", MODEL, "-c", "-p", "go on"], { cwd: box.project, env });
     expect(resumed.code).toBe(0);
