@@ -36,8 +36,10 @@ export interface AcpAgentOptions {
   maxTurns?: number;
   /** --sandbox: how the model's tools are confined (else config "sandbox", else workspace-write). */
   sandbox?: SandboxMode;
-  /** Warnings and notices for the user: stderr, never stdout. */
+  /** Warnings for the user: stderr, never stdout. */
   warn: (message: string) => void;
+  /** Notices (informational, not problems): stderr, never stdout. */
+  note: (message: string) => void;
 }
 
 /** The sessions of one connection and what the client said it can do. */
@@ -104,7 +106,7 @@ export class AcpAgent {
       .onRequest("session/prompt", async ({ params }) => {
         const session = this.#session(params.sessionId);
         try {
-          return { stopReason: await session.prompt(params.prompt) };
+          return { stopReason: await session.prompt(params.prompt, params._meta ?? undefined) };
         } catch (error) {
           if (error instanceof TurnFailure)
             throw new RequestError(-32603, error.message, {
@@ -245,7 +247,7 @@ export class AcpAgent {
       warn,
       ...optional("maxRequests", this.#options.maxTurns),
     });
-    for (const notice of run.notices) warn(notice);
+    for (const notice of run.notices) this.#options.note(notice);
     this.sessions.set(session.id, session);
     await run.sessionStart();
     return session;

@@ -19,6 +19,8 @@ export interface RendererOptions {
   usage: () => Promise<SessionUpdate | undefined>;
   /** A warning or notice for the user: stderr (and a `notice` where the client takes them). */
   warn: (message: string) => void;
+  /** Notices (informational): stderr, as warnings are, without being called one. */
+  note?: (message: string) => void;
   activeSummary: OutcomeDeps["activeSummary"];
   configChanged: () => void;
 }
@@ -71,6 +73,9 @@ export class AcpRenderer {
       case "run-warning":
       case "warning":
         this.#options.warn(event.message);
+        return;
+      case "run-notice":
+        (this.#options.note ?? this.#options.warn)(event.message);
         return;
       case "tool-denied":
         this.#finish(event.call.id, "failed", "Denied: nobody could be asked.");

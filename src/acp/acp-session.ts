@@ -5,7 +5,7 @@ import type { RunContext } from "../runtime/run-context.js";
 import { composeCompactionSummary } from "../session/index.js";
 import { AcpRenderer } from "./acp-renderer.js";
 import { availableCommands } from "./available-commands.js";
-import { toPromptInput } from "./prompt-input.js";
+import { toPromptInput, withCommandOptions } from "./prompt-input.js";
 import { configOptions, sessionModes } from "./session-config.js";
 import { UpdateSender } from "./update-sender.js";
 import { usageUpdate } from "./usage-update.js";
@@ -115,7 +115,7 @@ export class AcpSession {
   }
 
   /** Runs one `session/prompt`: a slash command or a model turn. Resolves once its updates are written. */
-  async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+  async prompt(blocks: readonly ContentBlock[], meta?: Record<string, unknown>): Promise<StopReason> {
     if (this.#turn !== undefined)
       throw new TurnFailure(
         "a prompt is already running in this session; wait for it to end or cancel it",
@@ -124,7 +124,7 @@ export class AcpSession {
       );
     const turn = new AbortController();
     this.#turn = turn;
-    const running = this.#runPrompt(blocks, turn.signal);
+    const running = this.#runPrompt(blocks, meta, turn.signal);
     this.#running = running;
     try {
       return await running;
@@ -136,8 +136,12 @@ export class AcpSession {
     }
   }
 
-  async #runPrompt(blocks: readonly ContentBlock[], signal: AbortSignal): Promise<StopReason> {
-    const input = toPromptInput(blocks);
+  async #runPrompt(
+    blocks: readonly ContentBlock[],
+    meta: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<StopReason> {
+    const input = withCommandOptions(toPromptInput(blocks), meta);
     if (input.type === "unsupported") throw new TurnFailure(input.message, "unsupported", undefined);
     if (input.type === "command") {
       this.renderer.commandStarting();

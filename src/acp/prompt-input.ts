@@ -57,6 +57,22 @@ export function toPromptInput(blocks: readonly ContentBlock[]): PromptInput {
   return { type: "prompt", content: [...content, ...images] };
 }
 
+/**
+ * A command's options given as data in the prompt's `_meta` rather than as words: for `/compact`,
+ * `_meta["panto/compact"].force === true` is `/compact --force`. Anything else is left as it is.
+ */
+export function withCommandOptions(
+  input: PromptInput,
+  meta: Record<string, unknown> | undefined,
+): PromptInput {
+  if (input.type !== "command" || input.name !== "compact") return input;
+  const options = meta?.["panto/compact"];
+  const force =
+    typeof options === "object" && options !== null && "force" in options && options.force === true;
+  if (!force || /(?:^|\s)--force(?:\s|$)/.test(input.args)) return input;
+  return { ...input, args: input.args === "" ? "--force" : `--force ${input.args}` };
+}
+
 /** A file URI as a path the tools take; any other URI as it is. */
 function pathOf(uri: string): string {
   if (!uri.startsWith("file://")) return uri;

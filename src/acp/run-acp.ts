@@ -31,6 +31,9 @@ export async function runAcp(io: AcpIo): Promise<number> {
   const warn = (message: string): void => {
     io.stderr.write(`panto: warning: ${visible(secrets.redact(message))}\n`);
   };
+  const note = (message: string): void => {
+    io.stderr.write(`panto: ${visible(secrets.redact(message))}\n`);
+  };
   // Anything a library prints with console.log would corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
@@ -39,6 +42,7 @@ export async function runAcp(io: AcpIo): Promise<number> {
     env: io.env,
     secrets,
     warn,
+    note,
     ...(io.model === undefined ? {} : { model: io.model }),
     ...(io.maxTurns === undefined ? {} : { maxTurns: io.maxTurns }),
     ...(io.sandbox === undefined ? {} : { sandbox: io.sandbox }),

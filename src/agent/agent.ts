@@ -167,13 +167,21 @@ export class Agent {
     }
   }
 
-  /** Manual compaction (`/compact [instructions]`), with the same model selection and fallback as recovery. */
-  compact(instructions?: string, options: { signal?: AbortSignal } = {}): Promise<CompactionOutcome> {
-    return this.#compactExclusively("manual", instructions, options.signal);
+  /**
+   * Manual compaction (`/compact [--force] [instructions]`), with the same model selection and
+   * fallback as recovery; `force` summarises all but the latest turn even when everything fits.
+   */
+  compact(
+    instructions?: string,
+    options: { signal?: AbortSignal; force?: boolean } = {},
+  ): Promise<CompactionOutcome> {
+    return this.#compactExclusively("manual", instructions, options.signal, {
+      force: options.force === true,
+    });
   }
 
-  /** `/compact --preview [instructions]`: the plan a manual compaction would follow now. No model call, nothing written. */
-  previewCompaction(instructions?: string): CompactionPreview {
+  /** `/compact --preview [--force] [instructions]`: the plan a manual compaction would follow now. No model call, nothing written. */
+  previewCompaction(instructions?: string, options: { force?: boolean } = {}): CompactionPreview {
     const { compactionModel } = this.#options;
     return previewNow(
       {
@@ -181,6 +189,7 @@ export class Agent {
         keepVerbatimTokens: this.#options.keepVerbatimTokens,
         compactionPrompt: this.#options.compactionPrompt,
         activeModel: this.#modelId,
+        force: options.force === true,
         ...optional("compactionModel", compactionModel),
       },
       instructions === undefined || instructions.trim() === "" ? undefined : instructions,
@@ -315,7 +324,7 @@ export class Agent {
     return {
       session: this.#options.session,
       fitCheck: () => this.#fitCheck(),
-      compact: (overflow) => this.#compactExclusively("overflow", undefined, signal, overflow),
+      compact: (overflow) => this.#compactExclusively("overflow", undefined, signal, { overflow }),
       uncompact: () => this.#exclusively(() => uncompactLatest(this.#controlDeps())),
     };
   }
@@ -325,14 +334,15 @@ export class Agent {
     trigger: CompactionTrigger,
     instructions: string | undefined,
     signal: AbortSignal | undefined,
-    overflow?: PantoError,
+    extra: { overflow?: PantoError; force?: boolean } = {},
   ): Promise<CompactionOutcome> {
     const compaction = {
       options: this.#options,
       trigger,
       instructions,
       signal,
-      overflow,
+      overflow: extra.overflow,
+      force: extra.force === true,
       activeModel: this.#modelId,
       clientFor: (modelId: string) =>
         modelId === this.#modelId ? this.#client : this.#options.createClient(modelId),

@@ -57,6 +57,8 @@ export interface PreviewDeps extends ControlDeps {
   compactionPrompt: string;
   activeModel: string;
   compactionModel?: string;
+  /** `/compact --preview --force`: plan as a forced compaction would. */
+  force: boolean;
 }
 
 /** `/compact --preview`: the plan a manual compaction would follow now; nothing is sent or written. */
@@ -66,6 +68,7 @@ export function previewNow(deps: PreviewDeps, instructions: string | undefined):
     budgetTokens: deps.keepVerbatimTokens,
     systemPrompt: summariserPrompt(deps.session, deps.compactionPrompt),
     activeModel: deps.activeModel,
+    force: deps.force,
     ...optional("instructions", instructions),
     ...optional("compactionModel", deps.compactionModel),
   });

@@ -14,9 +14,13 @@ export function failureHint(error: PantoError, sessionPath: string): string | un
       return `The request does not fit the model's context window, and compacting older turns could not make it fit. Ask for smaller steps or outputs, run /compact with instructions, or switch to a model with a larger context window (/model). ${kept}`;
     case "rate_limit":
       return `The provider is rate-limiting or out of quota; wait a little and try again. ${kept}`;
+    case "network":
+      // Not retried: nothing listens on this machine, so waiting cannot help.
+      if (error.nothingListening)
+        return `Start the server or check the provider's base URL, then try again. ${kept}`;
+      return `The provider did not answer successfully after several retries; try again shortly. ${kept}`;
     case "overloaded":
     case "server":
-    case "network":
       return `The provider did not answer successfully after several retries; try again shortly. ${kept}`;
     case "auth":
       return "Check the API key variable for this provider (see panto --help).";

@@ -20,6 +20,8 @@ export interface AgentCompactionInput {
   trigger: CompactionTrigger;
   instructions: string | undefined;
   signal: AbortSignal | undefined;
+  /** `/compact --force`: summarise all but the latest turn even when everything fits the budget. */
+  force?: boolean;
   /** The overflow being recovered from, when the trigger is "overflow". */
   overflow?: PantoError | undefined;
   /** The active "provider/model". */
@@ -59,6 +61,7 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
     context: contextForSummariser(session),
     trigger,
     lastTurnInFlight: trigger === "overflow",
+    ...(input.force === true && trigger === "manual" ? { force: true } : {}),
     ...windowLimits(input),
     systemPrompt: summariserPrompt(session, options.compactionPrompt),
     ...(instructions === undefined || instructions.trim() === "" ? {} : { instructions }),

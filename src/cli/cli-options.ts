@@ -26,11 +26,34 @@ export function parseCliArgs(argv: readonly string[], version: string, output: A
   try {
     program.parse([...argv], { from: "user" });
   } catch (error) {
-    if (error instanceof CommanderError)
-      return { command: "exit", code: error.exitCode === 0 ? EXIT_OK : EXIT_USAGE };
-    throw error;
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return { command: "exit", code: EXIT_OK };
+    const json = jsonUsageError(
+      argv,
+      error.message,
+      new Set(program.commands.map((command) => command.name())),
+    );
+    if (json !== undefined) output.stdout(json);
+    return { command: "exit", code: EXIT_USAGE };
   }
   return parsed;
+}
+
+/**
+ * What a script reading `--json` output gets for a command line panto refuses (the text goes to
+ * stderr as well): an `error` event, and for a run (not a subcommand, which prints one object)
+ * the `done` event every run ends with. Undefined without `--json` before a `--`.
+ */
+function jsonUsageError(
+  argv: readonly string[],
+  message: string,
+  subcommands: Set<string>,
+): string | undefined {
+  const end = argv.indexOf("--");
+  if (!(end === -1 ? argv : argv.slice(0, end)).includes("--json")) return undefined;
+  const error = { type: "error", code: "usage", message: message.replace(/^error: /, "") };
+  const lines = [error, ...(subcommands.has(argv[0] ?? "") ? [] : [{ type: "done", exit_code: EXIT_USAGE }])];
+  return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
 }
 
 function buildProgram(version: string, output: ArgsOutput, onParsed: (result: ParsedArgs) => void): Command {

@@ -10,6 +10,8 @@ export const EXIT_USAGE = 2;
 export const EXIT_MAX_TURNS = 3;
 /** Interrupted (SIGINT / Ctrl-C). */
 export const EXIT_INTERRUPTED = 130;
+/** The terminal hung up (SIGHUP): 128 + 1, as a shell reports a process ended by it. */
+export const EXIT_HANGUP = 129;
 
 /** The exit status of a command that failed this way (or 0 when it did not fail). */
 export function exitStatusOf(failure: { status: FailureStatus } | undefined): number {

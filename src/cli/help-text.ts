@@ -35,7 +35,9 @@ Modes:
                                 the sessions and exits 143 (README: Editors)
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
                                 terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and
-                                elsewhere prints the list to stderr and exits 2
+                                elsewhere prints the list to stderr and exits 2; a session resumed
+                                in the terminal shows its last three turns (older ones collapsed),
+                                and the banner names the session id from the start
   panto export [SESSION] [-o FILE] [--format html|md|json] [--full]
                                 a session (id prefix or path; default: this project's latest) as
                                 one offline HTML page with its compaction timeline, in
@@ -113,7 +115,9 @@ Models: the -m model, else the model a resumed session was using (recorded with 
   reports and refuses a name it does not list, naming the nearest. A model the provider does
   not know (error code invalid_request) is reported as unknown, with how to list and switch.
 
-Compaction controls: /compact --preview plans without a model call; /uncompact takes the
+Compaction controls: /compact --preview plans without a model call; /compact --force
+  summarises all but the latest turn even when everything fits keep_verbatim_tokens (in ACP:
+  _meta {"panto/compact": {"force": true}} on the session/prompt); /uncompact takes the
   compaction in effect back (repeat to walk back further); /pin notes survive every compaction
   word for word; /summary edit stores your text (from $EDITOR, or given as /summary edit TEXT)
   as a compaction with trigger "edited"; failed compactions are kept on record (/session lists
@@ -285,7 +289,8 @@ Configuration (JSON; the project file wins per key):
                           CREDENTIAL, AUTH, PRIVATE or COOKIE, and provider keys, are withheld)
     timeouts              model-request deadlines in ms: { "first_byte_ms": 30000 (until the
                           response starts), "idle_ms": 120000 (without content; keepalives do not
-                          count), "request_ms": 600000 (whole request) }; a timeout is retried once
+                          count), "request_ms": 600000 (whole request) }; a timeout is retried once;
+                          a refused connection to 127.0.0.0/8, ::1 or localhost is not retried
     max_parallel_tasks    task calls (child agents) of one reply that run at once (default 4)
     tool_deadline_ms      how long one call of read, write, edit, ls, glob, grep or an MCP tool
                           may run before it is abandoned with an error result, in ms (default
@@ -362,6 +367,7 @@ JSON events (--json; one object per line, always ending with "done"):
     (code "prompt_truncated": by the server's own numbers, a prompt pinned at its context size
     or no larger than an earlier one although the conversation grew; it may have dropped part of
     the conversation: raise its context size, e.g. Ollama num_ctx)
+  notice {message}   (informational, not a problem: e.g. the model a resumed session restored)
   hook {event, command, exit_code (null when killed), duration_ms, blocked, timed_out}
   task_started {tool_call_id, agent, session_id, session_path}   (a task call's child agent)
   task_event {tool_call_id, agent, event}   (one of the child's events, shaped as above)
@@ -377,7 +383,9 @@ JSON events (--json; one object per line, always ending with "done"):
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
     invalid_request, or usage/config/session/auth, sandbox (it cannot start), path (a folder or file
     panto cannot use),
-    or max_turns when --max-turns stopped the run)
+    or max_turns when --max-turns stopped the run); a command line panto refuses (a bad
+    flag, exit 2) is an error {code: "usage"} then done, or the error alone for a
+    subcommand's --json (panto rewind --json, panto sessions --json...)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, compaction: {the same four}, subagents?: {sessions, the same four}}}
     usage: the whole session's totals as /cost shows them (resumed history included, all models);
@@ -393,6 +401,7 @@ Exit status:
        use: PANTO_HOME, TMPDIR, --session or an export target, named with what is wrong)
   3    stopped by --max-turns N: N model requests made and the model still wanted tools
        (the work so far stays in the session; panto -r ID continues it)
+  129  the terminal hung up (SIGHUP; an answer in progress is kept, as with Ctrl-C)
   130  interrupted (Ctrl-C, or Esc in the -r picker)
 
 Examples:

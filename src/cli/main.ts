@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { subscribe } from "node:diagnostics_channel";
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, readFileSync, realpathSync, statSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -126,17 +126,40 @@ function readVersion(): string {
   }
 }
 
-/** `panto --help | head` closes the pipe early: that is the reader's choice, not a crash. */
+/**
+ * `panto --help | head` closes the pipe early: that is the reader's choice, not a crash. A terminal
+ * that hung up (EIO) shows nothing more, but the session in it still finishes writing (SIGHUP).
+ */
 function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
   stream.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    if (error.code === "EIO") return;
     throw error;
   });
+}
+
+/** The interactive session's status after its terminal hung up (EXIT_HANGUP, not imported: start-up stays lean). */
+const HANGUP_EXIT = 129;
+
+/**
+ * After a hang-up the session is written and closed; the terminal's file descriptors are closed
+ * too, because Node, on its way out, restores a terminal's settings on each one that is still the
+ * same terminal, and aborts (a core dump, status 134) when the terminal is gone (EIO).
+ */
+function forgetDeadTerminal(): void {
+  for (const fd of [0, 1, 2]) {
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed: nothing to restore there either.
+    }
+  }
 }
 
 exitQuietlyOnClosedPipe(process.stdout);
 exitQuietlyOnClosedPipe(process.stderr);
 const exitCode = await main();
 process.exitCode = exitCode;
+if (exitCode === HANGUP_EXIT) forgetDeadTerminal();
 // Keep-alive sockets or timers left by a provider SDK must not hold the process open.
 setTimeout(() => process.exit(exitCode), 100).unref();

@@ -27,7 +27,7 @@ export interface OnceReporter {
   started(run: RunContext): void;
   /**
    * Every event of the run but a command's outcome, setup's warnings included; also the notices
-   * said at start (as `run-warning`s).
+   * said at start (as `run-notice`s).
    */
   event(event: Exclude<RunEvent, { type: "command" }>): void;
   /** The final assistant text, or a slash command's report. */
@@ -94,7 +94,7 @@ async function runOnceInner(
       io,
       events,
       // The editor's own output goes to stderr, so stdout keeps only the report (or JSON lines).
-      frontEnd: { editText: editorFor(io.env, ["inherit", 2, "inherit"]) },
+      frontEnd: { editText: editorFor(io.env, ["inherit", 2, "inherit"]), oneShot: true },
     });
   } catch (error) {
     const usage = asUsageError(error);
@@ -105,7 +105,7 @@ async function runOnceInner(
   }
   try {
     reporter.started(run);
-    for (const notice of run.notices) reporter.event({ type: "run-warning", message: notice });
+    for (const notice of run.notices) reporter.event({ type: "run-notice", message: notice });
     await run.sessionStart();
     if (signal.aborted) {
       reporter.failure({ code: "aborted", message: "interrupted before the prompt was sent" });

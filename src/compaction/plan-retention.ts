@@ -18,6 +18,11 @@ export interface RetentionOptions {
   budgetTokens: number;
   /** True for overflow recovery: the last turn is in flight and is never summarised. */
   lastTurnInFlight: boolean;
+  /**
+   * `/compact --force`: when every turn fits the budget, summarise all but the latest turn anyway
+   * (the user asked for a smaller context); the latest turn is always kept.
+   */
+  force?: boolean;
 }
 
 /**
@@ -25,7 +30,8 @@ export interface RetentionOptions {
  * in flight is kept whatever its size and counted first; then earlier turns are added newest first
  * while the total stays within budget, stopping at the first one that does not fit, so the kept part
  * is contiguous and no turn is ever split. A budget of 0 (or an in-flight turn larger than the
- * budget) keeps only the turn in flight.
+ * budget) keeps only the turn in flight. Forced, a plan that would summarise nothing summarises all
+ * but the latest turn.
  */
 export function planRetention(turns: readonly SizedTurn[], options: RetentionOptions): RetentionPlan {
   const inFlight = options.lastTurnInFlight ? turns.at(-1) : undefined;
@@ -37,6 +43,10 @@ export function planRetention(turns: readonly SizedTurn[], options: RetentionOpt
     if (!(keptTokens + turn.tokens <= options.budgetTokens)) break;
     keptTokens += turn.tokens;
     firstKept--;
+  }
+  if (options.force === true && firstKept === 0 && candidates.length > 1) {
+    firstKept = candidates.length - 1;
+    keptTokens = (inFlight?.tokens ?? 0) + (candidates[firstKept] as SizedTurn).tokens;
   }
   const summarise = candidates.slice(0, firstKept);
   const plan: RetentionPlan = {

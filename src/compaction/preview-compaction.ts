@@ -43,6 +43,8 @@ export interface PreviewCompactionInput {
   /** The compaction system prompt the request would carry. */
   systemPrompt: string;
   instructions?: string;
+  /** `/compact --preview --force`: plan as a forced compaction would. */
+  force?: boolean;
   activeModel: string;
   compactionModel?: string;
 }
@@ -55,7 +57,11 @@ const USER_TEXT_CHARS = 60;
  */
 export function previewCompaction(input: PreviewCompactionInput): CompactionPreview {
   const sized = sizeTurns(groupTurns(input.context.messages));
-  const plan = planRetention(sized, { budgetTokens: input.budgetTokens, lastTurnInFlight: false });
+  const plan = planRetention(sized, {
+    budgetTokens: input.budgetTokens,
+    lastTurnInFlight: false,
+    ...(input.force === true ? { force: true } : {}),
+  });
   const summarised = new Set(plan.summarise);
   const model = input.compactionModel ?? input.activeModel;
   const instructions = input.instructions?.trim() ?? "";
@@ -78,7 +84,9 @@ export function previewCompaction(input: PreviewCompactionInput): CompactionPrev
     preview.nothingReason =
       sized.length === 0
         ? "the conversation is empty"
-        : `the whole conversation (about ${plan.keptTokens} tokens) fits the keep-verbatim budget of ${input.budgetTokens} tokens`;
+        : input.force === true
+          ? "nothing older than the latest turn"
+          : `the whole conversation (about ${plan.keptTokens} tokens) fits the keep-verbatim budget of ${input.budgetTokens} tokens`;
   return preview;
 }
 

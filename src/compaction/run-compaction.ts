@@ -26,6 +26,8 @@ export interface RunCompactionInput {
   systemPrompt: string;
   /** `/compact` arguments. */
   instructions?: string;
+  /** `/compact --force`: summarise all but the latest turn even when everything fits the budget. */
+  force?: boolean;
   /** "provider/model" of the chat. */
   activeModel: string;
   /** Config `compaction_model`. */
@@ -44,8 +46,11 @@ export interface RunCompactionInput {
 export type CompactionOutcome =
   /** The caller appends the compaction entry, then `kept` (spec rule 4). */
   | { type: "compacted"; record: CompactionRecord; kept: Message[]; plan: RetentionPlan }
-  /** No model was called; the context stays as it is. */
-  | { type: "nothing-to-summarise"; reason: string }
+  /**
+   * No model was called; the context stays as it is. `forcible`: every turn fit the budget and a
+   * forced compaction would summarise the older ones.
+   */
+  | { type: "nothing-to-summarise"; reason: string; forcible?: true }
   /** The caller appends nothing that changes the effective context. */
   | { type: "failed"; error: PantoError; attempts: CompactionAttemptFailure[] };
 
@@ -58,7 +63,13 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
   const sized = sizeTurns(groupTurns(input.context.messages));
   const plan = planWithinRejectedContext(sized, input);
   if (plan.summarise.length === 0)
-    return { type: "nothing-to-summarise", reason: nothingReason(input, plan) };
+    return {
+      type: "nothing-to-summarise",
+      reason: nothingReason(input, plan),
+      ...(input.force !== true && plan.inFlight === undefined && plan.keep.length > 1
+        ? { forcible: true }
+        : {}),
+    };
   const result = await summarisePrefix({
     turns: plan.summarise,
     previousSummary: input.context.compaction?.summary,
@@ -86,7 +97,11 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
  * overflow again, so, conservatively (spec rule 8), only the turn in flight is kept verbatim.
  */
 function planWithinRejectedContext(sized: readonly SizedTurn[], input: RunCompactionInput): RetentionPlan {
-  const options = { budgetTokens: input.budgetTokens, lastTurnInFlight: input.lastTurnInFlight };
+  const options = {
+    budgetTokens: input.budgetTokens,
+    lastTurnInFlight: input.lastTurnInFlight,
+    ...optional("force", input.force),
+  };
   const plan = planRetention(sized, options);
   if (input.trigger !== "overflow" || plan.summarise.length > 0 || plan.keep.length === 0) return plan;
   return planRetention(sized, { ...options, budgetTokens: 0 });
@@ -95,6 +110,7 @@ function planWithinRejectedContext(sized: readonly SizedTurn[], input: RunCompac
 function nothingReason(input: RunCompactionInput, plan: RetentionPlan): string {
   if (plan.keep.length === 0 && plan.inFlight !== undefined) return "nothing older than the turn in flight";
   if (plan.keep.length === 0) return "the conversation is empty";
+  if (input.force === true) return "nothing older than the latest turn";
   return `the whole conversation (about ${plan.keptTokens} tokens) fits the keep-verbatim budget of ${input.budgetTokens} tokens`;
 }
 

@@ -13,6 +13,8 @@ export interface LoadedConfig {
   files: string[];
   pantoHome: string;
   projectRoot: string;
+  /** The file that defined each server of `config.mcp_servers` (the last one, which won); absent without any. */
+  mcpServerSources?: Record<string, string>;
 }
 
 /** `$PANTO_HOME/config.json`. */
@@ -43,7 +45,18 @@ export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv 
     layers.push(parseConfigText(text, file));
     files.push(file);
   }
-  return { config: mergeConfigs(...layers), files, pantoHome, projectRoot };
+  const loaded: LoadedConfig = { config: mergeConfigs(...layers), files, pantoHome, projectRoot };
+  const sources = mcpServerSources(layers, files);
+  return sources === undefined ? loaded : { ...loaded, mcpServerSources: sources };
+}
+
+/** Which file each MCP server name comes from: a later layer's entry replaces an earlier one's. */
+function mcpServerSources(layers: readonly PantoConfig[], files: readonly string[]) {
+  const sources: Record<string, string> = {};
+  layers.forEach((layer, index) => {
+    for (const name of Object.keys(layer.mcp_servers ?? {})) sources[name] = files[index] ?? "config";
+  });
+  return Object.keys(sources).length === 0 ? undefined : sources;
 }
 
 async function readConfigFile(file: string): Promise<string | undefined> {

@@ -22,6 +22,11 @@ export class PantoError extends Error {
    * the route), so the user can be told how to list and switch models.
    */
   readonly unknownModel: boolean;
+  /**
+   * network only: a connection to this machine was refused, so no server is listening there and
+   * the request was not retried (waiting cannot start it).
+   */
+  readonly nothingListening: boolean;
 
   constructor(
     code: ErrorCode,
@@ -35,6 +40,7 @@ export class PantoError extends Error {
       contextWindow?: number;
       inputTokens?: number;
       unknownModel?: boolean;
+      nothingListening?: boolean;
       cause?: unknown;
     } = {},
   ) {
@@ -49,6 +55,7 @@ export class PantoError extends Error {
     this.contextWindow = options.contextWindow;
     this.inputTokens = options.inputTokens;
     this.unknownModel = options.unknownModel ?? false;
+    this.nothingListening = options.nothingListening ?? false;
   }
 }
 

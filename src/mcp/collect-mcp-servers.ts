@@ -28,7 +28,8 @@ type RawServer = Record<string, unknown>;
 export async function collectMcpServers(input: {
   projectRoot: string;
   configured: Record<string, RawServer> | undefined;
-  configSource: string;
+  /** The config file that defined a server of `configured`. */
+  configSourceOf: (name: string) => string;
   env: NodeJS.ProcessEnv;
   onWarning: (message: string) => void;
 }): Promise<McpServerSpec[]> {
@@ -40,7 +41,7 @@ export async function collectMcpServers(input: {
     else byName.set(name, spec);
   }
   for (const [name, raw] of Object.entries(input.configured ?? {})) {
-    const spec = toSpec(name, raw, input.configSource, input.env);
+    const spec = toSpec(name, raw, input.configSourceOf(name), input.env);
     // The config schema already checked these entries; a string here cannot happen.
     if (typeof spec !== "string") byName.set(name, spec);
   }

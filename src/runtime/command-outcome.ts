@@ -36,7 +36,8 @@ export type CommandOutcome =
   /** `/compact`: the summary is written. Sizes are the local estimate of the context before and after. */
   | { type: "compacted"; record: CompactionRecord; tokensBefore: number; tokensAfter: number }
   /** `/compact` with nothing older than what fits the budget: no model was called. */
-  | { type: "nothing-to-compact"; reason: string }
+  /** `forcible`: everything fits, and `/compact --force` would summarise the older turns. */
+  | { type: "nothing-to-compact"; reason: string; forcible?: boolean }
   /**
    * `/compact` failed (`code` "aborted": cancelled); the context is unchanged. No attempts: it was
    * refused before any model call (a PreCompact hook) and nothing was recorded.

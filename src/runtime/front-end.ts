@@ -32,6 +32,11 @@ export interface FrontEnd {
    * what to take back, whether to overwrite conflicts. Absent: `/rewind` alone lists the turns.
    */
   chooseRewind?: ChooseRewind;
+  /**
+   * The run ends with this one prompt or command (print and JSON modes): nothing will follow a
+   * `/clear`, so it starts no session (whose file would never be written).
+   */
+  oneShot?: boolean;
 }
 
 export type ReviewDraft = (draft: string) => Promise<string | undefined>;

@@ -43,7 +43,7 @@ function successText(outcome: Success): string {
     case "compacted":
       return formatCompactionReport(outcome.record, outcome.tokensBefore, outcome.tokensAfter);
     case "nothing-to-compact":
-      return `Nothing to compact: ${outcome.reason}. No model was called.`;
+      return `Nothing to compact: ${outcome.reason}. No model was called.${outcome.forcible === true ? " /compact --force summarises all but the latest turn anyway." : ""}`;
     case "compaction-preview":
       return formatPreview(outcome.preview, outcome.contextTokens);
     case "uncompacted":

@@ -16,6 +16,11 @@ export type RunEvent =
    */
   | { type: "run-warning"; message: string }
   /**
+   * Something worth knowing that is not a problem, said once at start (the model a resumed session
+   * restored, the default model chosen by the key found): shown as a note, never as a warning.
+   */
+  | { type: "run-notice"; message: string }
+  /**
    * `/handoff`: the first prompt of a new session is final (drafted by `model`, or written by the
    * user); `session` is the new session when it was started, absent when the draft was only shown.
    */

@@ -44,7 +44,7 @@ describe("panto acp: compaction the editor sees", { timeout: 90_000 }, () => {
     for (const process of processes.splice(0)) process.kill();
   });
 
-  async function start(options: { entities: boolean; failSummaries?: boolean }) {
+  async function start(options: { entities: boolean; failSummaries?: boolean; keepTokens?: number }) {
     const server = closeAfter(
       await startFakeAnthropicServer({ responder: responder(options.failSummaries === true) }),
     );
@@ -53,7 +53,7 @@ describe("panto acp: compaction the editor sees", { timeout: 90_000 }, () => {
     await writeFile(
       join(project, ".panto", "config.json"),
       JSON.stringify({
-        keep_verbatim_tokens: 0,
+        keep_verbatim_tokens: options.keepTokens ?? 0,
         prices: { [MODEL]: { input_per_mtok: 3, output_per_mtok: 15 } },
       }),
     );
@@ -66,8 +66,14 @@ describe("panto acp: compaction the editor sees", { timeout: 90_000 }, () => {
     processes.push(acp);
     await acp.initialize(options.entities ? { session: { compaction: {} } } : {});
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
-    const prompt = async (text: string) =>
-      (await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] })).stopReason;
+    const prompt = async (text: string, meta?: Record<string, unknown>) =>
+      (
+        await acp.agent.request("session/prompt", {
+          sessionId,
+          prompt: [{ type: "text", text }],
+          ...(meta === undefined ? {} : { _meta: meta }),
+        })
+      ).stopReason;
     return { server, project, home, env, acp, sessionId, prompt };
   }
 
@@ -120,6 +126,33 @@ describe("panto acp: compaction the editor sees", { timeout: 90_000 }, () => {
     // The outcome is the entity's, not prose as well.
     expect(manual.some((update) => update.sessionUpdate === "agent_message_chunk")).toBe(false);
     expect(manual.at(-1)?.sessionUpdate).toBe("usage_update");
+  });
+
+  it("compacts a conversation that fits the budget when the prompt's _meta says panto/compact force (issue 42)", async () => {
+    const { acp, sessionId, prompt, server } = await start({ entities: true, keepTokens: 100_000 });
+    await prompt("question one");
+    await prompt("question two");
+    let before = acp.updates(sessionId).length;
+    expect(await prompt("/compact")).toBe("end_turn");
+    const plain = acp.updates(sessionId).slice(before);
+    expect(plain.some((update) => update.sessionUpdate === "compaction_update")).toBe(false);
+    expect(messageText(plain)).toContain("/compact --force");
+    const requests = server.requests.length;
+
+    before = acp.updates(sessionId).length;
+    expect(await prompt("/compact", { "panto/compact": { force: true } })).toBe("end_turn");
+    const forced = acp.updates(sessionId).slice(before);
+    const done = forced.filter((update) => update.sessionUpdate === "compaction_update").at(-1);
+    expect(done).toMatchObject({ status: "completed" });
+    expect(done?._meta?.["panto/compaction"]).toMatchObject({
+      trigger: "manual",
+      turnsSummarised: 1,
+      turnsKept: 1,
+    });
+    expect(server.requests).toHaveLength(requests + 1);
+    const transcript = JSON.stringify(server.requests.at(-1)?.body);
+    expect(transcript).toContain("question one");
+    expect(transcript).not.toContain("question two");
   });
 
   it("says the same compactions as agent text when the client does not advertise session.compaction", async () => {

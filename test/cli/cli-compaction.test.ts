@@ -113,6 +113,57 @@ describe("compaction through the CLI (built CLI against a fake Anthropic server)
     expect(server.requests).toHaveLength(1);
   });
 
+  it("/compact --force compacts a conversation that fits the budget, keeping the latest turn, in print and JSON modes (issue 42)", async () => {
+    const box = await makeSandbox();
+    server = await startFakeAnthropicServer({ responder });
+    const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
+    const run = (args: string[]) => runPanto(["-m", MODEL, ...args], { cwd: box.project, env });
+    expect((await run(["-p", "question number 1"])).code).toBe(0);
+    expect((await run(["-c", "-p", "question number 2"])).code).toBe(0);
+
+    // Plain /compact has nothing to do, and says how to force it.
+    const plain = await run(["-c", "-p", "/compact"]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain("Nothing to compact");
+    expect(plain.stdout).toContain("/compact --force");
+    expect(server.requests).toHaveLength(2);
+
+    const preview = await run(["-c", "-p", "/compact --preview --force"]);
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toMatch(/summarise/);
+    expect(server.requests).toHaveLength(2);
+
+    const forced = await run(["-c", "--json", "-p", "/compact --force keep the parser notes"]);
+    expect(forced.code).toBe(0);
+    const events = jsonLines(forced.stdout);
+    expect(events.find((event) => event.type === "compaction")).toMatchObject({
+      trigger: "manual",
+      turns_summarised: 1,
+      turns_kept: 1,
+      instructions: "keep the parser notes",
+    });
+    const summaryRequest = server.requests.at(-1);
+    const transcript = JSON.stringify((summaryRequest?.body as { messages?: unknown } | undefined)?.messages);
+    expect(transcript).toContain("question number 1");
+    expect(transcript).not.toContain("question number 2");
+
+    // The next request carries the summary and the latest turn verbatim, not the first turn.
+    expect((await run(["-c", "-p", "question number 3"])).code).toBe(0);
+    const next = requestText(server.requests.at(-1) as RecordedRequest);
+    expect(next).toContain("SUMMARY-OF-EARLIER-WORK");
+    expect(next).toContain("question number 2");
+    expect(next).not.toContain("question number 1");
+
+    // Text mode: a single turn leaves nothing older to summarise, even forced.
+    const box2 = await makeSandbox();
+    const env2 = { ...box2.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
+    const run2 = (args: string[]) => runPanto(["-m", MODEL, ...args], { cwd: box2.project, env: env2 });
+    expect((await run2(["-p", "question number 1"])).code).toBe(0);
+    const single = await run2(["-c", "-p", "/compact --force"]);
+    expect(single.code).toBe(0);
+    expect(single.stdout).toContain("Nothing to compact: nothing older than the latest turn");
+  });
+
   it("reports a failed /compact as compaction_failed and an error, exit 1, leaving the session as it was", async () => {
     const box = await makeSandbox();
     const failing = (request: RecordedRequest): FakeReply =>

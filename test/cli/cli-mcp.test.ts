@@ -108,6 +108,22 @@ describe("MCP servers (built CLI, the reference server-everything over stdio)", 
     expect(result.stdout).toMatch(/^broken: failed\n/m);
   });
 
+  it("/mcp names the one config file that defined each server, user or project (issue 42)", async () => {
+    const { box, env } = await setup();
+    const quits = { command: process.execPath, args: ["-e", "process.exit(1)"] };
+    await writeFile(join(box.home, "config.json"), JSON.stringify({ mcp_servers: { mine: quits } }));
+    await writeProjectConfig(box, { mcp_servers: { theirs: quits } });
+    await writeMcpJson(box, { shared: quits });
+    const result = await runPanto(["-m", MODEL, "-p", "/mcp"], { cwd: box.project, env });
+    expect(result.code).toBe(0);
+    const sourceOf = (name: string) =>
+      new RegExp(`^${name}: [^\\n]*\\n[^\\n]*\\n {2}from (.*)$`, "m").exec(result.stdout)?.[1];
+    expect(sourceOf("mine")).toBe(join(box.home, "config.json"));
+    expect(sourceOf("theirs")).toBe(join(box.project, ".panto", "config.json"));
+    expect(sourceOf("shared")).toBe(join(box.project, ".mcp.json"));
+    expect(result.stdout).not.toContain(" or ");
+  });
+
   it("warns about a server that exits at once, naming it with its stderr, and goes on without it", async () => {
     const { box, server, env } = await setup({ type: "text", text: "still here" });
     const script = "process.stderr.write('boom: MCP_TOKEN is not set'); process.exit(3)";

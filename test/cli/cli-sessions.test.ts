@@ -1,4 +1,5 @@
-import { readFile, utimes } from "node:fs/promises";
+import { readFile, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { newSessionPath, openSession } from "../../src/session/index.js";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
@@ -166,5 +167,42 @@ describe("panto sessions and -r (built CLI)", { timeout: 90_000 }, () => {
     await cancelled.press("Escape");
     expect(await cancelled.exitStatus()).toBe(130);
     expect(await cancelled.screen()).toContain("panto: no session chosen");
+  });
+
+  it("the picker's filter matches only what its rows show, not attached files or piped stdin (issue 42)", async () => {
+    const box = await makeSandbox();
+    const server = await startFakeAnthropicServer({ responder: () => ({ type: "text", text: "done" }) });
+    servers.push(server);
+    const env = { ...box.env, ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url };
+    await writeFile(join(box.project, "notes.txt"), "the zebra crossing is closed\n");
+    const prompts: Array<[string, string | undefined]> = [
+      ["summarise @notes.txt", undefined],
+      ["review this", "a zebra in the diff\n"],
+      ["tell me about zebras", undefined],
+    ];
+    for (const [prompt, input] of prompts) {
+      const run = await runPanto(["-m", MODEL, "-p", prompt], {
+        cwd: box.project,
+        env,
+        ...(input === undefined ? {} : { input }),
+      });
+      expect(run.code).toBe(0);
+    }
+    const terminal = await TmuxTerminal.start([process.execPath, PANTO_MAIN, "-m", MODEL, "-r"], {
+      cwd: box.project,
+      env,
+    });
+    terminals.push(terminal);
+    const all = await terminal.waitFor(/Resume a session[\s\S]*review this/);
+    expect(all).toContain("summarise @notes.txt");
+    expect(all).not.toContain("crossing");
+    expect(all).not.toContain("<stdin>");
+    await terminal.type("zebra");
+    const filtered = await terminal.waitFor(/filter: zebra\n/);
+    expect(filtered).toContain("tell me about zebras");
+    expect(filtered).not.toContain("summarise @notes.txt");
+    expect(filtered).not.toContain("review this");
+    await terminal.press("Escape");
+    expect(await terminal.exitStatus()).toBe(130);
   });
 });

@@ -108,7 +108,7 @@ describe("panto usage and configuration errors (built CLI)", { timeout: 60_000 }
     const box = await makeSandbox();
     const result = await runPanto(["-p", "/help"], { cwd: box.project, env: box.env });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("/compact [--preview] [instructions]");
+    expect(result.stdout).toContain("/compact [--preview] [--force] [instructions]");
   });
 
   it("exits 2 when -p has no prompt and stdin is empty", async () => {

@@ -166,7 +166,7 @@ describe("interactive input", { timeout: 60_000 }, () => {
     // Without colour the answer is its plain text, as written: the terminal wraps it, so it copies back whole.
     expect(terminal.screen.slice(goAt, end).trim()).toBe(answer);
     terminal.type("/help\r");
-    const helpAt = await terminal.waitFor("/compact [--preview] [instructions]", end);
+    const helpAt = await terminal.waitFor("/compact [--preview] [--force]", end);
     const help = terminal.screen.slice(helpAt, await terminal.waitFor("Ctrl-D exits.", helpAt));
     expect(help.split("\n").every((line) => line.length <= 40)).toBe(true);
     terminal.type(CTRL_D);

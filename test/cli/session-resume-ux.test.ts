@@ -1,4 +1,5 @@
-import { readdir, utimes, writeFile } from "node:fs/promises";
+import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { newSessionPath, openSession, sessionDirectory } from "../../src/session/index.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
@@ -90,5 +91,49 @@ describe("sessions you can get back to (built CLI in tmux)", { timeout: 90_000 }
     const continued = await runPanto(["-m", MODEL, "-c", "-p", "next"], { cwd: box.project, env });
     expect(continued.code).toBe(0);
     expect(userTexts(server)).toContain("the real question");
+  });
+
+  it("a resumed session shows its latest turns, the earlier ones collapsed, and its id in the banner from the start (issue 42)", async () => {
+    const { box, env } = await start({
+      responder: (request) => {
+        const text = JSON.stringify(request.body);
+        const asked = [...text.matchAll(/topic (\w+)/g)].at(-1)?.[1] ?? "?";
+        return { type: "text", text: `Answer about ${asked}.\nSecond line of the answer.` };
+      },
+    });
+    for (const topic of ["alpha", "bravo", "charlie", "delta"]) {
+      const args = topic === "alpha" ? ["-p", `topic ${topic}`] : ["-c", "-p", `topic ${topic}`];
+      expect((await runPanto(["-m", MODEL, ...args], { cwd: box.project, env })).code).toBe(0);
+    }
+    const [name] = await sessionFiles(box);
+    const path = join(sessionDirectory(box.home, box.project), name ?? "");
+    const id = (JSON.parse((await readFile(path, "utf8")).split("\n")[0] ?? "{}") as { id: string }).id;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+
+    for (const args of [["-c"], ["-r", id.slice(0, 8)], ["--session", path]]) {
+      const terminal = await launch(box, env, args);
+      const screen = await terminal.screen();
+      expect(screen, args.join(" ")).toContain(`session ${id} (resumed:`);
+      expect(screen).toContain("… 1 earlier turn");
+      expect(screen).not.toContain("topic alpha");
+      for (const topic of ["bravo", "charlie", "delta"]) {
+        expect(screen).toContain(`> topic ${topic}`);
+        expect(screen).toContain(`Answer about ${topic}. …`);
+      }
+      expect(screen).not.toContain("Second line of the answer");
+      // The recap comes before the prompt, in conversation order.
+      expect(screen.indexOf("topic bravo")).toBeLessThan(screen.indexOf("topic delta"));
+      expect(screen.indexOf("topic delta")).toBeLessThan(screen.indexOf("Ctrl-D exits"));
+      await terminal.press("C-d");
+      expect(await terminal.exitStatus()).toBe(0);
+    }
+
+    // A new session names its id at once too, not only on the way out.
+    const fresh = await launch(box, env);
+    expect(await fresh.screen()).toMatch(
+      /session [0-9a-f-]{36} \(new: the file is written with the first message\)/,
+    );
+    await fresh.press("C-d");
+    expect(await fresh.exitStatus()).toBe(0);
   });
 });

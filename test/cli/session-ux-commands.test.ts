@@ -1,9 +1,10 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { sessionDirectory } from "../../src/session/index.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
-import { PANTO_MAIN, runPanto, type Sandbox } from "./panto-process.js";
+import { jsonLines, PANTO_MAIN, runPanto, type Sandbox } from "./panto-process.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
@@ -78,8 +79,19 @@ describe("/model with the provider's model list (built CLI in tmux)", { timeout:
 
     const resumed = await runPanto(["-r", id, "-p", "again"], { cwd: box.project, env });
     expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toContain("model anthropic/claude-haiku-4-5 restored from the session");
+    expect(resumed.stderr).toContain("panto: model anthropic/claude-haiku-4-5 restored from the session");
+    // An informational note, not a warning (issue 42).
+    expect(resumed.stderr).not.toContain("warning");
     expect(lastBody(server).model).toBe("claude-haiku-4-5");
+    const asJson = await runPanto(["-c", "--json", "-p", "and in JSON"], { cwd: box.project, env });
+    expect(asJson.code).toBe(0);
+    const events = jsonLines(asJson.stdout);
+    expect(events).toContainEqual({
+      type: "notice",
+      message: "model anthropic/claude-haiku-4-5 restored from the session",
+    });
+    expect(events.filter((event) => event.type === "warning")).toEqual([]);
+    expect(asJson.stderr).not.toContain("warning");
 
     const overridden = await runPanto(["-r", id, "-m", MODEL, "-p", "once more"], { cwd: box.project, env });
     expect(overridden.code).toBe(0);
@@ -158,6 +170,54 @@ describe("interrupts, ! and @ in the interactive session (built CLI in tmux)", {
     expect(sent).toContain("The parser splits dates");
     await terminal.press("C-d");
     expect(await terminal.exitStatus()).toBe(0);
+  });
+
+  it("SIGHUP mid-stream (the terminal closed) keeps the prompt and the partial answer as Ctrl-C does (issue 42)", async () => {
+    const { box, server, env } = await setup();
+    server.enqueue({ type: "hang", afterText: "The parser splits dates\n" });
+    // The shell outlives the hang-up (a trap, which panto does not inherit) to record panto's status.
+    const status = join(box.root, "status");
+    const command = `trap 'true' HUP; '${process.execPath}' '${PANTO_MAIN}' -m ${MODEL}; echo $? > '${status}'`;
+    const terminal = closeAfter(await TmuxTerminal.start(["sh", "-c", command], { cwd: box.project, env }));
+    await terminal.waitFor(/Ctrl-D exits/);
+    await enter(terminal, "explain the parser");
+    await terminal.waitFor(/The parser splits dates/);
+    // Closing the terminal hangs it up: the process in it gets SIGHUP and its tty goes away.
+    await terminal.close();
+    const folder = sessionDirectory(box.home, box.project);
+    const entries = async () => {
+      const names = (await readdir(folder)).filter(
+        (name) => name.endsWith(".jsonl") && name !== "index.jsonl",
+      );
+      const text = names.length === 1 ? await readFile(join(folder, names[0] ?? ""), "utf8") : "";
+      return text
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    };
+    const assistantOf = (list: Array<Record<string, unknown>>) =>
+      list.find((entry) => (entry.message as { role?: string } | undefined)?.role === "assistant");
+    // Written as the process ends: wait for it (the test's own timeout bounds the wait).
+    let written = await entries();
+    while (assistantOf(written) === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      written = await entries();
+    }
+    const answer = assistantOf(written)?.message as { content: unknown; stopReason: string };
+    expect(answer.stopReason).toBe("aborted");
+    expect(JSON.stringify(answer.content)).toContain("The parser splits dates");
+    expect(JSON.stringify(written)).toContain("explain the parser");
+    // It ended on its own terms (129), not by the signal or an abort on the dead terminal.
+    let code = await readFile(status, "utf8").catch(() => "");
+    while (code === "") {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      code = await readFile(status, "utf8").catch(() => "");
+    }
+    expect(code.trim()).toBe("129");
+    // The session goes on from there, the partial answer in its context.
+    const resumed = await runPanto(["-m", MODEL, "-c", "-p", "go on"], { cwd: box.project, env });
+    expect(resumed.code).toBe(0);
+    expect(JSON.stringify(lastBody(server).messages)).toContain("The parser splits dates");
   });
 
   it("!COMMAND runs and joins the context; @PATH attaches a file, and a missing one sends nothing", async () => {

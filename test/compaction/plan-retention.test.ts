@@ -25,6 +25,29 @@ describe("planRetention", () => {
     expect(plan.inFlight).toBeUndefined();
   });
 
+  it("forced, summarises all but the latest turn when every turn fits, and changes nothing otherwise (/compact --force)", () => {
+    const forced = planRetention(turns(10, 20, 30), {
+      budgetTokens: 1000,
+      lastTurnInFlight: false,
+      force: true,
+    });
+    expect(starts(forced.summarise)).toEqual([0, 1]);
+    expect(starts(forced.keep)).toEqual([2]);
+    expect(forced.keptTokens).toBe(30);
+    expect(forced.summarisedTokens).toBe(30);
+    const unforced = planRetention(turns(10, 20, 30), { budgetTokens: 1000, lastTurnInFlight: false });
+    expect(unforced.summarise).toEqual([]);
+    const tight = planRetention(turns(50, 40, 30, 20), {
+      budgetTokens: 55,
+      lastTurnInFlight: false,
+      force: true,
+    });
+    expect(starts(tight.keep)).toEqual([2, 3]);
+    const single = planRetention(turns(10), { budgetTokens: 1000, lastTurnInFlight: false, force: true });
+    expect(single.summarise).toEqual([]);
+    expect(starts(single.keep)).toEqual([0]);
+  });
+
   it("stops at the first turn that does not fit instead of skipping it to keep older ones", () => {
     const plan = planRetention(turns(5, 100, 10), { budgetTokens: 20, lastTurnInFlight: false });
     expect(starts(plan.keep)).toEqual([2]);

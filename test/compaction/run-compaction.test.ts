@@ -192,6 +192,18 @@ describe("runCompaction retention and result", () => {
     const outcome = await runCompaction(input({ summarise, budgetTokens: 1_000_000 }));
     expect(calls).toHaveLength(0);
     expect(outcome.type).toBe("nothing-to-summarise");
+    expect(outcome).toMatchObject({ forcible: true });
+  });
+
+  it("forced, summarises all but the latest turn although the whole conversation fits (/compact --force)", async () => {
+    const { summarise, calls } = fakeSummarise(["S"]);
+    const outcome = await runCompaction(input({ summarise, budgetTokens: 1_000_000, force: true }));
+    expect(calls).toHaveLength(1);
+    if (outcome.type !== "compacted") throw new Error(`expected a compaction, got ${outcome.type}`);
+    expect(outcome.record.turnsKept).toBe(1);
+    expect(outcome.record.turnsSummarised).toBe(outcome.plan.summarise.length);
+    expect(outcome.record.turnsSummarised).toBeGreaterThan(0);
+    expect(outcome.kept).toEqual(outcome.plan.keep.flatMap((turn) => turn.messages));
   });
 
   it("keeps the turn in flight and the fitting suffix verbatim, after the summary, and records the figures", async () => {

@@ -30,7 +30,7 @@ describe("collectMcpServers", () => {
     const specs = await collectMcpServers({
       projectRoot: root,
       configured: { files: { command: "files-server", env: { LEVEL: "debug" } } },
-      configSource: "/home/me/.panto/config.json",
+      configSourceOf: () => "/home/me/.panto/config.json",
       env: { HOST: "mcp.example", TOKEN: "t0k" },
       onWarning: (message) => warnings.push(message),
     });
@@ -54,7 +54,7 @@ describe("collectMcpServers", () => {
     const input = {
       projectRoot: root,
       configured: undefined,
-      configSource: "c",
+      configSourceOf: () => "c",
       env: {},
       onWarning: (m: string) => warnings.push(m),
     };

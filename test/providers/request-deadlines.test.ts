@@ -117,11 +117,12 @@ describe.each(ADAPTER_FAMILIES)("deadlines of a $name request", (family) => {
     expect(error.code).toBe("aborted");
   });
 
-  it("names the endpoint (host and port, never the key) when the connection is refused", async () => {
+  it("names the endpoint (scheme, host and port, never the key) when a loopback connection is refused, and does not retry it", async () => {
     const port = await closedPort();
     const error = await failure(client(family, `http://127.0.0.1:${port}/v1?key=${KEY}`, {}).stream(hello));
     expect(error.code).toBe("network");
-    expect(error.message).toContain(`(endpoint 127.0.0.1:${port}, ECONNREFUSED)`);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain(`nothing is listening on http://127.0.0.1:${port}: is`);
     expect(error.message).not.toContain(KEY);
     expect(error.message).not.toContain("?key");
   });

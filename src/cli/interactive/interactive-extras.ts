@@ -5,6 +5,7 @@ import { runShellEscape } from "../../runtime/input/shell-escape.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
 import type { Style } from "../terminal/style.js";
+import { type RecapLine, resumeRecap } from "./resume-recap.js";
 
 /** Where the interactive session writes a line. */
 export interface LineWriter {
@@ -58,7 +59,10 @@ export function interruptNotice(result: Extract<PromptResult, { ok: false }>): s
   return "cancelled before any answer: the prompt is kept in the session file but left out of the context";
 }
 
-/** The interactive session's opening lines: version, model, session file and what it holds, notices, keys. */
+/**
+ * The interactive session's opening lines: version, model, the session's id (what `panto -r`
+ * takes) and file and what it holds, notices, keys; a resumed session then shows its latest turns.
+ */
 export function printBanner(run: RunContext, version: string, out: LineWriter, style: Style): void {
   const context = run.agent.effectiveContext();
   const state = run.resumed
@@ -66,12 +70,25 @@ export function printBanner(run: RunContext, version: string, out: LineWriter, s
     : "new: the file is written with the first message";
   const write = (text: string): void => out.line(text);
   write(`${style.bold(`panto ${version}`)} · model ${style.cyan(run.agent.model)}`);
-  write(style.dim(`session ${run.session.path} (${state})`));
+  write(style.dim(`session ${run.session.header.id} (${state})`));
+  write(style.dim(`file ${run.session.path}`));
   const sandbox = `sandbox ${describeSandbox(run.sandbox)}`;
   write(run.sandbox.mode === "full" ? style.yellow(sandbox) : style.dim(sandbox));
   if (run.fork !== undefined) write(style.dim(describeFork(run.fork)));
   for (const notice of run.notices) write(style.yellow(notice));
+  if (run.resumed) for (const line of resumeRecap(context)) write(recapText(line, style));
   write(
     style.dim("/help for commands · \\ at the end of a line continues it · Ctrl-C cancels · Ctrl-D exits"),
   );
+}
+
+function recapText(line: RecapLine, style: Style): string {
+  switch (line.kind) {
+    case "user":
+      return `${style.bold(">")} ${line.text}`;
+    case "answer":
+      return style.dim(`  ${line.text}`);
+    case "collapsed":
+      return style.dim(line.text);
+  }
 }

@@ -7,7 +7,7 @@ import type { ApprovalAnswer, RewindChoice } from "../../runtime/front-end.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import type { Tool } from "../../tools/index.js";
 import type { CliIo } from "../cli-io.js";
-import { EXIT_INTERRUPTED, EXIT_OK } from "../exit-status.js";
+import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "../exit-status.js";
 import { ApprovalPrompt, takeLine } from "../terminal/approval-prompt.js";
 import { DraftReview } from "../terminal/draft-review.js";
 import { editorOverTerminal } from "../terminal/edit-in-editor.js";
@@ -51,6 +51,8 @@ export class Repl {
   #lastIdleInterrupt = 0;
   #settle: (code: number) => void = () => {};
   #closing = false;
+  /** The status once closing: 0 for Ctrl-D or /exit, 129 when the terminal hung up. */
+  #closingCode = EXIT_OK;
 
   constructor(io: CliIo, style: Style, renderer: TerminalRenderer) {
     this.#io = io;
@@ -91,6 +93,8 @@ export class Repl {
     rl.on("line", (line) => this.#onLine(line));
     rl.on("SIGINT", () => this.#onInterrupt());
     rl.on("close", () => this.#onClose());
+    // The terminal went away (its raw mode cannot be reset: EIO): as a hang-up, never a crash.
+    rl.on("error", () => this.#onHangUp());
     if (keys !== undefined) {
       keys.intercept = (text, key) => this.#approval.key(rl, text, key);
       keys.onDoubleEscape = () => this.#onDoubleEscape();
@@ -98,6 +102,8 @@ export class Repl {
     printBanner(run, this.#io.version, this.#renderer, this.#style);
     await run.sessionStart();
     keys?.enablePaste(this.#io.stdout);
+    const onHangUp = (): void => this.#onHangUp();
+    process.on("SIGHUP", onHangUp);
     try {
       const code = await new Promise<number>((resolve) => {
         this.#settle = (exitCode) => {
@@ -116,6 +122,7 @@ export class Repl {
       await writer.flush();
       return code;
     } finally {
+      process.removeListener("SIGHUP", onHangUp);
       keys?.disablePaste();
     }
   }
@@ -267,7 +274,7 @@ export class Repl {
       this.#output.muted = false;
       this.#renderer.reset();
     }
-    if (this.#closing) return this.#settle(EXIT_OK);
+    if (this.#closing) return this.#settle(this.#closingCode);
     const next = this.#queue.shift();
     // Keep the cursor where it was in anything typed ahead, which this shows for the first time.
     if (next === undefined) rl.prompt(true);
@@ -314,6 +321,19 @@ export class Repl {
     rl.prompt();
   }
 
+  /**
+   * The terminal is gone (SIGHUP): as Ctrl-C and Ctrl-D together, an answer in progress is
+   * cancelled and kept (prompt and partial answer, marked interrupted), then panto ends with 129
+   * once the session is written. Nothing can be shown any more: writes to the dead terminal fail,
+   * and those failures must not end the process before the session is closed.
+   */
+  #onHangUp(): void {
+    for (const stream of [this.#io.stdin, this.#io.stdout, this.#io.stderr])
+      (stream as NodeJS.EventEmitter).on("error", () => {});
+    this.#closingCode = EXIT_HANGUP;
+    this.#onClose();
+  }
+
   /** Ctrl-D or the end of input: finish (a running request is cancelled first). */
   #onClose(): void {
     if (this.#closing) return;
@@ -325,7 +345,7 @@ export class Repl {
       return;
     }
     this.#leavePromptLine();
-    this.#settle(EXIT_OK);
+    this.#settle(this.#closingCode);
   }
 
   /** Ends the prompt's line on the way out, so the shell's prompt does not land after "> ". */

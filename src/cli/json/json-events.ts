@@ -18,6 +18,8 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
   switch (event.type) {
     case "run-warning":
       return { type: "warning", message: event.message };
+    case "run-notice":
+      return { type: "notice", message: event.message };
     case "handoff":
       return {
         type: "handoff",

@@ -48,6 +48,7 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
       if (json !== undefined) emit(json);
       if (event.type === "warning" || event.type === "run-warning")
         io.stderr.write(`panto: warning: ${visible(event.message)}\n`);
+      if (event.type === "run-notice") io.stderr.write(`panto: ${visible(event.message)}\n`);
     },
     output: () => {},
     failure: (error) => emit({ type: "error", ...error }),

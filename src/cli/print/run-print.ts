@@ -36,6 +36,8 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
       switch (event.type) {
         case "run-warning":
           return note(`warning: ${event.message}`, style.yellow);
+        case "run-notice":
+          return note(event.message, style.dim);
         case "tool-denied":
           return note(toolDeniedText(event), style.yellow);
         case "handoff":

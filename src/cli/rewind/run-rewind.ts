@@ -114,16 +114,22 @@ export async function runRewind(options: RewindCliOptions, io: RewindIo): Promis
       await session.close();
     }
   } catch (error) {
-    if (
-      error instanceof UsageError ||
-      isSessionError(error) ||
-      (isRewindError(error) && error.kind === "usage")
-    ) {
-      io.stderr.write(`panto rewind: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
+    const kind = usageKind(error);
+    if (kind === undefined || !(error instanceof Error)) throw error;
+    // Some messages already name the command (they are shared with `panto export` and others).
+    const message = error.message.replace(/^panto rewind: /, "");
+    if (options.json) io.stdout.write(`${JSON.stringify({ type: "error", code: kind, message })}\n`);
+    io.stderr.write(`panto rewind: ${message}\n`);
+    return EXIT_USAGE;
   }
+}
+
+/** The `--json` error code of a usage problem (exit 2), or undefined for anything else. */
+function usageKind(error: unknown): string | undefined {
+  if (error instanceof UsageError) return error.kind;
+  if (isSessionError(error)) return "session";
+  if (isRewindError(error) && error.kind === "usage") return "usage";
+  return undefined;
 }
 
 /** Writes the outcome (text, or one JSON event); a rewind the checkpoints cannot make is status 1. */

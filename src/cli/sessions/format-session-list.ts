@@ -66,8 +66,19 @@ export function promptWithLineage(
   shortIds: ReadonlyMap<string, string> = new Map(),
 ): string | undefined {
   const lineage = lineageLabel(session, shortIds);
-  if (lineage === undefined) return session.firstPrompt;
-  return `${lineage}: ${session.firstPrompt ?? "(no prompt)"}`;
+  const prompt = session.firstPrompt === undefined ? undefined : typedPrompt(session.firstPrompt);
+  if (lineage === undefined) return prompt;
+  return `${lineage}: ${prompt ?? "(no prompt)"}`;
+}
+
+/**
+ * What the user typed of a prompt: the text before the files `@path` attached and the piped stdin,
+ * which panto appends after a blank line as `<file path="...">` and `<stdin>` blocks (the mention
+ * stays in the text). A listing shows this, and a filter matches only this.
+ */
+export function typedPrompt(prompt: string): string {
+  const attached = /\n\n<(?:file path="[^"\n]*"|stdin)>\n/.exec(prompt);
+  return attached === null ? prompt : prompt.slice(0, attached.index);
 }
 
 /** Each session's id mapped to its shortest unique prefix in the listing. */

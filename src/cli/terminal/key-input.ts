@@ -46,7 +46,9 @@ export class KeyInput extends EventEmitter {
   readonly #onExit = (): void => this.disablePaste();
   readonly #onSignal = (signal: NodeJS.Signals): void => {
     this.disablePaste();
-    process.kill(process.pid, signal);
+    // Ended by the signal as if unhandled, unless someone else handles it (the REPL keeps a
+    // partial answer on SIGHUP before it exits).
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };
 
   constructor(stdin: Stdin) {

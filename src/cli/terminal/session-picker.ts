@@ -20,7 +20,7 @@ const MAX_ROWS = 12;
 
 /**
  * A small full-keyboard picker over `sessions` (newest first): up/down move, typing filters by the
- * first prompt (case-insensitive), Backspace deletes, Enter picks, Esc or Ctrl-C cancels (resolves
+ * first prompt as shown (case-insensitive; attached files and stdin are not shown, so not matched), Backspace deletes, Enter picks, Esc or Ctrl-C cancels (resolves
  * undefined). It draws below the cursor and erases itself when done.
  */
 export function pickSession(
@@ -31,8 +31,12 @@ export function pickSession(
   let filter = "";
   let selected = 0;
   let drawn = 0;
+  // Only what a row shows (lineage and typed prompt, not attached files' contents) is matched.
+  const shown = new Map(
+    sessions.map((session) => [session, (promptWithLineage(session, short) ?? "").replace(/\s+/g, " ")]),
+  );
   const matches = (): SessionSummary[] =>
-    sessions.filter((session) => (session.firstPrompt ?? "").toLowerCase().includes(filter.toLowerCase()));
+    sessions.filter((session) => (shown.get(session) ?? "").toLowerCase().includes(filter.toLowerCase()));
   const draw = (final = false): void => {
     const erase = drawn === 0 ? "" : `\r${drawn > 1 ? `\u001b[${drawn - 1}A` : ""}\u001b[J`;
     const lines = final ? [] : frame(matches(), selected, filter, short, io.stdout);

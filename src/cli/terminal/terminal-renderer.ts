@@ -63,6 +63,9 @@ export class TerminalRenderer {
       case "run-warning":
         this.warning(event.message);
         return;
+      case "run-notice":
+        this.line(this.#style.dim(visible(event.message)));
+        return;
       case "tool-denied":
         this.warning(toolDeniedText(event));
         return;

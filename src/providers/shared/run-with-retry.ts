@@ -38,7 +38,7 @@ export interface RetryableRequest<T> {
  * attempt (first byte, idle, whole request), caller aborts reported as `aborted` at once (never
  * retried), timeouts as network errors naming the deadline and the endpoint (retried at most
  * MAX_TIMEOUT_RETRIES times, within TIMEOUT_RETRY_WINDOW_MS), SDK errors classified by the
- * adapter, retries with backoff through `withRetry`, and every error message passed through the
+ * adapter (a refused connection to this machine not retried, see loopbackRefusal), retries with backoff through `withRetry`, and every error message passed through the
  * adapter's own redaction and `options.redact`.
  */
 export async function runWithRetry<T>(
@@ -67,7 +67,11 @@ export async function runWithRetry<T>(
           timedOutAttempts <= MAX_TIMEOUT_RETRIES && Date.now() - started < TIMEOUT_RETRY_WINDOW_MS;
         throw finish(timeoutError(provider, watchdog, endpoint, retryable));
       }
-      throw finish(request.toPantoError(error));
+      const classified = request.toPantoError(error);
+      if (classified.code !== "network") throw finish(classified);
+      // Loaded on a network failure only: nothing of it is on the start-up path.
+      const { loopbackRefusal } = await import("./loopback-refusal.js");
+      throw finish(loopbackRefusal(classified, request.endpoint) ?? classified);
     } finally {
       watchdog.dispose();
     }
@@ -169,6 +173,7 @@ function copyWithMessage(error: PantoError, message: string): PantoError {
     ...optional("status", error.status),
     ...optional("provider", error.provider),
     ...optional("retryAfterMs", error.retryAfterMs),
+    ...(error.nothingListening ? { nothingListening: true } : {}),
     cause: error.cause,
   });
 }

@@ -9,9 +9,9 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   {
     name: "compact",
     aliases: [],
-    args: "[--preview] [instructions]",
+    args: "[--preview] [--force] [instructions]",
     summary:
-      "summarise older turns into a compaction block now; instructions are added to the compaction prompt; --preview shows the plan only (no model call, nothing written)",
+      "summarise older turns into a compaction block now; instructions are added to the compaction prompt; --force summarises all but the latest turn even when everything fits the keep-verbatim budget; --preview shows the plan only (no model call, nothing written)",
   },
   {
     name: "uncompact",

@@ -59,6 +59,11 @@ const HANDLERS: Record<string, CommandHandler> = {
   rewind: lazy(async () => (await rewinds()).runRewindCommand),
   fork: lazy(async () => (await rewinds()).runForkCommand),
   clear: async (run) => {
+    if (run.frontEnd.oneShot === true)
+      return info(
+        "clear",
+        `Nothing to clear: this run ends with the command, and a run without -c, -r or --session starts a new session anyway.${run.session.hasFile ? ` ${run.session.path} is unchanged.` : ""}`,
+      );
     await run.startNewSession();
     return { type: "session-cleared", path: run.session.path };
   },

@@ -4,28 +4,52 @@ import { composeCompactionSummary, readCompactionHistory, type Session } from ".
 import { type CommandOutcome, failed, usageError } from "../command-outcome.js";
 import { formatRestored, plural, shorten } from "../format-text.js";
 import { EditorError } from "../front-end.js";
-import type { CommandHandler } from "../run-context.js";
+import type { CommandHandler, RunContext } from "../run-context.js";
 
-const PREVIEW_FLAG = /^--preview(?:\s+|$)/;
+/** The flags `/compact` takes before its instructions, in any order. */
+interface CompactFlags {
+  preview: boolean;
+  force: boolean;
+  /** What follows the flags: instructions for the compaction prompt. */
+  instructions: string | undefined;
+}
 
-/** `/compact [--preview] [instructions]`. */
-export const runCompactCommand: CommandHandler = (run, args, signal) =>
-  PREVIEW_FLAG.test(args) ? runPreview(run, args, signal) : runCompact(run, args, signal);
+/** Reads leading `--preview` and `--force`; anything after them is the instructions, word for word. */
+export function parseCompactArgs(args: string): CompactFlags {
+  let rest = args.trim();
+  const flags = { preview: false, force: false };
+  for (;;) {
+    const flag = /^--(preview|force)(?:\s+|$)/.exec(rest);
+    if (flag === null) break;
+    flags[flag[1] as "preview" | "force"] = true;
+    rest = rest.slice(flag[0].length);
+  }
+  return { ...flags, instructions: rest === "" ? undefined : rest };
+}
 
-/** `/compact --preview [instructions]`: the plan, no model call, nothing written. */
-const runPreview: CommandHandler = async (run, args) => {
-  const instructions = args.replace(PREVIEW_FLAG, "").trim();
-  const preview = run.agent.previewCompaction(instructions === "" ? undefined : instructions);
-  return { type: "compaction-preview", preview, contextTokens: run.agent.contextTokens() };
+/** `/compact [--preview] [--force] [instructions]`. */
+export const runCompactCommand: CommandHandler = (run, args, signal) => {
+  const flags = parseCompactArgs(args);
+  return flags.preview ? runPreview(run, flags) : runCompact(run, flags, signal);
 };
 
-const runCompact: CommandHandler = async (run, args, signal) => {
+/** `/compact --preview [--force] [instructions]`: the plan, no model call, nothing written. */
+async function runPreview(run: RunContext, flags: CompactFlags): Promise<CommandOutcome> {
+  const preview = run.agent.previewCompaction(flags.instructions, { force: flags.force });
+  return { type: "compaction-preview", preview, contextTokens: run.agent.contextTokens() };
+}
+
+async function runCompact(
+  run: RunContext,
+  flags: CompactFlags,
+  signal: AbortSignal | undefined,
+): Promise<CommandOutcome> {
   // The next request's size, measured before and after alike (the figure /context shows).
   const before = run.agent.contextTokens();
-  const outcome = await run.agent.compact(
-    args === "" ? undefined : args,
-    signal === undefined ? {} : { signal },
-  );
+  const outcome = await run.agent.compact(flags.instructions, {
+    force: flags.force,
+    ...optional("signal", signal),
+  });
   switch (outcome.type) {
     case "compacted":
       return {
@@ -35,7 +59,11 @@ const runCompact: CommandHandler = async (run, args, signal) => {
         tokensAfter: run.agent.contextTokens(),
       };
     case "nothing-to-summarise":
-      return { type: "nothing-to-compact", reason: outcome.reason };
+      return {
+        type: "nothing-to-compact",
+        reason: outcome.reason,
+        ...(outcome.forcible ? { forcible: true } : {}),
+      };
     case "failed":
       return {
         type: "compaction-failed",
@@ -47,7 +75,7 @@ const runCompact: CommandHandler = async (run, args, signal) => {
         })),
       };
   }
-};
+}
 
 /** `/uncompact`: undoes the compaction in effect. */
 export const runUncompact: CommandHandler = async (run, args) => {

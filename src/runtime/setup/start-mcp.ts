@@ -25,7 +25,7 @@ export async function startMcp(
   const specs = await collectMcpServers({
     projectRoot: loaded.projectRoot,
     configured: loaded.config.mcp_servers,
-    configSource: loaded.files.join(" or ") || "config",
+    configSourceOf: (name) => loaded.mcpServerSources?.[name] ?? "config",
     env,
     onWarning,
   });
