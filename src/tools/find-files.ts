@@ -1,5 +1,6 @@
 import type { Dirent, readdir } from "node:fs";
-import { readHeldFolder, type SandboxLayout } from "../sandbox/index.js";
+import { readHeldFolder } from "../sandbox/held-file.js";
+import type { SandboxLayout } from "../sandbox/sandbox-layout.js";
 
 /** Directories never searched: dependencies and VCS internals drown real results. */
 export const IGNORED_DIRECTORIES = ["node_modules", ".git"] as const;

@@ -1,7 +1,8 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { type SandboxLayout, withHeldFolder } from "../sandbox/index.js";
+import { withHeldFolder } from "../sandbox/held-file.js";
+import type { SandboxLayout } from "../sandbox/sandbox-layout.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
 import { toolFailure } from "./describe-error.js";

@@ -1,7 +1,8 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, mkdir, open } from "node:fs/promises";
 import path from "node:path";
-import { type HeldFile, type HeldOpen, openHeldFile, type SandboxLayout } from "../sandbox/index.js";
+import { type HeldFile, type HeldOpen, openHeldFile } from "../sandbox/held-file.js";
+import type { SandboxLayout } from "../sandbox/sandbox-layout.js";
 import { ToolError } from "./tool-error.js";
 
 /**
