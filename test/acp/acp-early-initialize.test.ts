@@ -91,7 +91,7 @@ function bundledModules(importLines: readonly string[]): Set<string> {
 }
 
 describe("panto acp answers the first initialize before loading the rest", { timeout: 60_000 }, () => {
-  it("has loaded neither the ACP SDK, nor zod, nor the runtime when its answer is written; the session after it works", async () => {
+  it("has loaded neither the ACP SDK, nor zod, nor the runtime, nor (for a bare `panto acp`) the argument parser when its answer is written; what follows is served", async () => {
     const acp = await startRaw([process.execPath, "--import", TRACE_IMPORTS, BIN, "acp"]);
     acp.write({ jsonrpc: "2.0", id: 0, method: "initialize", params: INITIALIZE });
     const answered = await acp.waitForMessage((message) => message.id === 0);
@@ -100,6 +100,7 @@ describe("panto acp answers the first initialize before loading the rest", { tim
     for (const late of [
       "node_modules/@agentclientprotocol/sdk",
       "node_modules/zod",
+      "node_modules/commander",
       "src/acp/acp-agent.ts",
       "src/runtime/start-run.ts",
     ])
