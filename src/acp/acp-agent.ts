@@ -20,6 +20,7 @@ import type { SecretRedactor } from "../secrets/index.js";
 import { AcpSession, TurnFailure } from "./acp-session.js";
 import { askPermission } from "./ask-permission.js";
 import { clientFiles } from "./client-files.js";
+import { initializeParamsProblem, initializeResponse } from "./early-initialize.js";
 import { mcpServerSpecs } from "./mcp-server-specs.js";
 import { replayHistory } from "./replay-history.js";
 import { approvalModeOf, MODE_OPTION, MODEL_OPTION } from "./session-config.js";
@@ -64,9 +65,8 @@ export class AcpAgent {
   app(): AgentApp {
     return agent({ name: "panto" })
       .onRequest("initialize", parseInitializeParams, ({ params }): InitializeResponse => {
-        this.#capabilities = params.clientCapabilities ?? {};
-        this.#initialized = true;
-        return this.#initializeResponse();
+        this.initialized(params);
+        return initializeResponse(this.#options.version);
       })
       .onRequest("session/new", async ({ params, client }) => {
         this.#requireInitialized("session/new");
@@ -135,25 +135,20 @@ export class AcpAgent {
       });
   }
 
+  /**
+   * `initialize` has arrived: what the client can do is kept and session requests are served. Called
+   * by the app's handler, or by `panto acp` when it answered the first `initialize` itself.
+   */
+  initialized(params: InitializeRequest): void {
+    this.#capabilities = params.clientCapabilities ?? {};
+    this.#initialized = true;
+  }
+
   /** Closes every session (each turn cancelled and its entries written). */
   async closeAll(): Promise<void> {
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(sessions.map((session) => session.close()));
-  }
-
-  #initializeResponse(): InitializeResponse {
-    return {
-      protocolVersion: 1,
-      agentInfo: { name: "panto", title: "panto", version: this.#options.version },
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
-      },
-      authMethods: [],
-    };
   }
 
   async #reopen(
@@ -313,16 +308,9 @@ function setupRequestError(usage: UsageError): RequestError {
   return RequestError.internalError(data, usage.message);
 }
 
-/** `initialize`'s params: an object with a numeric protocolVersion (the rest as the client sent it). */
+/** `initialize`'s params as the client sent them, once `initializeParamsProblem` finds nothing wrong. */
 function parseInitializeParams(params: unknown): InitializeRequest {
-  if (
-    typeof params !== "object" ||
-    params === null ||
-    typeof (params as { protocolVersion?: unknown }).protocolVersion !== "number"
-  )
-    throw RequestError.invalidParams(undefined, "initialize needs params with a numeric protocolVersion");
-  const capabilities = (params as { clientCapabilities?: unknown }).clientCapabilities;
-  if (capabilities !== undefined && (typeof capabilities !== "object" || capabilities === null))
-    throw RequestError.invalidParams(undefined, "initialize's clientCapabilities must be an object");
+  const problem = initializeParamsProblem(params);
+  if (problem !== undefined) throw RequestError.invalidParams(undefined, problem);
   return params as InitializeRequest;
 }

@@ -1,10 +1,9 @@
 import { Readable, Writable } from "node:stream";
-import { ndJsonStream } from "@agentclientprotocol/sdk";
 import type { SandboxMode } from "../core/index.js";
 import { visible } from "../runtime/format-text.js";
 import { addEnvironmentSecrets } from "../runtime/setup/known-secrets.js";
 import { SecretRedactor } from "../secrets/index.js";
-import { AcpAgent } from "./acp-agent.js";
+import { answerInitializeEarly } from "./early-initialize.js";
 
 export interface AcpIo {
   env: NodeJS.ProcessEnv;
@@ -24,6 +23,7 @@ export interface AcpIo {
  * secrets redacted. When stdin closes, every turn is cancelled, every session file flushed and
  * closed, and the process exits 0. SIGTERM (an editor stopping the agent without closing stdin)
  * does the same, so no session lock nor sandbox folder is left behind, and exits 143.
+ * A first `initialize` is answered before the SDK and the runtime are loaded (answerInitializeEarly).
  */
 export async function runAcp(io: AcpIo): Promise<number> {
   const secrets = new SecretRedactor();
@@ -37,6 +37,15 @@ export async function runAcp(io: AcpIo): Promise<number> {
   // Anything a library prints with console.log would corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
+  const early = await answerInitializeEarly(
+    Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>,
+    io.stdout,
+    io.version,
+  );
+  const [{ AcpAgent }, { ndJsonStream }] = await Promise.all([
+    import("./acp-agent.js"),
+    import("@agentclientprotocol/sdk"),
+  ]);
   const agent = new AcpAgent({
     version: io.version,
     env: io.env,
@@ -47,9 +56,10 @@ export async function runAcp(io: AcpIo): Promise<number> {
     ...(io.maxTurns === undefined ? {} : { maxTurns: io.maxTurns }),
     ...(io.sandbox === undefined ? {} : { sandbox: io.sandbox }),
   });
+  if (early.initialize !== undefined) agent.initialized(early.initialize);
   const stream = ndJsonStream(
     Writable.toWeb(io.stdout as Writable) as WritableStream<Uint8Array>,
-    Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>,
+    early.rest,
   );
   const connection = agent.app().connect(stream);
   let onTerm = (): void => {};

@@ -62,7 +62,7 @@ async function startup(): Promise<void> {
       const over =
         row === rows[0]
           ? ""
-          : `  +${(row.stats.medianMs - floor).toFixed(1)} ms, x${row.ratio.toFixed(2)} node -e 0${goalText(row.ratio, row.goal)}`;
+          : `  +${(row.stats.medianMs - floor).toFixed(1)} ms, x${row.ratio.toFixed(2)} node -e 0 (x${row.ratios.minMs.toFixed(2)}-x${row.ratios.maxMs.toFixed(2)})${goalText(row.ratio, row.goal)}`;
       console.log(`  ${row.name.padEnd(36)}${formatStats(row.stats)}${over}`);
     }
   }

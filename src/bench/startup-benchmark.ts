@@ -14,7 +14,9 @@ const UNBUNDLED = fileURLToPath(new URL("../cli/main.js", import.meta.url));
 export interface StartupRow {
   name: string;
   stats: TimingStats;
-  /** Median of the run-by-run ratios to `node -e 0` (each run paired with node's run of the same round). */
+  /** The run-by-run ratios to `node -e 0` (each run paired with node's run of the same round): median, min, max. */
+  ratios: TimingStats;
+  /** Median of those ratios. */
   ratio: number;
   /** The issue's goal for that ratio, when it has one. */
   goal?: number;
@@ -34,8 +36,9 @@ export async function runStartupBenchmark(options: {
   node?: NodeBinary;
 }): Promise<StartupRow[]> {
   const execPath = options.node?.execPath ?? process.execPath;
+  const version = options.node?.version ?? process.version;
   // Node 22.1+ keeps a compile cache (panto turns it on); Node 20 has none to turn off.
-  const hasCompileCache = Number(/^v(\d+)/.exec(options.node?.version ?? process.version)?.[1]) >= 22;
+  const hasCompileCache = Number(/^v(\d+)/.exec(version)?.[1]) >= 22;
   const server = await startFakeAnthropicServer();
   const root = await mkdtemp(join(tmpdir(), "panto-bench-start-"));
   try {
@@ -60,25 +63,36 @@ export async function runStartupBenchmark(options: {
       { name: "panto acp, initialize answered", args: [BIN, "acp"], acp: true, goal: 2 },
       { name: "unbundled dist/cli/main.js -p hi", args: [UNBUNDLED, ...print] },
     ];
-    if (hasCompileCache)
+    if (hasCompileCache) {
       commands.push({ name: "panto -p hi, compile cache off", args: [BIN, ...print], off: true });
+      commands.push({ name: "panto acp, compile cache off", args: [BIN, "acp"], acp: true, off: true });
+    }
     const timings = commands.map(() => [] as number[]);
     for (let run = -1; run < options.runs; run++) {
       for (const [index, command] of commands.entries()) {
         const commandEnv = command.off === true ? { ...env, NODE_DISABLE_COMPILE_CACHE: "1" } : env;
         const time = command.acp === true ? timeAcpInitialize : timeProcess;
-        const ms = await time(execPath, command.args, { cwd: project, env: commandEnv });
+        const which = run < 0 ? "the warm-up run" : `run ${run + 1} of ${options.runs}`;
+        const ms = await time(execPath, command.args, { cwd: project, env: commandEnv }).catch(
+          (error: unknown) => {
+            const message = error instanceof Error ? error.message : String(error);
+            throw new Error(
+              `start-up "${command.name}", ${which}, node ${version} (${execPath}): ${message}`,
+            );
+          },
+        );
         if (run >= 0) timings[index]?.push(ms);
       }
     }
     const floor = timings[0] ?? [];
     return commands.map((command, index) => {
       const times = timings[index] ?? [];
-      const ratios = times.map((ms, run) => ms / (floor[run] ?? Number.NaN));
+      const ratios = timingStats(times.map((ms, run) => ms / (floor[run] ?? Number.NaN)));
       return {
         name: command.name,
         stats: timingStats(times),
-        ratio: timingStats(ratios).medianMs,
+        ratios,
+        ratio: ratios.medianMs,
         ...(command.goal === undefined ? {} : { goal: command.goal }),
       };
     });

@@ -2,6 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeFolder } from "../core/index.js";
 import { projectSlug } from "../session/index.js";
+import { checkpointsHome } from "./checkpoints-home.js";
 import { type GitOutput, runGit } from "./git-process.js";
 import { projectExcludePath, type Workspace } from "./locate-workspace.js";
 
@@ -39,11 +40,6 @@ const STORE_CONFIG = [
   "core.preloadIndex=true",
   "core.looseCompression=6",
 ];
-
-/** `$PANTO_HOME/checkpoints` */
-export function checkpointsHome(pantoHome: string): string {
-  return join(pantoHome, "checkpoints");
-}
 
 /** The store folder of the workspace at `root`. */
 export function storeDirectory(pantoHome: string, root: string): string {

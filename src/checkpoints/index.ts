@@ -1,7 +1,8 @@
 export { applyRewind, blockedMessage, type RewindReport, UNCOVERED_WORDS } from "./apply-rewind.js";
 export { CheckpointError } from "./checkpoint-error.js";
 export type { CheckpointRecorder, CheckpointToken } from "./checkpoint-recorder.js";
-export { checkpointsHome, storeDirectory } from "./checkpoint-store.js";
+export { storeDirectory } from "./checkpoint-store.js";
+export { checkpointsHome } from "./checkpoints-home.js";
 export {
   checkpointWarning,
   describeRewindDone,

@@ -3,13 +3,13 @@ import { dirname, join } from "node:path";
 import { makeFolder } from "../core/index.js";
 import {
   type CheckpointStore,
-  checkpointsHome,
   SEED_INDEX,
   sessionIndexPath,
   sessionObjectsPath,
   storeDirectory,
   storeGit,
 } from "./checkpoint-store.js";
+import { checkpointsHome } from "./checkpoints-home.js";
 import { nulRecords } from "./git-process.js";
 
 /** What deleting a session freed in the checkpoint stores. */

@@ -4,6 +4,7 @@ import { closeSync, readFileSync, realpathSync, statSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { SandboxMode } from "../core/sandbox-mode.js";
 
 /**
  * The `panto` executable. Nothing is loaded up front: `--version` answers from package.json alone,
@@ -20,6 +21,9 @@ async function main(): Promise<number> {
     process.stdout.write(`${version}\n`);
     return 0;
   }
+  // `panto acp` as editors start it: no option for commander to parse (loading and building the
+  // parser costs about a quarter of node's own start), and the editor waits for the first answer.
+  if (args.length === 1 && args[0] === "acp") return runAcp(version, {});
   const { parseCliArgs } = await import("./cli-options.js");
   const parsed = parseCliArgs(args, version, {
     stdout: (text) => process.stdout.write(text),
@@ -36,17 +40,7 @@ async function main(): Promise<number> {
       stdout: process.stdout,
       stderr: process.stderr,
     });
-  if (parsed.command === "acp")
-    return (await import("../acp/run-acp.js")).runAcp({
-      env: process.env,
-      version,
-      stdin: process.stdin,
-      stdout: process.stdout,
-      stderr: process.stderr,
-      ...(parsed.model === undefined ? {} : { model: parsed.model }),
-      ...(parsed.maxTurns === undefined ? {} : { maxTurns: parsed.maxTurns }),
-      ...(parsed.sandbox === undefined ? {} : { sandbox: parsed.sandbox }),
-    });
+  if (parsed.command === "acp") return runAcp(version, parsed);
   if (parsed.command === "sandbox")
     return (await import("./sandbox/sandbox-command.js")).runSandboxCommand({
       json: parsed.json,
@@ -74,6 +68,23 @@ async function main(): Promise<number> {
     return (await import("./sessions/remove-session-command.js")).runRemoveSession(parsed, io);
   const { runCli } = await import("./run-cli.js");
   return runCli(parsed.options, io);
+}
+
+/** `panto acp` with its options (-m, --max-turns, --sandbox), on this process's stdio. */
+async function runAcp(
+  version: string,
+  options: { model?: string; maxTurns?: number; sandbox?: SandboxMode },
+): Promise<number> {
+  return (await import("../acp/run-acp.js")).runAcp({
+    env: process.env,
+    version,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    ...(options.model === undefined ? {} : { model: options.model }),
+    ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+  });
 }
 
 /**

@@ -20,7 +20,6 @@ import {
   exitStatusOf,
 } from "./exit-status.js";
 import { runOptionsOf } from "./run-options-of.js";
-import { editorFor } from "./terminal/edit-in-editor.js";
 
 /** How print mode and JSON mode each show what happens during one prompt. */
 export interface OnceReporter {
@@ -94,7 +93,12 @@ async function runOnceInner(
       io,
       events,
       // The editor's own output goes to stderr, so stdout keeps only the report (or JSON lines).
-      frontEnd: { editText: editorFor(io.env, ["inherit", 2, "inherit"]), oneShot: true },
+      // The editor (and node:child_process) loads when a command first asks for it, not with every run.
+      frontEnd: {
+        editText: async (text) =>
+          (await import("./terminal/edit-in-editor.js")).editorFor(io.env, ["inherit", 2, "inherit"])(text),
+        oneShot: true,
+      },
     });
   } catch (error) {
     const usage = asUsageError(error);

@@ -1,7 +1,7 @@
 import type { RequestSize } from "../agent/index.js";
 import type { ModelSettings } from "../config/index.js";
 import type { ModelClient } from "../core/index.js";
-import { formatTokens } from "./format-text.js";
+import { formatRequestTokens, formatTokens } from "./format-text.js";
 import { publishedContextWindow } from "./published-context-window.js";
 import type { RunContext } from "./run-context.js";
 
@@ -59,11 +59,6 @@ export function windowSourceText(source: WindowSource): string {
     case "published":
       return "the model's published window";
   }
-}
-
-/** "3.2k tokens" from the provider's numbers, "~3.2k tokens" from the local estimate alone. */
-export function formatRequestTokens(size: RequestSize): string {
-  return `${size.source === "estimate" ? "~" : ""}${formatTokens(size.tokens)} tokens`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { RequestSize } from "../agent/index.js";
 import type {
   CompactionRecord,
   RestoredFact,
@@ -15,6 +16,11 @@ export function formatTokens(tokens: number): string {
   if (tokens < 1000) return String(Math.round(tokens));
   if (tokens < 10_000) return `${(tokens / 1000).toFixed(1)}k`;
   return `${Math.round(tokens / 1000)}k`;
+}
+
+/** "3.2k tokens" from the provider's numbers, "~3.2k tokens" from the local estimate alone. */
+export function formatRequestTokens(size: RequestSize): string {
+  return `${size.source === "estimate" ? "~" : ""}${formatTokens(size.tokens)} tokens`;
 }
 
 export function plural(count: number, noun: string, many = `${noun}s`): string {

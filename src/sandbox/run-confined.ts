@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import type { ToolSandbox } from "./sandbox.js";
+import { loadCommandParts, type ToolSandbox } from "./sandbox.js";
 
 /** How a short command run in the sandbox ended. */
 export interface ConfinedResult {
@@ -14,11 +14,12 @@ export interface ConfinedResult {
  * Runs a short command in the sandbox and collects all it prints: for the start check and
  * `panto sandbox`, which need neither output caps nor interrupts (the bash tool has those).
  */
-export function runConfined(
+export async function runConfined(
   sandbox: ToolSandbox,
   command: string,
   options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<ConfinedResult> {
+  await loadCommandParts();
   const prepared = sandbox.prepare(command, options.cwd, options.env);
   return new Promise((resolve, reject) => {
     const child = spawn(prepared.file, prepared.args, {

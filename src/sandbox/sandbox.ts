@@ -2,11 +2,9 @@ import { lstatSync, utimesSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
-import { confinedShell, inCgroup } from "./confined-shell.js";
 import { findExecutable } from "./find-executable.js";
-import { createPidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
+import type { PidsCgroup } from "./pids-cgroup.js";
 import { createPrivateFolders, type PrivateFolders } from "./private-folders.js";
-import { putAsideGitChanges } from "./put-aside-git-changes.js";
 import { restoreWatched } from "./restore-watched.js";
 import { SandboxError } from "./sandbox-error.js";
 import { type SandboxLayout, sandboxLayout } from "./sandbox-layout.js";
@@ -18,6 +16,23 @@ import {
 } from "./sandbox-policy.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 import { seatbeltProfile } from "./seatbelt-profile.js";
+
+/** What starting and checking a command needs (command-parts.ts), once the first command loaded it. */
+let commandParts: typeof import("./command-parts.js") | undefined;
+
+/**
+ * Loads what starting a command needs; `prepare` may be called once this has resolved. `ready`
+ * and `runConfined` call it, so a run that starts no command never loads the limits and the git walk.
+ */
+export async function loadCommandParts(): Promise<void> {
+  commandParts ??= await import("./command-parts.js");
+}
+
+function loadedParts(): typeof import("./command-parts.js") {
+  if (commandParts === undefined)
+    throw new SandboxError("internal: a command was prepared before the sandbox's command code was loaded");
+  return commandParts;
+}
 
 /** Two seconds: file systems with coarse times (FAT) round a change down by up to this much. */
 const CTIME_MARGIN_NS = 2_000_000_000n;
@@ -131,6 +146,7 @@ export class Sandbox implements ToolSandbox {
 
   /** How to run `command` with /bin/bash -c in `cwd`, confined and within the policy's limits. */
   prepare(command: string, cwd: string, env: NodeJS.ProcessEnv): PreparedCommand {
+    const { confinedShell, inCgroup } = loadedParts();
     const layout = this.layout();
     const bash = confinedShell(command, this.policy.limits);
     const since = this.#stamp();
@@ -166,8 +182,8 @@ export class Sandbox implements ToolSandbox {
    * the run starts: a run that never runs a command never spawns the launcher.
    */
   ready(env: NodeJS.ProcessEnv): Promise<void> {
-    this.#started ??= import("./check-sandbox-starts.js").then(({ checkSandboxStarts }) =>
-      checkSandboxStarts(this, env),
+    this.#started ??= Promise.all([import("./check-sandbox-starts.js"), loadCommandParts()]).then(
+      ([{ checkSandboxStarts }]) => checkSandboxStarts(this, env),
     );
     return this.#started;
   }
@@ -191,7 +207,7 @@ export class Sandbox implements ToolSandbox {
   #finish(layout: SandboxLayout, since: bigint): AfterCommand {
     // The git check first: a watched path it would see changed is put back by restoreWatched.
     const watched = layout.watched.map((entry) => entry.path);
-    const git = putAsideGitChanges({ roots: this.policy.writableRoots, since, watched });
+    const git = loadedParts().putAsideGitChanges({ roots: this.policy.writableRoots, since, watched });
     const restored = restoreWatched(layout.watched);
     return { refused: [...restored, ...git.refused], notes: git.notes };
   }
@@ -204,7 +220,7 @@ export class Sandbox implements ToolSandbox {
     if (process.getuid?.() !== 0) return undefined;
     if (this.#cgroup === undefined) {
       const name = `panto-${process.pid}-${path.basename(path.dirname(this.policy.tmp.host))}`;
-      this.#cgroup = createPidsCgroup(this.policy.limits.maxProcesses, name) ?? null;
+      this.#cgroup = loadedParts().createPidsCgroup(this.policy.limits.maxProcesses, name) ?? null;
     }
     return this.#cgroup ?? undefined;
   }

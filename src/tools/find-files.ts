@@ -1,5 +1,5 @@
 import type { Dirent, readdir } from "node:fs";
-import { readHeldFolder, type SandboxLayout } from "../sandbox/index.js";
+import type { SandboxLayout } from "../sandbox/sandbox-layout.js";
 
 /** Directories never searched: dependencies and VCS internals drown real results. */
 export const IGNORED_DIRECTORIES = ["node_modules", ".git"] as const;
@@ -32,10 +32,12 @@ function heldReaddir(layout: SandboxLayout): typeof readdir {
     _options: unknown,
     callback: (error: Error | null, entries: Dirent[]) => void,
   ) => {
-    readHeldFolder(layout, directory, directory).then(
-      (entries) => callback(null, entries),
-      (error: Error) => callback(error, []),
-    );
+    import("../sandbox/held-file.js")
+      .then(({ readHeldFolder }) => readHeldFolder(layout, directory, directory))
+      .then(
+        (entries) => callback(null, entries),
+        (error: Error) => callback(error, []),
+      );
   };
   return list as unknown as typeof readdir;
 }

@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { type SandboxLayout, withHeldFolder } from "../sandbox/index.js";
+import type { SandboxLayout } from "../sandbox/sandbox-layout.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
 import { toolFailure } from "./describe-error.js";
@@ -55,7 +55,9 @@ async function listFolder(
     const entries = await readdir(inside, { withFileTypes: true });
     return Promise.all(entries.map((entry) => entryName(inside, entry)));
   };
-  return layout === undefined ? list(absolute) : withHeldFolder(layout, absolute, shown, list);
+  if (layout === undefined) return list(absolute);
+  const { withHeldFolder } = await import("../sandbox/held-file.js");
+  return withHeldFolder(layout, absolute, shown, list);
 }
 
 /** The name, with "/" for a directory or a symbolic link that points at one. */

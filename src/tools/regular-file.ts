@@ -1,7 +1,8 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, mkdir, open } from "node:fs/promises";
 import path from "node:path";
-import { type HeldFile, type HeldOpen, openHeldFile, type SandboxLayout } from "../sandbox/index.js";
+import type { HeldFile, HeldOpen } from "../sandbox/held-file.js";
+import type { SandboxLayout } from "../sandbox/sandbox-layout.js";
 import { ToolError } from "./tool-error.js";
 
 /**
@@ -68,8 +69,11 @@ export async function openToolFile(
   how: HeldOpen,
   layout: SandboxLayout | undefined,
 ): Promise<HeldFile> {
+  // held-file.ts is loaded with the first file a tool opens in a sandbox, not with every run.
   const file =
-    layout === undefined ? await openByPath(absolute, how) : await openHeldFile(layout, absolute, shown, how);
+    layout === undefined
+      ? await openByPath(absolute, how)
+      : await (await import("../sandbox/held-file.js")).openHeldFile(layout, absolute, shown, how);
   try {
     const info = await file.handle.stat();
     refuseSpecialFile(info, shown, toolName);

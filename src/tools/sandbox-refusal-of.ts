@@ -1,5 +1,5 @@
 import type { ToolCallBlock } from "../core/index.js";
-import { SandboxRefusal } from "../sandbox/index.js";
+import { SandboxRefusal } from "../sandbox/sandbox-error.js";
 import type { ToolContext } from "./tool.js";
 import { accessTarget } from "./tool-paths.js";
 

@@ -218,7 +218,11 @@ function checkSummaryRequests(
   // The numbers are used only when the rejected request's bytes could reach them (no tokenizer
   // counts more tokens than bytes; the server's multiple can exceed that here): the compaction
   // record names them when they were. Otherwise chunks are found by halving.
-  const numbersUsed = family.name !== "openai-responses" && record.chunking?.requestTokens !== undefined;
+  const { chunking } = record;
+  const numbersUsed =
+    family.name !== "openai-responses" &&
+    chunking?.reason === "rejected_whole" &&
+    chunking.requestTokens !== undefined;
   const bound = numbersUsed
     ? Math.ceil(ratio) + 2
     : 2 * Math.ceil(ratio) + Math.ceil(Math.log2(Math.max(1, ratio))) + 3;

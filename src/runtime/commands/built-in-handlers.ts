@@ -1,8 +1,7 @@
 import { isPathProblem } from "../../core/index.js";
 import { readSessionUsage } from "../../session/index.js";
 import { type CommandOutcome, failed, info, usageError } from "../command-outcome.js";
-import { formatRequestTokens } from "../context-usage.js";
-import { describeSandbox, plural } from "../format-text.js";
+import { describeSandbox, formatRequestTokens, plural } from "../format-text.js";
 import type { CommandHandler, RunContext, RuntimeCommand } from "../run-context.js";
 import { readSubagentUsage } from "../subagent-usage.js";
 import { BUILT_IN_COMMANDS, slashHelpText } from "./built-in-commands.js";

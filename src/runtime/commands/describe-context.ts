@@ -1,8 +1,7 @@
 import type { RequestSize } from "../../agent/index.js";
 import { estimateMessageTokens, estimateTokens, groupTurns } from "../../compaction/index.js";
 import type { EffectiveContext, Message } from "../../core/index.js";
-import { formatRequestTokens } from "../context-usage.js";
-import { formatTokens, plural, shorten } from "../format-text.js";
+import { formatRequestTokens, formatTokens, plural, shorten } from "../format-text.js";
 
 /**
  * What the effective context holds, as `/context` and `panto demo` show it: the compaction block

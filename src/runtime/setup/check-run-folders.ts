@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { access, mkdtemp, rmdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkpointsHome } from "../../checkpoints/index.js";
+import { checkpointsHome } from "../../checkpoints/checkpoints-home.js";
 import { describeFileError, isPathProblem, makeFolder, pathKind } from "../../core/index.js";
 import { sessionDirectory } from "../../session/index.js";
 import { UsageError } from "./setup-errors.js";
