@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, renameSync, type Stats } from "node:fs";
 import path from "node:path";
-import { findRepositories } from "./find-repositories.js";
+import { type FolderListings, findRepositories } from "./find-repositories.js";
 import { GIT_CONTROL_FILES } from "./git-control-files.js";
 import { isWithin, realpathOrUndefined } from "./path-state.js";
 import { isSafeGitConfig } from "./safe-git-config.js";
@@ -23,6 +23,8 @@ export interface GitChangeCheck {
   maxFolders?: number;
   /** Paths restoreWatched puts back after this check: left to it (as is what lies under them). */
   watched?: readonly string[];
+  /** The folders' listings from the last check, kept by the caller between commands (see FolderListings). */
+  listings?: FolderListings;
 }
 
 /** A config larger than this is not read: it is put aside if it changed. */
@@ -40,7 +42,8 @@ export const DEFAULT_MAX_FOLDERS = 20_000;
  */
 export function putAsideGitChanges(check: GitChangeCheck): GitChangeReport {
   const maxFolders = check.maxFolders ?? DEFAULT_MAX_FOLDERS;
-  const found = findRepositories(check.roots, maxFolders);
+  const cached = check.listings === undefined ? undefined : { listings: check.listings, since: check.since };
+  const found = findRepositories(check.roots, maxFolders, cached);
   const walker = new GitDirectoryCheck(check.since, maxFolders);
   for (const directory of found.gitDirectories) walker.check(directory);
   for (const pointer of found.pointers) {
