@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, readFileSync, renameSync, type Stats } from "no
 import path from "node:path";
 import { type FolderListings, findRepositories } from "./find-repositories.js";
 import { GIT_CONTROL_FILES } from "./git-control-files.js";
+import { GIT_STATE_FILES, GIT_STATE_FOLDERS, stateProgram } from "./git-state-folders.js";
 import { isWithin, realpathOrUndefined } from "./path-state.js";
 import { isSafeGitConfig } from "./safe-git-config.js";
 
@@ -94,6 +95,7 @@ class GitDirectoryCheck {
     this.#plain(path.join(directory, "info", "attributes"), "info/attributes");
     this.#hooks(path.join(directory, "hooks"));
     this.#nested(path.join(directory, "modules"));
+    for (const { name, reason } of GIT_STATE_FOLDERS) this.#state(path.join(directory, name), reason);
     for (const worktree of subfolders(path.join(directory, "worktrees"))) this.check(worktree);
   }
 
@@ -156,6 +158,32 @@ class GitDirectoryCheck {
     for (const name of entryNames(real)) {
       const hook = path.join(real, name);
       if (!name.endsWith(".sample") && this.#changed(hook)) this.#offend(hook, "hooks");
+    }
+  }
+
+  /**
+   * A rebase's, am's or cherry-pick's state folder, moved aside whole when one of its files the
+   * command created or changed names a program (stateProgram), or when the folder itself became a
+   * symlink or a file: what git would resume is then the model's, not the user's.
+   */
+  #state(at: string, reason: string): void {
+    const info = lstatOrUndefined(at);
+    if (info === undefined) return;
+    const name = path.basename(at);
+    if (!info.isDirectory()) {
+      if (this.#changed(at)) this.offences.push({ path: at, reason: `git's ${name}: it ${reason}` });
+      return;
+    }
+    for (const file of GIT_STATE_FILES) {
+      const inside = path.join(at, file);
+      if (!this.#changed(inside)) continue;
+      // Only a plain file is read (a symlink could lead to a pipe and hold panto up).
+      const plain = lstatOrUndefined(inside);
+      const text = plain?.isFile() && plain.size <= MAX_CONFIG_BYTES ? readText(inside) : undefined;
+      const program = text === undefined ? "it is not a plain file panto reads" : stateProgram(file, text);
+      if (program === undefined) continue;
+      this.offences.push({ path: at, reason: `git's ${name}: it ${reason}; in ${file}, ${program}` });
+      return;
     }
   }
 
