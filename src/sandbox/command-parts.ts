@@ -4,5 +4,6 @@
  * in sandbox.ts), so a run that starts none never loads them.
  */
 export { confinedShell, inCgroup } from "./confined-shell.js";
+export { FolderListings } from "./find-repositories.js";
 export { createPidsCgroup } from "./pids-cgroup.js";
 export { putAsideGitChanges } from "./put-aside-git-changes.js";

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { GIT_STATE_FOLDERS } from "./git-state-folders.js";
 
 /**
  * The files inside a git directory that can make the user's git run a program, with why. A model
@@ -40,9 +41,10 @@ export const WORKTREE_CONTROL_FILES: readonly string[] = ["commondir", "gitdir",
 /**
  * Why `absolute` (a host path) is a git control file at any depth, judged by its name alone: a
  * `.git` entry itself (a directory there is fine, a file there is a pointer naming a git
- * directory), or under a `.git` directory one of GIT_CONTROL_FILES or a worktree's control files.
- * Undefined for any other path. The file tools refuse writing such a path in a writable folder;
- * what commands do is checked after them (putAsideGitChanges).
+ * directory), or under a `.git` directory one of GIT_CONTROL_FILES, a worktree's control files, or
+ * an operation's state (GIT_STATE_FOLDERS, which the tools have no need to write). Undefined for
+ * any other path. The file tools refuse writing such a path in a writable folder; what commands do
+ * is checked after them (putAsideGitChanges).
  */
 export function gitControlReason(absolute: string): string | undefined {
   const parts = absolute.split(path.sep);
@@ -59,7 +61,7 @@ export function gitControlReason(absolute: string): string | undefined {
 function reasonInside(inside: readonly string[]): string | undefined {
   const [first, second, third] = inside;
   const joined = inside.join("/");
-  for (const entry of GIT_CONTROL_FILES) {
+  for (const entry of [...GIT_CONTROL_FILES, ...GIT_STATE_FOLDERS]) {
     if (joined === entry.name || joined.startsWith(`${entry.name}/`))
       return `git's ${entry.name}: it ${entry.reason}`;
   }

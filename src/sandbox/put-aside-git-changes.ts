@@ -1,7 +1,8 @@
 import { lstatSync, readdirSync, readFileSync, renameSync, type Stats } from "node:fs";
 import path from "node:path";
-import { findRepositories } from "./find-repositories.js";
+import { type FolderListings, findRepositories } from "./find-repositories.js";
 import { GIT_CONTROL_FILES } from "./git-control-files.js";
+import { GIT_STATE_FILES, GIT_STATE_FOLDERS, stateProgram } from "./git-state-folders.js";
 import { isWithin, realpathOrUndefined } from "./path-state.js";
 import { isSafeGitConfig } from "./safe-git-config.js";
 
@@ -23,6 +24,8 @@ export interface GitChangeCheck {
   maxFolders?: number;
   /** Paths restoreWatched puts back after this check: left to it (as is what lies under them). */
   watched?: readonly string[];
+  /** The folders' listings from the last check, kept by the caller between commands (see FolderListings). */
+  listings?: FolderListings;
 }
 
 /** A config larger than this is not read: it is put aside if it changed. */
@@ -40,7 +43,8 @@ export const DEFAULT_MAX_FOLDERS = 20_000;
  */
 export function putAsideGitChanges(check: GitChangeCheck): GitChangeReport {
   const maxFolders = check.maxFolders ?? DEFAULT_MAX_FOLDERS;
-  const found = findRepositories(check.roots, maxFolders);
+  const cached = check.listings === undefined ? undefined : { listings: check.listings, since: check.since };
+  const found = findRepositories(check.roots, maxFolders, cached);
   const walker = new GitDirectoryCheck(check.since, maxFolders);
   for (const directory of found.gitDirectories) walker.check(directory);
   for (const pointer of found.pointers) {
@@ -91,6 +95,7 @@ class GitDirectoryCheck {
     this.#plain(path.join(directory, "info", "attributes"), "info/attributes");
     this.#hooks(path.join(directory, "hooks"));
     this.#nested(path.join(directory, "modules"));
+    for (const { name, reason } of GIT_STATE_FOLDERS) this.#state(path.join(directory, name), reason);
     for (const worktree of subfolders(path.join(directory, "worktrees"))) this.check(worktree);
   }
 
@@ -153,6 +158,32 @@ class GitDirectoryCheck {
     for (const name of entryNames(real)) {
       const hook = path.join(real, name);
       if (!name.endsWith(".sample") && this.#changed(hook)) this.#offend(hook, "hooks");
+    }
+  }
+
+  /**
+   * A rebase's, am's or cherry-pick's state folder, moved aside whole when one of its files the
+   * command created or changed names a program (stateProgram), or when the folder itself became a
+   * symlink or a file: what git would resume is then the model's, not the user's.
+   */
+  #state(at: string, reason: string): void {
+    const info = lstatOrUndefined(at);
+    if (info === undefined) return;
+    const name = path.basename(at);
+    if (!info.isDirectory()) {
+      if (this.#changed(at)) this.offences.push({ path: at, reason: `git's ${name}: it ${reason}` });
+      return;
+    }
+    for (const file of GIT_STATE_FILES) {
+      const inside = path.join(at, file);
+      if (!this.#changed(inside)) continue;
+      // Only a plain file is read (a symlink could lead to a pipe and hold panto up).
+      const plain = lstatOrUndefined(inside);
+      const text = plain?.isFile() && plain.size <= MAX_CONFIG_BYTES ? readText(inside) : undefined;
+      const program = text === undefined ? "it is not a plain file panto reads" : stateProgram(file, text);
+      if (program === undefined) continue;
+      this.offences.push({ path: at, reason: `git's ${name}: it ${reason}; in ${file}, ${program}` });
+      return;
     }
   }
 

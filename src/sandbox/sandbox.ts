@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { findExecutable } from "./find-executable.js";
+import type { FolderListings } from "./find-repositories.js";
 import type { PidsCgroup } from "./pids-cgroup.js";
 import { createPrivateFolders, type PrivateFolders } from "./private-folders.js";
 import { restoreWatched } from "./restore-watched.js";
@@ -103,6 +104,8 @@ export class Sandbox implements ToolSandbox {
   /** Made at the first command where the system lets panto (undefined: not tried yet; null: none). */
   #cgroup: PidsCgroup | null | undefined;
   #started: Promise<void> | undefined;
+  /** The writable folders' listings, kept between commands so the check after one reads only what changed. */
+  #listings: FolderListings | undefined;
 
   private constructor(policy: SandboxPolicy, launcher: SandboxLauncher, folders: PrivateFolders) {
     this.policy = policy;
@@ -161,7 +164,7 @@ export class Sandbox implements ToolSandbox {
         ...bash,
       ];
       const cgroup = this.#pidsCgroup();
-      const [file, ...args] = cgroup === undefined ? argv : inCgroup(cgroup.procsFile, argv);
+      const [file, ...args] = cgroup === undefined ? argv : inCgroup(cgroup.joinFile, argv);
       return { file: file ?? this.launcher.path, args, env, statusFd: true, layout, finish };
     }
     const seatbeltEnv = { ...env, TMPDIR: this.policy.tmp.host };
@@ -207,14 +210,21 @@ export class Sandbox implements ToolSandbox {
   #finish(layout: SandboxLayout, since: bigint): AfterCommand {
     // The git check first: a watched path it would see changed is put back by restoreWatched.
     const watched = layout.watched.map((entry) => entry.path);
-    const git = loadedParts().putAsideGitChanges({ roots: this.policy.writableRoots, since, watched });
+    const parts = loadedParts();
+    this.#listings ??= new parts.FolderListings();
+    const git = parts.putAsideGitChanges({
+      roots: this.policy.writableRoots,
+      since,
+      watched,
+      listings: this.#listings,
+    });
     const restored = restoreWatched(layout.watched);
     return { refused: [...restored, ...git.refused], notes: git.notes };
   }
 
   /**
-   * For root only: RLIMIT_NPROC (confinedShell) bounds everyone else, and joining a cgroup v1
-   * costs every command a few milliseconds (measured: about 5 ms under load).
+   * For root only: RLIMIT_NPROC (confinedShell) bounds everyone else, and others may not make a
+   * cgroup v1 anyway (joining one costs a command a shell's start, about 1 ms: see PidsCgroup).
    */
   #pidsCgroup(): PidsCgroup | undefined {
     if (process.getuid?.() !== 0) return undefined;

@@ -33,22 +33,39 @@ function hostGit(cwd: string, run: SandboxRun, ...args: string[]): void {
   });
 }
 
-/** Runs what a user does in each folder: git status, then a commit (hooks), and says whether anything ran. */
-function userGitRan(run: SandboxRun, marker: string, folders: readonly string[]): boolean {
+/**
+ * Runs what a user does in each folder: git status, then a commit (hooks), and the plant's own
+ * (`git rebase --continue`), and says whether anything ran.
+ */
+function userGitRan(
+  run: SandboxRun,
+  marker: string,
+  folders: readonly string[],
+  more: readonly (readonly string[])[] = [],
+): boolean {
   for (const folder of folders) {
     const at = path.join(run.world.project, folder);
     if (!existsSync(at)) continue;
     hostGit(at, run, "status");
+    for (const args of more) hostGit(at, run, ...args);
     hostGit(at, run, "commit", "--allow-empty", "-q", "-m", "x");
   }
   return existsSync(marker);
 }
+
+/** git commit as the model, inside the sandbox. */
+const COMMIT = "git -c user.name=m -c user.email=m@example.com commit -q";
+/** A commit in the repository at `repo` (a rebase needs one). */
+const commitIn = (repo: string): string =>
+  `${COMMIT.replace("git ", `git -C ./${repo} `)} --allow-empty -m m`;
 
 /** Each way to plant a git file that makes the user's git run a command, in a repository at `repo` ("" is the project's own). */
 const PLANTS: readonly {
   file: string;
   command: (repo: string, evil: string, privateTmp: string) => string;
   folders: (repo: string) => string[];
+  /** What the user runs there besides git status and commit. */
+  user?: readonly (readonly string[])[];
 }[] = [
   {
     file: "config",
@@ -97,6 +114,23 @@ const PLANTS: readonly {
     folders: (repo) => [path.join(repo, "w")],
   },
   {
+    file: "rebase-merge/git-rebase-todo (an exec line left for git rebase --continue)",
+    command: (repo, evil) =>
+      `${commitIn(repo)} && cd ./${repo} && GIT_SEQUENCE_EDITOR='printf "break\\nexec ${evil}\\n" >' git rebase -q -i HEAD; ls .git/rebase-merge/git-rebase-todo`,
+    folders: (repo) => [repo],
+    user: [["rebase", "--continue"]],
+  },
+  {
+    // The program fails in the sandbox (the script it runs is out of sight), which stops the cherry-pick.
+    file: "sequencer/opts (a merge program in the project, git-merge-../evil, for the next pick)",
+    command: (repo, evil) =>
+      `${commitIn(repo)} && cd ./${repo} && mkdir -p git-merge-.. && printf '#!/bin/sh\\nexec ${evil}\\n' > git-merge-../evil && chmod +x git-merge-../evil && ` +
+      `git checkout -q -b side && echo 1 > f && git add f && ${COMMIT} -m a && echo 1 > g && git add g && ` +
+      `${COMMIT} -m b && git checkout -q - && git -c user.name=m -c user.email=m@example.com cherry-pick --strategy=../evil side~1 side; ls .git/sequencer/opts`,
+    folders: (repo) => [repo],
+    user: [["cherry-pick", "--skip"]],
+  },
+  {
     file: ".git pointer file to a repository in the private /tmp",
     command: (repo, evil, privateTmp) =>
       `git init -q --bare /tmp/evil && git -C /tmp/evil config core.fsmonitor ${evil}; ` +
@@ -133,7 +167,7 @@ for (const user of sandboxUsers()) {
           expect(result.text).toMatch(
             /Refused by the sandbox, rule protected-path|Read-only file system|Device or resource busy/,
           );
-          expect(userGitRan(run, marker, plant.folders(repo))).toBe(false);
+          expect(userGitRan(run, marker, plant.folders(repo), plant.user)).toBe(false);
         });
       }
     }
@@ -147,6 +181,18 @@ for (const user of sandboxUsers()) {
       expect(existsSync(path.join(run.world.project, "vendor/lib/.git/config"))).toBe(true);
       expect(existsSync(path.join(run.world.project, "vendor/copy/.git/config"))).toBe(true);
       expect(readdirSync(path.join(run.world.project, "vendor/lib/.git/hooks")).length).toBeGreaterThan(0);
+    });
+
+    it("keeps a rebase stopped on a break, whose todo names no program, and the next command continues it", async () => {
+      const run = sandboxed();
+      const result = await run.bash(
+        `${commitIn(".")} && ${commitIn(".")} && GIT_SEQUENCE_EDITOR='sed -i "1i break"' git rebase -q -i --no-ff HEAD~1; echo done`,
+      );
+      expect(result.text).not.toContain("Refused by the sandbox");
+      expect(existsSync(path.join(run.world.project, ".git/rebase-merge/git-rebase-todo")), result.text).toBe(
+        true,
+      );
+      expect((await run.bash("git rebase --continue && echo continued")).text).toContain("continued");
     });
 
     it("reports a .gitmodules the command changed, and leaves it", async () => {
@@ -187,6 +233,9 @@ for (const user of sandboxUsers()) {
         ["vendor/lib/.git/config", fsmonitor],
         ["vendor/lib/.git/commondir", "../evil\n"],
         ["vendor/lib/.git/hooks/post-checkout", `#!/bin/sh\n${script}\n`],
+        [".git/rebase-merge/git-rebase-todo", `exec ${script}\n`],
+        ["vendor/lib/.git/sequencer/opts", "[options]\n\tstrategy = ../evil\n"],
+        ["vendor/lib/.git/rebase-apply/strategy", "../evil\n"],
         ["x/.git", "gitdir: ../evil\n"],
       ] as const;
       for (const [file, content] of targets) {
