@@ -179,8 +179,9 @@ Sandbox (--sandbox MODE, config "sandbox"; Linux: bubblewrap, macOS: sandbox-exe
                              reversed), which is no boundary
   In both confined modes: the network is off (the host's 127.0.0.1 too) unless
   "sandbox.network" is true; .panto/, .mcp.json and git's control files (config,
-  config.worktree, commondir, hooks/, modules/, info/attributes, worktrees' control files, .git
-  pointers) stay read-only even inside writable folders, in every repository at any depth (what
+  config.worktree, commondir, hooks/ and the folder core.hooksPath names, modules/,
+  info/attributes, worktrees' control files, .git pointers, a rebase's or cherry-pick's exec
+  lines and merge strategies) stay read-only even inside writable folders, in every repository at any depth (what
   a command changes in one is moved aside after it, with a note; a changed .gitmodules is
   reported); a command may run "sandbox.max_processes" processes and threads at once (default
   4096), each allocating up to "sandbox.max_memory_mb" MB (default half the machine's memory);

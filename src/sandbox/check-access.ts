@@ -22,7 +22,7 @@ export function checkAccess(
   const host = hostPathOf(layout, path.resolve(viewPath));
   const real = (intent === "read" ? realpathOrUndefined(host) : undefined) ?? realpathForCreate(host) ?? host;
   for (const candidate of new Set([host, real])) {
-    const refusal = refusalFor(layout, ruleFor(layout.rules, candidate), intent, shown);
+    const refusal = refusalFor(layout, ruleFor(layout.rules, candidate, layout.policy.git), intent, shown);
     if (refusal !== undefined) throw refusal;
   }
   return real;
@@ -39,7 +39,7 @@ export function checkHostPath(
   intent: AccessIntent,
   shown: string,
 ): void {
-  const refusal = refusalFor(layout, ruleFor(layout.rules, hostPath), intent, shown);
+  const refusal = refusalFor(layout, ruleFor(layout.rules, hostPath, layout.policy.git), intent, shown);
   if (refusal === undefined) return;
   throw new SandboxRefusal(
     refusal.rule,

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { GIT_CONTROL_FILES, WORKTREE_CONTROL_FILES } from "./git-control-files.js";
-import { pathState, realpathOrUndefined } from "./path-state.js";
+import { hooksPathsFor } from "./git-hooks-path.js";
+import { isWithin, pathState, realpathOrUndefined } from "./path-state.js";
 
 /**
  * At the top of every writable folder, what runs code outside the sandbox later if the model could
@@ -32,9 +33,13 @@ export interface Protection {
  * The protected paths at the top of `root` (a writable folder, symlinks resolved). `.git` itself is
  * protected when it is missing (no new repository whose config would run on the user's next git
  * command), a pointer file or a symlink; a `.git` directory is pinned instead, and the git
- * directory it is, or the pointer names, has its protected names.
+ * directory it is, or the pointer names, has its protected names; so has the hooks folder any git
+ * config in effect there names (core.hooksPath: husky's `.husky`, a global `.githooks`).
  */
-export function protectionFor(root: string): Protection {
+export function protectionFor(
+  root: string,
+  userGit: { userConfigs: readonly string[]; home: string },
+): Protection {
   const protection: Protection = { protectedPaths: [], gitDirectories: [], pinned: [] };
   for (const name of PROTECTED_NAMES) protectPath(path.join(root, name), protection);
   const git = path.join(root, ".git");
@@ -42,15 +47,24 @@ export function protectionFor(root: string): Protection {
   if (state.kind !== "directory") protection.protectedPaths.push(git);
   const real = realpathOrUndefined(git);
   if (real === undefined) return protection;
+  const hooksFolders = (gitDirectory: string): void => {
+    const query = { gitDirectory, worktree: root, ...userGit };
+    // Only inside the folder: a mount elsewhere (a concealed /tmp) would show what it hides.
+    for (const folder of hooksPathsFor(query)) {
+      if (isWithin(folder, root) && folder !== root) protectPath(folder, protection);
+    }
+  };
   if (pathState(real).kind === "directory") {
     protection.pinned.push(real);
     protectGitDirectory(real, protection);
+    hooksFolders(real);
     return protection;
   }
   if (real !== git) protection.protectedPaths.push(real);
   for (const directory of pointedGitDirectories(real)) {
     protection.gitDirectories.push(directory);
     protectGitDirectory(directory, protection);
+    hooksFolders(directory);
   }
   return protection;
 }

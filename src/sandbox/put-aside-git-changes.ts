@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, readFileSync, renameSync, type Stats } from "no
 import path from "node:path";
 import { type FolderListings, findRepositories } from "./find-repositories.js";
 import { GIT_CONTROL_FILES } from "./git-control-files.js";
+import { GIT_HOOK_NAMES, hooksPathsFor } from "./git-hooks-path.js";
 import { GIT_STATE_FILES, GIT_STATE_FOLDERS, stateProgram } from "./git-state-folders.js";
 import { isWithin, realpathOrUndefined } from "./path-state.js";
 import { isSafeGitConfig } from "./safe-git-config.js";
@@ -24,6 +25,8 @@ export interface GitChangeCheck {
   maxFolders?: number;
   /** Paths restoreWatched puts back after this check: left to it (as is what lies under them). */
   watched?: readonly string[];
+  /** The user's git config files and home: a hooks folder they name (core.hooksPath) is checked as hooks/ is. */
+  userGit?: { userConfigs: readonly string[]; home: string };
   /** The folders' listings from the last check, kept by the caller between commands (see FolderListings). */
   listings?: FolderListings;
 }
@@ -45,11 +48,15 @@ export function putAsideGitChanges(check: GitChangeCheck): GitChangeReport {
   const maxFolders = check.maxFolders ?? DEFAULT_MAX_FOLDERS;
   const cached = check.listings === undefined ? undefined : { listings: check.listings, since: check.since };
   const found = findRepositories(check.roots, maxFolders, cached);
-  const walker = new GitDirectoryCheck(check.since, maxFolders);
-  for (const directory of found.gitDirectories) walker.check(directory);
+  const walker = new GitDirectoryCheck(
+    check.since,
+    maxFolders,
+    check.userGit ?? { userConfigs: [], home: "/" },
+  );
+  for (const directory of found.gitDirectories) walker.check(directory, worktreeOf(directory));
   for (const pointer of found.pointers) {
     const target = pointerTarget(pointer);
-    if (target !== undefined) walker.check(target);
+    if (target !== undefined) walker.check(target, path.dirname(pointer));
   }
   const stamp = (check.now ?? new Date()).toISOString().replace(/[:.]/g, "-");
   const watched = check.watched ?? [];
@@ -83,12 +90,19 @@ class GitDirectoryCheck {
   constructor(
     readonly since: bigint,
     readonly maxFolders: number,
+    readonly userGit: { userConfigs: readonly string[]; home: string },
   ) {}
 
-  check(directory: string): void {
+  /** `worktree`: the repository's work tree, where a relative core.hooksPath starts (undefined: bare). */
+  check(directory: string, worktree?: string): void {
     const real = realpathOrUndefined(directory);
     if (real === undefined || this.#seen.has(real)) return;
     this.#seen.add(real);
+    // A folder core.hooksPath names may hold anything else (husky's scripts, a project's sources):
+    // only what git runs from it is a hook there.
+    for (const folder of hooksPathsFor({ gitDirectory: directory, worktree, ...this.userGit })) {
+      this.#hooks(folder, (name) => GIT_HOOK_NAMES.has(name));
+    }
     this.#config(path.join(directory, "config"));
     this.#config(path.join(directory, "config.worktree"));
     this.#commondir(directory);
@@ -142,7 +156,7 @@ class GitDirectoryCheck {
   }
 
   /** A changed hooks symlink, or any changed hook but the samples. */
-  #hooks(at: string): void {
+  #hooks(at: string, isHook: (name: string) => boolean = (name) => !name.endsWith(".sample")): void {
     const info = lstatOrUndefined(at);
     if (info === undefined) return;
     if (info.isSymbolicLink() && this.#changed(at)) {
@@ -157,7 +171,7 @@ class GitDirectoryCheck {
     }
     for (const name of entryNames(real)) {
       const hook = path.join(real, name);
-      if (!name.endsWith(".sample") && this.#changed(hook)) this.#offend(hook, "hooks");
+      if (isHook(name) && this.#changed(hook)) this.#offend(hook, "hooks");
     }
   }
 
@@ -198,12 +212,17 @@ class GitDirectoryCheck {
     const real = realpathOrUndefined(at);
     if (real === undefined) return;
     const found = findRepositories([real], this.maxFolders);
-    for (const directory of found.gitDirectories) this.check(directory);
+    for (const directory of found.gitDirectories) this.check(directory, worktreeOf(directory));
     for (const pointer of found.pointers) {
       const target = pointerTarget(pointer);
-      if (target !== undefined) this.check(target);
+      if (target !== undefined) this.check(target, path.dirname(pointer));
     }
   }
+}
+
+/** A `.git` folder's work tree is the folder holding it; any other git directory is bare. */
+function worktreeOf(gitDirectory: string): string | undefined {
+  return path.basename(gitDirectory) === ".git" ? path.dirname(gitDirectory) : undefined;
 }
 
 /** Where a `.git` file (`gitdir: PATH`, relative to its folder) or `.git` symlink leads. */

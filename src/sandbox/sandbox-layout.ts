@@ -1,5 +1,6 @@
 import path from "node:path";
 import { gitControlReason } from "./git-control-files.js";
+import { hooksFolderReason } from "./git-hooks-path.js";
 import { isWithin, type PathState, pathDepth, pathState, realpathOrUndefined } from "./path-state.js";
 import { protectionFor } from "./protected-paths.js";
 import type { SandboxPolicy } from "./sandbox-policy.js";
@@ -71,7 +72,7 @@ export function sandboxLayout(policy: SandboxPolicy): SandboxLayout {
   const protectedPaths: string[] = [];
   for (const root of policy.writableRoots) {
     rules.push(rule(root, "writable", "directory", "a writable folder"));
-    const protection = protectionFor(root);
+    const protection = protectionFor(root, policy.git);
     for (const directory of protection.gitDirectories) {
       rules.push(rule(directory, "writable", "directory", "the git directory of a writable folder"));
     }
@@ -97,12 +98,19 @@ export function sandboxLayout(policy: SandboxPolicy): SandboxLayout {
  * The rule for `absolute` (a host path, symlinks already resolved by the caller) for the file
  * tools: the deepest rule covering it, except that a git control file at any depth inside a
  * writable folder (see gitControlReason: a nested repository's config, a `.git` pointer file) is
- * protected, as the ones at the top of the folder are by their own rules.
+ * protected, as the ones at the top of the folder are by their own rules; with `userGit`, so is a
+ * hook in a folder core.hooksPath names for a nested repository (hooksFolderReason).
  */
-export function ruleFor(rules: readonly PathRule[], absolute: string): PathRule {
+export function ruleFor(
+  rules: readonly PathRule[],
+  absolute: string,
+  userGit?: SandboxPolicy["git"],
+): PathRule {
   const found = coveringRule(rules, absolute);
   if (found.kind !== "writable") return found;
-  const reason = gitControlReason(absolute);
+  const reason =
+    gitControlReason(absolute) ??
+    (userGit === undefined ? undefined : hooksFolderReason(absolute, found.path, userGit));
   if (reason === undefined) return found;
   return rule(absolute, "protected", undefined, `${reason}; protected at any depth inside a writable folder`);
 }

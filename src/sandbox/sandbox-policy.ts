@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
 import { hiddenPathList } from "./credential-paths.js";
+import { userGitConfigs } from "./git-hooks-path.js";
 import { realpathOrUndefined } from "./path-state.js";
 import { SandboxError } from "./sandbox-error.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
@@ -47,6 +48,8 @@ export interface SandboxPolicy {
   exposedPaths: string[];
   /** Bounds on one command (see confinedShell): processes and threads at once, memory per process. */
   limits: CommandLimits;
+  /** The user's git config files (userGitConfigs) and home: where a hooks folder may be named (hooksPathsFor). */
+  git: { userConfigs: string[]; home: string };
 }
 
 /** config sandbox.max_processes and sandbox.max_memory_mb. */
@@ -65,6 +68,8 @@ export interface PolicyContext {
   platform: SandboxPlatform;
   /** The machine's temporary folder (os.tmpdir()), concealed along with the usual ones. */
   hostTmpDir: string;
+  /** The user's git config files (default: userGitConfigs of no environment, under `home`). */
+  gitConfigs?: string[];
 }
 
 /**
@@ -93,6 +98,7 @@ export function buildSandboxPolicy(
     concealedPaths: concealedPathsFor(context.platform, context.hostTmpDir),
     exposedPaths: exposedPathsFor(context.platform),
     limits: { maxProcesses: settings.maxProcesses, maxMemoryMb: settings.maxMemoryMb },
+    git: { userConfigs: context.gitConfigs ?? userGitConfigs({}, context.home), home: context.home },
   };
 }
 

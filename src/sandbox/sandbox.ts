@@ -4,6 +4,7 @@ import path from "node:path";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
 import { findExecutable } from "./find-executable.js";
 import type { FolderListings } from "./find-repositories.js";
+import { userGitConfigs } from "./git-hooks-path.js";
 import type { PidsCgroup } from "./pids-cgroup.js";
 import { createPrivateFolders, type PrivateFolders } from "./private-folders.js";
 import { restoreWatched } from "./restore-watched.js";
@@ -125,10 +126,12 @@ export class Sandbox implements ToolSandbox {
     const launcher = findLauncher(platform, environment.env.PATH);
     const hostTmpDir = environment.hostTmpDir ?? os.tmpdir();
     const folders = createPrivateFolders(hostTmpDir);
+    const home = environment.env.HOME ?? os.homedir();
     try {
       const policy = buildSandboxPolicy(settings, {
         projectRoot: environment.projectRoot,
-        home: environment.env.HOME ?? os.homedir(),
+        home,
+        gitConfigs: userGitConfigs(environment.env, home),
         pantoHome: environment.pantoHome,
         tmp: { host: folders.tmp, view: platform === "linux" ? "/tmp" : folders.tmp },
         sealedFile: folders.sealedFile,
@@ -217,6 +220,7 @@ export class Sandbox implements ToolSandbox {
       since,
       watched,
       listings: this.#listings,
+      userGit: this.policy.git,
     });
     const restored = restoreWatched(layout.watched);
     return { refused: [...restored, ...git.refused], notes: git.notes };

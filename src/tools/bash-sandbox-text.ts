@@ -6,7 +6,8 @@ export function describeSandboxForCommands(policy: SandboxPolicy): string {
   const writable = [...policy.writableRoots, `the private temporary folder ${policy.tmp.view}`].join(", ");
   return (
     `Commands run in a sandbox (mode ${policy.mode}): they may write only in ${writable}; git's config, ` +
-    "hooks, commondir, modules and info/attributes (in any repository, at any depth), .panto/ and .mcp.json " +
+    "hooks (and the folder core.hooksPath names), commondir, modules and info/attributes (in any repository, at any depth), " +
+    "a rebase's or cherry-pick's exec lines and merge strategies, .panto/ and .mcp.json " +
     "stay read-only; credential folders (~/.ssh, ~/.aws and the like) are " +
     `hidden; the network is ${policy.network ? "on" : "off"}; a command may run ${policy.limits.maxProcesses} ` +
     `processes at once, each using up to ${policy.limits.maxMemoryMb} MB. When a command cannot work that way, set ` +

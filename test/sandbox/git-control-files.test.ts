@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createWriteTool, type ToolOutput } from "../../src/tools/index.js";
@@ -19,15 +19,19 @@ function evilScript(run: SandboxRun): { script: string; marker: string } {
   return { script, marker };
 }
 
-/** The user's git, outside the sandbox, with no global or system config of this machine. */
+/**
+ * The user's git, outside the sandbox, with no system config of this machine and as global config
+ * the world's ~/.gitconfig when a test wrote one (else none).
+ */
 function hostGit(cwd: string, run: SandboxRun, ...args: string[]): void {
+  const global = path.join(run.world.home, ".gitconfig");
   spawnSync("git", ["-c", "user.name=u", "-c", "user.email=u@example.com", ...args], {
     cwd,
     env: {
       PATH: process.env.PATH,
       HOME: run.world.home,
       GIT_CONFIG_NOSYSTEM: "1",
-      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_CONFIG_GLOBAL: existsSync(global) ? global : "/dev/null",
     },
     encoding: "utf8",
   });
@@ -193,6 +197,44 @@ for (const user of sandboxUsers()) {
         true,
       );
       expect((await run.bash("git rebase --continue && echo continued")).text).toContain("continued");
+    });
+
+    it("holds the hooks folder the repository's config names (husky's .husky): bash and write plant nothing there", async () => {
+      const run = sandboxed();
+      const { script, marker } = evilScript(run);
+      // Written as git would (the user's git refuses a project another user owns).
+      appendFileSync(path.join(run.world.project, ".git/config"), "[core]\n\thooksPath = .husky\n");
+      // Older than the check's margin, so the user's change is not taken for the command's.
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      const hook = `#!/bin/sh\nexec ${script}\n`;
+      const result = await run.bash(
+        `mkdir -p .husky && printf '${hook}' > .husky/pre-commit && chmod +x .husky/pre-commit`,
+      );
+      expect(result.text).toMatch(/Refused by the sandbox, rule protected-path|Read-only file system/);
+      const write = await createWriteTool().execute(
+        { path: ".husky/pre-commit", content: hook },
+        { cwd: run.world.project, sandbox: run.sandbox },
+      );
+      expect(textOf(write)).toContain("rule protected-path");
+      expect(userGitRan(run, marker, ["."])).toBe(false);
+    });
+
+    it("holds a relative hooks folder the user's global config names, in the project and in nested repositories", async () => {
+      const run = sandboxed();
+      writeFileSync(path.join(run.world.home, ".gitconfig"), "[core]\n\thooksPath = .githooks\n");
+      const { script, marker } = evilScript(run);
+      const hook = `#!/bin/sh\nexec ${script}\n`;
+      const plant = (folder: string) =>
+        `mkdir -p ${folder}/.githooks && printf '${hook}' > ${folder}/.githooks/pre-commit && chmod +x ${folder}/.githooks/pre-commit`;
+      const result = await run.bash(`git init -q vendor/lib; ${plant("vendor/lib")}; ${plant(".")}`);
+      expect(result.text).toContain("Refused by the sandbox, rule protected-path");
+      expect(existsSync(path.join(run.world.project, "vendor/lib/.githooks/pre-commit"))).toBe(false);
+      const write = await createWriteTool().execute(
+        { path: "vendor/lib/.githooks/post-commit", content: hook },
+        { cwd: run.world.project, sandbox: run.sandbox },
+      );
+      expect(textOf(write)).toContain("rule protected-path");
+      expect(userGitRan(run, marker, [".", "vendor/lib"])).toBe(false);
     });
 
     it("reports a .gitmodules the command changed, and leaves it", async () => {
