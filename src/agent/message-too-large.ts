@@ -70,7 +70,8 @@ export function messageTooLarge(facts: MessageTooLargeFacts, cause?: unknown): M
     facts.conversation === "untouched"
       ? "Compacting older turns cannot help, so no summary was requested and the conversation is unchanged."
       : "Compacting older turns did not help, so that compaction was undone and the conversation is as it was.";
-  const message = `your message is too large on its own: ${sizeSentence(facts, window)} ${outcome} ${MESSAGE_TOO_LARGE_ADVICE}`;
+  // The advice is the failure hint's (failureHint), shown right after: said once, not twice.
+  const message = `your message is too large on its own: ${sizeSentence(facts, window)} ${outcome}`;
   const requestTokens = facts.evidence.requestTokens;
   return new MessageTooLargeError(message, {
     ...optional("messageTokens", facts.messageTokens),

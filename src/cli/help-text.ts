@@ -148,8 +148,10 @@ Context and cost:
   After each answer the interactive session prints a dim line: the context size in tokens (the
   latest request's reported prompt size plus what came after; "~" when only estimated), and the
   share of the window where it is known: learned from an overflow, or reported by the server
-  (llama.cpp /props, Ollama /api/show, LM Studio /api/v0/models, OpenRouter /models; asked once,
-  never guessed, never a compaction trigger). /cost totals the session's tokens per model
+  (llama.cpp /props, Ollama /api/show, LM Studio /api/v0/models, OpenRouter /models; only the
+  endpoint of the server's kind, known from the provider's name or default port, else /models;
+  asked once, in the terminal and ACP only, kept per base URL in $PANTO_HOME/context-windows.json
+  for print and JSON modes; never guessed, never a compaction trigger). /cost totals the session's tokens per model
   (compaction and task subagents apart, resumed history included) with a cost where config
   "prices" has one.
 

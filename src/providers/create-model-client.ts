@@ -3,7 +3,7 @@ import { optional } from "../core/index.js";
 import type { AdapterOptions } from "./adapter-options.js";
 import { lazyModelClient } from "./lazy-model-client.js";
 import { type ModelSpec, type ProvidersConfig, resolveModelSpec } from "./resolve-model-spec.js";
-import { queryContextWindow } from "./shared/query-context-window.js";
+import { queryContextWindow, serverKind } from "./shared/query-context-window.js";
 import { withChatFallback } from "./with-chat-fallback.js";
 import type { RetryOptions } from "./with-retry.js";
 
@@ -24,6 +24,19 @@ export interface CreateModelClientOptions {
   onWarning?: (message: string) => void;
   /** Replaces the global fetch (tests, proxies). */
   fetch?: typeof fetch;
+  /** Where windows servers reported are kept between runs, and whether to ask servers at all. */
+  contextWindows?: ContextWindowStore;
+}
+
+/**
+ * The context windows OpenAI-compatible servers reported, kept per base URL and model (in panto's
+ * home) so a run that does not ask (print and JSON modes) still knows them.
+ */
+export interface ContextWindowStore {
+  /** False: never ask a server, only read what an earlier run stored. */
+  probe: boolean;
+  read(baseURL: string, model: string): Promise<number | undefined>;
+  write(baseURL: string, model: string, tokens: number): Promise<void>;
 }
 
 /**
@@ -46,25 +59,46 @@ export function createModelClient(id: string, options: CreateModelClientOptions 
   }
   const client = createAdapter(spec.api, adapterOptions);
   return spec.api === "openai-chat" && adapterOptions.baseURL !== undefined
-    ? withServerContextWindow(client, adapterOptions, adapterOptions.baseURL)
+    ? withServerContextWindow(client, adapterOptions, adapterOptions.baseURL, options.contextWindows)
     : client;
 }
 
-/** Adds `contextWindow()`, asked of the server once (lazily, without loading the SDK) and remembered. */
-function withServerContextWindow(client: ModelClient, options: AdapterOptions, baseURL: string): ModelClient {
+/**
+ * Adds `contextWindow()`, asked of the server once (lazily, without loading the SDK, at the
+ * endpoint its kind has) and remembered; with a store, what the server said is kept for later runs,
+ * and a store that does not probe answers from what was kept.
+ */
+function withServerContextWindow(
+  client: ModelClient,
+  options: AdapterOptions,
+  baseURL: string,
+  store: ContextWindowStore | undefined,
+): ModelClient {
   let window: Promise<number | undefined> | undefined;
+  const kind = serverKind(options.provider, baseURL);
+  const ask = () =>
+    queryContextWindow({
+      baseURL,
+      model: options.model,
+      ...optional("kind", kind),
+      ...optional("apiKey", options.apiKey),
+      ...optional("headers", options.headers),
+      ...optional("fetch", options.fetch),
+    });
+  const known = async (): Promise<number | undefined> => {
+    if (store === undefined) return await ask();
+    if (!store.probe) return await store.read(baseURL, options.model);
+    const reported = await ask();
+    if (reported === undefined) return await store.read(baseURL, options.model);
+    await store.write(baseURL, options.model, reported).catch(() => undefined);
+    return reported;
+  };
   // The adapter clients are plain objects: spreading keeps every member they have.
   return {
     ...client,
     ...(isSelfHosted(baseURL) ? { selfHosted: true } : {}),
     contextWindow: () => {
-      window ??= queryContextWindow({
-        baseURL,
-        model: options.model,
-        ...optional("apiKey", options.apiKey),
-        ...optional("headers", options.headers),
-        ...optional("fetch", options.fetch),
-      }).catch(() => undefined);
+      window ??= known().catch(() => undefined);
       return window;
     },
   };

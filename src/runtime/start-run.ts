@@ -77,7 +77,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   const { config, pantoHome, projectRoot } = loaded;
   await checkRunFolders({ pantoHome, projectRoot, env, checkpoints: config.checkpoints !== false });
   addConfigSecrets(secrets, config.providers, env);
-  const createClient = await clientFactory(loaded, env, onWarning, secrets);
+  // Windows are asked of servers only where they are shown: not in print and JSON modes.
+  const createClient = await clientFactory(loaded, env, onWarning, secrets, input.frontEnd.oneShot !== true);
   const sessionOptions = { cwd, onWarning, redact: secrets.redact };
   const place = { cwd, pantoHome, projectRoot };
   const opened = await openRunSession(options, place, sessionOptions);

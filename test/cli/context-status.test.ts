@@ -1,11 +1,11 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
 import type { FakeServer, FakeServerInfo } from "../../src/simulator/index.js";
 import { FakeTerminal } from "./fake-terminal.js";
 import { startInteractive } from "./interactive-harness.js";
-import { makeSandbox, PANTO_MAIN } from "./panto-process.js";
+import { makeSandbox, PANTO_MAIN, runPanto } from "./panto-process.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
 const servers: FakeServer[] = [];
@@ -19,11 +19,13 @@ afterEach(async () => {
 async function interactiveAgainst(serverInfo: FakeServerInfo | undefined, model = "qwen2.5-7b") {
   const box = await makeSandbox();
   const server = await startFakeOpenAIChatServer(serverInfo === undefined ? {} : { serverInfo });
+  const provider = serverInfo === undefined ? "local" : serverInfo.kind.replace(".", "");
   servers.push(server);
   await mkdir(join(box.project, ".panto"));
   await writeFile(
     join(box.project, ".panto", "config.json"),
-    JSON.stringify({ model: `local/${model}`, providers: { local: { base_url: server.url } } }),
+    // Named after the server's kind, as the built-in providers are, so panto knows where to ask.
+    JSON.stringify({ model: `${provider}/${model}`, providers: { [provider]: { base_url: server.url } } }),
   );
   const terminal = await TmuxTerminal.start([process.execPath, PANTO_MAIN], {
     cwd: box.project,
@@ -31,7 +33,7 @@ async function interactiveAgainst(serverInfo: FakeServerInfo | undefined, model 
   });
   terminals.push(terminal);
   await terminal.waitFor(/\/help for commands/);
-  return { terminal, server };
+  return { terminal, server, box };
 }
 
 describe("the context status line after each answer (built CLI in a terminal)", { timeout: 120_000 }, () => {
@@ -43,7 +45,7 @@ describe("the context status line after each answer (built CLI in a terminal)", 
   ] as Array<[string, FakeServerInfo]>)(
     "shows the reported size and the share of the window %s reports",
     async (_name, info) => {
-      const { terminal, server } = await interactiveAgainst(info);
+      const { terminal, server, box } = await interactiveAgainst(info);
       server.enqueue({ type: "text", text: "First answer.", usage: { input: 3000, output: 200 } });
       await terminal.type("hello");
       await terminal.press("Enter");
@@ -65,6 +67,14 @@ describe("the context status line after each answer (built CLI in a terminal)", 
       await terminal.press("Enter");
       // The latest request's reported size: 3,500 + 4,000 cached + 100 = 7.6k, 24% of 32k; the window is not asked again.
       await terminal.waitFor(/context 7\.6k tokens · 24% of 32k/);
+      expect(server.infoRequests).toHaveLength(asked);
+
+      // Kept in panto's home per base URL; print mode asks no server and uses what was kept (issue 42).
+      const kept = JSON.parse(await readFile(join(box.home, "context-windows.json"), "utf8"));
+      expect(Object.values(kept[server.url] ?? {})).toMatchObject([{ context_window: 32000 }]);
+      server.enqueue({ type: "text", text: "Printed.", usage: { input: 3200, output: 10 } });
+      const printed = await runPanto(["-p", "once"], { cwd: box.project, env: box.env });
+      expect(printed.code).toBe(0);
       expect(server.infoRequests).toHaveLength(asked);
     },
   );

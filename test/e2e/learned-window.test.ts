@@ -105,7 +105,7 @@ async function setUp(family: Family, config: Record<string, unknown>) {
       runCli(["-m", family.model, "--session", session, "--json", "-p", prompt], { cwd: project, env });
     return { server, run };
   };
-  return { session, startServer };
+  return { session, startServer, home };
 }
 
 /** Writes `turns` prompt/answer turns through the real session store, as an earlier run would have. */
@@ -197,13 +197,19 @@ describe("a server that silently truncates the prompt", () => {
   const warningsOf = (stdout: string) => jsonEvents(stdout).filter((event) => event.type === "warning");
 
   it("warns once, with a code, when the reported prompt is pinned at the context size the server reports", async () => {
-    const { startServer } = await setUp(llamaCpp, {});
-    const { run } = await startServer({
+    const { startServer, home } = await setUp(llamaCpp, {});
+    const { run, server } = await startServer({
       truncateAbove: 1024,
       serverInfo: { kind: "llama.cpp", contextWindow: 1024 },
     });
+    // JSON mode asks no server for its window (issue 42): it reads the one an interactive run kept.
+    const kept = {
+      [server.url]: { "qwen-test": { context_window: 1024, reported: new Date().toISOString() } },
+    };
+    await writeFile(join(home, "context-windows.json"), JSON.stringify(kept));
     const result = await run(`${"a long prompt that the server cuts ".repeat(400)}`);
     expect(result.code).toBe(0);
+    expect(server.infoRequests).toEqual([]);
     const warnings = warningsOf(result.stdout);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ code: "prompt_truncated" });

@@ -75,6 +75,10 @@ describe.each(FAMILIES)("a message too large on its own, $name", (family) => {
     expect(error).toMatchObject({ code: "context_overflow" });
     expect(String(error?.message)).toMatch(/your message is too large on its own/);
     expect(String(error?.hint)).toMatch(/attach a file instead/);
+    // The advice is said once (issue 42): in the hint, not in the message as well.
+    expect(`${String(error?.message)}\n${String(error?.hint)}`.split("attach a file instead")).toHaveLength(
+      2,
+    );
     expect(String(error?.hint)).toMatch(/larger context window/);
     expect(String(error?.hint)).not.toMatch(/\/compact/);
 

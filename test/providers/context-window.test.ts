@@ -9,11 +9,20 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function clientFor(serverInfo: FakeServerInfo | undefined, model = "fake-model") {
+/** A provider named after the server's kind (as the built-in ones are), so panto knows where to ask. */
+const PROVIDER: Record<FakeServerInfo["kind"], string> = {
+  "llama.cpp": "llamacpp",
+  ollama: "ollama",
+  lmstudio: "lmstudio",
+  openrouter: "openrouter",
+};
+
+async function clientFor(serverInfo: FakeServerInfo | undefined, model = "fake-model", provider?: string) {
   server = await startFakeOpenAIChatServer(serverInfo === undefined ? {} : { serverInfo });
-  const client = createModelClient(`local/${model}`, {
+  const name = provider ?? (serverInfo === undefined ? "local" : PROVIDER[serverInfo.kind]);
+  const client = createModelClient(`${name}/${model}`, {
     env: {},
-    config: { local: { base_url: server.url } },
+    config: { [name]: { base_url: server.url } },
   });
   return { client, fake: server };
 }
@@ -56,6 +65,25 @@ describe("ModelClient.contextWindow (real HTTP against a fake OpenAI-compatible 
 
     const { client: silent } = await clientFor(undefined);
     expect(await silent.contextWindow?.()).toBeUndefined();
+  });
+
+  it("asks only the endpoint the server's kind has, and a server of unknown kind only its model listing (issue 42)", async () => {
+    const { client, fake } = await clientFor({ kind: "ollama", contextWindow: 8192 });
+    expect(await client.contextWindow?.()).toBe(8192);
+    expect(fake.infoRequests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      "POST /api/show",
+    ]);
+    await fake.close();
+    // A custom provider on an unknown port: the llama.cpp server is not asked at /props.
+    const { client: unknown, fake: other } = await clientFor(
+      { kind: "llama.cpp", contextWindow: 4096 },
+      "m",
+      "mine",
+    );
+    expect(await unknown.contextWindow?.()).toBeUndefined();
+    expect(other.infoRequests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      "GET /v1/models",
+    ]);
   });
 
   it("is undefined for a server that does not answer at all", async () => {

@@ -1,9 +1,14 @@
 /** How long each server-information request may take: the answer is a nicety, never worth a wait. */
 const QUERY_TIMEOUT_MS = 1500;
 
+/** The OpenAI-compatible servers panto knows where to ask for a context window. */
+export type ServerKind = "llama.cpp" | "ollama" | "lmstudio" | "vllm" | "openrouter";
+
 export interface ContextWindowQuery {
   /** The OpenAI-compatible base URL, /v1 included. */
   baseURL: string;
+  /** What the server is, when known (see serverKind); unknown: only the standard model listing is asked. */
+  kind?: ServerKind;
   /** Model name without the provider prefix. */
   model: string;
   apiKey?: string;
@@ -15,18 +20,46 @@ export interface ContextWindowQuery {
 type Probe = (query: ContextWindowQuery, root: string) => Promise<number | undefined>;
 
 /**
- * The context window an OpenAI-compatible server reports for `model`, asking in parallel where each
- * server kind says it: llama.cpp (`GET /props` default_generation_settings.n_ctx, else `GET /slots`),
- * Ollama (`POST /api/show`: the num_ctx parameter, else model_info "*.context_length"), LM Studio
- * (`GET /api/v0/models`: loaded_context_length, else max_context_length), OpenRouter and other
- * servers that list it (`GET <base>/models`: context_length, or vLLM's max_model_len). The first of
- * those that answers, in that order; undefined when none does. Never throws.
+ * The context window an OpenAI-compatible server reports for `model`, asked only where its kind
+ * says it: llama.cpp (`GET /props` default_generation_settings.n_ctx, else `GET /slots`), Ollama
+ * (`POST /api/show`: the num_ctx parameter, else model_info "*.context_length"), LM Studio
+ * (`GET /api/v0/models`: loaded_context_length, else max_context_length), vLLM, OpenRouter and a
+ * server of unknown kind (`GET <base>/models`, the one route every OpenAI-compatible server has:
+ * context_length, or vLLM's max_model_len). Undefined when it does not say. Never throws.
  */
 export async function queryContextWindow(query: ContextWindowQuery): Promise<number | undefined> {
   const root = serverRoot(query.baseURL);
-  const probes: Probe[] = [llamaCppWindow, ollamaWindow, lmStudioWindow, listedWindow];
-  const answers = await Promise.all(probes.map((probe) => probe(query, root).catch(() => undefined)));
-  return answers.find((answer) => answer !== undefined);
+  const probe = query.kind === undefined ? listedWindow : PROBES[query.kind];
+  return await probe(query, root).catch(() => undefined);
+}
+
+/**
+ * What an OpenAI-compatible server is, from the provider's name (a built-in one, or a custom one
+ * named after it), else the default port of a local server or OpenRouter's host; undefined when
+ * neither tells.
+ */
+export function serverKind(provider: string, baseURL: string): ServerKind | undefined {
+  const byName: Record<string, ServerKind> = {
+    llamacpp: "llama.cpp",
+    "llama.cpp": "llama.cpp",
+    "llama-cpp": "llama.cpp",
+    ollama: "ollama",
+    lmstudio: "lmstudio",
+    "lm-studio": "lmstudio",
+    vllm: "vllm",
+    openrouter: "openrouter",
+  };
+  const named = byName[provider.toLowerCase()];
+  if (named !== undefined) return named;
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    return undefined;
+  }
+  if (url.hostname === "openrouter.ai") return "openrouter";
+  const byPort: Record<string, ServerKind> = { "11434": "ollama", "1234": "lmstudio", "8080": "llama.cpp" };
+  return byPort[url.port];
 }
 
 /** The base URL without its API path: "http://host:8080/v1" -> "http://host:8080". */
@@ -62,6 +95,14 @@ const lmStudioWindow: Probe = async (query, root) => {
 const listedWindow: Probe = async (query) => {
   const entry = listedModel(await getJson(query, `${query.baseURL.replace(/\/+$/, "")}/models`), query.model);
   return positive(path(entry, ["context_length"])) ?? positive(path(entry, ["max_model_len"]));
+};
+
+const PROBES: Readonly<Record<ServerKind, Probe>> = {
+  "llama.cpp": llamaCppWindow,
+  ollama: ollamaWindow,
+  lmstudio: lmStudioWindow,
+  vllm: listedWindow,
+  openrouter: listedWindow,
 };
 
 function listedModel(listing: unknown, model: string): unknown {

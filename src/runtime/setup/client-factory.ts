@@ -1,5 +1,6 @@
 import type { LoadedConfig, TimeoutsConfig } from "../../config/index.js";
 import { type ModelClient, optional } from "../../core/index.js";
+import type { ContextWindowStore } from "../../providers/create-model-client.js";
 import type { SecretRedactor } from "../../secrets/index.js";
 
 /**
@@ -11,8 +12,18 @@ export async function clientFactory(
   env: NodeJS.ProcessEnv,
   onWarning: (message: string) => void,
   secrets: SecretRedactor,
+  /** Whether servers are asked for their context window (where it is shown), else only the kept ones read. */
+  probeWindows = true,
 ): Promise<(modelId: string) => ModelClient> {
   const { createModelClient } = await import("../../providers/create-model-client.js");
+  // The file's code loads only when a window is first wanted (off the start-up path).
+  const file = async () =>
+    (await import("./context-window-file.js")).contextWindowFile(loaded.pantoHome, probeWindows);
+  const contextWindows: ContextWindowStore = {
+    probe: probeWindows,
+    read: async (baseURL, model) => (await file()).read(baseURL, model),
+    write: async (baseURL, model, tokens) => (await file()).write(baseURL, model, tokens),
+  };
   const clients = new Map<string, ModelClient>();
   return (modelId) => {
     const existing = clients.get(modelId);
@@ -21,6 +32,7 @@ export async function clientFactory(
       env,
       onWarning,
       redact: secrets.redact,
+      contextWindows,
       ...timeoutOptions(loaded.config.timeouts),
       ...optional("config", loaded.config.providers),
       ...(loaded.config.max_output_tokens === undefined
