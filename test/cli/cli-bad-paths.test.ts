@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { chmod, chown, mkdir, readdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmod, chown, cp, mkdir, readdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sessionDirectory } from "../../src/session/index.js";
 import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
@@ -64,9 +64,27 @@ async function chownTree(box: Sandbox): Promise<void> {
   await chown(join(box.root, "bad"), 0, 0);
 }
 
+const AS_NOBODY = ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"];
+
+/**
+ * The built CLI the unprivileged user can read: this checkout's, or, when the checkout is in a
+ * folder only root may enter (a `mktemp -d` clone), the bundled command copied beside the box.
+ */
+async function nobodysPanto(box: Sandbox): Promise<string> {
+  const readable = spawnSync(AS_NOBODY[0] as string, [...AS_NOBODY.slice(1), "test", "-r", PANTO_MAIN]);
+  if (readable.status === 0) return PANTO_MAIN;
+  const bin = join(dirname(PANTO_MAIN), "..", "bin");
+  const copy = join(box.root, "panto-copy");
+  await cp(bin, join(copy, "dist", "bin"), { recursive: true });
+  await cp(join(bin, "..", "..", "package.json"), join(copy, "package.json"));
+  await chmod(box.root, 0o755);
+  execFileSync("chmod", ["-R", "a+rX", copy]);
+  return join(copy, "dist", "bin", "panto.cjs");
+}
+
 async function panto(box: Sandbox, env: NodeJS.ProcessEnv, args: string[], asNobody: boolean) {
   const argv = asNobody
-    ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", process.execPath, PANTO_MAIN]
+    ? [...AS_NOBODY, process.execPath, await nobodysPanto(box)]
     : [process.execPath, PANTO_MAIN];
   const fullArgs = [...argv.slice(1), ...args];
   const started = Date.now();
