@@ -53,7 +53,8 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
       /waiting for anthropic\/claude-sonnet-4-5… · [12]s · Ctrl-C cancels/,
     );
     expect(waiting).toContain("> hello");
-    const answered = await terminal.waitFor(/^context .* tokens/m);
+    // Wait for the next prompt too: the status line can be drawn a moment before it.
+    const answered = await terminal.waitFor(/^context .* tokens.*\n>$/m);
     // The waiting row was erased: only the answer and the context status line follow the prompt.
     expect(answered.slice(answered.indexOf("> hello"))).toMatch(
       /^> hello\nok\ncontext [\d.,k]+ tokens( · [^\n]*)?\n>$/,
