@@ -86,7 +86,8 @@ Modes:
                                 after turn TURN (default: all of it); the parent is unchanged
 
 Interactive keys:
-  Enter sends; a paste is one prompt, sent only on Enter (bracketed paste; its breaks show as ↵);
+  Enter sends; a paste is one prompt, sent only on Enter (bracketed paste; its breaks show as ↵,
+  a paste over 10 lines or 2,000 characters as [pasted N lines #k], sent whole);
   Alt-Enter (Shift-Enter where the terminal reports it) or a trailing \\ inserts a line break;
   Up/Down history, Tab completes commands, Esc Esc opens the rewind list (as /rewind), Ctrl-C
   cancels a request (twice at an empty prompt exits), Ctrl-D exits. A status line shows what

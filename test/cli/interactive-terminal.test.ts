@@ -87,6 +87,21 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
     expect(await terminal.waitFor(/after exit/)).not.toContain("[200~");
   });
 
+  it("shows a long paste as one [pasted N lines #k] token and sends the whole text, with what was typed around it", async () => {
+    const { terminal, server } = await startPanto();
+    const pasted = Array.from({ length: 400 }, (_, index) => `log line ${index + 1}`).join("\n");
+    await terminal.type("why does this fail? ");
+    await terminal.paste(`${pasted}\n`);
+    const screen = await terminal.waitFor(/> why does this fail\? \[pasted 400 lines #1\]/);
+    // The paste is not echoed line by line.
+    expect(screen).not.toContain("log line 200");
+    await terminal.type(" thanks");
+    await terminal.press("Enter");
+    await terminal.waitFor(/^ok$/m);
+    expect(server.requests).toHaveLength(1);
+    expect(lastUserText(server)).toBe(`why does this fail? ${pasted} thanks`);
+  });
+
   it("answers a permission question with one key, asks to leave the sandbox with the model's reason and no 'always', sends the reason for a no, and lists grants in /tools", async () => {
     const { terminal, server, project } = await startPanto();
     server.enqueue(

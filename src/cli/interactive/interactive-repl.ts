@@ -231,7 +231,9 @@ export class Repl {
   /** A whole prompt is typed (its continued and pasted lines joined): send it, or queue it. */
   #onPrompt(): void {
     this.#pasteTimer = undefined;
-    const text = this.#lines.join("\n");
+    // A long paste was shown as a `[pasted N lines #k]` token: the model (and history) get the text.
+    const typed = this.#lines.join("\n");
+    const text = this.#keys?.expandPastes(typed) ?? typed;
     this.#lines = [];
     this.#history?.add(text);
     if (this.#busy === undefined) {

@@ -15,6 +15,12 @@ const MODIFIED_KEY_START = /^\u001b\[27;\d+;$/;
 /** Two Escape presses this close together are one Esc Esc (a quick pair arrives as one ESC ESC key). */
 export const DOUBLE_ESCAPE_MS = 1000;
 
+/** A paste of more lines than this is shown as one `[pasted N lines #k]` token, expanded when sent. */
+export const PASTE_COLLAPSE_LINES = 10;
+/** A paste longer than this (in characters, on fewer lines) is collapsed too. */
+export const PASTE_COLLAPSE_CHARS = 2000;
+const PASTE_TOKEN = /\[pasted (\d+) lines? #(\d+)\]/g;
+
 /** Takes a key before readline sees it; returns true when it was used up. */
 export type KeyInterceptor = (text: string | undefined, key: Key) => boolean;
 
@@ -40,6 +46,8 @@ export class KeyInput extends EventEmitter {
   #lastEscape = 0;
   readonly #stdin: Stdin;
   #paste: string | undefined;
+  /** Collapsed pastes by their number in this session, kept so a recalled prompt still expands. */
+  readonly #pastes = new Map<number, string>();
   /** The rest of a split ESC[27;…;…~ sequence, collected until its "~". */
   #modified: string | undefined;
   #terminal: Terminal | undefined;
@@ -108,7 +116,7 @@ export class KeyInput extends EventEmitter {
       else {
         const pasted = this.#paste;
         this.#paste = undefined;
-        this.#insert(pasteAsLine(pasted));
+        this.#insert(this.#collapse(pasted));
       }
       return;
     }
@@ -131,6 +139,28 @@ export class KeyInput extends EventEmitter {
     if (this.intercept?.(text, key) === true) return;
     if (this.#doubleEscape(key)) return;
     this.emit("keypress", text, key);
+  }
+
+  /**
+   * The prompt line for a paste: a short one as it is (its breaks as {@link HISTORY_NEWLINE}), a
+   * long one as a `[pasted N lines #k]` token, so the prompt stays readable and editable;
+   * {@link expandPastes} puts the text back when the prompt is sent.
+   */
+  #collapse(pasted: string): string {
+    const line = pasteAsLine(pasted);
+    const lines = line === "" ? 0 : line.split(HISTORY_NEWLINE).length;
+    if (lines <= PASTE_COLLAPSE_LINES && line.length <= PASTE_COLLAPSE_CHARS) return line;
+    const number = this.#pastes.size + 1;
+    this.#pastes.set(number, line.split(HISTORY_NEWLINE).join("\n"));
+    return `[pasted ${lines} line${lines === 1 ? "" : "s"} #${number}]`;
+  }
+
+  /** `text` with each `[pasted N lines #k]` token of this session replaced by the text pasted. */
+  expandPastes(text: string): string {
+    return text.replace(
+      PASTE_TOKEN,
+      (token, _lines: string, number: string) => this.#pastes.get(Number(number)) ?? token,
+    );
   }
 
   /** Whether this Escape completes an Esc Esc, which is then handed to `onDoubleEscape`. */
