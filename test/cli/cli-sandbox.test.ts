@@ -129,6 +129,28 @@ describe.skipIf(current?.unavailable !== undefined)(
       expect(text.stdout).toContain("Sandbox: workspace-write, network off");
       expect(text.stdout).toMatch(/✓ .*credential/);
     });
+
+    it("finishes its turn when the model's fork loop and large allocation hit the configured limits", async () => {
+      const { box, env } = await setup(
+        { command: "for i in $(seq 1 300); do sleep 20 & done; wait", timeout_ms: 5000 },
+        { command: "set -o pipefail; head -c 900M /dev/zero | tail | wc -c" },
+      );
+      await mkdir(join(box.project, ".panto"), { recursive: true });
+      await writeFile(
+        join(box.project, ".panto", "config.json"),
+        JSON.stringify({ sandbox: { max_processes: 30, max_memory_mb: 256 } }),
+      );
+      const run = await runPanto(["-m", MODEL, "--json", "-p", "stress it"], { cwd: box.project, env });
+      expect(run.code).toBe(0);
+      const [forks, allocation] = toolResults(run.stdout);
+      expect(forks).toMatchObject({ is_error: true });
+      expect(String(forks?.text)).toContain("sandbox.max_processes");
+      expect(allocation).toMatchObject({ is_error: true });
+      expect(String(allocation?.text)).toContain("sandbox.max_memory_mb");
+      // Both results went back to the model, which answered: the turn ended normally.
+      expect(server?.requests).toHaveLength(3);
+      expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: "done", exit_code: 0, text: "done" });
+    });
   },
 );
 
