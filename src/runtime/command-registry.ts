@@ -1,4 +1,4 @@
-import { nearestNames } from "./did-you-mean.js";
+import { nearestNames } from "../core/did-you-mean.js";
 
 /**
  * What a command needs from the front-end running it. "terminal": it only means something at an

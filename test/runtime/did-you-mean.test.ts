@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editDistance, nearestNames } from "../../src/runtime/did-you-mean.js";
+import { editDistance, nearestNames } from "../../src/core/did-you-mean.js";
 
 describe("nearestNames", () => {
   it("counts a swap of neighbours as one edit", () => {

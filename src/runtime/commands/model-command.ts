@@ -1,6 +1,6 @@
+import { nearestNames } from "../../core/did-you-mean.js";
 import { isPantoError } from "../../core/index.js";
 import { type ProviderModels, usageError } from "../command-outcome.js";
-import { nearestNames } from "../did-you-mean.js";
 import type { CommandHandler, RunContext } from "../run-context.js";
 
 /** How long `/model` waits for a provider's model list before going on without it. */
