@@ -34,6 +34,12 @@ export interface AgentOptions {
    * to be covered by an earlier "always").
    */
   approve: (call: ToolCallBlock, tool: Tool, request: ApprovalRequest) => Promise<ApprovalVerdict>;
+  /**
+   * Config "permissions" (src/permissions, judged by the runtime): a deny refuses the call in every
+   * mode, an ask asks even where the mode would not, an allow runs it without a question (an escape
+   * from the sandbox is still asked). Absent without rules.
+   */
+  permissionRules?: (call: ToolCallBlock, tool: Tool) => RuleVerdict | undefined;
   onEvent: (event: AgentEvent) => void;
   cwd: string;
   /**
@@ -57,7 +63,17 @@ export interface AgentOptions {
  * Why a call needs the user's yes: `tool`, as any write, edit or exec call; `escape`, a call asking
  * to run outside the sandbox, with the model's reason.
  */
-export type ApprovalRequest = { kind: "tool" } | { kind: "escape"; reason: string };
+/**
+ * `rule`: a permission rule asks for this call (it names the rule and its file), so it is asked
+ * whatever the mode, and refused where nobody can be asked.
+ */
+export type ApprovalRequest = { kind: "tool"; rule?: string } | { kind: "escape"; reason: string };
+
+/** What the configured permission rules say of one call: the verdict and the rule, named with its file. */
+export interface RuleVerdict {
+  verdict: "deny" | "ask" | "allow";
+  rule: string;
+}
 
 /** The answer to a permission question; a denial may carry the user's reason, which the model is told. */
 export type ApprovalVerdict = "allow" | "deny" | { deny: true; reason: string };

@@ -7,6 +7,7 @@ export type {
   PromptContent,
   PromptOptions,
   PromptResult,
+  RuleVerdict,
 } from "./agent-options.js";
 export { assistantText } from "./assistant-text.js";
 export { buildSystemPrompt, instructionFilesIn } from "./build-system-prompt.js";

@@ -3,11 +3,19 @@ import { optional } from "../core/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
 import type { CheckpointEntry } from "../session/index.js";
 import { runTool, sandboxRefusalOf, type Tool } from "../tools/index.js";
-import type { AgentOptions, ApprovalRequest, ApprovalVerdict } from "./agent-options.js";
+import type { AgentOptions, ApprovalRequest, ApprovalVerdict, RuleVerdict } from "./agent-options.js";
 
 type ToolCallOptions = Pick<
   AgentOptions,
-  "tools" | "approve" | "cwd" | "hooks" | "checkpoints" | "files" | "sandbox" | "toolDeadlineMs"
+  | "tools"
+  | "approve"
+  | "cwd"
+  | "hooks"
+  | "checkpoints"
+  | "files"
+  | "sandbox"
+  | "toolDeadlineMs"
+  | "permissionRules"
 > &
   // Optional here: only the file-changed events of write and edit are reported through it.
   Partial<Pick<AgentOptions, "onEvent">>;
@@ -91,13 +99,19 @@ async function runChecked(
   if (verdict?.blocked === true)
     return errorResult(call, `Blocked by a PreToolUse hook: ${verdict.reason ?? ""}`);
   const tool = options.tools.find((candidate) => candidate.definition.name === call.name);
-  const request = tool === undefined ? undefined : approvalRequest(tool, call, options.sandbox);
+  const ruled = tool === undefined ? undefined : options.permissionRules?.(call, tool);
+  if (ruled?.verdict === "deny") return errorResult(call, ruleDenialText(ruled.rule));
+  const request =
+    tool === undefined ? undefined : requestUnderRules(approvalRequest(tool, call, options.sandbox), ruled);
   if (tool !== undefined && request !== undefined) {
     // Nothing the sandbox refuses is asked about (nor read for a diff to show with the question).
     const refusal = request.kind === "escape" ? undefined : sandboxRefusalOf(call, options);
     if (refusal !== undefined) return errorResult(call, refusal);
-    const verdict = await options.approve(call, tool, request);
-    if (verdict !== "allow") return errorResult(call, denialText(verdict, request));
+    // An allow rule answers the usual question; never a request to leave the sandbox.
+    if (ruled?.verdict !== "allow" || request.kind === "escape") {
+      const verdict = await options.approve(call, tool, request);
+      if (verdict !== "allow") return errorResult(call, denialText(verdict, request));
+    }
   }
   // An allowed escape runs without the sandbox; every other call runs in it (when there is one).
   const sandbox = request?.kind === "escape" ? undefined : options.sandbox;
@@ -159,6 +173,19 @@ export function approvalRequest(
   const reason = tool.confinable.escapeReason(args as Record<string, unknown>);
   if (reason !== undefined) return { kind: "escape", reason };
   return sandbox.policy.askCommands ? { kind: "tool" } : undefined;
+}
+
+/** An ask rule turns any call that is not an escape into a question that names the rule. */
+function requestUnderRules(
+  request: ApprovalRequest | undefined,
+  ruled: RuleVerdict | undefined,
+): ApprovalRequest | undefined {
+  if (ruled?.verdict !== "ask" || request?.kind === "escape") return request;
+  return { kind: "tool", rule: ruled.rule };
+}
+
+function ruleDenialText(rule: string): string {
+  return `Denied by the permission rule ${rule}. The user's configuration forbids this call; do not try to reach the same result another way. Tell the user if the task needs it.`;
 }
 
 /** What the model is told about a denied call; the user's reason, when they gave one, word for word. */

@@ -264,10 +264,13 @@ Subagents (the task tool): the model hands a self-contained job to a child agent
   <project>/.claude/agents/NAME.md, $PANTO_HOME/agents/NAME.md (front matter name, description,
   tools, model; the body is the system prompt); a broken file is a warning naming it.
 
-Configuration (JSON; the project file wins per key):
+Configuration (JSON; each file wins per key over the ones before it):
   $PANTO_HOME/config.json       user settings (PANTO_HOME defaults to ~/.panto)
   <project>/.panto/config.json  project settings; <project> is the nearest ancestor of the
                                 working directory holding .panto/ or .git/
+  <project>/.panto/config.local.json  your own settings for the project (not committed)
+  /etc/panto/managed.json       managed settings no other file can loosen (macOS: /Library/
+                                Application Support/panto/managed.json; PANTO_MANAGED_SETTINGS)
   Keys:
     model                 "provider/model" used when --model is not given
     compaction_model      model that writes compaction summaries (falls back to the active model)
@@ -300,6 +303,14 @@ Configuration (JSON; the project file wins per key):
                           may run before it is abandoned with an error result, in ms (default
                           120000); bash keeps its own timeout (the model's, at most 600 s)
     hooks                 commands run around prompts, tool calls and compactions (see Hooks)
+    permissions           rules in Claude Code's syntax: { "allow": ["Bash(npm run test:*)",
+                          "Edit(src/**)"], "ask": ["Bash(git push:*)"], "deny": ["Read(./.env)"] };
+                          Bash(cmd), Bash(prefix:*), Read(glob), Edit(glob), WebFetch(domain:h),
+                          mcp__server[__tool], Task(agent), Skill(name). Every file's rules add up;
+                          any deny wins (in every mode, --allow-tools included), then ask (asked
+                          even where the mode would not; refused in -p), then allow (no question;
+                          the sandbox still confines); a command is judged by each part of
+                          a && b, pipes, $(...). A bad rule stops panto naming permissions.allow[N]
     sandbox               how the model's tools are confined (see Sandbox): a mode
                           ("workspace-write", "read-only", "full") or { "mode": ..., "network":
                           false, "writable_roots": ["~/scratch"], "hidden_paths": ["~/.my-creds"],
@@ -332,6 +343,7 @@ Environment:
   <NAME>_BASE_URL                         endpoint of any preset, e.g. OLLAMA_BASE_URL=http://host:11434
   PANTO_HOME                              where config, sessions and history live (default ~/.panto)
   PANTO_STREAM_IDLE_TIMEOUT_MS            default of timeouts.idle_ms
+  PANTO_MANAGED_SETTINGS                  the managed settings file (default /etc/panto/managed.json)
   NO_COLOR                                turn colours and Markdown rendering off
   Keys (and secret-looking config header values) are never printed or written to session
   files: they show as [redacted NAME], also when a server echoes them in an error.

@@ -71,6 +71,13 @@ export const sandboxSchema = z.strictObject({
   max_memory_mb: z.number().int().min(1).optional(),
 });
 
+/** Config "permissions": rules in Claude Code's syntax, read by src/permissions after this shape check. */
+export const permissionsSchema = z.strictObject({
+  allow: z.array(z.string()).optional(),
+  ask: z.array(z.string()).optional(),
+  deny: z.array(z.string()).optional(),
+});
+
 export const priceSchema = z.strictObject({
   input_per_mtok: perMillionTokens,
   output_per_mtok: perMillionTokens,
@@ -111,6 +118,7 @@ export const configSchema = z.strictObject({
   tool_deadline_ms: positiveInteger.optional(),
   max_parallel_tasks: positiveInteger.optional(),
   hooks: hooksSchema.optional(),
+  permissions: permissionsSchema.optional(),
   prices: z.record(modelId, priceSchema).optional(),
   models: z.record(modelId, modelSettingsSchema).optional(),
   // "sandbox": "read-only" is short for {"mode": "read-only"}: expanded before validation (parseConfigText).
@@ -148,6 +156,13 @@ export const KEY_RULES: Record<string, string> = {
   "timeouts.idle_ms": "must be a positive integer (milliseconds)",
   "timeouts.request_ms": "must be a positive integer (milliseconds)",
   tool_deadline_ms: "must be a positive integer (milliseconds)",
+  permissions: 'must be an object such as {"allow": ["Bash(npm run test:*)"], "deny": ["Read(./.env)"]}',
+  "permissions.allow": 'must be a list of rules such as "Bash(npm run test:*)" or "Edit(src/**)"',
+  "permissions.ask": 'must be a list of rules such as "Bash(git push:*)"',
+  "permissions.deny": 'must be a list of rules such as "Read(./.env)" or "Bash(rm -rf:*)"',
+  "permissions.allow.*": 'must be a rule such as "Bash(npm run test:*)"',
+  "permissions.ask.*": 'must be a rule such as "Bash(git push:*)"',
+  "permissions.deny.*": 'must be a rule such as "Read(./.env)"',
   max_parallel_tasks: "must be a positive integer (task calls of one tool round that run at once)",
   hooks: `must be an object mapping hook events (${HOOK_EVENT_NAMES.join(", ")}) to lists of matcher groups`,
   "hooks.*":
@@ -224,6 +239,7 @@ export function ruleKey(path: readonly PropertyKey[]): string {
       if (path[0] === "bash_env_passthrough" && index === 1) return "*";
       if ((path[0] === "prices" || path[0] === "models") && index === 1) return "*";
       if (path[0] === "sandbox" && index === 2) return "*";
+      if (path[0] === "permissions" && index === 2) return "*";
       if (path[0] === "hooks" && (index === 1 || index === 2 || index === 4)) return "*";
       if (path[0] !== "providers") return String(segment);
       return index === 1 || (index === 3 && path[2] === "headers") ? "*" : String(segment);

@@ -1,6 +1,13 @@
 export { ConfigError, isConfigError } from "./config-error.js";
 export { findProjectRoot } from "./find-project-root.js";
-export { type LoadedConfig, loadConfig, projectConfigPath, userConfigPath } from "./load-config.js";
+export {
+  type LoadedConfig,
+  loadConfig,
+  localConfigPath,
+  managedConfigPath,
+  projectConfigPath,
+  userConfigPath,
+} from "./load-config.js";
 export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js";
 export { mergeConfigs } from "./merge-configs.js";
 export {
@@ -14,6 +21,7 @@ export {
   type ModelPrice,
   type ModelSettings,
   type PantoConfig,
+  type PermissionsConfig,
   PROVIDER_APIS,
   type ProviderConfig,
   type SandboxConfig,

@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { RuleLayer, SourcedRule } from "../permissions/decide-permission.js";
 import { ConfigError } from "./config-error.js";
 import { findProjectRoot } from "./find-project-root.js";
 import { mergeConfigs } from "./merge-configs.js";
@@ -7,7 +8,7 @@ import { describeReadFailure, readOptionalFile } from "./read-optional-file.js";
 import { resolvePantoHome } from "./resolve-panto-home.js";
 
 export interface LoadedConfig {
-  /** User config overlaid with project config. */
+  /** User config overlaid with the project's, its local file's, and the managed settings. */
   config: PantoConfig;
   /** Config files that existed and were read, user first. */
   files: string[];
@@ -15,7 +16,12 @@ export interface LoadedConfig {
   projectRoot: string;
   /** The file that defined each server of `config.mcp_servers` (the last one, which won); absent without any. */
   mcpServerSources?: Record<string, string>;
+  /** Every permission rule of every file, with its layer, file, list and index (src/permissions); absent without any. */
+  permissionRules?: SourcedRule[];
 }
+
+/** The config files, least trusted first, and the layer each is for permission rules. */
+type ConfigLayerName = Exclude<RuleLayer, "session">;
 
 /** `$PANTO_HOME/config.json`. */
 export function userConfigPath(pantoHome: string): string {
@@ -27,27 +33,79 @@ export function projectConfigPath(projectRoot: string): string {
   return path.join(projectRoot, ".panto", "config.json");
 }
 
+/** `<project>/.panto/config.local.json`: the user's own settings for this project, not committed. */
+export function localConfigPath(projectRoot: string): string {
+  return path.join(projectRoot, ".panto", "config.local.json");
+}
+
 /**
- * Reads the user config, then the project config (which wins per key; providers merge per name).
- * Missing files are fine; an unreadable or invalid one is a ConfigError naming the file.
+ * The managed settings a team or an administrator installs, which no other file can loosen:
+ * `PANTO_MANAGED_SETTINGS` if set, else `/etc/panto/managed.json` on Linux and
+ * `/Library/Application Support/panto/managed.json` on macOS.
+ */
+export function managedConfigPath(env: NodeJS.ProcessEnv): string {
+  const given = env.PANTO_MANAGED_SETTINGS;
+  if (given !== undefined && given !== "") return path.resolve(given);
+  if (process.platform === "darwin") return "/Library/Application Support/panto/managed.json";
+  if (process.platform === "win32")
+    return path.join(env.ProgramData ?? "C:\\ProgramData", "panto", "managed.json");
+  return "/etc/panto/managed.json";
+}
+
+/**
+ * Reads the user config, then the project config, the project's local file and the managed
+ * settings, each winning per key over the ones before (providers merge per name). Permission rules
+ * add up across files instead (src/permissions decides with all of them, deny first). Missing
+ * files are fine; an unreadable or invalid one is a ConfigError naming the file.
  */
 export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<LoadedConfig> {
   const pantoHome = resolvePantoHome(options.env);
   const projectRoot = findProjectRoot(options.cwd, { pantoHome });
-  const candidates = [...new Set([userConfigPath(pantoHome), projectConfigPath(projectRoot)])];
+  const candidates: Array<{ file: string; layer: ConfigLayerName }> = [
+    { file: userConfigPath(pantoHome), layer: "user" },
+    { file: projectConfigPath(projectRoot), layer: "project" },
+    { file: localConfigPath(projectRoot), layer: "local" },
+    { file: managedConfigPath(options.env), layer: "managed" },
+  ];
   const layers: PantoConfig[] = [];
   const files: string[] = [];
-  for (const file of candidates) {
+  const permissionRules: SourcedRule[] = [];
+  for (const { file, layer } of candidates) {
+    // The project's own file is the user's when panto runs in the home folder: read it once.
+    if (files.includes(file)) continue;
     const text = await readConfigFile(file);
     if (text === undefined) continue;
     // The schema validator is loaded only when there is a file to validate.
     const { parseConfigText } = await import("./parse-config-text.js");
-    layers.push(parseConfigText(text, file));
+    const config = parseConfigText(text, file);
+    layers.push(config);
     files.push(file);
+    if (config.permissions !== undefined) permissionRules.push(...(await sourcedRules(config, layer, file)));
   }
-  const loaded: LoadedConfig = { config: mergeConfigs(...layers), files, pantoHome, projectRoot };
+  const loaded: LoadedConfig = {
+    config: mergeConfigs(...layers),
+    files,
+    pantoHome,
+    projectRoot,
+    ...(permissionRules.length === 0 ? {} : { permissionRules }),
+  };
   const sources = mcpServerSources(layers, files);
   return sources === undefined ? loaded : { ...loaded, mcpServerSources: sources };
+}
+
+/** One file's permission rules, read (parseConfigText has already refused a bad one). */
+async function sourcedRules(
+  config: PantoConfig,
+  layer: ConfigLayerName,
+  file: string,
+): Promise<SourcedRule[]> {
+  const { PERMISSION_LISTS, parsePermissionRule } = await import("../permissions/permission-rule.js");
+  return PERMISSION_LISTS.flatMap((list) =>
+    (config.permissions?.[list] ?? []).flatMap((text, index) => {
+      const parsed = parsePermissionRule(text);
+      return "message" in parsed ? [] : [{ ...parsed, list, layer, file, index }];
+    }),
+  );
 }
 
 /** Which file each MCP server name comes from: a later layer's entry replaces an earlier one's. */

@@ -1,15 +1,15 @@
-import type { HooksConfig, ModelSettings, PantoConfig } from "./panto-config.js";
+import type { HooksConfig, ModelSettings, PantoConfig, PermissionsConfig } from "./panto-config.js";
 
 /**
  * Layers configs in order, later ones winning per key. `providers` and `mcp_servers` merge per name (a
  * later definition of the same name replaces the earlier one whole, so fields never mix across files);
  * `timeouts` merge per timeout, `prices` and `models` per model, `sandbox` per key. `hooks` add up: every file's hooks of an event
- * run, the user's first, as Claude Code runs the hooks of all its settings files.
+ * run, the user's first, as Claude Code runs the hooks of all its settings files; so do `permissions`.
  */
 export function mergeConfigs(...layers: PantoConfig[]): PantoConfig {
   const merged: PantoConfig = {};
   for (const layer of layers) {
-    const { providers, mcp_servers, timeouts, hooks, prices, models, sandbox, ...rest } = layer;
+    const { providers, mcp_servers, timeouts, hooks, prices, models, sandbox, permissions, ...rest } = layer;
     Object.assign(merged, rest);
     if (providers !== undefined) merged.providers = { ...merged.providers, ...providers };
     if (mcp_servers !== undefined) merged.mcp_servers = { ...merged.mcp_servers, ...mcp_servers };
@@ -18,8 +18,19 @@ export function mergeConfigs(...layers: PantoConfig[]): PantoConfig {
     if (models !== undefined) merged.models = mergeModels(merged.models ?? {}, models);
     if (sandbox !== undefined) merged.sandbox = { ...merged.sandbox, ...sandbox };
     if (hooks !== undefined) merged.hooks = addHooks(merged.hooks ?? {}, hooks);
+    if (permissions !== undefined) merged.permissions = addPermissions(merged.permissions ?? {}, permissions);
   }
   return merged;
+}
+
+/** Permission rules add up: a later file cannot take back an earlier one's deny. */
+function addPermissions(earlier: PermissionsConfig, later: PermissionsConfig): PermissionsConfig {
+  const result: PermissionsConfig = { ...earlier };
+  for (const list of ["allow", "ask", "deny"] as const) {
+    const rules = [...(earlier[list] ?? []), ...(later[list] ?? [])];
+    if (rules.length > 0) result[list] = rules;
+  }
+  return result;
 }
 
 function addHooks(earlier: HooksConfig, later: HooksConfig): HooksConfig {

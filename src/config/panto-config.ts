@@ -49,6 +49,15 @@ export interface PantoConfig {
   models?: Record<string, ModelSettings>;
   /** How the model's commands and file tools are confined (a bare mode string is read as `{"mode": ...}`). */
   sandbox?: SandboxConfig;
+  /** Permission rules, `Tool` or `Tool(pattern)` in Claude Code's syntax (src/permissions). */
+  permissions?: PermissionsConfig;
+}
+
+/** Config "permissions": rules by list, each `Tool` or `Tool(pattern)`. */
+export interface PermissionsConfig {
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
 }
 
 /** Config "sandbox". */

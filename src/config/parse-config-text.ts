@@ -1,8 +1,9 @@
 import type { z } from "zod";
+import { PERMISSION_LISTS, parsePermissionRule } from "../permissions/permission-rule.js";
 import { ConfigError } from "./config-error.js";
 import { allowedKeys, configSchema, KEY_RULES, ruleKey } from "./config-schema.js";
 import { locateJsonError } from "./locate-json-error.js";
-import type { PantoConfig } from "./panto-config.js";
+import type { PantoConfig, PermissionsConfig } from "./panto-config.js";
 import { quoteForMessage } from "./quote-for-message.js";
 
 /**
@@ -23,8 +24,33 @@ export function parseConfigText(text: string, file: string): PantoConfig {
     });
   }
   const { $schema: _ignored, ...config } = result.data;
+  checkPermissionRules(config.permissions, file);
   // Zod only returns keys present in the input, so no optional key holds undefined.
   return config as PantoConfig;
+}
+
+/** Each permission rule must read as a rule; a bad one is named by file, list and 0-based index. */
+function checkPermissionRules(
+  permissions: Partial<Record<keyof PermissionsConfig, string[] | undefined>> | undefined,
+  file: string,
+): void {
+  const problems: Array<{ key: string; message: string }> = [];
+  for (const list of PERMISSION_LISTS) {
+    (permissions?.[list] ?? []).forEach((text, index) => {
+      const parsed = parsePermissionRule(text);
+      if ("message" in parsed)
+        problems.push({ key: `permissions.${list}[${index}]`, message: parsed.message });
+    });
+  }
+  const [first] = problems;
+  if (first === undefined) return;
+  throw new ConfigError(
+    problems.map((problem) => `${file}: "${problem.key}": ${problem.message}`).join("\n"),
+    {
+      file,
+      key: first.key,
+    },
+  );
 }
 
 /** `"sandbox": "MODE"` is `"sandbox": {"mode": "MODE"}`, so a bad mode is named as "sandbox.mode". */

@@ -9,7 +9,8 @@ export type PermissionCall =
   | { tool: "write" | "edit"; path: string }
   | { tool: "web_fetch"; url: string }
   | { tool: "web_search" }
-  | { tool: "mcp"; server: string; name: string }
+  /** An MCP tool by its full name, `mcp__server__tool`. */
+  | { tool: "mcp"; name: string }
   | { tool: "task"; agent: string }
   | { tool: "skill"; name: string }
   | { tool: "recall" };
@@ -42,11 +43,10 @@ export function ruleCovers(
     case "web_search":
       return call.tool === "web_search";
     case "mcp":
-      return (
-        call.tool === "mcp" &&
-        call.server === rule.server &&
-        (rule.tool === undefined || rule.tool === call.name)
-      );
+      if (call.tool !== "mcp") return false;
+      return rule.tool === undefined
+        ? call.name.startsWith(`mcp__${rule.server}__`)
+        : call.name === `mcp__${rule.server}__${rule.tool}`;
     case "task":
       return call.tool === "task" && (rule.agent === undefined || rule.agent === call.agent);
     case "skill":

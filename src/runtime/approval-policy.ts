@@ -127,9 +127,16 @@ export class ApprovalPolicy {
     origin?: string,
   ): Promise<ApprovalVerdict> => {
     if (request.kind === "escape") return this.#decideEscape(call, tool, request, origin);
-    if (this.allowsWithoutAsking(tool)) return "allow";
+    // A permission rule that asks is asked whatever the mode or an earlier "always".
+    const ruleAsks = request.rule !== undefined;
+    if (!ruleAsks && this.allowsWithoutAsking(tool)) return "allow";
     if (this.#ask === undefined) {
       this.#onDenied(call, false, origin);
+      if (ruleAsks)
+        return {
+          deny: true,
+          reason: `the permission rule ${request.rule} asks the user first, and nobody can be asked in print and JSON modes`,
+        };
       return "deny";
     }
     const asked = this.#asking.then(() => this.#askOnce(call, tool, request, origin));
@@ -144,8 +151,8 @@ export class ApprovalPolicy {
     origin: string | undefined,
   ): Promise<ApprovalVerdict> {
     const name = tool.definition.name;
-    // An earlier question of the queue may have allowed this tool for good.
-    if (this.#granted.has(name)) return "allow";
+    // An earlier question of the queue may have allowed this tool for good (not one a rule asks about).
+    if (request.kind === "tool" && request.rule === undefined && this.#granted.has(name)) return "allow";
     const ask = this.#ask as ApprovalAsker;
     const answer = await ask(call, tool, request, origin);
     if (answer === "always") this.#granted.add(name);

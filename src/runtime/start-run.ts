@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import { Agent } from "../agent/agent.js";
 import type { AgentOptions } from "../agent/agent-options.js";
 import { buildSystemPrompt } from "../agent/build-system-prompt.js";
@@ -148,6 +149,16 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
         ...optional("origin", origin),
       }),
   });
+  const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
+  // The rules' code loads only when some config file has rules.
+  const rulesCheck =
+    loaded.permissionRules === undefined
+      ? undefined
+      : (await import("./permission-rules-check.js")).permissionRulesCheck(
+          loaded.permissionRules,
+          { root: projectRoot, home },
+          cwd,
+        );
   let agentHooks: AgentHooks | undefined;
   let agentOptions: AgentOptions | undefined;
   const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
@@ -168,6 +179,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("restoreFacts", config.restore_facts),
       ...optional("toolDeadlineMs", config.tool_deadline_ms),
       approve: approvals.decide,
+      ...optional("permissionRules", rulesCheck),
       onEvent: (event) => events.emit(event),
       cwd,
       ...optional("hooks", agentHooks),

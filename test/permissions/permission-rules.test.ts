@@ -141,9 +141,9 @@ describe("the verdict on files, the web, MCP, subagents and skills", () => {
     expect(verdict({ tool: "web_fetch", url: "https://docs.rs/tokio" }, set)).toBe("allow");
     expect(verdict({ tool: "web_fetch", url: "https://evil-docs.rs/x" }, set)).toBe("default");
     expect(verdict({ tool: "web_fetch", url: "https://docs.python.org/3/" }, set)).toBe("allow");
-    expect(verdict({ tool: "mcp", server: "github", name: "create_issue" }, set)).toBe("allow");
-    expect(verdict({ tool: "mcp", server: "github", name: "delete_repo" }, set)).toBe("deny");
-    expect(verdict({ tool: "mcp", server: "gitlab", name: "create_issue" }, set)).toBe("default");
+    expect(verdict({ tool: "mcp", name: "mcp__github__create_issue" }, set)).toBe("allow");
+    expect(verdict({ tool: "mcp", name: "mcp__github__delete_repo" }, set)).toBe("deny");
+    expect(verdict({ tool: "mcp", name: "mcp__gitlab__create_issue" }, set)).toBe("default");
     expect(verdict({ tool: "task", agent: "reviewer" }, set)).toBe("allow");
     expect(verdict({ tool: "task", agent: "deployer" }, set)).toBe("default");
     expect(verdict({ tool: "skill", name: "pdf" }, set)).toBe("allow");

@@ -1,0 +1,155 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import { startFakeAnthropicServer } from "../../src/simulator/index.js";
+import { jsonLines, makeSandbox, runPanto, type Sandbox } from "./panto-process.js";
+
+const MODEL = "anthropic/claude-rules";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+type Call = { name: string; arguments: Record<string, unknown> };
+
+/** A project with the given config files, and a fake server whose model makes `calls` in one round, then answers. */
+async function setup(files: Record<string, unknown>, calls: Call[]) {
+  server = await startFakeAnthropicServer();
+  server.enqueue(
+    { type: "tool-calls", calls: calls.map((call, index) => ({ id: `call_${index}`, ...call })) },
+    { type: "text", text: "finished" },
+  );
+  const box = await makeSandbox();
+  for (const [name, content] of Object.entries(files)) {
+    const file = name.startsWith("/") ? name : join(box.project, name);
+    await mkdir(join(file, ".."), { recursive: true });
+    await writeFile(file, JSON.stringify(content));
+  }
+  const env = {
+    ...box.env,
+    ANTHROPIC_API_KEY: "sk-ant-test",
+    ANTHROPIC_BASE_URL: server.url,
+    PANTO_MANAGED_SETTINGS: join(box.root, "managed.json"),
+  };
+  return { box, env };
+}
+
+async function runJson(box: Sandbox, env: NodeJS.ProcessEnv, ...flags: string[]) {
+  const run = await runPanto(["-m", MODEL, "--json", "--sandbox", "full", ...flags, "-p", "go"], {
+    cwd: box.project,
+    env,
+  });
+  const results = jsonLines(run.stdout).filter((event) => event.type === "tool_result");
+  return { run, results: results.map((event) => ({ error: event.is_error, text: String(event.text) })) };
+}
+
+const bash = (command: string): Call => ({ name: "bash", arguments: { command } });
+
+describe("permission rules in print and JSON modes", () => {
+  it("runs allowed commands and edits without --allow-tools, and leaves the rest to the mode (denied in -p)", async () => {
+    const { box, env } = await setup(
+      { ".panto/config.json": { permissions: { allow: ["Bash(echo:*)", "Edit(src/**)"] } } },
+      [
+        bash("echo allowed-ran"),
+        bash("echo one && echo two"),
+        bash("echo part && touch not-allowed.txt"),
+        { name: "write", arguments: { path: "src/a.txt", content: "in src" } },
+        { name: "write", arguments: { path: "b.txt", content: "outside src" } },
+      ],
+    );
+    const { run, results } = await runJson(box, env);
+    expect(run.code).toBe(0);
+    expect(results[0]).toEqual({ error: false, text: expect.stringContaining("allowed-ran") });
+    expect(results[1]?.error).toBe(false);
+    expect(results[2]?.error).toBe(true);
+    expect(existsSync(join(box.project, "not-allowed.txt"))).toBe(false);
+    expect(results[3]?.error).toBe(false);
+    expect(await readFile(join(box.project, "src", "a.txt"), "utf8")).toBe("in src");
+    expect(results[4]?.error).toBe(true);
+    expect(existsSync(join(box.project, "b.txt"))).toBe(false);
+  });
+
+  it("denies in every mode, --allow-tools included, naming the rule and its file; an ask rule is refused where nobody can be asked", async () => {
+    const config = join(".panto", "config.json");
+    const { box, env } = await setup(
+      { [config]: { permissions: { deny: ["Bash(rm:*)"], ask: ["Bash(git push:*)"] } } },
+      [bash("echo keep > kept.txt; rm kept.txt"), bash("git push origin main"), bash("echo fine")],
+    );
+    const { run, results } = await runJson(box, env, "--allow-tools");
+    expect(run.code).toBe(0);
+    expect(results[0]?.error).toBe(true);
+    expect(results[0]?.text).toContain(`Bash(rm:*) (permissions.deny[0] in ${join(box.project, config)})`);
+    expect(existsSync(join(box.project, "kept.txt"))).toBe(false);
+    expect(results[1]?.error).toBe(true);
+    expect(results[1]?.text).toContain("Bash(git push:*) (permissions.ask[0]");
+    expect(results[2]).toEqual({ error: false, text: expect.stringContaining("fine") });
+  });
+
+  it("lets the user's deny and the managed settings beat a project's allow", async () => {
+    const { box, env } = await setup(
+      {
+        ".panto/config.json": { permissions: { allow: ["Bash", "Task"] } },
+        [join("..", "home", "config.json")]: { permissions: { deny: ["Bash(npm publish:*)"] } },
+        [join("..", "managed.json")]: { permissions: { deny: ["Task(deployer)"] } },
+      },
+      [
+        bash("npm publish --tag next"),
+        bash("echo project-allowed"),
+        { name: "task", arguments: { agent: "deployer", prompt: "deploy it" } },
+      ],
+    );
+    const { run, results } = await runJson(box, env);
+    expect(run.code).toBe(0);
+    expect(results[0]?.text).toContain(
+      `Bash(npm publish:*) (permissions.deny[0] in ${join(box.home, "config.json")})`,
+    );
+    expect(results[1]).toEqual({ error: false, text: expect.stringContaining("project-allowed") });
+    expect(results[2]?.text).toContain(
+      `Task(deployer) (permissions.deny[0] in ${join(box.root, "managed.json")})`,
+    );
+  });
+
+  it("judges a path through a symlink by where it leads, and reads .panto/config.local.json", async () => {
+    const { box, env } = await setup(
+      { ".panto/config.local.json": { permissions: { deny: ["Read(secrets/)"] } } },
+      [
+        { name: "read", arguments: { path: "innocent/key.txt" } },
+        { name: "read", arguments: { path: "notes.txt" } },
+      ],
+    );
+    await mkdir(join(box.project, "secrets"));
+    await writeFile(join(box.project, "secrets", "key.txt"), "TOP SECRET");
+    await symlink(join(box.project, "secrets"), join(box.project, "innocent"));
+    await writeFile(join(box.project, "notes.txt"), "plain notes");
+    const { results } = await runJson(box, env);
+    expect(results[0]?.error).toBe(true);
+    expect(results[0]?.text).toContain("Read(secrets/) (permissions.deny[0] in");
+    expect(results[0]?.text).not.toContain("TOP SECRET");
+    expect(results[1]).toEqual({ error: false, text: expect.stringContaining("plain notes") });
+  });
+
+  it("stops at start, exit 2, on a bad rule: the file, the list and index, and the tool meant", async () => {
+    const { box, env } = await setup(
+      { ".panto/config.json": { permissions: { allow: ["Bash(ls)", "Bahs(npm test)"] } } },
+      [],
+    );
+    const run = await runPanto(["-m", MODEL, "-p", "go"], { cwd: box.project, env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(join(box.project, ".panto", "config.json"));
+    expect(run.stderr).toContain('"permissions.allow[1]"');
+    expect(run.stderr).toContain("did you mean Bash?");
+    expect(server?.requests).toHaveLength(0);
+  });
+
+  it("stops at start on an unreadable managed file, naming it", async () => {
+    const { box, env } = await setup({ [join("..", "managed.json")]: "not an object" }, []);
+    const run = await runPanto(["-m", MODEL, "-p", "go"], { cwd: box.project, env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(join(box.root, "managed.json"));
+    expect(server?.requests).toHaveLength(0);
+  });
+});
