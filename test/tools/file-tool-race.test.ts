@@ -26,6 +26,18 @@ import { textOf } from "./temp-dir.js";
 
 const CALLS = 1500;
 const SECONDS = 4;
+/** On a loaded machine the race may need longer to meet both states: it goes on (the swapper lives SECONDS + 20 s). */
+const MORE_SECONDS = 15;
+
+/**
+ * Whether a loop goes on: within its count and time, or past them while the race has not yet
+ * met both ways the folder points (`seenBoth`), up to MORE_SECONDS longer.
+ */
+function goOn(call: number, limit: number, started: number, seenBoth: () => boolean): boolean {
+  const elapsed = Date.now() - started;
+  if (call < limit && elapsed < SECONDS * 1000) return true;
+  return !seenBoth() && elapsed < (SECONDS + MORE_SECONDS) * 1000;
+}
 
 const SWAPPER = `
 const fs = require("node:fs");
@@ -117,8 +129,8 @@ for (const user of sandboxUsers()) {
       /** Reads `given` until the count or time runs out; counts what came back. */
       async function readLoop(context: ToolContext, given: string, secret: string) {
         const seen = { decoy: 0, other: 0, leaked: [] as string[] };
-        const deadline = Date.now() + SECONDS * 1000;
-        for (let call = 0; call < CALLS && Date.now() < deadline; call += 1) {
+        const started = Date.now();
+        for (let call = 0; goOn(call, CALLS, started, () => seen.decoy > 0 && seen.other > 0); call += 1) {
           const text = textOf(await read.execute({ path: given }, context));
           if (text.includes(secret)) seen.leaked.push(text);
           else if (text.includes("decoy")) seen.decoy += 1;
@@ -135,8 +147,9 @@ for (const user of sandboxUsers()) {
         const context = { cwd: run.world.project, sandbox: run.sandbox };
         const swapper = await startSwapper(run, folder, folder);
         const outputs: string[] = [];
-        const deadline = Date.now() + SECONDS * 1000;
-        for (let call = 0; call < CALLS / 3 && Date.now() < deadline; call += 1) {
+        const started = Date.now();
+        const seenDecoy = () => outputs.some((text) => text.includes("decoy"));
+        for (let call = 0; goOn(call, CALLS / 3, started, seenDecoy); call += 1) {
           outputs.push(textOf(await ls.execute({ path: "race/d" }, context)));
           outputs.push(textOf(await grep.execute({ pattern: "KEY|decoy", path: "race" }, context)));
         }
@@ -194,8 +207,8 @@ for (const user of sandboxUsers()) {
         const swapper = await startSwapper(run, folder, folder);
         let done = 0;
         let refused = 0;
-        const deadline = Date.now() + SECONDS * 1000;
-        for (let call = 0; call < CALLS / 3 && Date.now() < deadline; call += 1) {
+        const started = Date.now();
+        for (let call = 0; goOn(call, CALLS / 3, started, () => done > 0 && refused > 0); call += 1) {
           const outputs = [
             await write.execute({ path: "race/d/note.txt", content: "decoy\nwritten\n" }, context),
             await edit.execute(
