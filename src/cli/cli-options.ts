@@ -143,6 +143,13 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .action((raw: { json?: true; sandbox?: SandboxMode }) =>
       onParsed({ command: "sandbox", json: raw.json === true, ...optional("mode", raw.sandbox) }),
     );
+  program
+    .command("permissions")
+    .description("list the permission rules of every config file, deny first, with where each is from")
+    .addOption(new Option("--json", 'print {"rules": [...], "files": [...]} as one JSON object'))
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action((raw: { json?: true }) => onParsed({ command: "permissions", json: raw.json === true }));
   sessions
     .command("rm")
     .description("delete a session, and the checkpoint content only it used")

@@ -67,6 +67,9 @@ Modes:
                                 holds (✓/✗); --json: {ok, mode, probed_mode, network, launcher,
                                 checks: [{id, rule, ok, detail}], failure?}. Exit 1 when a rule
                                 does not hold or the sandbox cannot start
+  panto permissions [--json]    the permission rules of every config file, deny first, each with
+                                its layer, key and file; --json: {rules: [{list, rule, layer,
+                                index, file}], files}
   panto rewind [SESSION] [--to TURN | --undo] [--code | --conversation | --both] [--dry-run]
                [--force] [--json]
                                 take a session (default: this project's latest) back to before

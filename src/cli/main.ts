@@ -50,6 +50,14 @@ async function main(): Promise<number> {
       stdout: process.stdout,
       stderr: process.stderr,
     });
+  if (parsed.command === "permissions")
+    return (await import("./permissions-command.js")).runPermissionsCommand({
+      json: parsed.json,
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
   const io = {
     cwd: process.cwd(),
     env: process.env,

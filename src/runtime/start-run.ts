@@ -140,6 +140,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     allowAll: options.allowTools === true,
     ...optional("mode", options.approvalMode),
     allowUnsandboxed: options.allowUnsandboxed === true,
+    ...optional("rules", loaded.permissionRules),
     ...optional("ask", frontEnd.askApproval),
     onDenied: (call, leaving, origin) =>
       events.emit({

@@ -153,3 +153,55 @@ describe("permission rules in print and JSON modes", () => {
     expect(server?.requests).toHaveLength(0);
   });
 });
+
+describe("listing the rules in force", () => {
+  it("panto permissions lists every file's rules deny first with layer, key and file; --json the same as data", async () => {
+    const { box, env } = await setup(
+      {
+        ".panto/config.json": {
+          permissions: { allow: ["Bash(npm test)", "Edit(src/**)"], deny: ["Read(./.env)"] },
+        },
+        ".panto/config.local.json": { permissions: { ask: ["Bash(git push:*)"] } },
+      },
+      [],
+    );
+    const project = join(box.project, ".panto", "config.json");
+    const local = join(box.project, ".panto", "config.local.json");
+    const text = await runPanto(["permissions"], { cwd: box.project, env });
+    expect(text.code).toBe(0);
+    const lines = text.stdout.trim().split("\n");
+    expect(lines[0]).toBe("deny:");
+    expect(lines[1]).toMatch(
+      new RegExp(`^  Read\\(\\./\\.env\\)\\s+project\\s+permissions\\.deny\\[0\\] in ${project}$`),
+    );
+    expect(lines[2]).toBe("ask:");
+    expect(lines[3]).toContain(`local    permissions.ask[0] in ${local}`);
+    expect(lines[4]).toBe("allow:");
+    expect(lines[6]).toContain(`Edit(src/**)`);
+    const json = await runPanto(["permissions", "--json"], { cwd: box.project, env });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      rules: [
+        { list: "deny", rule: "Read(./.env)", layer: "project", index: 0, file: project },
+        { list: "ask", rule: "Bash(git push:*)", layer: "local", index: 0, file: local },
+        { list: "allow", rule: "Bash(npm test)", layer: "project", index: 0, file: project },
+        { list: "allow", rule: "Edit(src/**)", layer: "project", index: 1, file: project },
+      ],
+      files: [project, local],
+    });
+  });
+
+  it("/permissions shows the same in a run, and says how to add rules when there are none", async () => {
+    const { box, env } = await setup({ ".panto/config.json": { permissions: { deny: ["Bash(rm:*)"] } } }, []);
+    const listed = await runPanto(["-m", MODEL, "-p", "/permissions"], { cwd: box.project, env });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain("deny:\n  Bash(rm:*)  project  permissions.deny[0] in");
+    const empty = await makeSandbox();
+    const none = await runPanto(["-m", MODEL, "-p", "/permissions"], {
+      cwd: empty.project,
+      env: { ...env, ...empty.env },
+    });
+    expect(none.stdout).toContain("No permission rules");
+    expect(server?.requests).toHaveLength(0);
+  });
+});

@@ -78,6 +78,12 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   },
   { name: "tools", aliases: [], args: "", summary: "list the tools and whether they need permission" },
   {
+    name: "permissions",
+    aliases: [],
+    args: "",
+    summary: "the permission rules in force (deny, ask, allow), each with the file and key it came from",
+  },
+  {
     name: "last",
     aliases: [],
     args: "",
