@@ -101,8 +101,11 @@ export type CommandOutcome =
   | { type: "session-cleared"; path: string }
   /** `/export`: where the page went. */
   | { type: "exported"; target: string; entries: number }
-  /** `/init`: whether the model wrote (or changed) AGENTS.md at `path`. */
-  | { type: "agents-file"; path: string; existed: boolean; changed: boolean }
+  /**
+   * `/init`: whether the model wrote (or changed) AGENTS.md at `path`; `ignored`: the .gitignore to
+   * which `.panto/config.local.json` was added (in a git project that did not ignore it yet).
+   */
+  | { type: "agents-file"; path: string; existed: boolean; changed: boolean; ignored?: string }
   /** `/rewind`: done (`report`), or with --dry-run what it would do (no `report`: nothing was changed). */
   | { type: "rewound"; prepared: PreparedRewind; report?: RewindReport }
   /** `/rewind` alone where nobody can choose from a list: the points it could go back to. */

@@ -87,10 +87,14 @@ function successText(outcome: Success): string {
       return `${handedOffLine(outcome)}\n\n${outcome.answer}`;
     case "exported":
       return `Exported ${plural(outcome.entries, "entry", "entries")} to ${outcome.target}`;
-    case "agents-file":
-      return outcome.changed
+    case "agents-file": {
+      const agents = outcome.changed
         ? `/init: ${outcome.existed ? "updated" : "wrote"} ${outcome.path}.`
         : `/init: the model did not ${outcome.existed ? "change" : "write"} ${outcome.path}.`;
+      return outcome.ignored === undefined
+        ? agents
+        : `${agents} Added .panto/config.local.json to ${outcome.ignored}, so your own settings stay out of commits.`;
+    }
     case "rewound":
       return outcome.report === undefined
         ? describeRewindPlan(outcome.prepared)

@@ -46,7 +46,8 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
     name: "init",
     aliases: [],
     args: "[notes]",
-    summary: "ask the model to write AGENTS.md for this project, or update the one there",
+    summary:
+      "ask the model to write AGENTS.md for this project, or update the one there; in a git project also adds .panto/config.local.json to .gitignore",
   },
   {
     name: "context",
