@@ -305,6 +305,9 @@ Configuration (JSON; each file wins per key over the ones before it):
     tool_deadline_ms      how long one call of read, write, edit, ls, glob, grep or an MCP tool
                           may run before it is abandoned with an error result, in ms (default
                           120000); bash keeps its own timeout (the model's, at most 600 s)
+    allowed_mcp_servers   only these MCP servers start (names); set in the managed settings,
+                          no other file can widen it (the managed "sandbox" mode is pinned too:
+                          a looser --sandbox stops panto, exit 2)
     hooks                 commands run around prompts, tool calls and compactions (see Hooks)
     permissions           rules in Claude Code's syntax: { "allow": ["Bash(npm run test:*)",
                           "Edit(src/**)"], "ask": ["Bash(git push:*)"], "deny": ["Read(./.env)"] };

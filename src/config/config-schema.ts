@@ -119,6 +119,7 @@ export const configSchema = z.strictObject({
   max_parallel_tasks: positiveInteger.optional(),
   hooks: hooksSchema.optional(),
   permissions: permissionsSchema.optional(),
+  allowed_mcp_servers: z.array(z.string().min(1)).optional(),
   prices: z.record(modelId, priceSchema).optional(),
   models: z.record(modelId, modelSettingsSchema).optional(),
   // "sandbox": "read-only" is short for {"mode": "read-only"}: expanded before validation (parseConfigText).
@@ -163,6 +164,8 @@ export const KEY_RULES: Record<string, string> = {
   "permissions.allow.*": 'must be a rule such as "Bash(npm run test:*)"',
   "permissions.ask.*": 'must be a rule such as "Bash(git push:*)"',
   "permissions.deny.*": 'must be a rule such as "Read(./.env)"',
+  allowed_mcp_servers: 'must be a list of MCP server names, e.g. ["github", "filesystem"]',
+  "allowed_mcp_servers.*": "must be an MCP server name",
   max_parallel_tasks: "must be a positive integer (task calls of one tool round that run at once)",
   hooks: `must be an object mapping hook events (${HOOK_EVENT_NAMES.join(", ")}) to lists of matcher groups`,
   "hooks.*":
@@ -240,6 +243,7 @@ export function ruleKey(path: readonly PropertyKey[]): string {
       if ((path[0] === "prices" || path[0] === "models") && index === 1) return "*";
       if (path[0] === "sandbox" && index === 2) return "*";
       if (path[0] === "permissions" && index === 2) return "*";
+      if (path[0] === "allowed_mcp_servers" && index === 1) return "*";
       if (path[0] === "hooks" && (index === 1 || index === 2 || index === 4)) return "*";
       if (path[0] !== "providers") return String(segment);
       return index === 1 || (index === 3 && path[2] === "headers") ? "*" : String(segment);

@@ -51,6 +51,8 @@ export interface PantoConfig {
   sandbox?: SandboxConfig;
   /** Permission rules, `Tool` or `Tool(pattern)` in Claude Code's syntax (src/permissions). */
   permissions?: PermissionsConfig;
+  /** Only these MCP servers start (by name); in the managed settings, no other file can widen it. */
+  allowed_mcp_servers?: string[];
 }
 
 /** Config "permissions": rules by list, each `Tool` or `Tool(pattern)`. */

@@ -11,7 +11,7 @@ import {
   readCompactionPromptLayers,
   userConfigPath,
 } from "../config/index.js";
-import { optional } from "../core/index.js";
+import { optional, type SandboxMode } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import { createRecallTool } from "../recall/recall-tool.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
@@ -308,6 +308,7 @@ async function startRunSandbox(
       startSandbox({
         config: loaded.config.sandbox,
         flag: options.sandbox,
+        ...optional("pinned", pinnedSandbox(loaded)),
         projectRoot: loaded.projectRoot,
         pantoHome: loaded.pantoHome,
         env,
@@ -317,6 +318,13 @@ async function startRunSandbox(
     await session.close();
     throw error;
   }
+}
+
+/** The sandbox mode the managed settings pin, if they set one. */
+function pinnedSandbox(loaded: LoadedConfig): { mode: SandboxMode; file: string } | undefined {
+  const managed = loaded.managed;
+  const mode = managed?.config.sandbox?.mode;
+  return managed === undefined || mode === undefined ? undefined : { mode, file: managed.file };
 }
 
 /** The system prompt with one more section (none when it is empty). */

@@ -205,3 +205,38 @@ describe("listing the rules in force", () => {
     expect(server?.requests).toHaveLength(0);
   });
 });
+
+describe("what the managed settings pin", () => {
+  it("refuses a looser --sandbox than the managed mode, naming the file, and allows a stricter one", async () => {
+    const { box, env } = await setup({ [join("..", "managed.json")]: { sandbox: "workspace-write" } }, []);
+    const looser = await runPanto(["-m", MODEL, "--sandbox", "full", "-p", "hi"], { cwd: box.project, env });
+    expect(looser.code).toBe(2);
+    expect(looser.stderr).toContain(
+      `the managed settings (${join(box.root, "managed.json")}) pin the sandbox to "workspace-write"`,
+    );
+    expect(server?.requests).toHaveLength(0);
+    const stricter = await runPanto(["-m", MODEL, "--sandbox", "read-only", "-p", "/permissions"], {
+      cwd: box.project,
+      env,
+    });
+    expect(stricter.code).toBe(0);
+  });
+
+  it("starts only the MCP servers the managed allowlist names, whatever the project configures", async () => {
+    const { box, env } = await setup(
+      {
+        ".panto/config.json": {
+          mcp_servers: { shady: { command: "/nonexistent/shady-server" } },
+          allowed_mcp_servers: ["shady"],
+        },
+        [join("..", "managed.json")]: { allowed_mcp_servers: ["github"] },
+      },
+      [],
+    );
+    const run = await runPanto(["-m", MODEL, "-p", "/mcp"], { cwd: box.project, env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `MCP server "shady" not started: it is not in allowed_mcp_servers (${join(box.root, "managed.json")})`,
+    );
+  });
+});
