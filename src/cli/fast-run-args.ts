@@ -10,6 +10,7 @@ export const SUBCOMMAND_NAMES: readonly string[] = [
   "demo",
   "sessions",
   "sandbox",
+  "permissions",
   "help",
   "acp",
   "export",
