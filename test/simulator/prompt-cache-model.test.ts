@@ -68,7 +68,7 @@ describe("the caching fake Anthropic server (the context benchmark's prompt cach
     expect(cold.cacheReadTokens).toBe(0);
     // The breakpoint on the latest user message covers the whole prompt: all of it is written.
     expect(cold.cacheWriteTokens).toBe(cold.promptTokens);
-    expect(server.exchanges[0]?.account.inputTokens).toBe(0);
+    expect(server.exchanges[0]?.inputTokens).toBe(0);
 
     advance(60_000);
     const second = [...first, assistant("Read it."), user("Now fix the bug.")];
@@ -94,6 +94,13 @@ describe("the caching fake Anthropic server (the context benchmark's prompt cach
     expect(expired.cacheReadTokens).toBe(0);
     expect(expired.cacheWriteTokens).toBe(expired.promptTokens);
     expect(server.exchanges.map((exchange) => exchange.kind)).toEqual(Array(5).fill("agent"));
+    expect(server.exchanges.map((exchange) => exchange.continuity)).toEqual([
+      "first",
+      "extends",
+      "rewritten",
+      "extends",
+      "expired",
+    ]);
   });
 
   it("rejects a prompt above the window with Anthropic's overflow error, counting it", async () => {

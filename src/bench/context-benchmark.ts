@@ -1,0 +1,369 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RunContext } from "../runtime/run-context.js";
+import { type RunEvent, RunEvents } from "../runtime/run-events.js";
+import { startRun } from "../runtime/start-run.js";
+import {
+  type CachedExchange,
+  type CachingAnthropicServer,
+  startCachingAnthropicServer,
+} from "../simulator/caching-anthropic-server.js";
+import { PromptCacheModel } from "../simulator/prompt-cache-model.js";
+import { installShiftedClock, type ShiftedClock } from "./shifted-clock.js";
+import { type TimingStats, timingStats } from "./timing-stats.js";
+import {
+  planToolHeavySession,
+  type ToolHeavyPlan,
+  toolHeavyAnswer,
+  turnPrompt,
+  writeDataFile,
+} from "./tool-heavy-session.js";
+
+/**
+ * The context benchmark (issue 34, "Measure"): one long tool-heavy session replayed through the real
+ * run (startRun, the agent, the real tools and the real Anthropic adapter over HTTP) against a fake
+ * Anthropic server that counts tokens, enforces a 200k window and models the prompt cache, once per
+ * mode. A mode is only config keys: a key panto's config schema rejects fails the bench, so a
+ * feature missing from the build can never show a figure.
+ */
+export interface ContextMode {
+  /** Selects the mode with --modes=. */
+  id: string;
+  name: string;
+  /** Keys written into the project's .panto/config.json for this mode. */
+  config: Record<string, unknown>;
+  /**
+   * Work panto does between turns (preparing a compaction) is let finish before the next prompt,
+   * as it would while the user reads and types.
+   */
+  waitsForBackground: boolean;
+}
+
+export const CONTEXT_MODES: readonly ContextMode[] = [
+  { id: "v1", name: "v1 alone", config: { clearing: { enabled: false } }, waitsForBackground: false },
+  { id: "clearing", name: "clearing", config: { clearing: { enabled: true } }, waitsForBackground: false },
+  {
+    id: "prepared",
+    name: "clearing + preparation",
+    config: { clearing: { enabled: true }, prepare_compaction_at: 0.8 },
+    waitsForBackground: true,
+  },
+];
+
+/** The model the session runs as, and whose prices the cost is figured with. */
+export const PRICED_MODEL = "anthropic/claude-sonnet-4-5";
+/** Dollars per million tokens: Claude Sonnet 4.5's list prices; cache writes 1.25x input (5-minute cache), reads 0.1x. */
+export const PRICES = { input: 3, cacheWrite: 3.75, cacheRead: 0.3, output: 15 } as const;
+export const CONTEXT_WINDOW = 200_000;
+
+/**
+ * The model's time, which the fake server does not spend but the simulated clock does (so the
+ * user's wait includes it, and the cache ages by it): a rejection takes REJECTION_MS; an answer
+ * BASE_MS, plus its uncached prompt (input and cache writes) at PREFILL_TOKENS_PER_S, cache reads at
+ * ten times that, and its output at OUTPUT_TOKENS_PER_S. Round figures of the order Claude Sonnet
+ * shows, not measurements: they make a summary request's minute visible beside a retry's seconds.
+ */
+export const MODEL_TIME = {
+  REJECTION_MS: 300,
+  BASE_MS: 500,
+  PREFILL_TOKENS_PER_S: 10_000,
+  OUTPUT_TOKENS_PER_S: 60,
+} as const;
+
+export function modelTimeMs(exchange: CachedExchange): number {
+  const uncached = exchange.inputTokens + exchange.cacheWriteTokens;
+  const seconds =
+    uncached / MODEL_TIME.PREFILL_TOKENS_PER_S +
+    exchange.cacheReadTokens / (10 * MODEL_TIME.PREFILL_TOKENS_PER_S) +
+    exchange.outputTokens / MODEL_TIME.OUTPUT_TOKENS_PER_S;
+  return MODEL_TIME.BASE_MS + 1000 * seconds;
+}
+
+export interface ContextFigures {
+  mode: ContextMode;
+  turns: number;
+  agentRequests: number;
+  summaryRequests: number;
+  /** Every prompt token the server answered (input + cache writes + cache reads), summaries included. */
+  promptTokens: number;
+  inputTokens: number;
+  cacheWriteTokens: number;
+  cacheReadTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  compactions: number;
+  /** Requests the server rejected as over the window. */
+  overflows: number;
+  /**
+   * The turns in which the server rejected a request as over the window: what the user waits,
+   * panto's own time plus the modelled model time (MODEL_TIME), and panto's own (real wall) time alone.
+   */
+  overflowTurnWait: TimingStats | undefined;
+  overflowTurnOwn: TimingStats | undefined;
+  /** Requests that changed the content of an earlier tool result (a clearing, as the server sees it). */
+  clearings: number;
+  /** Agent requests that changed a still-cached prefix (a cache rewrite), and those among them that were clearings. */
+  rewrites: number;
+  clearingRewrites: number;
+  /** Agent requests whose previous prefix had expired (the user paused longer than the cache lives). */
+  expiredPrefixes: number;
+  /** Tokens (characters / 4) of every tool output the session produced. */
+  toolOutputTokens: number[];
+  wallMs: number;
+  /** Said beside the row, e.g. that the build has no `clearing` key. */
+  note?: string;
+}
+
+export async function runContextBenchmark(options: {
+  modes: readonly ContextMode[];
+  turns: number;
+  seed: number;
+  onFigures: (figures: ContextFigures) => void;
+}): Promise<void> {
+  const plan = planToolHeavySession({
+    turns: options.turns,
+    seed: options.seed,
+    minTokens: 500,
+    maxTokens: 20_000,
+  });
+  for (const mode of options.modes) options.onFigures(await runMode(mode, plan, options.seed));
+}
+
+async function runMode(mode: ContextMode, plan: ToolHeavyPlan, seed: number): Promise<ContextFigures> {
+  const root = await mkdtemp(join(tmpdir(), "panto-context-bench-"));
+  const clock = installShiftedClock();
+  const cache = new PromptCacheModel({ now: () => Date.now() });
+  const server = await startCachingAnthropicServer({
+    contextWindow: CONTEXT_WINDOW,
+    cache,
+    answer: toolHeavyAnswer(plan),
+    onExchange: (exchange) => clock.advance(modelTimeMs(exchange)),
+    onOverflow: () => clock.advance(MODEL_TIME.REJECTION_MS),
+  });
+  try {
+    const project = join(root, "project");
+    await mkdir(join(project, ".git"), { recursive: true });
+    await writeDataFile(project, seed);
+    const started = await startModeRun(mode, { root, project, server });
+    const figures = await playSession(mode, plan, { ...started, server, clock });
+    return { ...figures, ...(started.note === undefined ? {} : { note: started.note }) };
+  } finally {
+    clock.restore();
+    await server.close();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+interface StartedRun {
+  run: RunContext;
+  events: RunEvent[];
+  note?: string;
+}
+
+/**
+ * Starts the run with the mode's config. v1 alone turns clearing off; a build whose schema has no
+ * `clearing` key at all has no clearing to turn off, so that one rejection (and only it) runs v1
+ * without the key, saying so. Any other rejection ends the bench.
+ */
+async function startModeRun(
+  mode: ContextMode,
+  place: { root: string; project: string; server: CachingAnthropicServer },
+): Promise<StartedRun> {
+  try {
+    return await startWithConfig(mode.config, place);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const unknown = [...message.matchAll(/unknown key "([^"]+)"/g)].map((match) => match[1]);
+    if (clearingOff(mode) && unknown.length === 1 && unknown[0] === "clearing") {
+      const { clearing: _absent, ...rest } = mode.config;
+      return {
+        ...(await startWithConfig(rest, place)),
+        note: 'this build has no "clearing" key: v1 is its only behaviour',
+      };
+    }
+    throw new Error(
+      `mode "${mode.name}": panto did not start with its config ${JSON.stringify(mode.config)}: ${message}`,
+    );
+  }
+}
+
+async function startWithConfig(
+  modeConfig: Record<string, unknown>,
+  place: { root: string; project: string; server: CachingAnthropicServer },
+): Promise<StartedRun> {
+  const home = join(place.root, "home");
+  await mkdir(home, { recursive: true });
+  await mkdir(join(place.project, ".panto"), { recursive: true });
+  // Checkpoints are off: the tools only read, and the figures are about the context.
+  const config = { checkpoints: false, ...modeConfig };
+  await writeFile(join(place.project, ".panto", "config.json"), JSON.stringify(config, null, 2));
+  const events = new RunEvents();
+  const seen: RunEvent[] = [];
+  events.subscribe((event) => {
+    if (event.type !== "text-delta" && event.type !== "compaction-progress") seen.push(event);
+  });
+  const run = await startRun({
+    // No sandbox (the bubblewrap start per call is not what is measured); every tool call allowed.
+    options: { model: PRICED_MODEL, sandbox: "full", allowTools: true },
+    io: {
+      cwd: place.project,
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: place.root,
+        PANTO_HOME: home,
+        ANTHROPIC_API_KEY: "bench-key",
+        ANTHROPIC_BASE_URL: place.server.url,
+      },
+      version: "0.0.0-bench",
+    },
+    events,
+    // A long-lived session (not one-shot), as the terminal and editors hold.
+    frontEnd: {},
+  });
+  return { run, events: seen };
+}
+
+async function playSession(
+  mode: ContextMode,
+  plan: ToolHeavyPlan,
+  session: StartedRun & { server: CachingAnthropicServer; clock: ShiftedClock },
+): Promise<Omit<ContextFigures, "note">> {
+  const { run, server, clock, events } = session;
+  const overflowTurnOwn: number[] = [];
+  const overflowTurnWait: number[] = [];
+  const toolOutputTokens: number[] = [];
+  let compactions = 0;
+  const began = performance.now();
+  try {
+    // The model time of background work (a prepared compaction) falls within the user's next pause.
+    let backgroundMs = 0;
+    for (const [turn, turnPlan] of plan.turns.entries()) {
+      clock.advance(Math.max(0, turnPlan.pauseMs - backgroundMs));
+      const overflowsBefore = server.overflows;
+      const started = performance.now();
+      const startedAt = Date.now();
+      const result = await run.agent.prompt(turnPrompt(turn));
+      const ms = performance.now() - started;
+      const waitMs = Date.now() - startedAt;
+      if (!result.ok)
+        throw new Error(`mode "${mode.name}", turn ${turn}: ${result.error.code}: ${result.error.message}`);
+      if (server.overflows > overflowsBefore) {
+        overflowTurnOwn.push(ms);
+        overflowTurnWait.push(waitMs);
+      }
+      if (mode.waitsForBackground) {
+        const before = Date.now();
+        await serverQuiet(server);
+        backgroundMs = Date.now() - before;
+      }
+      compactions += takeEvents(events, mode, turn, toolOutputTokens);
+      // The fake keeps every request; the bench needs only the accounting.
+      server.requests.splice(0);
+    }
+  } finally {
+    await run.close();
+  }
+  return figuresOf(mode, plan, server, {
+    overflowTurnOwn,
+    overflowTurnWait,
+    toolOutputTokens,
+    compactions,
+    wallMs: performance.now() - began,
+  });
+}
+
+/** Counts the turn's compactions and tool outputs; a failed tool call or compaction ends the bench. */
+function takeEvents(events: RunEvent[], mode: ContextMode, turn: number, toolOutputTokens: number[]): number {
+  let compactions = 0;
+  for (const event of events.splice(0)) {
+    if (event.type === "compaction") compactions++;
+    if (event.type === "compaction-failed")
+      throw new Error(`mode "${mode.name}", turn ${turn}: compaction failed: ${event.message}`);
+    if (event.type === "tool-result") {
+      const text = event.result.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+      if (event.result.isError)
+        throw new Error(
+          `mode "${mode.name}", turn ${turn}: tool ${event.result.toolName} failed: ${text.slice(0, 300)}`,
+        );
+      toolOutputTokens.push(Math.ceil(text.length / 4));
+    }
+  }
+  return compactions;
+}
+
+/** Waits until the server has had no request for a while (background work done), at most 30 s. */
+async function serverQuiet(server: CachingAnthropicServer): Promise<void> {
+  const quietMs = 150;
+  const deadline = performance.now() + 30_000;
+  const from = performance.now();
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    const now = performance.now();
+    if (now - Math.max(from, server.lastRequestAt) >= quietMs) return;
+  }
+  throw new Error("background work still sending requests after 30 s");
+}
+
+function figuresOf(
+  mode: ContextMode,
+  plan: ToolHeavyPlan,
+  server: CachingAnthropicServer,
+  measured: {
+    overflowTurnOwn: number[];
+    overflowTurnWait: number[];
+    toolOutputTokens: number[];
+    compactions: number;
+    wallMs: number;
+  },
+): Omit<ContextFigures, "note"> {
+  const exchanges = server.exchanges;
+  const sum = (pick: (exchange: CachedExchange) => number) =>
+    exchanges.reduce((total, exchange) => total + pick(exchange), 0);
+  const agent = exchanges.filter((exchange) => exchange.kind === "agent");
+  const clearings = exchanges.filter((exchange) => exchange.changedToolResults > 0).length;
+  const inputTokens = sum((exchange) => exchange.inputTokens);
+  const cacheWriteTokens = sum((exchange) => exchange.cacheWriteTokens);
+  const cacheReadTokens = sum((exchange) => exchange.cacheReadTokens);
+  const outputTokens = sum((exchange) => exchange.outputTokens);
+  const rewritten = agent.filter((exchange) => exchange.continuity === "rewritten");
+  if (clearingOff(mode) && clearings > 0)
+    throw new Error(
+      `mode "${mode.name}": ${clearings} requests changed an earlier tool result, yet clearing should be off`,
+    );
+  return {
+    mode,
+    turns: plan.turns.length,
+    agentRequests: agent.length,
+    summaryRequests: exchanges.length - agent.length,
+    promptTokens: sum((exchange) => exchange.totalTokens),
+    inputTokens,
+    cacheWriteTokens,
+    cacheReadTokens,
+    outputTokens,
+    costUsd:
+      (inputTokens * PRICES.input +
+        cacheWriteTokens * PRICES.cacheWrite +
+        cacheReadTokens * PRICES.cacheRead +
+        outputTokens * PRICES.output) /
+      1_000_000,
+    compactions: measured.compactions,
+    overflows: server.overflows,
+    overflowTurnWait: statsOrNone(measured.overflowTurnWait),
+    overflowTurnOwn: statsOrNone(measured.overflowTurnOwn),
+    clearings,
+    rewrites: rewritten.length,
+    clearingRewrites: rewritten.filter((exchange) => exchange.changedToolResults > 0).length,
+    expiredPrefixes: agent.filter((exchange) => exchange.continuity === "expired").length,
+    toolOutputTokens: measured.toolOutputTokens,
+    wallMs: measured.wallMs,
+  };
+}
+
+function clearingOff(mode: ContextMode): boolean {
+  return (mode.config.clearing as { enabled?: unknown } | undefined)?.enabled === false;
+}
+
+function statsOrNone(timesMs: readonly number[]): TimingStats | undefined {
+  return timesMs.length === 0 ? undefined : timingStats(timesMs);
+}
