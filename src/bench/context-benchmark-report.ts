@@ -44,8 +44,7 @@ export async function printContextBenchmark(argv: readonly string[]): Promise<vo
   let baseline: ContextFigures | undefined;
   await runContextBenchmark({
     modes,
-    turns,
-    seed,
+    shape: { turns, seed },
     onFigures: (figures) => {
       console.log(row(figures));
       if (figures.mode.id === "v1") baseline = figures;
@@ -87,6 +86,7 @@ function details(figures: ContextFigures): string {
   const outputs = timingStats(figures.toolOutputTokens);
   return [
     `  ${figures.agentRequests} agent requests, ${figures.overflows} rejected over the window;`,
+    `summary requests cost $${figures.summaryCostUsd.toFixed(2)};`,
     `cache rewrites ${figures.rewrites} (${figures.clearingRewrites} at clearings), prefixes expired after a pause ${figures.expiredPrefixes};`,
     `${figures.toolOutputTokens.length} tool outputs of ${outputs.minMs}-${outputs.maxMs} tokens (median ${outputs.medianMs});`,
     ...(figures.overflowTurnOwn === undefined

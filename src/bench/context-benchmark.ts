@@ -31,23 +31,21 @@ export interface ContextMode {
   /** Selects the mode with --modes=. */
   id: string;
   name: string;
-  /** Keys written into the project's .panto/config.json for this mode. */
-  config: Record<string, unknown>;
   /**
-   * Work panto does between turns (preparing a compaction) is let finish before the next prompt,
-   * as it would while the user reads and types.
+   * Keys written into the project's .panto/config.json for this mode. With `prepare_compaction_at`,
+   * a turn that ends near it is followed by a wait until panto's background work (preparing the
+   * compaction) is done, as it would be while the user reads and types.
    */
-  waitsForBackground: boolean;
+  config: Record<string, unknown>;
 }
 
 export const CONTEXT_MODES: readonly ContextMode[] = [
-  { id: "v1", name: "v1 alone", config: { clearing: { enabled: false } }, waitsForBackground: false },
-  { id: "clearing", name: "clearing", config: { clearing: { enabled: true } }, waitsForBackground: false },
+  { id: "v1", name: "v1 alone", config: { clearing: { enabled: false } } },
+  { id: "clearing", name: "clearing", config: { clearing: { enabled: true } } },
   {
     id: "prepared",
     name: "clearing + preparation",
     config: { clearing: { enabled: true }, prepare_compaction_at: 0.8 },
-    waitsForBackground: true,
   },
 ];
 
@@ -92,6 +90,8 @@ export interface ContextFigures {
   cacheReadTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** The part of the cost that the summary requests (compactions, prepared or not) make. */
+  summaryCostUsd: number;
   compactions: number;
   /** Requests the server rejected as over the window. */
   overflows: number;
@@ -115,27 +115,44 @@ export interface ContextFigures {
   note?: string;
 }
 
-export async function runContextBenchmark(options: {
-  modes: readonly ContextMode[];
+/** The session replayed: its length and seed, the window, and the range of tool output sizes. */
+export interface SessionShape {
   turns: number;
   seed: number;
-  onFigures: (figures: ContextFigures) => void;
-}): Promise<void> {
-  const plan = planToolHeavySession({
-    turns: options.turns,
-    seed: options.seed,
-    minTokens: 500,
-    maxTokens: 20_000,
-  });
-  for (const mode of options.modes) options.onFigures(await runMode(mode, plan, options.seed));
+  /** Default CONTEXT_WINDOW. */
+  window?: number;
+  /** Tokens of each tool output, log-uniform between them; default 500 to 20,000. */
+  outputTokens?: { min: number; max: number };
 }
 
-async function runMode(mode: ContextMode, plan: ToolHeavyPlan, seed: number): Promise<ContextFigures> {
+/** Replays the session once per mode, handing each mode's figures over as it finishes. */
+export async function runContextBenchmark(options: {
+  modes: readonly ContextMode[];
+  shape: SessionShape;
+  onFigures: (figures: ContextFigures) => void;
+}): Promise<void> {
+  const { shape } = options;
+  const plan = planToolHeavySession({
+    turns: shape.turns,
+    seed: shape.seed,
+    minTokens: shape.outputTokens?.min ?? 500,
+    maxTokens: shape.outputTokens?.max ?? 20_000,
+  });
+  const window = shape.window ?? CONTEXT_WINDOW;
+  for (const mode of options.modes)
+    options.onFigures(await runMode(mode, plan, { seed: shape.seed, window }));
+}
+
+async function runMode(
+  mode: ContextMode,
+  plan: ToolHeavyPlan,
+  shape: { seed: number; window: number },
+): Promise<ContextFigures> {
   const root = await mkdtemp(join(tmpdir(), "panto-context-bench-"));
   const clock = installShiftedClock();
   const cache = new PromptCacheModel({ now: () => Date.now() });
   const server = await startCachingAnthropicServer({
-    contextWindow: CONTEXT_WINDOW,
+    contextWindow: shape.window,
     cache,
     answer: toolHeavyAnswer(plan),
     onExchange: (exchange) => clock.advance(modelTimeMs(exchange)),
@@ -144,9 +161,9 @@ async function runMode(mode: ContextMode, plan: ToolHeavyPlan, seed: number): Pr
   try {
     const project = join(root, "project");
     await mkdir(join(project, ".git"), { recursive: true });
-    await writeDataFile(project, seed);
+    await writeDataFile(project, shape.seed);
     const started = await startModeRun(mode, { root, project, server });
-    const figures = await playSession(mode, plan, { ...started, server, clock });
+    const figures = await playSession(mode, plan, { ...started, server, clock, window: shape.window });
     return { ...figures, ...(started.note === undefined ? {} : { note: started.note }) };
   } finally {
     clock.restore();
@@ -158,6 +175,8 @@ async function runMode(mode: ContextMode, plan: ToolHeavyPlan, seed: number): Pr
 interface StartedRun {
   run: RunContext;
   events: RunEvent[];
+  /** performance.now() of the run's latest event. */
+  lastEventAt: () => number;
   note?: string;
 }
 
@@ -200,7 +219,9 @@ async function startWithConfig(
   await writeFile(join(place.project, ".panto", "config.json"), JSON.stringify(config, null, 2));
   const events = new RunEvents();
   const seen: RunEvent[] = [];
+  let lastEventAt = 0;
   events.subscribe((event) => {
+    lastEventAt = performance.now();
     if (event.type !== "text-delta" && event.type !== "compaction-progress") seen.push(event);
   });
   const run = await startRun({
@@ -221,13 +242,13 @@ async function startWithConfig(
     // A long-lived session (not one-shot), as the terminal and editors hold.
     frontEnd: {},
   });
-  return { run, events: seen };
+  return { run, events: seen, lastEventAt: () => lastEventAt };
 }
 
 async function playSession(
   mode: ContextMode,
   plan: ToolHeavyPlan,
-  session: StartedRun & { server: CachingAnthropicServer; clock: ShiftedClock },
+  session: StartedRun & { server: CachingAnthropicServer; clock: ShiftedClock; window: number },
 ): Promise<Omit<ContextFigures, "note">> {
   const { run, server, clock, events } = session;
   const overflowTurnOwn: number[] = [];
@@ -252,9 +273,9 @@ async function playSession(
         overflowTurnOwn.push(ms);
         overflowTurnWait.push(waitMs);
       }
-      if (mode.waitsForBackground) {
+      if (mayPrepare(mode, server, session.window)) {
         const before = Date.now();
-        await serverQuiet(server);
+        await quiet(server, session.lastEventAt);
         backgroundMs = Date.now() - before;
       }
       compactions += takeEvents(events, mode, turn, toolOutputTokens);
@@ -292,17 +313,26 @@ function takeEvents(events: RunEvent[], mode: ContextMode, turn: number, toolOut
   return compactions;
 }
 
-/** Waits until the server has had no request for a while (background work done), at most 30 s. */
-async function serverQuiet(server: CachingAnthropicServer): Promise<void> {
-  const quietMs = 150;
-  const deadline = performance.now() + 30_000;
+/**
+ * Whether the turn just ended near the mode's `prepare_compaction_at` (nine tenths of it, as the
+ * server counts), so panto may be preparing a compaction in the background.
+ */
+function mayPrepare(mode: ContextMode, server: CachingAnthropicServer, window: number): boolean {
+  const fraction = mode.config.prepare_compaction_at;
+  const last = server.exchanges.findLast((exchange) => exchange.kind === "agent");
+  return typeof fraction === "number" && last !== undefined && last.totalTokens >= 0.9 * fraction * window;
+}
+
+/** Waits until neither the server nor the run has heard anything for a while (background work done), at most 60 s. */
+async function quiet(server: CachingAnthropicServer, lastEventAt: () => number): Promise<void> {
+  const quietMs = 300;
   const from = performance.now();
-  while (performance.now() < deadline) {
+  while (performance.now() - from < 60_000) {
     await new Promise((resolve) => setTimeout(resolve, 25));
-    const now = performance.now();
-    if (now - Math.max(from, server.lastRequestAt) >= quietMs) return;
+    const latest = Math.max(from, server.lastRequestAt, lastEventAt());
+    if (performance.now() - latest >= quietMs) return;
   }
-  throw new Error("background work still sending requests after 30 s");
+  throw new Error("background work still going after 60 s");
 }
 
 function figuresOf(
@@ -341,12 +371,10 @@ function figuresOf(
     cacheWriteTokens,
     cacheReadTokens,
     outputTokens,
-    costUsd:
-      (inputTokens * PRICES.input +
-        cacheWriteTokens * PRICES.cacheWrite +
-        cacheReadTokens * PRICES.cacheRead +
-        outputTokens * PRICES.output) /
-      1_000_000,
+    costUsd: exchanges.reduce((total, exchange) => total + costUsd(exchange), 0),
+    summaryCostUsd: exchanges
+      .filter((exchange) => exchange.kind === "summary")
+      .reduce((total, exchange) => total + costUsd(exchange), 0),
     compactions: measured.compactions,
     overflows: server.overflows,
     overflowTurnWait: statsOrNone(measured.overflowTurnWait),
@@ -366,4 +394,15 @@ function clearingOff(mode: ContextMode): boolean {
 
 function statsOrNone(timesMs: readonly number[]): TimingStats | undefined {
   return timesMs.length === 0 ? undefined : timingStats(timesMs);
+}
+
+/** What one request costs at PRICES. */
+export function costUsd(exchange: CachedExchange): number {
+  return (
+    (exchange.inputTokens * PRICES.input +
+      exchange.cacheWriteTokens * PRICES.cacheWrite +
+      exchange.cacheReadTokens * PRICES.cacheRead +
+      exchange.outputTokens * PRICES.output) /
+    1_000_000
+  );
 }

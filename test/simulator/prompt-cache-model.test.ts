@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message, ModelRequest, ToolDefinition, Usage } from "../../src/core/index.js";
+import type { AssistantMessage, Message, ModelRequest, ToolDefinition, Usage } from "../../src/core/index.js";
 import { createAnthropicClient } from "../../src/providers/anthropic/index.js";
 import {
   type CachingAnthropicServer,
@@ -22,7 +22,7 @@ const tools: ToolDefinition[] = [
 // Long enough that the tools-and-system prefix passes the 1,024-token minimum on its own.
 const systemPrompt = `You are a careful agent. ${"Follow the project's rules. ".repeat(200)}`;
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
-const assistant = (text: string): Message => ({
+const assistant = (text: string): AssistantMessage => ({
   role: "assistant",
   provider: "anthropic",
   api: "anthropic-messages",
@@ -101,6 +101,54 @@ describe("the caching fake Anthropic server (the context benchmark's prompt cach
       "extends",
       "expired",
     ]);
+  });
+
+  it("sees a request that changes an earlier tool result (a clearing) as a rewrite of the cached prefix", async () => {
+    const { server, send, advance } = await start();
+    const call: Message = {
+      ...assistant(""),
+      content: [{ type: "tool-call", id: "toolu_01", name: "bash", arguments: { command: "cat big.log" } }],
+      stopReason: "tool-use",
+    };
+    const result = (text: string): Message => ({
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "toolu_01",
+          toolName: "bash",
+          isError: false,
+          content: [{ type: "text", text }],
+        },
+      ],
+    });
+    const asked = user(`Look at the log. ${"Context. ".repeat(1000)}`);
+    const full = [asked, call, result("log line\n".repeat(2000)), assistant("Seen."), user("Next.")];
+    await send(full);
+    advance(10_000);
+    await send([...full, assistant("Done."), user("And now?")]);
+    advance(10_000);
+    const stubbed = [
+      asked,
+      call,
+      result("[cleared: output of bash]"),
+      ...full.slice(3),
+      assistant("Done."),
+      user("And now?"),
+    ];
+    const cleared = await send(stubbed);
+    advance(10_000);
+    await send([...stubbed, assistant("Still here."), user("Go on.")]);
+
+    expect(server.exchanges.map((exchange) => [exchange.continuity, exchange.changedToolResults])).toEqual([
+      ["first", 0],
+      ["extends", 0],
+      ["rewritten", 1],
+      ["extends", 0],
+    ]);
+    // What follows the changed result is written again; the prefix before it (tools, system, the question) is read.
+    expect(cleared.cacheReadTokens).toBeGreaterThan(0);
+    expect(cleared.cacheWriteTokens).toBe(cleared.promptTokens - (cleared.cacheReadTokens ?? 0));
   });
 
   it("rejects a prompt above the window with Anthropic's overflow error, counting it", async () => {
