@@ -3,6 +3,7 @@ import {
   CONTEXT_WINDOW,
   type ContextFigures,
   type ContextMode,
+  DEFAULT_CONTEXT_MODES,
   MODEL_TIME,
   PRICED_MODEL,
   PRICES,
@@ -12,7 +13,8 @@ import { timingStats } from "./timing-stats.js";
 
 /**
  * `npm run bench -- --only=context`: the context benchmark's table, a row per mode as it finishes.
- * `--modes=v1,clearing,prepared` picks the modes (default all three), `--turns=N` the session's
+ * `--modes=v1,clearing,prepared,preparation` picks the modes (default the first three; "preparation"
+ * is preparation without clearing), `--turns=N` the session's
  * length (default 200), `--seed=N` the session (default 34).
  */
 export async function printContextBenchmark(argv: readonly string[]): Promise<void> {
@@ -64,8 +66,9 @@ function row(figures: ContextFigures): string {
     wait === undefined
       ? "none"
       : `${wait.runs} turns: ${(wait.medianMs / 1000).toFixed(1)} (${(wait.maxMs / 1000).toFixed(1)})`;
-  const perClearing =
-    figures.clearings === 0 ? "-" : (figures.clearingRewrites / figures.clearings).toFixed(2);
+  // Per clearing panto reported: a clearing whose stubs changed the prompt twice shows as 2.
+  const clearings = figures.clearings > 0 ? figures.clearings : figures.clearingRequests;
+  const perClearing = clearings === 0 ? "-" : (figures.clearingRewrites / clearings).toFixed(2);
   return [
     figures.mode.name.padEnd(24),
     tokens(figures.promptTokens).padStart(12),
@@ -87,6 +90,7 @@ function details(figures: ContextFigures): string {
   return [
     `  ${figures.agentRequests} agent requests, ${figures.overflows} rejected over the window;`,
     `summary requests cost $${figures.summaryCostUsd.toFixed(2)};`,
+    `${figures.clearingRequests} requests changed an earlier tool result; ${figures.backgroundSummaryRequests} summary requests between turns (prepared);`,
     `cache rewrites ${figures.rewrites} (${figures.clearingRewrites} at clearings), prefixes expired after a pause ${figures.expiredPrefixes};`,
     `${figures.toolOutputTokens.length} tool outputs of ${outputs.minMs}-${outputs.maxMs} tokens (median ${outputs.medianMs});`,
     ...(figures.overflowTurnOwn === undefined
@@ -101,7 +105,8 @@ function details(figures: ContextFigures): string {
 
 function selectedModes(argv: readonly string[]): readonly ContextMode[] {
   const flag = argv.find((arg) => arg.startsWith("--modes="));
-  if (flag === undefined) return CONTEXT_MODES;
+  if (flag === undefined)
+    return CONTEXT_MODES.filter((mode) => (DEFAULT_CONTEXT_MODES as readonly string[]).includes(mode.id));
   const ids = flag.slice("--modes=".length).split(",");
   const unknown = ids.filter((id) => !CONTEXT_MODES.some((mode) => mode.id === id));
   if (unknown.length > 0)
