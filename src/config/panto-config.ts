@@ -49,6 +49,24 @@ export interface PantoConfig {
   models?: Record<string, ModelSettings>;
   /** How the model's commands and file tools are confined (a bare mode string is read as `{"mode": ...}`). */
   sandbox?: SandboxConfig;
+  /** When old tool results are cleared from the context (stubs; the file keeps them, recall reads them back). */
+  clearing?: ClearingConfig;
+}
+
+/** Config "clearing"; every key optional, defaults in `src/compaction/plan-clearing.ts`. */
+export interface ClearingConfig {
+  /** Default true. */
+  enabled?: boolean;
+  /** Provider-reported prompt size past which clearing is considered (default half a known window, else 100000). */
+  trigger_tokens?: number;
+  /** The most recent clearable tool results never cleared (default 5). */
+  keep_recent?: number;
+  /** A clearing happens only when it reclaims at least this many tokens (default 20000). */
+  min_reclaim_tokens?: number;
+  /** Tools whose results are never cleared. */
+  exclude_tools?: string[];
+  /** The provider's prompt-cache lifetime in seconds (default 300). */
+  cache_ttl_seconds?: number;
 }
 
 /** Config "sandbox". */

@@ -29,12 +29,14 @@ import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
 import { CommandRegistry } from "./command-registry.js";
 import { builtInCommands } from "./commands/built-in-handlers.js";
+import { knownWindow } from "./context-usage.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
 import { addCustomCommands } from "./setup/add-custom-commands.js";
 import { checkRunFolders } from "./setup/check-run-folders.js";
 import { chooseModel } from "./setup/choose-model.js";
+import { clearingSettings } from "./setup/clearing-settings.js";
 import { clientFactory } from "./setup/client-factory.js";
 import { makeFork } from "./setup/fork-run-session.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
@@ -175,6 +177,9 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("sandbox", confinement.sandbox),
       sandboxRecord: confinement.record,
       ...optional("checkpoints", recorder),
+      clearing: clearingSettings(config.clearing),
+      contextWindow: async (id) =>
+        (await knownWindow(createClient(id), undefined, id, config.models))?.tokens,
     };
     return new Agent(agentOptions);
   };

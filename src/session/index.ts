@@ -1,3 +1,4 @@
+export { type ClearingInForce, clearedResults, clearingsInForce, stubCleared } from "./clearings-in-force.js";
 export {
   blockParts,
   type CompactionBlockParts,
@@ -43,7 +44,10 @@ export {
 } from "./rewound-ranges.js";
 export type { EntryFields, OpenSessionOptions, Session } from "./session.js";
 export type {
+  CarriedClearing,
   CheckpointEntry,
+  ClearedResult,
+  ClearingEntry,
   CompactionEntry,
   CompactionFailedEntry,
   FileChange,
@@ -61,6 +65,7 @@ export type {
   SessionParent,
   SessionRelation,
   TurnFailedEntry,
+  UnclearEntry,
   UncompactEntry,
   UncoveredPath,
   UncoveredReason,
