@@ -19,7 +19,8 @@ export function clearingStub(
   const argument = call === undefined ? undefined : tellingArgument(call.arguments);
   const what = argument === undefined ? result.toolName : `${result.toolName} ${JSON.stringify(argument)}`;
   const ending = endingOf(result);
-  const recall = JSON.stringify({ tool_result: result.toolCallId });
+  // Spaced as the issue and the recall tool's description write it.
+  const recall = `{"tool_result": ${JSON.stringify(result.toolCallId)}}`;
   return `[cleared to save context: output of ${what}${ending === undefined ? "" : ` (${ending})`}, ${tokens.toLocaleString("en-US")} tokens; recall ${recall} reads it back]`;
 }
 

@@ -47,7 +47,7 @@ export async function recall(session: RecallSession, request: RecallRequest): Pr
   const asked = [hasQuery, request.turn !== undefined, request.tool_result !== undefined];
   if (asked.filter(Boolean).length !== 1)
     return fail(
-      'give one of "query" (to search), "turn" (to read a turn back) or "tool_result" (to read one tool output back)',
+      'give either "query" (to search), "turn" (to read a turn back) or "tool_result" (to read one tool output back), exactly one of them',
     );
   const lineage = await recallLineage(session.path, session.header);
   if (!session.hasFile) lineage.sources.shift();
