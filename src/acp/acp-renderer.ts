@@ -188,17 +188,14 @@ export class AcpRenderer {
   }
 
   /**
-   * A clearing (or its undo): one line for the user, and a `usage_update` with the new size whose
+   * A clearing (or its undo): one line for the user (an undo's is its command's outcome), and a `usage_update` with the new size whose
    * `_meta["panto/clearing"]` names what changed (no update while no window is known).
    */
   #clearing(event: Extract<AgentEvent, { type: "context-cleared" | "clearing-undone" }>): void {
     const { out, usage } = this.#options;
     const cleared = event.type === "context-cleared";
-    (this.#options.note ?? this.#options.warn)(
-      cleared
-        ? formatClearingLine(event)
-        : `took back the latest clearing: ${event.toolCallIds.length} tool results are whole again`,
-    );
+    // An undo is told by /unclear's own outcome.
+    if (cleared) (this.#options.note ?? this.#options.warn)(formatClearingLine(event));
     const meta = {
       "panto/clearing": {
         event: cleared ? "cleared" : "undone",

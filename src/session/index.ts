@@ -1,3 +1,4 @@
+export { type ClearingSavings, ClearingSavingsCounter, readClearingSavings } from "./clearing-savings.js";
 export { type ClearingInForce, clearedResults, clearingsInForce, stubCleared } from "./clearings-in-force.js";
 export {
   blockParts,
