@@ -29,7 +29,6 @@ import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
 import { CommandRegistry } from "./command-registry.js";
 import { builtInCommands } from "./commands/built-in-handlers.js";
-import { knownWindow } from "./context-usage.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
@@ -178,8 +177,11 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       sandboxRecord: confinement.record,
       ...optional("checkpoints", recorder),
       clearing: clearingSettings(config.clearing),
-      contextWindow: async (id) =>
-        (await knownWindow(createClient(id), undefined, id, config.models))?.tokens,
+      // Loaded when clearing first needs the window (its default trigger), not at every start.
+      contextWindow: async (id) => {
+        const { knownWindow } = await import("./context-usage.js");
+        return (await knownWindow(createClient(id), undefined, id, config.models))?.tokens;
+      },
     };
     return new Agent(agentOptions);
   };
