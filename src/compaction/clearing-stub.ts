@@ -1,4 +1,4 @@
-import type { ToolCallBlock, ToolResultBlock } from "../core/index.js";
+import { commandOutcome, type ToolCallBlock, type ToolResultBlock } from "../core/index.js";
 
 /** How much of a call's argument the stub quotes: enough to tell calls apart, one line. */
 const ARGUMENT_CHARS = 60;
@@ -32,10 +32,10 @@ function tellingArgument(args: Record<string, unknown>): string | undefined {
   return line.length > ARGUMENT_CHARS ? `${line.slice(0, ARGUMENT_CHARS - 3)}...` : line;
 }
 
-/** "exit N" from bash's closing line, "error" for any other failed call, nothing for a success. */
+/** How a command ended, read as the ledger reads it ("exit 1", "timed out"); "error" for another failed call. */
 function endingOf(result: ToolResultBlock): string | undefined {
-  const last = result.content.findLast((block) => block.type === "text");
-  const exit = last?.type === "text" ? /Exit code: (\d+)\s*$/.exec(last.text) : null;
-  if (exit !== null) return `exit ${exit[1]}`;
+  const text = result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+  const outcome = result.toolName === "bash" ? commandOutcome(text) : undefined;
+  if (outcome !== undefined) return outcome.ending;
   return result.isError ? "error" : undefined;
 }

@@ -72,7 +72,7 @@ describe("planClearing", () => {
     messages: [
       ...turn(1, [
         { tool: "read", text: big("alpha") },
-        { tool: "bash", text: `${big("beta")}\nExit code: 1` },
+        { tool: "bash", text: `${big("beta")}\n\nExit code: 1` },
       ]),
       ...turn(2, [
         { tool: "grep", text: big("gamma") },
