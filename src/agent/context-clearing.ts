@@ -1,4 +1,4 @@
-import { type ClearingPlan, type ClearingSettings, planClearing } from "../compaction/index.js";
+import { type ClearingPlan, type ClearingSettings, clearingDue, planClearing } from "../compaction/index.js";
 import {
   type ClearingEntry,
   clearingsInForce,
@@ -72,15 +72,21 @@ export async function planNow(deps: ClearingDeps): Promise<ClearingPlan> {
   const needsWindow = settings.triggerTokens === undefined && latest.promptTokens !== undefined;
   const window = needsWindow ? await deps.window() : undefined;
   const paused = pausedBelow(entries, settings);
-  return planClearing({
-    context: session.effectiveContext(),
-    cleared: clearingsInForce(entries).cleared,
+  const figures = {
     ...(latest.promptTokens === undefined ? {} : { latestPromptTokens: latest.promptTokens }),
     ...(latest.at === undefined ? {} : { lastRequestAt: latest.at }),
     ...(window === undefined ? {} : { window }),
     ...(paused === undefined ? {} : { pausedBelowTokens: paused }),
     now: deps.now?.() ?? Date.now(),
     settings,
+  };
+  // Most requests are below the trigger with a warm cache: no context is built for them.
+  const due = clearingDue(figures);
+  if (due.type === "keep") return due;
+  return planClearing({
+    ...figures,
+    context: session.effectiveContext(),
+    cleared: clearingsInForce(entries).cleared,
   });
 }
 

@@ -22,6 +22,7 @@ export {
   type ClearingInput,
   type ClearingPlan,
   type ClearingSettings,
+  clearingDue,
   DEFAULT_CLEARING,
   DEFAULT_TRIGGER_TOKENS,
   type PlannedClear,

@@ -99,15 +99,10 @@ const CACHE_READ = 0.1;
  * a result whose call id occurs twice in the context (it could not be named without ambiguity).
  */
 export function planClearing(input: ClearingInput): ClearingPlan {
+  const due = clearingDue(input);
+  if (due.type === "keep") return due;
+  const cold = due.reason === "cold-cache";
   const { settings } = input;
-  if (!settings.enabled) return { type: "keep", reason: "disabled" };
-  const reported = input.latestPromptTokens ?? 0;
-  if (input.pausedBelowTokens !== undefined && reported < input.pausedBelowTokens)
-    return { type: "keep", reason: "paused" };
-  const cold =
-    input.lastRequestAt !== undefined && input.now - input.lastRequestAt > settings.cacheTtlSeconds * 1000;
-  const trigger = settings.triggerTokens ?? defaultTrigger(input.window);
-  if (!cold && !(reported > trigger)) return { type: "keep", reason: "below-trigger" };
   const candidates = clearCandidates(input);
   const reclaimTokens = candidates.reduce(
     (total, candidate) => total + candidate.tokens - estimateTokens(candidate.stub),
@@ -117,6 +112,26 @@ export function planClearing(input: ClearingInput): ClearingPlan {
     return { type: "keep", reason: "below-min-reclaim" };
   const cost = clearingCost(input.context, candidates[0] as PlannedClear, reclaimTokens, cold);
   return { type: "clear", reason: cold ? "cold-cache" : "trigger", results: candidates, reclaimTokens, cost };
+}
+
+/**
+ * Whether a clearing may happen now, before looking at the context: enabled, not paused, and past
+ * the trigger or with a cold cache. What `planClearing` checks first; callers may ask it alone to
+ * avoid building the context for nothing.
+ */
+export function clearingDue(
+  input: Omit<ClearingInput, "context" | "cleared">,
+): { type: "due"; reason: "trigger" | "cold-cache" } | Extract<ClearingPlan, { type: "keep" }> {
+  const { settings } = input;
+  if (!settings.enabled) return { type: "keep", reason: "disabled" };
+  const reported = input.latestPromptTokens ?? 0;
+  if (input.pausedBelowTokens !== undefined && reported < input.pausedBelowTokens)
+    return { type: "keep", reason: "paused" };
+  const cold =
+    input.lastRequestAt !== undefined && input.now - input.lastRequestAt > settings.cacheTtlSeconds * 1000;
+  const trigger = settings.triggerTokens ?? defaultTrigger(input.window);
+  if (!cold && !(reported > trigger)) return { type: "keep", reason: "below-trigger" };
+  return { type: "due", reason: cold ? "cold-cache" : "trigger" };
 }
 
 function defaultTrigger(window: number | undefined): number {
