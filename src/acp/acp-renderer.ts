@@ -1,7 +1,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../agent/index.js";
 import type { StopReason, ToolCallBlock } from "../core/index.js";
-import { formatToolCall } from "../runtime/format-text.js";
+import { formatClearingLine, formatToolCall } from "../runtime/format-text.js";
 import type { RunEvent } from "../runtime/run-events.js";
 import type { FileChange } from "../tools/index.js";
 import { CompactionReporter } from "./compaction-reporter.js";
@@ -143,6 +143,10 @@ export class AcpRenderer {
       case "tool-result":
         this.#result(event);
         return;
+      case "context-cleared":
+      case "clearing-undone":
+        this.#clearing(event);
+        return;
       case "retry-wait":
         this.#options.warn(
           `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`,
@@ -181,6 +185,32 @@ export class AcpRenderer {
         // Progress, the overflow retry, and the compaction controls' events: their commands' outcomes say it.
         return;
     }
+  }
+
+  /**
+   * A clearing (or its undo): one line for the user (an undo's is its command's outcome), and a `usage_update` with the new size whose
+   * `_meta["panto/clearing"]` names what changed (no update while no window is known).
+   */
+  #clearing(event: Extract<AgentEvent, { type: "context-cleared" | "clearing-undone" }>): void {
+    const { out, usage } = this.#options;
+    const cleared = event.type === "context-cleared";
+    // An undo is told by /unclear's own outcome.
+    if (cleared) (this.#options.note ?? this.#options.warn)(formatClearingLine(event));
+    const meta = {
+      "panto/clearing": {
+        event: cleared ? "cleared" : "undone",
+        clearingId: event.clearingId,
+        toolResults: event.toolCallIds.length,
+        ids: event.toolCallIds,
+        tokensBefore: event.tokensBefore,
+        tokensAfter: event.tokensAfter,
+      },
+    };
+    out.later(async () => {
+      const update = await usage();
+      if (update?.sessionUpdate !== "usage_update") return update;
+      return { ...update, _meta: { ...update._meta, ...meta } };
+    });
   }
 
   #newAnswer(): void {

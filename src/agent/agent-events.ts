@@ -85,6 +85,27 @@ export type AgentEvent =
       tokensBefore: number;
       tokensAfter: number;
     }
+  /**
+   * Old tool results left the context before a request (a clearing entry `clearingId`): each named
+   * result holds a one-line stub; the file keeps the output and `recall {"tool_result": ID}` reads it.
+   */
+  | {
+      type: "context-cleared";
+      clearingId: string;
+      /** "trigger": the reported prompt passed `clearing.trigger_tokens`; "cold-cache": the prompt cache had expired. */
+      reason: "trigger" | "cold-cache";
+      toolCallIds: string[];
+      tokensBefore: number;
+      tokensAfter: number;
+    }
+  /** `/unclear`: the clearing `clearingId` was taken back; its results are whole again. */
+  | {
+      type: "clearing-undone";
+      clearingId: string;
+      toolCallIds: string[];
+      tokensBefore: number;
+      tokensAfter: number;
+    }
   /** The failed request is being sent once more, against the compacted context. */
   | { type: "overflow-retry" }
   /** One hook command ran (config "hooks"). */

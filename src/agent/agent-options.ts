@@ -1,4 +1,5 @@
 import type { CheckpointRecorder } from "../checkpoints/index.js";
+import type { ClearingSettings } from "../compaction/index.js";
 import type {
   ImageBlock,
   ModelClient,
@@ -55,6 +56,13 @@ export interface AgentOptions {
   sandbox?: ToolSandbox;
   /** How the tools are confined (full included), written to the session with the first prompt. */
   sandboxRecord?: SandboxRecord;
+  /** Config `clearing` with its defaults; absent: old tool results are never cleared. */
+  clearing?: ClearingSettings;
+  /**
+   * The known context window of a model (learned, reported by the server, configured, or published),
+   * for clearing's default trigger (half of it); absent or undefined: none known.
+   */
+  contextWindow?: (modelId: string) => Promise<number | undefined>;
   /** Records what each tool call changes (checkpoints for rewinds); none: nothing is recorded. */
   checkpoints?: CheckpointRecorder;
 }

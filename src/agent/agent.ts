@@ -1,4 +1,4 @@
-import type { CompactionOutcome, CompactionPreview } from "../compaction/index.js";
+import { type CompactionOutcome, type CompactionPreview, DEFAULT_CLEARING } from "../compaction/index.js";
 import type {
   AssistantMessage,
   CompactionTrigger,
@@ -9,6 +9,7 @@ import type {
 } from "../core/index.js";
 import { optional, type PantoError } from "../core/index.js";
 import type { AgentOptions, PromptContent, PromptOptions, PromptResult } from "./agent-options.js";
+import { clearedTokens } from "./cleared-tokens.js";
 import {
   type EditOutcome,
   editSummary,
@@ -18,6 +19,13 @@ import {
   uncompactLatest,
   unpinNote,
 } from "./compaction-controls.js";
+import {
+  type ClearingDeps,
+  clearIfDue,
+  sizeChangeSinceUsage,
+  type UnclearOutcome,
+  unclearLatest,
+} from "./context-clearing.js";
 import { failureHint, INTERRUPTED_KEPT_HINT } from "./failure-hint.js";
 import { promptBlockedByHook } from "./hook-points.js";
 import {
@@ -106,7 +114,39 @@ export class Agent {
 
   /** `contextTokens()` with whether the provider's numbers went into it (see `RequestSize`). */
   contextSize(): RequestSize {
-    return requestSize(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions());
+    const size = requestSize(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions());
+    // The latest usage predates clearings (or unclears) written since: take out what they changed.
+    const change = sizeChangeSinceUsage(this.#options.session.activeEntries());
+    return change === 0 || size.source !== "usage"
+      ? size
+      : { ...size, tokens: Math.max(0, size.tokens - change) };
+  }
+
+  /**
+   * The tokens the clearings in force keep out of the context (what their results would add back),
+   * by the sizes recorded when they were made.
+   */
+  clearedTokens(): number {
+    return clearedTokens(this.#options.session.activeEntries());
+  }
+
+  /** `/unclear`: takes back the latest clearing (after any compaction still running). */
+  unclear(): Promise<UnclearOutcome> {
+    return this.#exclusively(() => unclearLatest(this.#clearingDeps()));
+  }
+
+  /** What clearing needs of the agent; the settings default to clearing off. */
+  #clearingDeps(): ClearingDeps {
+    const { session, onEvent, contextWindow, clearing } = this.#options;
+    return {
+      session,
+      onEvent,
+      settings: clearing ?? { ...DEFAULT_CLEARING, enabled: false },
+      window: async () =>
+        this.learnedWindow()?.contextWindow ?? (await contextWindow?.(this.#modelId).catch(() => undefined)),
+      requestTokens: () => this.#reportedTokens(),
+      scale: () => requestScale(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions()),
+    };
   }
 
   /**
@@ -224,6 +264,8 @@ export class Agent {
 
   /** The turn's next request; each request of the turn earns its own single retry after an overflow. */
   async #request(signal: AbortSignal | undefined): Promise<AssistantMessage> {
+    // Old tool results leave the context before a request, never between an overflow and its retry.
+    await this.#exclusively(() => clearIfDue(this.#clearingDeps()));
     const serverWindow = this.#serverWindow();
     const message = await this.#sendRecoveringOnce(signal);
     await this.#warnIfTruncated(message, serverWindow);

@@ -89,15 +89,22 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
   const durationMs = Math.round(performance.now() - started);
   if (outcome.type === "compacted") {
     const numbers = planNumbers(outcome.plan, await effectiveNumbering(session));
+    // The summariser saw the stubs, as the context holds them; the ledger and the restored facts
+    // read the cleared outputs whole, as the file keeps them (same messages, same order).
+    const whole = session.unclearedContext().messages;
+    const summarisedWhole = outcome.plan.summarise.map((turn) => ({
+      ...turn,
+      messages: whole.slice(turn.start, turn.end),
+    }));
     const numbered = { ...outcome.record, ...optional("turns", numbers.turns) };
     const restored =
       options.restoreFacts === false
         ? numbered
-        : withRestoredFacts(numbered, outcome.plan.summarise, {
+        : withRestoredFacts(numbered, summarisedWhole, {
             turnNumbers: numbers.summarised,
             ...optional("previousLedger", session.activeCompaction()?.ledger),
           });
-    const checked = withLoadedSkills(restored, outcome.plan.summarise, session.activeCompaction()?.skills);
+    const checked = withLoadedSkills(restored, summarisedWhole, session.activeCompaction()?.skills);
     const record = {
       ...checked,
       ...(summaryUsage.length === 0 ? {} : { usage: summaryUsage }),

@@ -157,15 +157,26 @@ Context and cost:
   asked once, in the terminal and ACP only, kept per base URL in $PANTO_HOME/context-windows.json
   for print and JSON modes; never guessed, never a compaction trigger). /cost totals the session's tokens per model
   (compaction and task subagents apart, resumed history included) with a cost where config
-  "prices" has one.
+  "prices" has one, and says apart what clearing saved.
+  Clearing (config "clearing"): when the provider reports a prompt larger than trigger_tokens,
+  panto replaces old tool outputs in the context with one line each, e.g. [cleared to save
+  context: output of bash "npm test" (exit 1), 12,345 tokens; recall {"tool_result": "toolu_01"}
+  reads it back]; the calls stay, the keep_recent latest outputs and the turn in flight stay
+  whole, and it happens only in batches of at least min_reclaim_tokens (each batch rewrites the
+  prompt cache from the first output it clears), or at once when the cache has gone cold (no
+  request for cache_ttl_seconds, from the session's recorded times). The file keeps every
+  output; a clearing is an entry, /unclear takes the latest back (and pauses clearing until the
+  context has grown by min_reclaim_tokens), /context shows what is cleared.
 
 Tools:
   recall searches this session's whole history (summarised, failed, undone and rewound turns
   included, and the session it was handed off from) and reads turns back by number: {"query": "words
   "exact phrase"", "kind": user|assistant|tool_call|tool_result|TOOL, "limit": 8} or
-  {"turn": N, "to": M, "offset": C}; hits best first (most words, newest first among equals)
+  {"turn": N, "to": M, "offset": C}, and one tool output whole by its call id:
+  {"tool_result": "ID", "offset": C} (what a cleared output's stub names); hits best first (most words, newest first among equals)
   with turn, time, role or tool, how the turn stands and stale notes (a file read before a later
-  edit, a command run again with another result). Always offered; it only reads.
+  edit, a command run again with another result; outputs cleared from the context are marked
+  so). Always offered; it only reads.
   read, ls, glob and grep always run; inside the sandbox (the default) so does bash. write,
   edit (and bash with --sandbox full) change things: the interactive mode asks with one key
   (y = once, a = always for this session, n = no, then an optional
@@ -324,9 +335,17 @@ Configuration (JSON; each file wins per key over the ones before it):
                           "max_processes": 4096, "max_memory_mb": 8192 (per process; default
                           half the machine's memory) };
                           paths absolute, ~/..., or relative to the project root
+    clearing              old tool outputs leave the context as one-line stubs (see Context
+                          and cost): { "enabled": true, "trigger_tokens": half a known window, else
+                          100000 (the provider-reported prompt size past which old outputs are
+                          cleared), "keep_recent": 5 (most recent outputs never cleared),
+                          "min_reclaim_tokens": 20000 (a clearing must reclaim this much),
+                          "exclude_tools": ["..."] (never cleared), "cache_ttl_seconds": 300
+                          (no request for longer: the prompt cache is cold, clear at once) }
     models                what panto takes as known about a model, by "provider/model":
                           { "ollama/qwen3-coder": { "context_window": 65536 } }; the window is shown
-                          (status line, /context, ACP usage_update), never used to decide compaction;
+                          (status line, /context, ACP usage_update) and halved is clearing's default
+                          trigger, never used to decide compaction;
                           a window the server reports or an overflow taught wins over it
     prices                what tokens cost, for /cost, in US dollars per million tokens:
                           { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,
@@ -385,6 +404,9 @@ JSON events (--json; one object per line, always ending with "done"):
   summary_edited {compaction_id, summary_tokens, tokens_before, tokens_after}
   handoff {goal, model (null when the user wrote it), draft, parent: {id, path},
     session: {id, path} | null (null: only shown; started with --yes)}
+  context_cleared {tool_results (how many), ids (their call ids), tokens_before, tokens_after,
+    reason: trigger|cold_cache, clearing_id}   (old tool outputs replaced by one-line stubs)
+  clearing_undone {tool_results, ids, tokens_before, tokens_after, clearing_id}   (/unclear)
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
     (code "prompt_truncated": by the server's own numbers, a prompt pinned at its context size
     or no larger than an earlier one although the conversation grew; it may have dropped part of

@@ -85,6 +85,16 @@ export const priceSchema = z.strictObject({
   cache_write_per_mtok: perMillionTokens.optional(),
 });
 
+/** Config "clearing": when old tool results leave the context (issue 34). */
+export const clearingSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  trigger_tokens: positiveInteger.optional(),
+  keep_recent: z.number().int().min(0).optional(),
+  min_reclaim_tokens: z.number().int().min(0).optional(),
+  exclude_tools: z.array(z.string().min(1)).optional(),
+  cache_ttl_seconds: positiveInteger.optional(),
+});
+
 /** Config "models": what panto should take as known about one model. */
 export const modelSettingsSchema = z.strictObject({
   context_window: positiveInteger.optional(),
@@ -124,6 +134,7 @@ export const configSchema = z.strictObject({
   models: z.record(modelId, modelSettingsSchema).optional(),
   // "sandbox": "read-only" is short for {"mode": "read-only"}: expanded before validation (parseConfigText).
   sandbox: sandboxSchema.optional(),
+  clearing: clearingSchema.optional(),
 });
 
 /**
@@ -201,6 +212,16 @@ export const KEY_RULES: Record<string, string> = {
   "sandbox.ask_commands": "must be true or false",
   "sandbox.max_processes":
     "must be a whole number of processes (threads count too) at least 1, e.g. 4096, the most a sandboxed command may run at once",
+  clearing:
+    'must be an object such as {"enabled": true, "trigger_tokens": 100000, "keep_recent": 5, "min_reclaim_tokens": 20000, "exclude_tools": ["read"], "cache_ttl_seconds": 300}',
+  "clearing.enabled": "must be true or false",
+  "clearing.trigger_tokens":
+    "must be a positive integer (the provider-reported prompt size past which old tool results are cleared)",
+  "clearing.keep_recent": "must be a non-negative integer (the most recent tool results never cleared)",
+  "clearing.min_reclaim_tokens": "must be a non-negative integer (tokens a clearing must reclaim at least)",
+  "clearing.exclude_tools": 'must be a list of tool names, e.g. ["read", "recall"]',
+  "clearing.exclude_tools.*": "must be a non-empty tool name",
+  "clearing.cache_ttl_seconds": "must be a positive integer (seconds the provider's prompt cache lives)",
   "sandbox.max_memory_mb":
     "must be a whole number of megabytes at least 1, e.g. 8192, the most memory each sandboxed process may allocate",
 };
@@ -216,13 +237,15 @@ export function allowedKeys(path: readonly PropertyKey[]): string[] {
           ? hookShape(path)
           : path[0] === "sandbox"
             ? sandboxSchema.shape
-            : path.length === 2 && path[0] === "prices"
-              ? priceSchema.shape
-              : path.length === 2 && path[0] === "models"
-                ? modelSettingsSchema.shape
-                : path.length === 2 && path[0] === "providers"
-                  ? providerSchema.shape
-                  : {};
+            : path[0] === "clearing"
+              ? clearingSchema.shape
+              : path.length === 2 && path[0] === "prices"
+                ? priceSchema.shape
+                : path.length === 2 && path[0] === "models"
+                  ? modelSettingsSchema.shape
+                  : path.length === 2 && path[0] === "providers"
+                    ? providerSchema.shape
+                    : {};
   return Object.keys(shape).filter((key) => key !== "$schema");
 }
 
@@ -241,7 +264,7 @@ export function ruleKey(path: readonly PropertyKey[]): string {
       if (path[0] === "mcp_servers") return index === 1 ? "*" : String(segment);
       if (path[0] === "bash_env_passthrough" && index === 1) return "*";
       if ((path[0] === "prices" || path[0] === "models") && index === 1) return "*";
-      if (path[0] === "sandbox" && index === 2) return "*";
+      if ((path[0] === "sandbox" || path[0] === "clearing") && index === 2) return "*";
       if (path[0] === "permissions" && index === 2) return "*";
       if (path[0] === "allowed_mcp_servers" && index === 1) return "*";
       if (path[0] === "hooks" && (index === 1 || index === 2 || index === 4)) return "*";

@@ -53,6 +53,8 @@ export interface PantoConfig {
   permissions?: PermissionsConfig;
   /** Only these MCP servers start (by name); in the managed settings, no other file can widen it. */
   allowed_mcp_servers?: string[];
+  /** When old tool results are cleared from the context (stubs; the file keeps them, recall reads them back). */
+  clearing?: ClearingConfig;
 }
 
 /** Config "permissions": rules by list, each `Tool` or `Tool(pattern)`. */
@@ -60,6 +62,22 @@ export interface PermissionsConfig {
   allow?: string[];
   ask?: string[];
   deny?: string[];
+}
+
+/** Config "clearing"; every key optional, defaults in `src/compaction/plan-clearing.ts`. */
+export interface ClearingConfig {
+  /** Default true. */
+  enabled?: boolean;
+  /** Provider-reported prompt size past which clearing is considered (default half a known window, else 100000). */
+  trigger_tokens?: number;
+  /** The most recent clearable tool results never cleared (default 5). */
+  keep_recent?: number;
+  /** A clearing happens only when it reclaims at least this many tokens (default 20000). */
+  min_reclaim_tokens?: number;
+  /** Tools whose results are never cleared. */
+  exclude_tools?: string[];
+  /** The provider's prompt-cache lifetime in seconds (default 300). */
+  cache_ttl_seconds?: number;
 }
 
 /** Config "sandbox". */

@@ -59,6 +59,9 @@ export type CommandOutcome =
       earlier: boolean;
     }
   | { type: "nothing-to-undo" }
+  /** `/unclear`: the clearing `clearingId` is taken back; its `toolResults` outputs are whole again. */
+  | { type: "uncleared"; clearingId: string; toolResults: number; tokensBefore: number; tokensAfter: number }
+  | { type: "nothing-to-unclear" }
   | { type: "pinned"; number: number; text: string }
   | { type: "unpinned"; number: number; text: string }
   /** `/pins`: the notes in force, numbered from 1 as /unpin takes them. */

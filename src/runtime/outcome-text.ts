@@ -55,6 +55,10 @@ function successText(outcome: Success): string {
       ].join("\n");
     case "nothing-to-undo":
       return "Nothing to undo: no compaction is in effect.";
+    case "uncleared":
+      return `Took back clearing ${outcome.clearingId}: ${plural(outcome.toolResults, "tool output")} whole in the context again (next request ${formatTokens(outcome.tokensBefore)} -> ${formatTokens(outcome.tokensAfter)} tokens). Clearing pauses until the context has grown by clearing.min_reclaim_tokens. The clearing stays in the session file.`;
+    case "nothing-to-unclear":
+      return "Nothing to take back: no clearing of tool results is in effect.";
     case "pinned":
       return `Pinned note ${outcome.number}: ${outcome.text}\nThe model sees it from now on, word for word, through every compaction.`;
     case "unpinned":

@@ -36,6 +36,7 @@ import type { RunEvents } from "./run-events.js";
 import { addCustomCommands } from "./setup/add-custom-commands.js";
 import { checkRunFolders } from "./setup/check-run-folders.js";
 import { chooseModel } from "./setup/choose-model.js";
+import { clearingSettings } from "./setup/clearing-settings.js";
 import { clientFactory } from "./setup/client-factory.js";
 import { makeFork } from "./setup/fork-run-session.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
@@ -188,6 +189,12 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("sandbox", confinement.sandbox),
       sandboxRecord: confinement.record,
       ...optional("checkpoints", recorder),
+      clearing: clearingSettings(config.clearing),
+      // Loaded when clearing first needs the window (its default trigger), not at every start.
+      contextWindow: async (id) => {
+        const { knownWindow } = await import("./context-usage.js");
+        return (await knownWindow(createClient(id), undefined, id, config.models))?.tokens;
+      },
     };
     return new Agent(agentOptions);
   };

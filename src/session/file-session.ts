@@ -9,6 +9,7 @@ import {
   PantoError,
   type SandboxRecord,
 } from "../core/index.js";
+import { clearingsInForce } from "./clearings-in-force.js";
 import { learnedWindows } from "./learned-windows.js";
 import { pinsInForce } from "./pins-in-force.js";
 import { readActiveSuffix } from "./read-active-suffix.js";
@@ -16,7 +17,9 @@ import { recordedModel } from "./recorded-model.js";
 import { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 import type { EntryFields, Session } from "./session.js";
 import {
+  type CarriedClearing,
   type CheckpointEntry,
+  type ClearingEntry,
   type CompactionAttemptRecord,
   type CompactionEntry,
   type CompactionFailedEntry,
@@ -30,6 +33,7 @@ import {
   type SessionEntry,
   type SessionHeader,
   type TurnFailedEntry,
+  type UnclearEntry,
   type UncompactEntry,
   type UnpinEntry,
   type WindowEntry,
@@ -103,6 +107,52 @@ export class FileSession implements Session {
     return structuredClone(this.replay.context);
   }
 
+  unclearedContext(): EffectiveContext {
+    return structuredClone(replayEntries(this.entries, { uncleared: true }).context);
+  }
+
+  appendClearing(clearing: EntryFields<ClearingEntry>): Promise<ClearingEntry> {
+    return this.appendOne((stamp) => ({ type: "clearing", ...stamp, ...structuredClone(clearing) }));
+  }
+
+  appendUnclear(unclear: EntryFields<UnclearEntry>): Promise<UnclearEntry> {
+    return this.appendOne((stamp) => ({ type: "unclear", ...stamp, ...structuredClone(unclear) }));
+  }
+
+  /**
+   * `kept` with every cleared result whole (the file holds outputs, never stubs), and the clearings
+   * in force that name one of its results, to carry on the compaction entry for its copies.
+   */
+  private keptWhole(kept: readonly Message[]): { messages: Message[]; carried: CarriedClearing[] } {
+    const { clearings, cleared } = clearingsInForce(this.entries);
+    if (cleared.size === 0) return { messages: structuredClone([...kept]), carried: [] };
+    const originals = new Map<string, Message>();
+    for (const message of this.unclearedContext().messages)
+      if (message.role === "tool")
+        for (const block of message.content)
+          if (cleared.has(block.toolCallId)) originals.set(block.toolCallId, message);
+    const keptIds = new Set<string>();
+    const messages = kept.map((message): Message => {
+      if (message.role !== "tool") return structuredClone(message);
+      const content = message.content.map((block) => {
+        if (!cleared.has(block.toolCallId)) return structuredClone(block);
+        keptIds.add(block.toolCallId);
+        const original = originals.get(block.toolCallId);
+        const whole =
+          original?.role === "tool"
+            ? original.content.find((item) => item.toolCallId === block.toolCallId)
+            : undefined;
+        return structuredClone(whole ?? block);
+      });
+      return { role: "tool", content };
+    });
+    const carried = clearings.flatMap((clearing) => {
+      const results = clearing.results.filter((result) => keptIds.has(result.toolCallId));
+      return results.length === 0 ? [] : [{ id: clearing.id, results: structuredClone([...results]) }];
+    });
+    return { messages, carried };
+  }
+
   activeEntries(): readonly SessionEntry[] {
     return this.entries.slice();
   }
@@ -125,6 +175,7 @@ export class FileSession implements Session {
   ): Promise<{ compaction: CompactionEntry; copies: MessageEntry[] }> {
     return this.enqueue(async () => {
       const windows = this.learnedWindows();
+      const whole = this.keptWhole(kept);
       const compaction: CompactionEntry = {
         type: "compaction",
         ...this.stamp(),
@@ -132,12 +183,13 @@ export class FileSession implements Session {
         keptMessages: kept.length,
         pins: pinsInForce(this.entries),
         ...(Object.keys(windows).length === 0 ? {} : { windows }),
+        ...(whole.carried.length === 0 ? {} : { clearings: whole.carried }),
       };
-      const copies = kept.map(
+      const copies = whole.messages.map(
         (message): MessageEntry => ({
           type: "message",
           ...this.stamp(),
-          message: structuredClone(message),
+          message,
           keptBy: compaction.id,
         }),
       );

@@ -1,3 +1,5 @@
+export { type ClearingSavings, ClearingSavingsCounter, readClearingSavings } from "./clearing-savings.js";
+export { type ClearingInForce, clearedResults, clearingsInForce, stubCleared } from "./clearings-in-force.js";
 export {
   blockParts,
   type CompactionBlockParts,
@@ -43,7 +45,10 @@ export {
 } from "./rewound-ranges.js";
 export type { EntryFields, OpenSessionOptions, Session } from "./session.js";
 export type {
+  CarriedClearing,
   CheckpointEntry,
+  ClearedResult,
+  ClearingEntry,
   CompactionEntry,
   CompactionFailedEntry,
   FileChange,
@@ -61,6 +66,7 @@ export type {
   SessionParent,
   SessionRelation,
   TurnFailedEntry,
+  UnclearEntry,
   UncompactEntry,
   UncoveredPath,
   UncoveredReason,

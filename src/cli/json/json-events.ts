@@ -87,6 +87,25 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
       return compactionControlEvent(event);
     case "overflow-retry":
       return { type: "overflow_retry" };
+    case "context-cleared":
+      return {
+        type: "context_cleared",
+        tool_results: event.toolCallIds.length,
+        ids: event.toolCallIds,
+        tokens_before: event.tokensBefore,
+        tokens_after: event.tokensAfter,
+        reason: event.reason.replace("-", "_"),
+        clearing_id: event.clearingId,
+      };
+    case "clearing-undone":
+      return {
+        type: "clearing_undone",
+        tool_results: event.toolCallIds.length,
+        ids: event.toolCallIds,
+        tokens_before: event.tokensBefore,
+        tokens_after: event.tokensAfter,
+        clearing_id: event.clearingId,
+      };
     case "hook":
       return {
         type: "hook",

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/describe-rewind.js";
 import {
+  formatClearingLine,
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
@@ -95,6 +96,8 @@ export function printLine(event: AgentEvent): string | undefined {
       return event.trigger === "overflow"
         ? `context overflow: compaction cannot help: ${event.reason}`
         : undefined;
+    case "context-cleared":
+      return formatClearingLine(event);
     case "warning":
       return `warning: ${event.message}`;
     case "checkpoint": {

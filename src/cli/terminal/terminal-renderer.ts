@@ -2,6 +2,7 @@ import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/index.js";
 import type { CompactionTrigger } from "../../core/index.js";
 import {
+  formatClearingLine,
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
@@ -226,6 +227,8 @@ export class TerminalRenderer {
         );
       case "overflow-retry":
         return style.dim("↻ retrying the request once against the compacted context");
+      case "context-cleared":
+        return style.dim(`✂ ${formatClearingLine(event)}`);
       default:
         return undefined;
     }

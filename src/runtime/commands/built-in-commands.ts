@@ -20,6 +20,13 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
     summary: "undo the compaction in effect (repeat to walk back one compaction at a time)",
   },
   {
+    name: "unclear",
+    aliases: [],
+    args: "",
+    summary:
+      "take back the latest clearing of old tool results (their outputs are whole in the context again) and pause clearing until the context has grown by clearing.min_reclaim_tokens",
+  },
+  {
     name: "summary",
     aliases: [],
     args: "[edit [TEXT]]",

@@ -92,6 +92,20 @@ export const runUncompact: CommandHandler = async (run, args) => {
   };
 };
 
+/** `/unclear`: takes back the latest clearing of old tool results. */
+export const runUnclear: CommandHandler = async (run, args) => {
+  if (args !== "") return usageError("/unclear takes no arguments");
+  const outcome = await run.agent.unclear();
+  if (outcome.type === "nothing-to-unclear") return outcome;
+  return {
+    type: "uncleared",
+    clearingId: outcome.clearingId,
+    toolResults: outcome.toolCallIds.length,
+    tokensBefore: outcome.tokensBefore,
+    tokensAfter: outcome.tokensAfter,
+  };
+};
+
 /** `/pin TEXT` */
 export const runPin: CommandHandler = async (run, args) => {
   if (args === "") return usageError("/pin needs the note's text, e.g. /pin never touch src/legacy/");
