@@ -29,6 +29,8 @@ import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
 import { CommandRegistry } from "./command-registry.js";
 import { builtInCommands } from "./commands/built-in-handlers.js";
+import { DEFAULT_CONTEXT_WARNINGS } from "./context-warnings.js";
+import { ContextWatch } from "./context-watch.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
@@ -201,7 +203,11 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
   await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
+  const contextWatch = new ContextWatch(() => run, {
+    warnings: config.context_warnings ?? DEFAULT_CONTEXT_WARNINGS,
+  });
   const run: RunContext = {
+    contextWatch,
     maxTurns: options.maxTurns,
     get agent() {
       return agent;
@@ -274,12 +280,14 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       return fork;
     },
     close: async () => {
+      await contextWatch.close();
       await recorder?.close();
       await session.close();
       await mcp?.close();
       await confinement.sandbox?.close();
     },
   };
+  events.subscribe((event) => contextWatch.onEvent(event));
   return run;
 }
 

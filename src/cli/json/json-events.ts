@@ -105,6 +105,8 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
         ...optional("code", event.code),
         message: event.message,
       };
+    case "context-warning":
+      return { type: "context_warning", level: event.level, used: event.used, size: event.size };
     case "task-started":
     case "task-event":
     case "task-finished":

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/index.js";
 import type { CompactionTrigger } from "../../core/index.js";
+import { contextWarningText } from "../../runtime/context-warnings.js";
 import {
   formatCompactionLine,
   formatToolCall,
@@ -134,6 +135,9 @@ export class TerminalRenderer {
       case "compaction-failed":
       case "compaction-skipped":
         this.#compactionEnded(event);
+        return;
+      case "context-warning":
+        this.warning(contextWarningText(event));
         return;
       case "task-started":
       case "task-event":
