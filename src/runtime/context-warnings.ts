@@ -33,8 +33,8 @@ export class ContextWarnings {
 }
 
 /**
- * A context warning in words, for the terminal and print mode: "context 85% full: 170k of 200k
- * tokens (reported by the server); /compact makes room now".
+ * A context warning in words, for the terminal and print mode: ""context past 85% of the window (170k of 200k
+ * tokens, reported by the server); /compact makes room".
  */
 export function contextWarningText(warning: {
   level: number;
@@ -43,5 +43,5 @@ export function contextWarningText(warning: {
   sizeFrom: WindowSource;
 }): string {
   const share = Math.round(warning.level * 100);
-  return `context past ${share}% of the window: ${formatTokens(warning.used)} of ${formatTokens(warning.size)} tokens (${windowSourceText(warning.sizeFrom)}); /compact makes room now`;
+  return `context past ${share}% of the window (${formatTokens(warning.used)} of ${formatTokens(warning.size)} tokens, ${windowSourceText(warning.sizeFrom)}); /compact makes room`;
 }
