@@ -181,6 +181,9 @@ export class AcpRenderer {
       case "compaction-skipped":
         compactions.skipped(event);
         return;
+      case "compaction-prepared":
+        this.#compactionPrepared(event);
+        return;
       default:
         // Progress, the overflow retry, and the compaction controls' events: their commands' outcomes say it.
         return;
@@ -205,6 +208,20 @@ export class AcpRenderer {
       };
     });
     this.#options.warn(contextWarningText(event));
+  }
+
+  /**
+   * A compaction summary prepared ahead: a `usage_update` carrying it under
+   * `_meta["panto/compactionPrepared"]` (nothing in the conversation: no compaction happened yet).
+   */
+  #compactionPrepared(event: Extract<AgentEvent, { type: "compaction-prepared" }>): void {
+    const { model, turnsSummarised, tokensSummarised, summaryTokens, durationMs } = event;
+    this.#options.out.later(async () => {
+      const update = await this.#options.usage();
+      if (update?.sessionUpdate !== "usage_update") return undefined;
+      const prepared = { model, turnsSummarised, tokensSummarised, summaryTokens, durationMs };
+      return { ...update, _meta: { ...update._meta, "panto/compactionPrepared": prepared } };
+    });
   }
 
   #newAnswer(): void {

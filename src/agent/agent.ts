@@ -1,23 +1,36 @@
-import type { CompactionOutcome, CompactionPreview } from "../compaction/index.js";
+import {
+  type CompactionOutcome,
+  type CompactionPreview,
+  estimateTokens,
+  prepareSummary,
+} from "../compaction/index.js";
 import type {
   AssistantMessage,
   CompactionTrigger,
   EffectiveContext,
   LearnedWindow,
   ModelClient,
+  SummaryRequestUsage,
   UserMessage,
 } from "../core/index.js";
 import { optional, type PantoError } from "../core/index.js";
 import type { AgentOptions, PromptContent, PromptOptions, PromptResult } from "./agent-options.js";
 import {
+  contextForSummariser,
   type EditOutcome,
   editSummary,
   pinNote,
   previewNow,
+  summariserPrompt,
   type UncompactOutcome,
   uncompactLatest,
   unpinNote,
 } from "./compaction-controls.js";
+import {
+  CompactionPreparation,
+  type PendingCompaction,
+  type PreparedCompaction,
+} from "./compaction-preparation.js";
 import { failureHint, INTERRUPTED_KEPT_HINT } from "./failure-hint.js";
 import { promptBlockedByHook } from "./hook-points.js";
 import {
@@ -28,9 +41,10 @@ import {
 } from "./overflow-recovery.js";
 import { latestAcceptedRequest, overheadUpperBound } from "./provider-figures.js";
 import { type RequestSize, type RequestSizeOptions, requestScale, requestSize } from "./reported-size.js";
-import { runAgentCompaction } from "./run-agent-compaction.js";
+import { runAgentCompaction, windowLimits } from "./run-agent-compaction.js";
 import { runTurn } from "./run-turn.js";
 import { sendRequest } from "./send-request.js";
+import { summaryRequester } from "./summary-requester.js";
 import { toPantoError } from "./to-panto-error.js";
 import { truncationWarning } from "./truncation-check.js";
 import { estimateOverheadTokens, type FitCheck } from "./window-guard.js";
@@ -61,6 +75,8 @@ export class Agent {
   #compactionLock: Promise<unknown> = Promise.resolve();
   /** How tools are confined in this run, written to the session with the first prompt. */
   #sandboxToRecord: AgentOptions["sandboxRecord"];
+  /** The compaction summary written ahead (config `prepare_compaction_at`), if any. */
+  readonly #preparation = new CompactionPreparation();
 
   constructor(options: AgentOptions) {
     this.#options = options;
@@ -202,8 +218,81 @@ export class Agent {
     return { session, onEvent, requestTokens: () => this.#reportedTokens() };
   }
 
+  /**
+   * Writes, in the background, the summary the next compaction would ask for (config
+   * `prepare_compaction_at`, once a turn ends near the window): the next overflow, or a `/compact`
+   * of the same turns, applies it instead of a summary request. Nothing is written to the session
+   * until then; a `compaction-prepared` event says it is ready. Resolves with it (undefined when
+   * there was nothing to summarise, it failed, or it was dropped), or at once with undefined when
+   * one is already held or being written. Never rejects.
+   */
+  async prepareCompaction(): Promise<PreparedCompaction | undefined> {
+    // After any compaction running now, so the snapshot is of the context it leaves.
+    await this.#compactionLock;
+    const started = performance.now();
+    const done = this.#preparation.start(this.#options.session, (signal) => this.#writePrepared(signal));
+    const prepared = await done;
+    if (prepared !== undefined) {
+      const { summary } = prepared.prepared;
+      this.#options.onEvent({
+        type: "compaction-prepared",
+        model: summary.model,
+        turnsSummarised: prepared.prepared.turns,
+        tokensSummarised: prepared.tokensSummarised,
+        summaryTokens: estimateTokens(summary.summary),
+        durationMs: Math.round(performance.now() - started),
+      });
+    }
+    return prepared;
+  }
+
+  /** The compaction summary prepared ahead, being written or ready (`/summary`), if any. */
+  pendingCompaction(): PendingCompaction | undefined {
+    return this.#preparation.pending();
+  }
+
+  /** `/summary discard`: drops the summary prepared ahead; true when there was one. */
+  discardPreparedCompaction(): boolean {
+    return this.#preparation.discard();
+  }
+
+  /** Cancels a summary being written ahead and waits for it, before the session closes. */
+  closePreparation(): Promise<void> {
+    return this.#preparation.close();
+  }
+
+  /** The prepared summary's request: the prefix an overflow would summarise, as of now. */
+  #writePrepared(signal: AbortSignal) {
+    const { session, keepVerbatimTokens, compactionPrompt, compactionModel } = this.#options;
+    const usage: SummaryRequestUsage[] = [];
+    const limits = windowLimits({
+      options: this.#options,
+      trigger: "overflow",
+      activeModel: this.#modelId,
+      overheadTokens: this.#overheadTokens(),
+    });
+    const client = this.#client;
+    const activeModel = this.#modelId;
+    const input = {
+      context: contextForSummariser(session),
+      budgetTokens: Math.min(limits.budgetTokens, keepVerbatimTokens),
+      systemPrompt: summariserPrompt(session, compactionPrompt),
+      activeModel,
+      ...optional("compactionModel", compactionModel),
+      ...optional("figures", limits.figures),
+      summarise: summaryRequester(
+        (modelId) => (modelId === activeModel ? client : this.#options.createClient(modelId)),
+        undefined,
+        (modelId, used) => usage.push({ model: modelId, ...used }),
+      ),
+      signal,
+    };
+    return prepareSummary(input).then((outcome) => ({ outcome, usage }));
+  }
+
   /** `/uncompact`: undoes the compaction in effect (after any compaction still running). */
   uncompact(): Promise<UncompactOutcome> {
+    this.#preparation.discard();
     return this.#exclusively(() => uncompactLatest(this.#controlDeps()));
   }
 
@@ -219,6 +308,7 @@ export class Agent {
 
   /** `/summary edit`: stores `text` as the summary in effect (a compaction entry with trigger "edited"). */
   editSummary(text: string): Promise<EditOutcome> {
+    this.#preparation.discard();
     return this.#exclusively(() => editSummary(this.#controlDeps(), text));
   }
 
@@ -349,6 +439,8 @@ export class Agent {
       overheadTokens: this.#overheadTokens(),
       reportedTokens: () => this.#reportedTokens(),
       sizeScale: () => requestScale(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions()),
+      takePrepared: (accept: Parameters<CompactionPreparation["take"]>[1]) =>
+        this.#preparation.take(this.#options.session, accept),
     };
     return this.#exclusively(() => runAgentCompaction(compaction));
   }

@@ -18,6 +18,13 @@ export { compactionTurns, numberTurns } from "./number-turns.js";
 export { PINNED_NOTES_PROMPT_HEADING, withPinnedNotes } from "./pinned-notes-prompt.js";
 export * from "./plan-retention.js";
 export {
+  type PreparedSummary,
+  type PrepareOutcome,
+  type PrepareSummaryInput,
+  preparedPlan,
+  prepareSummary,
+} from "./prepare-summary.js";
+export {
   type CompactionPreview,
   type PreviewCompactionInput,
   type PreviewTurn,

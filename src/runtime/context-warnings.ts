@@ -45,3 +45,16 @@ export function contextWarningText(warning: {
   const share = Math.round(warning.level * 100);
   return `context past ${share}% of the window (${formatTokens(warning.used)} of ${formatTokens(warning.size)} tokens, ${windowSourceText(warning.sizeFrom)}); /compact makes room`;
 }
+
+/**
+ * A compaction summary prepared ahead, in words: "compaction prepared: 12 turns (~48k tokens) in a
+ * summary of ~2.1k tokens; the next overflow applies it at once (/summary shows it)".
+ */
+export function preparedCompactionText(event: {
+  turnsSummarised: number;
+  tokensSummarised: number;
+  summaryTokens: number;
+}): string {
+  const turns = event.turnsSummarised === 1 ? "1 turn" : `${event.turnsSummarised} turns`;
+  return `compaction prepared: ${turns} (~${formatTokens(event.tokensSummarised)} tokens) in a summary of ~${formatTokens(event.summaryTokens)} tokens; the next overflow applies it at once (/summary shows it)`;
+}

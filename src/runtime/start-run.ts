@@ -205,6 +205,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
   const contextWatch = new ContextWatch(() => run, {
     warnings: config.context_warnings ?? DEFAULT_CONTEXT_WARNINGS,
+    // A one-shot run exits before a prepared summary could be used.
+    ...(frontEnd.oneShot === true ? {} : optional("prepareAt", config.prepare_compaction_at)),
   });
   const run: RunContext = {
     contextWatch,
@@ -251,6 +253,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     },
     async startNewSession() {
       const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       session = next;
@@ -261,6 +264,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       const parent = { id: session.header.id, path: session.path, relation };
       const header = newSessionHeader(cwd, parent);
       const next = openNewSession(newSessionPath(pantoHome, projectRoot), { ...sessionOptions, header });
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       session = next;
@@ -272,6 +276,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     async forkSession(turn) {
       const fork = await makeFork(session.path, turn, place);
       const next = await openSession(fork.path, sessionOptions);
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       session = next;
@@ -281,6 +286,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     },
     close: async () => {
       await contextWatch.close();
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       await mcp?.close();

@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/index.js";
 import type { CompactionTrigger } from "../../core/index.js";
-import { contextWarningText } from "../../runtime/context-warnings.js";
+import { contextWarningText, preparedCompactionText } from "../../runtime/context-warnings.js";
 import {
   formatCompactionLine,
   formatToolCall,
@@ -139,6 +139,9 @@ export class TerminalRenderer {
       case "context-warning":
         this.warning(contextWarningText(event));
         return;
+      case "compaction-prepared":
+        this.line(this.#style.dim(preparedCompactionText(event)));
+        return;
       case "task-started":
       case "task-event":
       case "task-finished": {
@@ -188,7 +191,7 @@ export class TerminalRenderer {
         if (event.record.trigger === "overflow")
           this.line(
             style.green(
-              `✓ context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}`,
+              `✓ context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}${event.prepared === true ? " (the summary prepared ahead: no wait)" : ""}`,
             ),
           );
         break;
