@@ -248,7 +248,7 @@ export class Agent {
 
   /** The compaction summary prepared ahead, being written or ready (`/summary`), if any. */
   pendingCompaction(): PendingCompaction | undefined {
-    return this.#preparation.pending();
+    return this.#preparation.pending(this.#options.session);
   }
 
   /** `/summary discard`: drops the summary prepared ahead; true when there was one. */

@@ -88,11 +88,15 @@ export class CompactionPreparation {
     return slot.done;
   }
 
-  /** What `/summary` shows: the summary being written or ready, if any. */
-  pending(): PendingCompaction | undefined {
+  /** What `/summary` shows: the summary being written, or ready while `session` still holds it. */
+  pending(session: Session): PendingCompaction | undefined {
     const slot = this.#slot;
     if (slot === undefined) return undefined;
     if (!slot.settled || slot.result === undefined) return { state: "writing" };
+    if (!holds(session, slot)) {
+      this.#slot = undefined;
+      return undefined;
+    }
     const { prepared, tokensSummarised } = slot.result;
     return {
       state: "ready",

@@ -47,8 +47,8 @@ export function contextWarningText(warning: {
 }
 
 /**
- * A compaction summary prepared ahead, in words: "compaction prepared: 12 turns (~48k tokens) in a
- * summary of ~2.1k tokens; the next overflow applies it at once (/summary shows it)".
+ * A compaction summary prepared ahead, in words: "compaction prepared: 12 turns (~48k tokens) in
+ * ~2.1k tokens, for the next overflow (/summary)": short enough for one row.
  */
 export function preparedCompactionText(event: {
   turnsSummarised: number;
@@ -56,5 +56,5 @@ export function preparedCompactionText(event: {
   summaryTokens: number;
 }): string {
   const turns = event.turnsSummarised === 1 ? "1 turn" : `${event.turnsSummarised} turns`;
-  return `compaction prepared: ${turns} (~${formatTokens(event.tokensSummarised)} tokens) in a summary of ~${formatTokens(event.summaryTokens)} tokens; the next overflow applies it at once (/summary shows it)`;
+  return `compaction prepared: ${turns} (~${formatTokens(event.tokensSummarised)} tokens) in ~${formatTokens(event.summaryTokens)} tokens, for the next overflow (/summary)`;
 }

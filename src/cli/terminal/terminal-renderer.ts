@@ -140,6 +140,7 @@ export class TerminalRenderer {
         this.warning(contextWarningText(event));
         return;
       case "compaction-prepared":
+        // Without a prompt to keep (the interactive session says it above its prompt).
         this.line(this.#style.dim(preparedCompactionText(event)));
         return;
       case "task-started":
