@@ -1,27 +1,19 @@
-import {
-  type CompactionOutcome,
-  type CompactionPreview,
-  estimateTokens,
-  prepareSummary,
-} from "../compaction/index.js";
+import { type CompactionOutcome, type CompactionPreview, estimateTokens } from "../compaction/index.js";
 import type {
   AssistantMessage,
   CompactionTrigger,
   EffectiveContext,
   LearnedWindow,
   ModelClient,
-  SummaryRequestUsage,
   UserMessage,
 } from "../core/index.js";
 import { optional, type PantoError } from "../core/index.js";
 import type { AgentOptions, PromptContent, PromptOptions, PromptResult } from "./agent-options.js";
 import {
-  contextForSummariser,
   type EditOutcome,
   editSummary,
   pinNote,
   previewNow,
-  summariserPrompt,
   type UncompactOutcome,
   uncompactLatest,
   unpinNote,
@@ -41,10 +33,9 @@ import {
 } from "./overflow-recovery.js";
 import { latestAcceptedRequest, overheadUpperBound } from "./provider-figures.js";
 import { type RequestSize, type RequestSizeOptions, requestScale, requestSize } from "./reported-size.js";
-import { runAgentCompaction, windowLimits } from "./run-agent-compaction.js";
+import { runAgentCompaction } from "./run-agent-compaction.js";
 import { runTurn } from "./run-turn.js";
 import { sendRequest } from "./send-request.js";
-import { summaryRequester } from "./summary-requester.js";
 import { toPantoError } from "./to-panto-error.js";
 import { truncationWarning } from "./truncation-check.js";
 import { estimateOverheadTokens, type FitCheck } from "./window-guard.js";
@@ -230,7 +221,14 @@ export class Agent {
     // After any compaction running now, so the snapshot is of the context it leaves.
     await this.#compactionLock;
     const started = performance.now();
-    const done = this.#preparation.start(this.#options.session, (signal) => this.#writePrepared(signal));
+    // Loaded when first needed: a one-shot run never prepares.
+    const { writePreparedSummary } = await import("./write-prepared-summary.js");
+    const write = writePreparedSummary(this.#options, {
+      model: this.#modelId,
+      client: this.#client,
+      overheadTokens: this.#overheadTokens(),
+    });
+    const done = this.#preparation.start(this.#options.session, write);
     const prepared = await done;
     if (prepared !== undefined) {
       const { summary } = prepared.prepared;
@@ -259,35 +257,6 @@ export class Agent {
   /** Cancels a summary being written ahead and waits for it, before the session closes. */
   closePreparation(): Promise<void> {
     return this.#preparation.close();
-  }
-
-  /** The prepared summary's request: the prefix an overflow would summarise, as of now. */
-  #writePrepared(signal: AbortSignal) {
-    const { session, keepVerbatimTokens, compactionPrompt, compactionModel } = this.#options;
-    const usage: SummaryRequestUsage[] = [];
-    const limits = windowLimits({
-      options: this.#options,
-      trigger: "overflow",
-      activeModel: this.#modelId,
-      overheadTokens: this.#overheadTokens(),
-    });
-    const client = this.#client;
-    const activeModel = this.#modelId;
-    const input = {
-      context: contextForSummariser(session),
-      budgetTokens: Math.min(limits.budgetTokens, keepVerbatimTokens),
-      systemPrompt: summariserPrompt(session, compactionPrompt),
-      activeModel,
-      ...optional("compactionModel", compactionModel),
-      ...optional("figures", limits.figures),
-      summarise: summaryRequester(
-        (modelId) => (modelId === activeModel ? client : this.#options.createClient(modelId)),
-        undefined,
-        (modelId, used) => usage.push({ model: modelId, ...used }),
-      ),
-      signal,
-    };
-    return prepareSummary(input).then((outcome) => ({ outcome, usage }));
   }
 
   /** `/uncompact`: undoes the compaction in effect (after any compaction still running). */
@@ -440,7 +409,7 @@ export class Agent {
       reportedTokens: () => this.#reportedTokens(),
       sizeScale: () => requestScale(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions()),
       takePrepared: (accept: Parameters<CompactionPreparation["take"]>[1]) =>
-        this.#preparation.take(this.#options.session, accept),
+        this.#preparation.take(this.#options.session, accept, signal),
     };
     return this.#exclusively(() => runAgentCompaction(compaction));
   }

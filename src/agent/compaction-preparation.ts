@@ -115,10 +115,12 @@ export class CompactionPreparation {
   async take(
     session: Session,
     accept: (prepared: PreparedSummary) => boolean,
+    signal?: AbortSignal,
   ): Promise<PreparedCompaction | undefined> {
     const slot = this.#slot;
     if (slot === undefined) return undefined;
-    const result = await slot.done;
+    // A cancel of the turn stops the wait (the compaction then ends as cancelled); the summary goes on.
+    const result = await untilAborted(slot.done, signal);
     if (this.#slot !== slot || result === undefined) return undefined;
     if (!holds(session, slot)) {
       this.#slot = undefined;
@@ -144,6 +146,23 @@ export class CompactionPreparation {
     this.discard();
     await slot?.done;
   }
+}
+
+/** `done`, or undefined as soon as `signal` aborts. */
+function untilAborted<T>(
+  done: Promise<T | undefined>,
+  signal: AbortSignal | undefined,
+): Promise<T | undefined> {
+  if (signal === undefined) return done;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    void done.then((value) => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(value);
+    });
+  });
 }
 
 /** Writes it; a failure or cancel leaves nothing (the overflow then compacts as v1 does). Never rejects. */

@@ -85,7 +85,7 @@ export class ContextWatch {
     const prepareAt = this.#prepareAt;
     // In the background: the user reads and types meanwhile. It never rejects.
     if (turnEnded && prepareAt !== undefined && size.tokens >= prepareAt * window.tokens)
-      void run.agent.prepareCompaction();
+      void run.agent.prepareCompaction().catch(() => undefined);
     const level = this.#warnings.check(size.tokens, window.tokens);
     if (level === undefined) return;
     run.events.emit({
