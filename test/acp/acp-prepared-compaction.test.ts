@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
@@ -70,11 +70,21 @@ describe("panto acp: a compaction prepared before the wall (issue 34)", { timeou
             : [],
         )
         .join("");
-    return { server, acp, sessionId, prompt, prepared, agentText };
+    /** The session file's entries (the one session of this panto home). */
+    const entries = async () => {
+      const sessions = join(home, "sessions");
+      const [folder = ""] = await readdir(sessions);
+      const file = (await readdir(join(sessions, folder))).find((name) => name.endsWith(".jsonl")) ?? "";
+      return (await readFile(join(sessions, folder, file), "utf8"))
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    };
+    return { server, acp, sessionId, prompt, prepared, agentText, entries };
   }
 
   it("applies the prepared summary at the overflow with no new summary request, the turns added since kept verbatim", async () => {
-    const { server, prompt, prepared, agentText } = await session({ prepare_compaction_at: 0.5 });
+    const { server, prompt, prepared, agentText, entries } = await session({ prepare_compaction_at: 0.5 });
     server.enqueue(
       { type: "text", text: "Read it." },
       { type: "text", text: "PREPARED SUMMARY of the first turn." },
@@ -104,6 +114,16 @@ describe("panto acp: a compaction prepared before the wall (issue 34)", { timeou
     expect(retry).toContain("PREPARED SUMMARY of the first turn.");
     expect(retry).toContain("a small second turn");
     expect(retry).toContain("Second answer, verbatim.");
+    // The entry v1 writes for an overflow, the prepared request's usage on it (what /cost counts).
+    const compactions = (await entries()).filter((entry) => entry.type === "compaction");
+    expect(compactions).toHaveLength(1);
+    expect(compactions[0]).toMatchObject({
+      trigger: "overflow",
+      summary: "PREPARED SUMMARY of the first turn.",
+      turnsSummarised: 1,
+      turnsKept: 2,
+      usage: [{ model: MODEL }],
+    });
     // Up to the retry, one summary request in the whole session: the prepared one.
     expect(server.requests.slice(0, before + 2).filter(isSummaryRequest)).toHaveLength(1);
     expect(agentText()).toContain("Third answer.");
