@@ -130,7 +130,7 @@ export const runSummary: CommandHandler = async (run, args) => {
     return { type: "prepared-discarded", discarded: run.agent.discardPreparedCompaction() };
   if (args !== "" && edit === null)
     return usageError(
-      `/summary takes no argument, "edit", "edit" and the new summary, or "discard"; got "${args}"`,
+      `/summary takes no argument, "edit", or "edit" and the new summary (or "discard", which drops a summary prepared ahead); got "${args}"`,
     );
   const base = run.session.activeCompaction();
   const pending = args === "" ? run.agent.pendingCompaction() : undefined;
