@@ -57,17 +57,23 @@ export type WritePrepared = (
 export class CompactionPreparation {
   #slot: Slot | undefined;
 
-  /** Starts writing one from the session as it is now, unless one (still valid) is held or being written. */
+  /**
+   * Starts writing one from the session as it is now, unless one (still valid) is held or being
+   * written, or a turn is running.
+   */
   start(session: Session, write: WritePrepared): Promise<PreparedCompaction | undefined> | undefined {
     const held = this.#slot;
     if (held !== undefined && (!held.settled || (held.result !== undefined && holds(session, held))))
       return undefined;
+    const messages = session.effectiveContext().messages;
+    // A turn already running again (a prompt typed ahead) is not summarised half-done: the next turn's end prepares.
+    if (!endsWithAnswer(messages)) return undefined;
     this.discard();
     const entries = session.activeEntries();
     const mark: Mark = {
       compactionId: session.activeCompaction()?.id,
       lastEntryId: entries.at(-1)?.id,
-      messages: session.effectiveContext().messages,
+      messages,
     };
     const controller = new AbortController();
     const slot: Slot = {
@@ -146,6 +152,12 @@ export class CompactionPreparation {
     this.discard();
     await slot?.done;
   }
+}
+
+/** Whether the context ends with a finished answer (no turn running). */
+function endsWithAnswer(messages: readonly Message[]): boolean {
+  const last = messages.at(-1);
+  return last?.role === "assistant" && !last.content.some((block) => block.type === "tool-call");
 }
 
 /** `done`, or undefined as soon as `signal` aborts. */
