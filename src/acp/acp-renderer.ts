@@ -1,6 +1,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../agent/index.js";
 import type { StopReason, ToolCallBlock } from "../core/index.js";
+import { contextWarningText } from "../runtime/context-warnings.js";
 import { formatClearingLine, formatToolCall } from "../runtime/format-text.js";
 import type { RunEvent } from "../runtime/run-events.js";
 import type { FileChange } from "../tools/index.js";
@@ -85,6 +86,9 @@ export class AcpRenderer {
         return;
       case "handoff":
         // The /handoff command's own outcome says where the work went (reportOutcome).
+        return;
+      case "context-warning":
+        this.#contextWarning(event);
         return;
       case "task-started":
       case "task-event":
@@ -181,6 +185,9 @@ export class AcpRenderer {
       case "compaction-skipped":
         compactions.skipped(event);
         return;
+      case "compaction-prepared":
+        this.#compactionPrepared(event);
+        return;
       default:
         // Progress, the overflow retry, and the compaction controls' events: their commands' outcomes say it.
         return;
@@ -210,6 +217,40 @@ export class AcpRenderer {
       const update = await usage();
       if (update?.sessionUpdate !== "usage_update") return update;
       return { ...update, _meta: { ...update._meta, ...meta } };
+    });
+  }
+
+  /**
+   * A context warning as a `usage_update` with the warning's own figures, the level under
+   * `_meta["panto/contextWarning"]` (the protocol has no field for it), and a line on stderr.
+   */
+  #contextWarning(event: Extract<RunEvent, { type: "context-warning" }>): void {
+    const { level, used, size } = event;
+    this.#options.out.later(async () => {
+      const update = await this.#options.usage();
+      const base = update?.sessionUpdate === "usage_update" ? update : undefined;
+      return {
+        ...base,
+        sessionUpdate: "usage_update",
+        used,
+        size,
+        _meta: { ...base?._meta, "panto/contextWarning": { level, used, size } },
+      };
+    });
+    this.#options.warn(contextWarningText(event));
+  }
+
+  /**
+   * A compaction summary prepared ahead: a `usage_update` carrying it under
+   * `_meta["panto/compactionPrepared"]` (nothing in the conversation: no compaction happened yet).
+   */
+  #compactionPrepared(event: Extract<AgentEvent, { type: "compaction-prepared" }>): void {
+    const { model, turnsSummarised, tokensSummarised, summaryTokens, durationMs } = event;
+    this.#options.out.later(async () => {
+      const update = await this.#options.usage();
+      if (update?.sessionUpdate !== "usage_update") return undefined;
+      const prepared = { model, turnsSummarised, tokensSummarised, summaryTokens, durationMs };
+      return { ...update, _meta: { ...update._meta, "panto/compactionPrepared": prepared } };
     });
   }
 

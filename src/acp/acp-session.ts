@@ -130,6 +130,8 @@ export class AcpSession {
       return await running;
     } finally {
       this.renderer.closeOpenCalls("Interrupted before it ran.");
+      // A context warning the turn's last answer raised goes out before the response.
+      await this.run.contextWatch.settled();
       await this.sender.flush();
       this.#turn = undefined;
       this.#running = undefined;

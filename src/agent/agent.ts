@@ -1,4 +1,9 @@
-import { type CompactionOutcome, type CompactionPreview, DEFAULT_CLEARING } from "../compaction/index.js";
+import {
+  type CompactionOutcome,
+  type CompactionPreview,
+  DEFAULT_CLEARING,
+  estimateTokens,
+} from "../compaction/index.js";
 import type {
   AssistantMessage,
   CompactionTrigger,
@@ -20,6 +25,11 @@ import {
   unpinNote,
 } from "./compaction-controls.js";
 import {
+  CompactionPreparation,
+  type PendingCompaction,
+  type PreparedCompaction,
+} from "./compaction-preparation.js";
+import {
   type ClearingDeps,
   clearIfDue,
   sizeChangeSinceUsage,
@@ -36,7 +46,7 @@ import {
 } from "./overflow-recovery.js";
 import { latestAcceptedRequest, overheadUpperBound } from "./provider-figures.js";
 import { type RequestSize, type RequestSizeOptions, requestScale, requestSize } from "./reported-size.js";
-import { runAgentCompaction } from "./run-agent-compaction.js";
+import { preparedStillFits, runAgentCompaction } from "./run-agent-compaction.js";
 import { runTurn } from "./run-turn.js";
 import { sendRequest } from "./send-request.js";
 import { toPantoError } from "./to-panto-error.js";
@@ -69,6 +79,8 @@ export class Agent {
   #compactionLock: Promise<unknown> = Promise.resolve();
   /** How tools are confined in this run, written to the session with the first prompt. */
   #sandboxToRecord: AgentOptions["sandboxRecord"];
+  /** The compaction summary written ahead (config `prepare_compaction_at`), if any. */
+  readonly #preparation = new CompactionPreparation();
 
   constructor(options: AgentOptions) {
     this.#options = options;
@@ -242,8 +254,61 @@ export class Agent {
     return { session, onEvent, requestTokens: () => this.#reportedTokens() };
   }
 
+  /**
+   * Writes, in the background, the summary the next compaction would ask for (config
+   * `prepare_compaction_at`, once a turn ends near the window): the next overflow, or a `/compact`
+   * of the same turns, applies it instead of a summary request. Nothing is written to the session
+   * until then; a `compaction-prepared` event says it is ready. Resolves with it (undefined when
+   * there was nothing to summarise, it failed, or it was dropped), or at once with undefined when
+   * one is already held or being written. Never rejects.
+   */
+  async prepareCompaction(): Promise<PreparedCompaction | undefined> {
+    // After any compaction running now, so the snapshot is of the context it leaves.
+    await this.#compactionLock;
+    const started = performance.now();
+    // Loaded when first needed: a one-shot run never prepares.
+    const { writePreparedSummary } = await import("./write-prepared-summary.js");
+    const write = writePreparedSummary(this.#options, {
+      model: this.#modelId,
+      client: this.#client,
+      overheadTokens: this.#overheadTokens(),
+    });
+    const done = this.#preparation.start(this.#options.session, write, (held) =>
+      preparedStillFits(this.#options, held.prepared.turns, this.#modelId, this.#overheadTokens()),
+    );
+    const prepared = await done;
+    if (prepared !== undefined) {
+      const { summary } = prepared.prepared;
+      this.#options.onEvent({
+        type: "compaction-prepared",
+        model: summary.model,
+        turnsSummarised: prepared.prepared.turns,
+        tokensSummarised: prepared.tokensSummarised,
+        summaryTokens: estimateTokens(summary.summary),
+        durationMs: Math.round(performance.now() - started),
+      });
+    }
+    return prepared;
+  }
+
+  /** The compaction summary prepared ahead, being written or ready (`/summary`), if any. */
+  pendingCompaction(): PendingCompaction | undefined {
+    return this.#preparation.pending(this.#options.session);
+  }
+
+  /** `/summary discard`: drops the summary prepared ahead; true when there was one. */
+  discardPreparedCompaction(): boolean {
+    return this.#preparation.discard();
+  }
+
+  /** Cancels a summary being written ahead and waits for it, before the session closes. */
+  closePreparation(): Promise<void> {
+    return this.#preparation.close();
+  }
+
   /** `/uncompact`: undoes the compaction in effect (after any compaction still running). */
   uncompact(): Promise<UncompactOutcome> {
+    this.#preparation.discard();
     return this.#exclusively(() => uncompactLatest(this.#controlDeps()));
   }
 
@@ -259,6 +324,7 @@ export class Agent {
 
   /** `/summary edit`: stores `text` as the summary in effect (a compaction entry with trigger "edited"). */
   editSummary(text: string): Promise<EditOutcome> {
+    this.#preparation.discard();
     return this.#exclusively(() => editSummary(this.#controlDeps(), text));
   }
 
@@ -391,6 +457,8 @@ export class Agent {
       overheadTokens: this.#overheadTokens(),
       reportedTokens: () => this.#reportedTokens(),
       sizeScale: () => requestScale(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions()),
+      takePrepared: (accept: Parameters<CompactionPreparation["take"]>[1]) =>
+        this.#preparation.take(this.#options.session, accept, signal),
     };
     return this.#exclusively(() => runAgentCompaction(compaction));
   }

@@ -292,6 +292,14 @@ Configuration (JSON; each file wins per key over the ones before it):
     max_output_tokens     cap on each answer's length
     restore_facts         false: no restored facts after a summary (the ledger of files and
                           commands, the facts it left out, the Unverified check) (default true)
+    prepare_compaction_at a fraction (0-1) of a known context window: a turn that ends past it has
+                          the next compaction's summary written in the background (interactive
+                          and ACP sessions); the next overflow, or a /compact of the same turns,
+                          applies it without a summary request; dropped if the history changes
+                          (rewind, /uncompact, /summary edit); /summary shows it, /summary discard
+                          drops it (default: unset, nothing prepared)
+    context_warnings      fractions of a known window at which the context warns, once each until
+                          it drops below again (default [0.7, 0.85, 0.95]; [] never)
     checkpoints           false: record no checkpoints around tool calls (rewinds then take back
                           the conversation only; default true)
     checkpoint_max_file_bytes  files larger than this are left out of checkpoints (reported as
@@ -392,7 +400,12 @@ JSON events (--json; one object per line, always ending with "done"):
     {reason: "rejected_whole", model, request_tokens?, context_window?, requests} the provider's
     numbers rejecting the whole transcript, or {reason: "cut_up_front", model, context_window,
     estimated_tokens, ratio, least_tokens, requests} its figures proving it could not fit),
-    request_tokens?, context_window? (the provider's numbers from the overflow error, when stated)}
+    request_tokens?, context_window? (the provider's numbers from the overflow error, when stated),
+    prepared? (true: the summary prepared ahead was applied, no summary request was sent)}
+  compaction_prepared {model, turns_summarised, tokens_summarised, summary_tokens, duration_ms}
+    (config prepare_compaction_at, long-lived sessions only: -p and --json prepare nothing)
+  context_warning {level, used, size}   (the next request passed level, a fraction of config
+    context_warnings, of a known window of size tokens; once per level until it drops below)
   compaction_failed {trigger, code, message, attempts: [{model, code, message}], duration_ms}
   compaction_skipped {trigger, reason}
   compaction_preview {trigger, model, fallback_model?, turns_summarised, turns_kept,

@@ -133,6 +133,8 @@ async function runOnceInner(
     const prompt = given.piped === undefined ? attached.text : withPipedInput(attached.text, given.piped);
     const limit = options.maxTurns === undefined ? {} : { maxRequests: options.maxTurns };
     const result = await run.agent.prompt(prompt, { signal, ...limit });
+    // Context warnings the turn raised are reported before its end.
+    await run.contextWatch.settled();
     if (result.ok && result.stopped === "max-requests")
       return await stoppedAtMaxTurns(reporter, run, options);
     if (result.ok) return await finish(reporter, EXIT_OK, result.text);

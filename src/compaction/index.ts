@@ -30,6 +30,13 @@ export {
 } from "./plan-clearing.js";
 export * from "./plan-retention.js";
 export {
+  type PreparedSummary,
+  type PrepareOutcome,
+  type PrepareSummaryInput,
+  preparedPlan,
+  prepareSummary,
+} from "./prepare-summary.js";
+export {
   type CompactionPreview,
   type PreviewCompactionInput,
   type PreviewTurn,

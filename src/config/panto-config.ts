@@ -23,6 +23,13 @@ export interface PantoConfig {
   max_output_tokens?: number;
   /** Restore the paths, commands and errors a summary left out into the compaction block (default true). */
   restore_facts?: boolean;
+  /**
+   * Prepare the next compaction in the background once a turn ends with the context above this
+   * fraction of a known window (0..1, exclusive); absent (the default): nothing is prepared.
+   */
+  prepare_compaction_at?: number;
+  /** Fractions of a known window at which the context warns, once each (default [0.7, 0.85, 0.95]). */
+  context_warnings?: number[];
   /** false: record no checkpoints around tool calls (rewinds then take back the conversation only). */
   checkpoints?: boolean;
   /** Files larger than this many bytes are left out of checkpoints (default 10 MiB). */

@@ -1,3 +1,4 @@
+import type { PendingCompaction } from "../agent/index.js";
 import type { PreparedRewind, RewindPoint, RewindReport } from "../checkpoints/index.js";
 import type { CompactionPreview } from "../compaction/index.js";
 import type { CompactionRecord, CompactionTrigger } from "../core/index.js";
@@ -66,10 +67,20 @@ export type CommandOutcome =
   | { type: "unpinned"; number: number; text: string }
   /** `/pins`: the notes in force, numbered from 1 as /unpin takes them. */
   | { type: "pins"; pins: readonly string[] }
-  /** `/summary`: the summary in effect, with the facts restored into it. */
-  | { type: "summary-shown"; compaction: CompactionRef & { model: string }; text: string }
-  /** `/summary` or `/summary edit` with no compaction in effect. */
-  | { type: "no-summary" }
+  /**
+   * `/summary`: the summary in effect, with the facts restored into it; `pending`: the one prepared
+   * ahead (config `prepare_compaction_at`), not yet applied.
+   */
+  | {
+      type: "summary-shown";
+      compaction: CompactionRef & { model: string };
+      text: string;
+      pending?: PendingCompaction;
+    }
+  /** `/summary` or `/summary edit` with no compaction in effect (`pending`: one prepared ahead). */
+  | { type: "no-summary"; pending?: PendingCompaction }
+  /** `/summary discard`: the summary prepared ahead was dropped (`discarded` false: there was none). */
+  | { type: "prepared-discarded"; discarded: boolean }
   /** `/summary edit`: the user's text is stored as compaction `compactionId` (trigger "edited"). */
   | { type: "summary-edited"; compactionId: string; summaryTokens: number }
   | { type: "summary-unchanged" }

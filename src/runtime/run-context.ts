@@ -9,6 +9,7 @@ import type { Tool } from "../tools/index.js";
 import type { ApprovalMode, ApprovalPolicy } from "./approval-policy.js";
 import type { CommandOutcome } from "./command-outcome.js";
 import type { CommandInfo, CommandRegistry } from "./command-registry.js";
+import type { ContextWatch } from "./context-watch.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunEvents } from "./run-events.js";
 
@@ -49,6 +50,12 @@ export interface RunOptions {
 /** A running session: the agent, its session file, and what commands and front-ends need to see. */
 export interface RunContext {
   readonly agent: Agent;
+  /**
+   * Context warnings and the compaction prepared before the wall. Call `contextWatch.changed()`
+   * after changing the context in a way no event shows (a clearing): warnings re-arm, and a
+   * prepared compaction the change makes stale is dropped.
+   */
+  readonly contextWatch: ContextWatch;
   /** --max-turns: model requests one prompt may make (a custom command's prompt too); undefined: no limit. */
   readonly maxTurns: number | undefined;
   readonly session: Session;

@@ -30,6 +30,8 @@ import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
 import { CommandRegistry } from "./command-registry.js";
 import { builtInCommands } from "./commands/built-in-handlers.js";
+import { DEFAULT_CONTEXT_WARNINGS } from "./context-warnings.js";
+import { ContextWatch } from "./context-watch.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
@@ -221,7 +223,13 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
   await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
+  const contextWatch = new ContextWatch(() => run, {
+    warnings: config.context_warnings ?? DEFAULT_CONTEXT_WARNINGS,
+    // A one-shot run exits before a prepared summary could be used.
+    ...(frontEnd.oneShot === true ? {} : optional("prepareAt", config.prepare_compaction_at)),
+  });
   const run: RunContext = {
+    contextWatch,
     maxTurns: options.maxTurns,
     get agent() {
       return agent;
@@ -265,6 +273,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     },
     async startNewSession() {
       const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       session = next;
@@ -275,6 +284,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       const parent = { id: session.header.id, path: session.path, relation };
       const header = newSessionHeader(cwd, parent);
       const next = openNewSession(newSessionPath(pantoHome, projectRoot), { ...sessionOptions, header });
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       session = next;
@@ -286,6 +296,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     async forkSession(turn) {
       const fork = await makeFork(session.path, turn, place);
       const next = await openSession(fork.path, sessionOptions);
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       session = next;
@@ -294,12 +305,15 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       return fork;
     },
     close: async () => {
+      await contextWatch.close();
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       await mcp?.close();
       await confinement.sandbox?.close();
     },
   };
+  events.subscribe((event) => contextWatch.onEvent(event));
   return run;
 }
 

@@ -31,6 +31,8 @@ export async function executeLine(
   if (prompt === undefined) return false;
   prefetchContextWindow(run);
   const result = await run.agent.prompt(prompt, { signal });
+  // The turn's last context warning comes before the status line it qualifies.
+  await run.contextWatch.settled();
   renderer.reset();
   if (result.ok) renderer.line(await contextStatusLine(run, style, run.agent.learnedWindow()?.contextWindow));
   if (!result.ok) {

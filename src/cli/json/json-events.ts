@@ -124,6 +124,17 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
         ...optional("code", event.code),
         message: event.message,
       };
+    case "compaction-prepared":
+      return {
+        type: "compaction_prepared",
+        model: event.model,
+        turns_summarised: event.turnsSummarised,
+        tokens_summarised: event.tokensSummarised,
+        summary_tokens: event.summaryTokens,
+        duration_ms: event.durationMs,
+      };
+    case "context-warning":
+      return { type: "context_warning", level: event.level, used: event.used, size: event.size };
     case "task-started":
     case "task-event":
     case "task-finished":
@@ -174,6 +185,7 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     size_sources: record.sizeSources,
     summary: record.summary,
     duration_ms: event.durationMs,
+    ...(event.prepared === true ? { prepared: true } : {}),
     restored: record.restored ?? [],
     ...optional("through_turn", record.turns?.through),
     ...(record.ledger === undefined ? {} : { ledger: ledgerJson(record.ledger) }),

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/describe-rewind.js";
+import { contextWarningText } from "../../runtime/context-warnings.js";
 import {
   formatClearingLine,
   formatCompactionLine,
@@ -41,6 +42,8 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
           return note(event.message, style.dim);
         case "tool-denied":
           return note(toolDeniedText(event), style.yellow);
+        case "context-warning":
+          return note(`warning: ${contextWarningText(event)}`, style.yellow);
         case "handoff":
           // With --yes nobody reviewed the draft: print it before the new session's answer, so
           // what the new session was told is on record where the user reads (a draft not started

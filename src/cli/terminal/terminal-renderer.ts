@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/index.js";
 import type { CompactionTrigger } from "../../core/index.js";
+import { contextWarningText, preparedCompactionText } from "../../runtime/context-warnings.js";
 import {
   formatClearingLine,
   formatCompactionLine,
@@ -136,6 +137,13 @@ export class TerminalRenderer {
       case "compaction-skipped":
         this.#compactionEnded(event);
         return;
+      case "context-warning":
+        this.warning(contextWarningText(event));
+        return;
+      case "compaction-prepared":
+        // Without a prompt to keep (the interactive session says it above its prompt).
+        this.line(this.#style.dim(preparedCompactionText(event)));
+        return;
       case "task-started":
       case "task-event":
       case "task-finished": {
@@ -185,7 +193,7 @@ export class TerminalRenderer {
         if (event.record.trigger === "overflow")
           this.line(
             style.green(
-              `✓ context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}`,
+              `✓ context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}${event.prepared === true ? " (the summary prepared ahead: no wait)" : ""}`,
             ),
           );
         break;

@@ -29,9 +29,9 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   {
     name: "summary",
     aliases: [],
-    args: "[edit [TEXT]]",
+    args: "[edit [TEXT] | discard]",
     summary:
-      "print the summary in effect; edit opens it in $VISUAL/$EDITOR and stores your text, edit TEXT stores TEXT (no model call)",
+      "print the summary in effect and any prepared ahead (pending); edit opens it in $VISUAL/$EDITOR and stores your text, edit TEXT stores TEXT (no model call); discard drops the pending one",
     needs: "editor",
   },
   {

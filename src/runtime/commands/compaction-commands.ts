@@ -134,15 +134,21 @@ export const runUnpin: CommandHandler = async (run, args) => {
 };
 
 /**
- * `/summary` prints the summary in effect; `/summary edit` opens it in the user's editor;
- * `/summary edit TEXT` stores TEXT in its place (for front-ends without an editor: ACP, JSON).
+ * `/summary` prints the summary in effect and any prepared ahead (pending); `/summary edit` opens
+ * the one in effect in the user's editor; `/summary edit TEXT` stores TEXT in its place (for
+ * front-ends without an editor: ACP, JSON); `/summary discard` drops the pending one.
  */
 export const runSummary: CommandHandler = async (run, args) => {
   const edit = /^edit(?:\s+([\s\S]*))?$/.exec(args);
+  if (args === "discard")
+    return { type: "prepared-discarded", discarded: run.agent.discardPreparedCompaction() };
   if (args !== "" && edit === null)
-    return usageError(`/summary takes no argument, "edit", or "edit" and the new summary; got "${args}"`);
+    return usageError(
+      `/summary takes no argument, "edit", or "edit" and the new summary (or "discard", which drops a summary prepared ahead); got "${args}"`,
+    );
   const base = run.session.activeCompaction();
-  if (base === undefined) return { type: "no-summary" };
+  const pending = args === "" ? run.agent.pendingCompaction() : undefined;
+  if (base === undefined) return { type: "no-summary", ...optional("pending", pending) };
   if (args === "") {
     const text = composeCompactionSummary({
       summary: base.summary,
@@ -150,7 +156,12 @@ export const runSummary: CommandHandler = async (run, args) => {
       ...optional("skills", base.skills),
     });
     const { id, trigger, ts, model } = base;
-    return { type: "summary-shown", compaction: { id, trigger, ts, model }, text };
+    return {
+      type: "summary-shown",
+      compaction: { id, trigger, ts, model },
+      text,
+      ...optional("pending", pending),
+    };
   }
   const inline = edit?.[1]?.trim() ?? "";
   if (inline !== "") return editedOutcome(await run.agent.editSummary(inline));
