@@ -11,7 +11,7 @@ import {
 } from "../core/index.js";
 import { learnedWindows } from "./learned-windows.js";
 import { pinsInForce } from "./pins-in-force.js";
-import { readActiveSuffix } from "./read-active-suffix.js";
+import { type RewoundTurns, readActiveSuffix } from "./read-active-suffix.js";
 import { recordedModel } from "./recorded-model.js";
 import { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 import type { EntryFields, Session } from "./session.js";
@@ -43,6 +43,8 @@ export interface LoadedFile {
   entries: SessionEntry[];
   endsWithNewline: boolean;
   warnings: string[];
+  /** The turns rewinds took out of `entries` as they were read (none for a new file). */
+  rewoundTurns?: RewoundTurns;
 }
 
 /** Writes all of `data`, however many writes it takes. */
@@ -67,6 +69,8 @@ export class FileSession implements Session {
   readonly header: SessionHeader;
   readonly hasFile = true;
   private entries: SessionEntry[];
+  /** The turns rewinds took out of `entries` when they were read, which turn numbers still count. */
+  private rewound: RewoundTurns;
   private ids: Set<string>;
   private needsNewline: boolean;
   private queue: Promise<unknown> = Promise.resolve();
@@ -87,6 +91,7 @@ export class FileSession implements Session {
   ) {
     this.header = loaded.header;
     this.entries = loaded.entries;
+    this.rewound = loaded.rewoundTurns ?? new Map();
     this.ids = new Set(loaded.entries.map((entry) => entry.id));
     this.needsNewline = !loaded.endsWithNewline;
     // Reported by openSession already; a later reread must not repeat them.
@@ -105,6 +110,10 @@ export class FileSession implements Session {
 
   activeEntries(): readonly SessionEntry[] {
     return this.entries.slice();
+  }
+
+  rewoundTurns(): RewoundTurns {
+    return new Map(this.rewound);
   }
 
   appendMessage(message: Message): Promise<MessageEntry> {
@@ -244,6 +253,7 @@ export class FileSession implements Session {
     // Ids already given stay taken, so no later entry repeats one of a range now read past.
     for (const entry of reread.entries) this.ids.add(entry.id);
     this.entries = reread.entries;
+    this.rewound = reread.rewoundTurns;
     this.replay = undefined;
   }
 
