@@ -1,13 +1,14 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../agent/index.js";
 import type { StopReason, ToolCallBlock } from "../core/index.js";
+import type { CommandOutcome } from "../runtime/command-outcome.js";
 import { formatToolCall } from "../runtime/format-text.js";
 import type { RunEvent } from "../runtime/run-events.js";
 import type { FileChange } from "../tools/index.js";
 import { CompactionReporter } from "./compaction-reporter.js";
 import { type OutcomeDeps, reportOutcome } from "./outcome-reporter.js";
 import { toolCallView, toolResultView } from "./tool-call-view.js";
-import type { SessionOutput } from "./update-sender.js";
+import { agentText, type SessionOutput } from "./update-sender.js";
 
 export interface RendererOptions {
   out: SessionOutput;
@@ -63,6 +64,17 @@ export class AcpRenderer {
     this.#compactionsAtCommand = this.compactions.reported;
   }
 
+  /** A slash command's outcome, once it ended (`name` as registered). */
+  commandOutcome(name: string, outcome: CommandOutcome): void {
+    reportOutcome(name, outcome, this.#compactionsAtCommand, this.#outcomeDeps());
+  }
+
+  /** `!COMMAND` ran: the command and its output as an agent message (`_meta["panto/shell"]` as data). */
+  shellRun(command: string, output: string, isError: boolean): void {
+    const text = `$ ${command}\n${output}\n\n(the command and its output are now in the conversation)`;
+    this.#options.out.send(agentText(this.#options.newId(), text, { "panto/shell": { command, isError } }));
+  }
+
   /** The tool call `id` as announced (for a permission question about it), if it is open. */
   openCall(id: string): OpenCall | undefined {
     return this.#open.get(id);
@@ -81,7 +93,9 @@ export class AcpRenderer {
         this.#finish(event.call.id, "failed", "Denied: nobody could be asked.");
         return;
       case "command":
-        reportOutcome(event.name, event.outcome, this.#compactionsAtCommand, this.#outcomeDeps());
+        // Reported from the result of `submit` (commandOutcome), not from this notification.
+        return;
+      case "prompt-sent":
         return;
       case "handoff":
         // The /handoff command's own outcome says where the work went (reportOutcome).

@@ -38,7 +38,12 @@ export type RunEvent =
    * names the subagent that made the call ("task NAME: DESCRIPTION"), absent for the main agent.
    */
   | { type: "tool-denied"; call: ToolCallBlock; escape?: true; origin?: string }
-  /** A slash command finished (`name` as registered, aliases resolved). */
+  /** The user's prompt goes to the model now, with the files its `@PATH`s attached (none: empty). */
+  | { type: "prompt-sent"; files: readonly string[] }
+  /**
+   * A slash command finished (`name` as registered, aliases resolved), for whoever watches the
+   * run; front-ends show the outcome from `submit`'s result, not from this.
+   */
   | { type: "command"; name: string; args: string; outcome: CommandOutcome }
   /** A `task` tool call's child agent: its start, each of its own events, its end. */
   | TaskEvent;

@@ -46,6 +46,7 @@ import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
 import { type RunSandbox, startSandbox } from "./setup/start-sandbox.js";
 import { taskTool } from "./setup/task-tool-setup.js";
+import { submitInput } from "./submit-input.js";
 
 export interface StartRunInput {
   options: RunOptions;
@@ -240,6 +241,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       events.emit({ type: "command", name: command?.name ?? name, args, outcome });
       return outcome;
     },
+    submit: (input, submitOptions) => submitInput(run, input, submitOptions?.signal),
     sessionStart: async () => {
       await agentHooks?.sessionStart(resumed ? "resume" : "startup");
     },
