@@ -284,7 +284,6 @@ export class AcpAgent {
   }
 
   async #setModel(session: AcpSession, model: string): Promise<void> {
-    session.renderer.commandStarting();
     const outcome = await session.run.runCommand({ name: "model", args: model });
     session.renderer.commandOutcome("model", outcome);
     if (outcome.type !== "model-switched") {

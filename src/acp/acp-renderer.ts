@@ -45,7 +45,6 @@ export class AcpRenderer {
   readonly #open = new Map<string, OpenCall>();
   #messageId: string | undefined;
   #thoughtId: string | undefined;
-  #compactionsAtCommand = 0;
   /** Why the latest answer ended (its `length` is the prompt's `max_tokens`). */
   lastStop: StopReason | undefined;
 
@@ -59,14 +58,9 @@ export class AcpRenderer {
     });
   }
 
-  /** A slash command starts: its outcome is told apart from compactions reported before it. */
-  commandStarting(): void {
-    this.#compactionsAtCommand = this.compactions.reported;
-  }
-
   /** A slash command's outcome, once it ended (`name` as registered). */
   commandOutcome(name: string, outcome: CommandOutcome): void {
-    reportOutcome(name, outcome, this.#compactionsAtCommand, this.#outcomeDeps());
+    reportOutcome(name, outcome, this.#outcomeDeps());
   }
 
   /** `!COMMAND` ran: the command and its output as an agent message (`_meta["panto/shell"]` as data). */

@@ -139,7 +139,6 @@ export class AcpSession {
   ): Promise<StopReason> {
     const given = withCommandOptions(toUserInput(blocks), meta);
     if (given.type === "unsupported") throw new TurnFailure(given.message, "unsupported", undefined);
-    this.renderer.commandStarting();
     this.renderer.lastStop = undefined;
     const result = await this.run.submit(given.input, { signal });
     return this.#stopReason(result, signal);

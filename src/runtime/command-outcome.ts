@@ -47,6 +47,8 @@ export type CommandOutcome =
       code: string;
       message: string;
       attempts: ReadonlyArray<{ model: string; message: string }>;
+      /** Refused before it started (a PreCompact hook): no compaction event reported it. */
+      blocked?: true;
     }
   /** `/compact --preview`: the plan; no model was called and nothing was written. */
   | { type: "compaction-preview"; preview: CompactionPreview; contextTokens: number }
@@ -67,8 +69,17 @@ export type CommandOutcome =
   | { type: "summary-shown"; compaction: CompactionRef & { model: string }; text: string }
   /** `/summary` or `/summary edit` with no compaction in effect. */
   | { type: "no-summary" }
-  /** `/summary edit`: the user's text is stored as compaction `compactionId` (trigger "edited"). */
-  | { type: "summary-edited"; compactionId: string; summaryTokens: number }
+  /**
+   * `/summary edit`: the user's text is stored as compaction `compactionId` (trigger "edited");
+   * `tokensBefore`, `tokensAfter`: the next request's size before and after.
+   */
+  | {
+      type: "summary-edited";
+      compactionId: string;
+      summaryTokens: number;
+      tokensBefore?: number;
+      tokensAfter?: number;
+    }
   | { type: "summary-unchanged" }
   /** `/model ID`: switched; `unchecked` says why no model list could confirm the id. */
   | { type: "model-switched"; model: string; unchecked?: string }

@@ -170,6 +170,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("toolDeadlineMs", config.tool_deadline_ms),
       approve: approvals.decide,
       onEvent: (event) => events.emit(event),
+      // What /pin, /unpin, /uncompact, /summary edit and /compact --preview did is their outcome.
+      controlEvents: false,
       cwd,
       ...optional("hooks", agentHooks),
       ...optional("files", frontEnd.files),
