@@ -1,6 +1,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../agent/index.js";
 import type { StopReason, ToolCallBlock } from "../core/index.js";
+import type { CommandOutcome } from "../runtime/command-outcome.js";
 import { contextWarningText } from "../runtime/context-warnings.js";
 import { formatClearingLine, formatToolCall } from "../runtime/format-text.js";
 import type { RunEvent } from "../runtime/run-events.js";
@@ -8,7 +9,7 @@ import type { FileChange } from "../tools/index.js";
 import { CompactionReporter } from "./compaction-reporter.js";
 import { type OutcomeDeps, reportOutcome } from "./outcome-reporter.js";
 import { toolCallView, toolResultView } from "./tool-call-view.js";
-import type { SessionOutput } from "./update-sender.js";
+import { agentText, type SessionOutput } from "./update-sender.js";
 
 export interface RendererOptions {
   out: SessionOutput;
@@ -45,7 +46,6 @@ export class AcpRenderer {
   readonly #open = new Map<string, OpenCall>();
   #messageId: string | undefined;
   #thoughtId: string | undefined;
-  #compactionsAtCommand = 0;
   /** Why the latest answer ended (its `length` is the prompt's `max_tokens`). */
   lastStop: StopReason | undefined;
 
@@ -59,9 +59,15 @@ export class AcpRenderer {
     });
   }
 
-  /** A slash command starts: its outcome is told apart from compactions reported before it. */
-  commandStarting(): void {
-    this.#compactionsAtCommand = this.compactions.reported;
+  /** A slash command's outcome, once it ended (`name` as registered). */
+  commandOutcome(name: string, outcome: CommandOutcome): void {
+    reportOutcome(name, outcome, this.#outcomeDeps());
+  }
+
+  /** `!COMMAND` ran: the command and its output as an agent message (`_meta["panto/shell"]` as data). */
+  shellRun(command: string, output: string, isError: boolean): void {
+    const text = `$ ${command}\n${output}\n\n(the command and its output are now in the conversation)`;
+    this.#options.out.send(agentText(this.#options.newId(), text, { "panto/shell": { command, isError } }));
   }
 
   /** The tool call `id` as announced (for a permission question about it), if it is open. */
@@ -82,7 +88,9 @@ export class AcpRenderer {
         this.#finish(event.call.id, "failed", "Denied: nobody could be asked.");
         return;
       case "command":
-        reportOutcome(event.name, event.outcome, this.#compactionsAtCommand, this.#outcomeDeps());
+        // Reported from the result of `submit` (commandOutcome), not from this notification.
+        return;
+      case "prompt-sent":
         return;
       case "handoff":
         // The /handoff command's own outcome says where the work went (reportOutcome).

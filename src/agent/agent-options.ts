@@ -42,6 +42,13 @@ export interface AgentOptions {
    */
   permissionRules?: (call: ToolCallBlock, tool: Tool) => RuleVerdict | undefined;
   onEvent: (event: AgentEvent) => void;
+  /**
+   * Whether `pin`, `unpin`, `uncompact`, `editSummary` and `previewCompaction` also report what they
+   * return as events (`pinned`, `unpinned`, `compaction-undone`, `summary-edited`,
+   * `compaction-preview`; default true). panto's commands return it as their outcome and turn this
+   * off, so one fact is not said twice. An undo by overflow recovery is reported either way.
+   */
+  controlEvents?: boolean;
   cwd: string;
   /**
    * Config `tool_deadline_ms`: how long a call of a tool other than bash may run before it is

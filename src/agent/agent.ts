@@ -248,10 +248,13 @@ export class Agent {
     );
   }
 
-  /** What the compaction controls need: the session, the event sink, and honest sizes. */
-  #controlDeps() {
+  /**
+   * What the compaction controls need: the session, the event sink (silent for a caller's own
+   * controls with `controlEvents: false`), and honest sizes.
+   */
+  #controlDeps(report = this.#options.controlEvents !== false) {
     const { session, onEvent } = this.#options;
-    return { session, onEvent, requestTokens: () => this.#reportedTokens() };
+    return { session, onEvent: report ? onEvent : () => {}, requestTokens: () => this.#reportedTokens() };
   }
 
   /**
@@ -433,7 +436,7 @@ export class Agent {
       session: this.#options.session,
       fitCheck: () => this.#fitCheck(),
       compact: (overflow) => this.#compactExclusively("overflow", undefined, signal, { overflow }),
-      uncompact: () => this.#exclusively(() => uncompactLatest(this.#controlDeps())),
+      uncompact: () => this.#exclusively(() => uncompactLatest(this.#controlDeps(true))),
     };
   }
 

@@ -87,7 +87,10 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
       ),
     )
     .addOption(
-      new Option("--max-turns <n>", "print and JSON modes: stop after N model requests (exit status 3)"),
+      new Option(
+        "--max-turns <n>",
+        "stop each prompt after N model requests (print and JSON modes: exit status 3)",
+      ),
     )
     .addOption(
       new Option(

@@ -1,4 +1,4 @@
-import { commandOutcome, type ToolCallBlock, type ToolResultBlock } from "../core/index.js";
+import { bashRunOutcome, type ToolCallBlock, type ToolResultBlock } from "../core/index.js";
 
 /** How much of a call's argument the stub quotes: enough to tell calls apart, one line. */
 const ARGUMENT_CHARS = 60;
@@ -35,7 +35,7 @@ function tellingArgument(args: Record<string, unknown>): string | undefined {
 /** How a command ended, read as the ledger reads it ("exit 1", "timed out"); "error" for another failed call. */
 function endingOf(result: ToolResultBlock): string | undefined {
   const text = result.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
-  const outcome = result.toolName === "bash" ? commandOutcome(text) : undefined;
+  const outcome = result.toolName === "bash" ? bashRunOutcome(text) : undefined;
   if (outcome !== undefined) return outcome.ending;
   return result.isError ? "error" : undefined;
 }

@@ -57,8 +57,11 @@ export type CompactionOutcome =
    * forced compaction would summarise the older ones.
    */
   | { type: "nothing-to-summarise"; reason: string; forcible?: true }
-  /** The caller appends nothing that changes the effective context. */
-  | { type: "failed"; error: PantoError; attempts: CompactionAttemptFailure[] };
+  /**
+   * The caller appends nothing that changes the effective context. `blocked`: refused before it
+   * started (a PreCompact hook), so no compaction event reported it.
+   */
+  | { type: "failed"; error: PantoError; attempts: CompactionAttemptFailure[]; blocked?: true };
 
 /**
  * Runs one compaction: groups and sizes the turns, keeps the longest suffix that fits the budget

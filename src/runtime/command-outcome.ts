@@ -48,6 +48,8 @@ export type CommandOutcome =
       code: string;
       message: string;
       attempts: ReadonlyArray<{ model: string; message: string }>;
+      /** Refused before it started (a PreCompact hook): no compaction event reported it. */
+      blocked?: true;
     }
   /** `/compact --preview`: the plan; no model was called and nothing was written. */
   | { type: "compaction-preview"; preview: CompactionPreview; contextTokens: number }
@@ -81,8 +83,17 @@ export type CommandOutcome =
   | { type: "no-summary"; pending?: PendingCompaction }
   /** `/summary discard`: the summary prepared ahead was dropped (`discarded` false: there was none). */
   | { type: "prepared-discarded"; discarded: boolean }
-  /** `/summary edit`: the user's text is stored as compaction `compactionId` (trigger "edited"). */
-  | { type: "summary-edited"; compactionId: string; summaryTokens: number }
+  /**
+   * `/summary edit`: the user's text is stored as compaction `compactionId` (trigger "edited");
+   * `tokensBefore`, `tokensAfter`: the next request's size before and after.
+   */
+  | {
+      type: "summary-edited";
+      compactionId: string;
+      summaryTokens: number;
+      tokensBefore?: number;
+      tokensAfter?: number;
+    }
   | { type: "summary-unchanged" }
   /** `/model ID`: switched; `unchecked` says why no model list could confirm the id. */
   | { type: "model-switched"; model: string; unchecked?: string }

@@ -12,6 +12,7 @@ import type { CommandInfo, CommandRegistry } from "./command-registry.js";
 import type { ContextWatch } from "./context-watch.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunEvents } from "./run-events.js";
+import type { TurnResult, UserInput } from "./turn-result.js";
 
 /** What a run is started with, whichever front-end starts it. */
 export interface RunOptions {
@@ -99,6 +100,12 @@ export interface RunContext {
   readonly commands: CommandRegistry<RuntimeCommand>;
   /** What the front-end running this run can do (its editor, for one). */
   readonly frontEnd: FrontEnd;
+  /**
+   * Runs one input of the user's (a slash command, `!COMMAND`, or a prompt with its `@PATH`s,
+   * stdin and attachments; --max-turns applies): the one way in for every front-end. What happens
+   * meanwhile is on `events`; how it ended is the result, which the front-end shows its own way.
+   */
+  submit(input: UserInput | string, options?: { signal?: AbortSignal }): Promise<TurnResult>;
   /**
    * Runs "/name args" (name or alias): reports the outcome as a `command` event and returns it.
    * An unknown name is a usage failure that suggests the nearest command.

@@ -44,7 +44,12 @@ export type RunEvent =
    * window: `used` of `size` tokens. Given once per level until the context drops below it again.
    */
   | { type: "context-warning"; level: number; used: number; size: number; sizeFrom: WindowSource }
-  /** A slash command finished (`name` as registered, aliases resolved). */
+  /** The user's prompt goes to the model now, with the files its `@PATH`s attached (none: empty). */
+  | { type: "prompt-sent"; files: readonly string[] }
+  /**
+   * A slash command finished (`name` as registered, aliases resolved), for whoever watches the
+   * run; front-ends show the outcome from `submit`'s result, not from this.
+   */
   | { type: "command"; name: string; args: string; outcome: CommandOutcome }
   /** A `task` tool call's child agent: its start, each of its own events, its end. */
   | TaskEvent;

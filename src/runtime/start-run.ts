@@ -50,6 +50,7 @@ import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
 import { type RunSandbox, startSandbox } from "./setup/start-sandbox.js";
 import { taskTool } from "./setup/task-tool-setup.js";
+import { submitInput } from "./submit-input.js";
 
 export interface StartRunInput {
   options: RunOptions;
@@ -185,6 +186,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       approve: approvals.decide,
       ...optional("permissionRules", rulesCheck),
       onEvent: (event) => events.emit(event),
+      // What /pin, /unpin, /uncompact, /summary edit and /compact --preview did is their outcome.
+      controlEvents: false,
       cwd,
       ...optional("hooks", agentHooks),
       ...optional("files", frontEnd.files),
@@ -268,6 +271,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       events.emit({ type: "command", name: command?.name ?? name, args, outcome });
       return outcome;
     },
+    submit: (input, submitOptions) => submitInput(run, input, submitOptions?.signal),
     sessionStart: async () => {
       await agentHooks?.sessionStart(resumed ? "resume" : "startup");
     },

@@ -12,7 +12,7 @@ import {
 import { clearingsInForce } from "./clearings-in-force.js";
 import { learnedWindows } from "./learned-windows.js";
 import { pinsInForce } from "./pins-in-force.js";
-import { readActiveSuffix } from "./read-active-suffix.js";
+import { type RewoundTurns, readActiveSuffix } from "./read-active-suffix.js";
 import { recordedModel } from "./recorded-model.js";
 import { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 import type { EntryFields, Session } from "./session.js";
@@ -47,6 +47,8 @@ export interface LoadedFile {
   entries: SessionEntry[];
   endsWithNewline: boolean;
   warnings: string[];
+  /** The turns rewinds took out of `entries` as they were read (none for a new file). */
+  rewoundTurns?: RewoundTurns;
 }
 
 /** Writes all of `data`, however many writes it takes. */
@@ -71,6 +73,8 @@ export class FileSession implements Session {
   readonly header: SessionHeader;
   readonly hasFile = true;
   private entries: SessionEntry[];
+  /** The turns rewinds took out of `entries` when they were read, which turn numbers still count. */
+  private rewound: RewoundTurns;
   private ids: Set<string>;
   private needsNewline: boolean;
   private queue: Promise<unknown> = Promise.resolve();
@@ -91,6 +95,7 @@ export class FileSession implements Session {
   ) {
     this.header = loaded.header;
     this.entries = loaded.entries;
+    this.rewound = loaded.rewoundTurns ?? new Map();
     this.ids = new Set(loaded.entries.map((entry) => entry.id));
     this.needsNewline = !loaded.endsWithNewline;
     // Reported by openSession already; a later reread must not repeat them.
@@ -155,6 +160,10 @@ export class FileSession implements Session {
 
   activeEntries(): readonly SessionEntry[] {
     return this.entries.slice();
+  }
+
+  rewoundTurns(): RewoundTurns {
+    return new Map(this.rewound);
   }
 
   appendMessage(message: Message): Promise<MessageEntry> {
@@ -296,6 +305,7 @@ export class FileSession implements Session {
     // Ids already given stay taken, so no later entry repeats one of a range now read past.
     for (const entry of reread.entries) this.ids.add(entry.id);
     this.entries = reread.entries;
+    this.rewound = reread.rewoundTurns;
     this.replay = undefined;
   }
 

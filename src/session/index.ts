@@ -23,7 +23,7 @@ export {
 export { newSessionHeader, openSession } from "./open-session.js";
 export { parseSessionLine } from "./parse-session-line.js";
 export { pinsInForce } from "./pins-in-force.js";
-export { readActiveSuffix } from "./read-active-suffix.js";
+export { type RewoundTurns, readActiveSuffix } from "./read-active-suffix.js";
 export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compaction-history.js";
 export { validateHeader } from "./read-session-header.js";
 export { readSessionSnapshot, type SessionSnapshot } from "./read-session-snapshot.js";

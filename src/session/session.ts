@@ -7,6 +7,7 @@ import type {
   Message,
   SandboxRecord,
 } from "../core/index.js";
+import type { RewoundTurns } from "./read-active-suffix.js";
 import type {
   CheckpointEntry,
   ClearingEntry,
@@ -65,6 +66,11 @@ export interface Session {
    * kept copies were cut off by a crash does not count), in file order, as read/appended.
    */
   activeEntries(): readonly SessionEntry[];
+  /**
+   * The user turns rewinds took out of `activeEntries` as the file was read, by the id of the entry
+   * they follow (`""`: before the first): turn numbers count them still. Absent: none were.
+   */
+  rewoundTurns?(): RewoundTurns;
   appendMessage(message: Message): Promise<MessageEntry>;
   /**
    * Appends the compaction entry, then one message entry per kept message (copies), in order. Returns

@@ -34,6 +34,7 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
         type: "warning",
         message: `${toolDeniedText(event)} (call id ${event.call.id})`,
       };
+    case "prompt-sent":
     case "text-delta":
     case "thinking-delta":
     case "compaction-progress":

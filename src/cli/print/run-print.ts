@@ -44,6 +44,8 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
           return note(toolDeniedText(event), style.yellow);
         case "context-warning":
           return note(`warning: ${contextWarningText(event)}`, style.yellow);
+        case "prompt-sent":
+          return;
         case "handoff":
           // With --yes nobody reviewed the draft: print it before the new session's answer, so
           // what the new session was told is on record where the user reads (a draft not started

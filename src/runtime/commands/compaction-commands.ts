@@ -73,6 +73,7 @@ async function runCompact(
           model: attempt.model,
           message: attempt.error.message,
         })),
+        ...(outcome.blocked === true ? { blocked: true as const } : {}),
       };
   }
 }
@@ -191,6 +192,8 @@ function editedOutcome(outcome: EditOutcome): CommandOutcome {
         type: "summary-edited",
         compactionId: outcome.compaction.id,
         summaryTokens: outcome.compaction.summaryTokens,
+        tokensBefore: outcome.tokensBefore,
+        tokensAfter: outcome.tokensAfter,
       };
     case "unchanged":
       return { type: "summary-unchanged" };
