@@ -8,8 +8,8 @@ import { windowLimits } from "./run-agent-compaction.js";
 import { summaryRequester } from "./summary-requester.js";
 
 /**
- * The request a summary prepared ahead sends: for the prefix an overflow now would summarise (its
- * keep budget, no larger than the configured one), with the summariser figures, the prompt with the
+ * The request a summary prepared ahead sends: for the prefix an overflow now would summarise with
+ * half its keep budget (no larger than the configured one), with the summariser figures, the prompt with the
  * pinned notes and the fallback a compaction has. The context is read at once, when it is called;
  * what the requests cost is handed back with the outcome.
  */
@@ -28,7 +28,9 @@ export function writePreparedSummary(
     });
     const outcome = prepareSummary({
       context: contextForSummariser(session),
-      budgetTokens: Math.min(limits.budgetTokens, keepVerbatimTokens),
+      // Half the keep budget: the other half is room for the turns added before the overflow, which
+      // are kept verbatim after it; past that the summary is refused and written afresh.
+      budgetTokens: Math.floor(Math.min(limits.budgetTokens, keepVerbatimTokens) / 2),
       systemPrompt: summariserPrompt(session, compactionPrompt),
       activeModel: active.model,
       ...optional("compactionModel", compactionModel),
