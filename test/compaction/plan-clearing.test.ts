@@ -165,6 +165,32 @@ describe("planClearing", () => {
     expect(plan.cost.breakEvenRequests).toBe(Math.ceil(plan.cost.rewriteCost / plan.cost.savedPerRequest));
   });
 
+  it("past the trigger with a warm cache, waits for the next cold cache when the session's pauses say it comes before the batch pays off, unless a known window is near", () => {
+    // A trigger of its own: the default (half the window) would move with the windows tried here.
+    const withTrigger = (extra: Partial<ClearingInput>) =>
+      input(context, { settings: { ...SETTINGS, triggerTokens: 100_000 }, ...extra });
+    const warm = planClearing(withTrigger({}));
+    if (warm.type !== "clear") throw new Error("expected a clearing");
+    const breakEven = warm.cost.breakEvenRequests;
+    // The cache goes cold sooner than the batch pays for its rewrite: the cold cache clears it for nothing.
+    expect(planClearing(withTrigger({ warmRunRequests: breakEven - 1, window: 400_000 }))).toEqual({
+      type: "keep",
+      reason: "cache-cheaper",
+    });
+    // It stays warm long enough: clear now.
+    expect(planClearing(withTrigger({ warmRunRequests: breakEven, window: 400_000 })).type).toBe("clear");
+    // 150,000 reported of a 170,000 window is past 85%: a compaction is near, clear now.
+    expect(planClearing(withTrigger({ warmRunRequests: 1, window: 170_000 })).type).toBe("clear");
+    // No window known, or no pause on record: the trigger decides, as before.
+    expect(planClearing(withTrigger({ warmRunRequests: 1 })).type).toBe("clear");
+    expect(planClearing(withTrigger({ window: 400_000 })).type).toBe("clear");
+    // A cold cache clears whatever the history says.
+    const cold = planClearing(
+      input(context, { warmRunRequests: 1, window: 400_000, lastRequestAt: NOW - 301_000 }),
+    );
+    expect(cold.type === "clear" && cold.reason).toBe("cold-cache");
+  });
+
   it("skips results already cleared, and waits while paused after an undo", () => {
     const first = planClearing(input(context));
     const again = planClearing(input(context, { cleared: new Set(cleared(first)) }));
