@@ -41,6 +41,8 @@ export interface AgentOptions {
    * from the sandbox is still asked). Absent without rules.
    */
   permissionRules?: (call: ToolCallBlock, tool: Tool) => RuleVerdict | undefined;
+  /** The rule that denies reading a file, for the searches' results (see `ToolContext.readDenied`). */
+  readDenied?: (path: string) => string | undefined;
   onEvent: (event: AgentEvent) => void;
   /**
    * Whether `pin`, `unpin`, `uncompact`, `editSummary` and `previewCompaction` also report what they

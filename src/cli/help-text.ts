@@ -335,7 +335,8 @@ Configuration (JSON; each file wins per key over the ones before it):
                           any deny wins (in every mode, --allow-tools included), then ask (asked
                           even where the mode would not; refused in -p), then allow (no question;
                           the sandbox still confines); a command is judged by each part of
-                          a && b, pipes, $(...). A bad rule stops panto naming permissions.allow[N]
+                          a && b, pipes, $(...); grep and glob leave out files a Read deny
+                          covers. A bad rule stops panto naming permissions.allow[N]
     sandbox               how the model's tools are confined (see Sandbox): a mode
                           ("workspace-write", "read-only", "full") or { "mode": ..., "network":
                           false, "writable_roots": ["~/scratch"], "hidden_paths": ["~/.my-creds"],

@@ -156,14 +156,17 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   });
   const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
   // The rules' code loads only when some config file has rules.
+  const rulesModule =
+    loaded.permissionRules === undefined ? undefined : await import("./permission-rules-check.js");
+  const places = { root: projectRoot, home };
   const rulesCheck =
     loaded.permissionRules === undefined
       ? undefined
-      : (await import("./permission-rules-check.js")).permissionRulesCheck(
-          loaded.permissionRules,
-          { root: projectRoot, home },
-          cwd,
-        );
+      : rulesModule?.permissionRulesCheck(loaded.permissionRules, places, cwd);
+  const readDenied =
+    loaded.permissionRules === undefined
+      ? undefined
+      : rulesModule?.readDeniedCheck(loaded.permissionRules, places);
   let agentHooks: AgentHooks | undefined;
   let agentOptions: AgentOptions | undefined;
   const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
@@ -185,6 +188,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("toolDeadlineMs", config.tool_deadline_ms),
       approve: approvals.decide,
       ...optional("permissionRules", rulesCheck),
+      ...optional("readDenied", readDenied),
       onEvent: (event) => events.emit(event),
       // What /pin, /unpin, /uncompact, /summary edit and /compact --preview did is their outcome.
       controlEvents: false,

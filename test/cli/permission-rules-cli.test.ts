@@ -132,6 +132,34 @@ describe("permission rules in print and JSON modes", () => {
     expect(results[1]).toEqual({ error: false, text: expect.stringContaining("plain notes") });
   });
 
+  it("keeps what a Read deny rule covers out of grep's matches and glob's list, saying how many files and which rule", async () => {
+    const { box, env } = await setup(
+      { ".panto/config.json": { permissions: { deny: ["Read(./secrets/**)"] } } },
+      [
+        { name: "grep", arguments: { pattern: "TOKEN" } },
+        { name: "glob", arguments: { pattern: "**/*.txt" } },
+        { name: "grep", arguments: { pattern: "TOKEN", path: "src" } },
+      ],
+    );
+    await mkdir(join(box.project, "secrets"), { recursive: true });
+    await mkdir(join(box.project, "src"), { recursive: true });
+    await writeFile(join(box.project, "secrets", "key.txt"), "TOKEN=hunter2-secret\n");
+    await writeFile(join(box.project, "src", "app.txt"), "uses TOKEN from the environment\n");
+    const { run, results } = await runJson(box, env, "--allow-tools");
+    expect(run.code).toBe(0);
+    expect(results[0]?.text).toContain("src/app.txt:1: uses TOKEN from the environment");
+    expect(results[0]?.text).not.toContain("hunter2");
+    expect(results[0]?.text).toContain(
+      "(1 file not searched: denied by Read(./secrets/**) (permissions.deny[0] in ",
+    );
+    expect(results[1]?.text).toContain("src/app.txt");
+    expect(results[1]?.text).not.toContain("key.txt");
+    expect(results[1]?.text).toContain("(1 file not listed: denied by Read(./secrets/**)");
+    // Nothing under the denied folder searched: no note.
+    expect(results[2]?.text).toBe("src/app.txt:1: uses TOKEN from the environment");
+    expect(JSON.stringify(server?.requests)).not.toContain("hunter2");
+  });
+
   it("stops at start, exit 2, on a bad rule: the file, the list and index, and the tool meant", async () => {
     const { box, env } = await setup(
       { ".panto/config.json": { permissions: { allow: ["Bash(ls)", "Bahs(npm test)"] } } },
