@@ -21,3 +21,4 @@ export {
   type RuleProblem,
 } from "./permission-rule.js";
 export { type SplitCommand, splitShellCommand } from "./split-shell-command.js";
+export { suggestRules } from "./suggest-rules.js";

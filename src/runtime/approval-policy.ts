@@ -3,6 +3,7 @@ import type { ToolCallBlock } from "../core/index.js";
 import type { SourcedRule } from "../permissions/decide-permission.js";
 import type { Tool } from "../tools/index.js";
 import type { ApprovalAsker } from "./front-end.js";
+import type { RunRules } from "./run-rules.js";
 
 /** What the model is told when it asks to leave the sandbox where nobody can be asked. */
 export const ESCAPE_REFUSED =
@@ -56,12 +57,21 @@ export class ApprovalPolicy {
   /** Tools allowed while a custom command's prompt runs (its `allowed-tools`), lower case. */
   readonly #scoped: string[][] = [];
 
-  /** Config "permissions" of every file, for `/permissions` (the agent judges calls with them). */
+  /** Config "permissions" of every file and those added this run, for `/permissions` (live). */
   readonly rules: readonly SourcedRule[];
+  readonly #runRules: RunRules | undefined;
+  readonly #onRulesAdded: ((rules: readonly string[], file: string | undefined) => void) | undefined;
+  readonly #onRulesFailed: ((message: string) => void) | undefined;
 
   constructor(options: {
-    /** Config "permissions", as loaded. */
+    /** Config "permissions", as loaded (ignored with `runRules`, whose list is live). */
     rules?: readonly SourcedRule[];
+    /** The run's rules: what an "always" suggests and adds. */
+    runRules?: RunRules;
+    /** Told when an "always" added rules (and the file it saved them to). */
+    onRulesAdded?: (rules: readonly string[], file: string | undefined) => void;
+    /** Told when they could not be saved (the call still runs this once). */
+    onRulesFailed?: (message: string) => void;
     /** --allow-tools: the same as mode "allow-all". */
     allowAll?: boolean;
     mode?: ApprovalMode;
@@ -74,7 +84,10 @@ export class ApprovalPolicy {
     this.allowUnsandboxed = options.allowUnsandboxed === true;
     this.#ask = options.ask;
     this.#onDenied = options.onDenied;
-    this.rules = options.rules ?? [];
+    this.#runRules = options.runRules;
+    this.rules = options.runRules?.list ?? options.rules ?? [];
+    this.#onRulesAdded = options.onRulesAdded;
+    this.#onRulesFailed = options.onRulesFailed;
   }
 
   get mode(): ApprovalMode {
@@ -161,9 +174,35 @@ export class ApprovalPolicy {
     // An earlier question of the queue may have allowed this tool for good (not one a rule asks about).
     if (request.kind === "tool" && request.rule === undefined && this.#granted.has(name)) return "allow";
     const ask = this.#ask as ApprovalAsker;
-    const answer = await ask(call, tool, request, origin);
+    // A rule that asks is asked every time: no "always" is offered as a rule that would not hold.
+    const suggested =
+      request.kind === "tool" && request.rule === undefined && this.#runRules !== undefined
+        ? await this.#runRules.suggest(call).catch(() => [])
+        : [];
+    const answer = await ask(
+      call,
+      tool,
+      suggested.length > 0 ? { ...request, suggestedRules: suggested } : request,
+      origin,
+    );
+    if (typeof answer === "object" && "allowRules" in answer) {
+      await this.#addRules(answer.allowRules, answer.saveTo);
+      return "allow";
+    }
     if (answer === "always") this.#granted.add(name);
     return answer === "once" || answer === "always" ? "allow" : answer;
+  }
+
+  /** An "always" as rules: in force from the next call; a failure to save is told, and this call still runs. */
+  async #addRules(rules: readonly string[], saveTo: "session" | "local" | "user"): Promise<void> {
+    const runRules = this.#runRules;
+    if (runRules === undefined || rules.length === 0) return;
+    try {
+      const file = await runRules.allow(rules, saveTo);
+      this.#onRulesAdded?.(rules, file);
+    } catch (error) {
+      this.#onRulesFailed?.(error instanceof Error ? error.message : String(error));
+    }
   }
 
   async #decideEscape(
@@ -182,6 +221,7 @@ export class ApprovalPolicy {
     this.#asking = asked.catch(() => undefined);
     const answer = await asked;
     // "always" does not carry over to the next escape: this one runs, the next is asked again.
+    if (typeof answer === "object" && "allowRules" in answer) return "allow";
     return answer === "once" || answer === "always" ? "allow" : answer;
   }
 }

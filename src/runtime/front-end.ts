@@ -2,6 +2,7 @@ import type { ApprovalRequest } from "../agent/index.js";
 import type { PreparedRewind } from "../checkpoints/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { FileAccess, Tool } from "../tools/index.js";
+import type { RulePlace } from "./run-rules.js";
 
 /**
  * What a front-end (the terminal, print mode, JSON mode, an editor protocol) hands a run: the few
@@ -53,7 +54,19 @@ export type ChooseRewind = (sessionPath: string, pantoHome: string) => Promise<R
  * The user's answer: "once" allows this call, "always" this tool for the rest of the run; a denial
  * may carry the user's reason, which the model is told.
  */
-export type ApprovalAnswer = "once" | "always" | "deny" | { deny: true; reason: string };
+export type ApprovalAnswer =
+  | "once"
+  | "always"
+  | "deny"
+  | { deny: true; reason: string }
+  /** "Always", as the rules the question suggested (`suggestedRules`), kept where `saveTo` says. */
+  | { allowRules: readonly string[]; saveTo: RulePlace };
+
+/**
+ * A question as a front-end gets it: the agent's request and, for a tool call a rule can name, the
+ * allow rules an "always" would add (see suggestRules), to show and offer to save.
+ */
+export type AskedRequest = ApprovalRequest & { suggestedRules?: readonly string[] };
 
 /**
  * `request.kind` "escape": the model asks to run the call outside the sandbox, for `request.reason`;
@@ -63,7 +76,7 @@ export type ApprovalAnswer = "once" | "always" | "deny" | { deny: true; reason: 
 export type ApprovalAsker = (
   call: ToolCallBlock,
   tool: Tool,
-  request: ApprovalRequest,
+  request: AskedRequest,
   origin?: string,
 ) => Promise<ApprovalAnswer>;
 

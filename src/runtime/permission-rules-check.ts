@@ -8,6 +8,9 @@ import {
   type RulePlaces,
   type SourcedRule,
 } from "../permissions/index.js";
+
+export { parsePermissionRule, suggestRules } from "../permissions/index.js";
+
 import type { Tool } from "../tools/index.js";
 
 /**

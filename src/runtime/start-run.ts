@@ -7,6 +7,7 @@ import {
   DEFAULT_KEEP_VERBATIM_TOKENS,
   type LoadedConfig,
   loadConfig,
+  localConfigPath,
   projectConfigPath,
   readCompactionPromptLayers,
   userConfigPath,
@@ -35,6 +36,7 @@ import { ContextWatch } from "./context-watch.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
+import { RunRules } from "./run-rules.js";
 import { addCustomCommands } from "./setup/add-custom-commands.js";
 import { checkRunFolders } from "./setup/check-run-folders.js";
 import { chooseModel } from "./setup/choose-model.js";
@@ -140,11 +142,27 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     redact: secrets.redact,
     onEvent: (event) => events.emit(event),
   });
+  const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
+  // The rules' code loads only when some config file has rules (or a question suggests one).
+  const runRules = await RunRules.create(loaded.permissionRules, { root: projectRoot, home }, cwd, {
+    local: localConfigPath(projectRoot),
+    user: userConfigPath(pantoHome),
+  });
   const approvals = new ApprovalPolicy({
     allowAll: options.allowTools === true,
     ...optional("mode", options.approvalMode),
     allowUnsandboxed: options.allowUnsandboxed === true,
-    ...optional("rules", loaded.permissionRules),
+    runRules,
+    onRulesAdded: (rules, file) =>
+      events.emit({
+        type: "run-notice",
+        message: `allowed from now on: ${rules.join(", ")} (${file === undefined ? "this session" : `saved to ${file}`})`,
+      }),
+    onRulesFailed: (message) =>
+      events.emit({
+        type: "run-warning",
+        message: `the rule was not saved, so it is not in force: ${message}`,
+      }),
     ...optional("ask", frontEnd.askApproval),
     onDenied: (call, leaving, origin) =>
       events.emit({
@@ -154,19 +172,6 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
         ...optional("origin", origin),
       }),
   });
-  const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
-  // The rules' code loads only when some config file has rules.
-  const rulesModule =
-    loaded.permissionRules === undefined ? undefined : await import("./permission-rules-check.js");
-  const places = { root: projectRoot, home };
-  const rulesCheck =
-    loaded.permissionRules === undefined
-      ? undefined
-      : rulesModule?.permissionRulesCheck(loaded.permissionRules, places, cwd);
-  const readDenied =
-    loaded.permissionRules === undefined
-      ? undefined
-      : rulesModule?.readDeniedCheck(loaded.permissionRules, places);
   let agentHooks: AgentHooks | undefined;
   let agentOptions: AgentOptions | undefined;
   const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
@@ -187,8 +192,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("restoreFacts", config.restore_facts),
       ...optional("toolDeadlineMs", config.tool_deadline_ms),
       approve: approvals.decide,
-      ...optional("permissionRules", rulesCheck),
-      ...optional("readDenied", readDenied),
+      permissionRules: runRules.check,
+      readDenied: runRules.readDenied,
       onEvent: (event) => events.emit(event),
       // What /pin, /unpin, /uncompact, /summary edit and /compact --preview did is their outcome.
       controlEvents: false,

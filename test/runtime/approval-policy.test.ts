@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/agent/index.js";
 import type { ToolCallBlock } from "../../src/core/index.js";
 import { ApprovalPolicy } from "../../src/runtime/approval-policy.js";
-import type { ApprovalAnswer } from "../../src/runtime/front-end.js";
+import type { ApprovalAnswer, AskedRequest } from "../../src/runtime/front-end.js";
+import { RunRules } from "../../src/runtime/run-rules.js";
 import { createDefaultTools, type Tool } from "../../src/tools/index.js";
 
 const tools = createDefaultTools();
@@ -120,5 +121,42 @@ describe("ApprovalPolicy", () => {
       expect(await attended.approvals.decide(call("bash"), tool("bash"), leave)).toBe("deny");
       expect(attended.asked).toEqual(["bash"]);
     });
+  });
+
+  it("an 'always' answered with the suggested rules allows what they cover from the next call, and still asks about the rest", async () => {
+    const rules = await RunRules.create(undefined, { root: "/work/app", home: "/home/me" }, "/work/app", {
+      local: "/nonexistent/local.json",
+      user: "/nonexistent/user.json",
+    });
+    const requests: AskedRequest[] = [];
+    const notices: string[] = [];
+    const answers: ApprovalAnswer[] = [];
+    const approvals = new ApprovalPolicy({
+      runRules: rules,
+      ask: async (_call, _tool, request) => {
+        requests.push(request);
+        const suggested = request.kind === "tool" ? (request.suggestedRules ?? []) : [];
+        return answers.shift() ?? { allowRules: suggested, saveTo: "session" };
+      },
+      onRulesAdded: (added, file) => notices.push(`${added.join(",")} ${file ?? "session"}`),
+      onDenied: () => {},
+    });
+    const bash = (command: string, id: string): ToolCallBlock => ({
+      type: "tool-call",
+      id,
+      name: "bash",
+      arguments: { command },
+    });
+    expect(await approvals.decide(bash("npm test -- --watch", "b1"), tool("bash"))).toBe("allow");
+    expect(requests[0]).toMatchObject({ kind: "tool", suggestedRules: ["Bash(npm test:*)"] });
+    expect(notices).toEqual(["Bash(npm test:*) session"]);
+    // The agent now finds the rule allows the next npm test; another command is still asked.
+    expect(rules.check(bash("npm test", "b2"), tool("bash"))).toMatchObject({ verdict: "allow" });
+    expect(rules.check(bash("rm -rf build", "b3"), tool("bash"))).toBeUndefined();
+    expect(approvals.rules.map((rule) => [rule.text, rule.layer])).toEqual([["Bash(npm test:*)", "session"]]);
+    // A plain "always" still allows the tool for the session, as before.
+    answers.push("always");
+    expect(await approvals.decide(call("write", "w1"), tool("write"))).toBe("allow");
+    expect(approvals.granted()).toEqual(["write"]);
   });
 });
