@@ -415,15 +415,18 @@ export class SessionModel {
 
   /**
    * The spans of the `turn-failed` entries before the compaction in force (and not taken back):
-   * the turns that failed there before it summarised or kept them, each from the entry it names.
+   * the turns that failed there before it summarised or kept them, each from the entry it names
+   * (from the original turn when it names a copy of a compaction undone since).
    */
   #earlierFailedSpans(base: CompactionSeen | undefined, taken: (position: number) => boolean): Span[] {
     if (base === undefined) return [];
     const spans: Span[] = [];
     for (const failure of this.#failures) {
       if (failure.position >= base.position || taken(failure.position)) continue;
-      const start = this.#latestBefore(failure.firstEntryId, failure.position, (p) => !taken(p));
-      if (start !== undefined) spans.push({ from: start, to: failure.position });
+      const counts = (position: number) => !taken(position);
+      const start = this.#latestBefore(failure.firstEntryId, failure.position, counts);
+      if (start !== undefined)
+        spans.push({ from: this.#originalTurnStart(start, undefined, counts), to: failure.position });
     }
     return spans;
   }

@@ -127,3 +127,26 @@ async function plant(writer: SessionWriter, truth: Truth, op: Extract<Op, { type
   if (op.place === "tool call") await writer.bash(`echo ${planted}`, "ok", 0);
   await writer.assistant(op.place === "assistant" ? planted : "done");
 }
+
+describe("recall after a failed turn whose compaction was undone and another written", () => {
+  it("still marks the turn failed: the failure named the undone compaction's copy, so it holds for the original turn", async () => {
+    // The property's counterexample (seed -369019947): three turns, compact keeping one, the kept
+    // turn fails, the compaction is undone, and a new compaction keeps one turn.
+    const session = await sandbox.open(join(sandbox.dir, "undone-failure.jsonl"));
+    const writer = new SessionWriter(session);
+    for (const turn of [1, 2, 3]) {
+      await writer.user(`please needle${turn} end`);
+      await writer.assistant("done");
+    }
+    await writer.compact("summary", 1);
+    await session.markLastTurnFailed("server", "down");
+    await session.appendUncompact(session.activeCompaction()?.id ?? "");
+    await writer.compact("summary", 1);
+    expect(effectiveTurnNumbers(session.activeEntries())?.numbers).toEqual([2]);
+    const statusOf = async (turn: number) =>
+      (await recall(session, { query: `needle${turn}` })).text.split("\n").find((line) => /^1\. /.test(line));
+    expect(await statusOf(3)).toMatch(/^1\. turn 3 · .* · failed$/);
+    expect(await statusOf(1)).toMatch(/^1\. turn 1 · .* · summarised$/);
+    expect(await statusOf(2)).toMatch(/^1\. turn 2 · .* · in context$/);
+  });
+});
