@@ -87,7 +87,7 @@ async function runAcp(
   version: string,
   options: { model?: string; maxTurns?: number; sandbox?: SandboxMode },
 ): Promise<number> {
-  return (await import("../acp/run-acp.js")).runAcp({
+  return (await import("../frontends/acp/run-acp.js")).runAcp({
     env: process.env,
     version,
     stdin: process.stdin,

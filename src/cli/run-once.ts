@@ -97,7 +97,11 @@ async function runOnceInner(
       // The editor (and node:child_process) loads when a command first asks for it, not with every run.
       frontEnd: {
         editText: async (text) =>
-          (await import("./terminal/edit-in-editor.js")).editorFor(io.env, ["inherit", 2, "inherit"])(text),
+          (await import("../frontends/terminal/toolkit/edit-in-editor.js")).editorFor(io.env, [
+            "inherit",
+            2,
+            "inherit",
+          ])(text),
         oneShot: true,
       },
     });

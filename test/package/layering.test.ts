@@ -10,9 +10,14 @@ import { describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The front-ends: each folder is one, and none imports another. */
-const FRONT_ENDS = ["src/cli/interactive", "src/cli/print", "src/cli/json", "src/acp"];
+const FRONT_ENDS = [
+  "src/frontends/terminal",
+  "src/frontends/print",
+  "src/frontends/json",
+  "src/frontends/acp",
+];
 /** Everything above the runtime: the CLI (its front-ends among it) and the editor protocol. */
-const ABOVE_RUNTIME = ["src/cli", "src/acp"];
+const ABOVE_RUNTIME = ["src/cli", "src/frontends/acp"];
 /** The layers under the runtime, which import neither it nor anything above it. */
 const BELOW_RUNTIME = [
   "src/agent",
@@ -68,8 +73,8 @@ function crossings(from: readonly string[], to: (importer: string) => readonly s
 
 describe("the layers", () => {
   it("reads the imports it checks: a front-end reaches the runtime's run setup", () => {
-    expect(importsOf("src/cli/interactive/run-interactive.ts")).toContain("src/runtime/start-run.ts");
-    expect(importsOf("src/cli/run-cli.ts")).toContain("src/cli/json/run-json.ts");
+    expect(importsOf("src/frontends/terminal/run-interactive.ts")).toContain("src/runtime/start-run.ts");
+    expect(importsOf("src/cli/run-cli.ts")).toContain("src/frontends/json/run-json.ts");
   });
 
   it("keeps the front-end folders apart: none imports another", () => {
@@ -78,7 +83,7 @@ describe("the layers", () => {
     expect(crossings(existing, (file) => existing.filter((folder) => !within(file, folder)))).toEqual([]);
   });
 
-  it("keeps the runtime below every front-end: src/runtime imports nothing from src/cli or src/acp", () => {
+  it("keeps the runtime below every front-end: src/runtime imports nothing from src/cli or src/frontends/acp", () => {
     expect(sourceFiles("src/runtime").length).toBeGreaterThan(0);
     expect(crossings(["src/runtime"], () => ABOVE_RUNTIME)).toEqual([]);
   });

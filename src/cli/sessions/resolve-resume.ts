@@ -31,7 +31,7 @@ export async function pickResume(options: CliOptions, io: ResumePickIo): Promise
     );
     return EXIT_USAGE;
   }
-  const { pickSession } = await import("../terminal/session-picker.js");
+  const { pickSession } = await import("../../frontends/terminal/toolkit/session-picker.js");
   const chosen = await pickSession(listing.sessions, io);
   if (chosen === undefined) {
     io.stderr.write("panto: no session chosen\n");
