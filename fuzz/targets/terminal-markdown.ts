@@ -1,9 +1,9 @@
 import type { AgentEvent } from "../../src/agent/index.js";
+import { createStyle } from "../../src/frontends/shared/style.js";
 import { createHighlight } from "../../src/frontends/terminal/toolkit/code-highlight.js";
 import { MarkdownStream } from "../../src/frontends/terminal/toolkit/markdown-stream.js";
 import { TerminalMarkdown } from "../../src/frontends/terminal/toolkit/markdown-terminal.js";
 import { fitStatus } from "../../src/frontends/terminal/toolkit/status-line.js";
-import { createStyle } from "../../src/frontends/terminal/toolkit/style.js";
 import { TerminalRenderer } from "../../src/frontends/terminal/toolkit/terminal-renderer.js";
 import { textWidth } from "../../src/frontends/terminal/toolkit/text-width.js";
 import { type FuzzTarget, invariant } from "../engine/fuzz-target.js";

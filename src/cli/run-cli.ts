@@ -1,8 +1,8 @@
+import type { CliIo } from "../frontends/shared/cli-io.js";
+import type { CliOptions } from "../frontends/shared/cli-options.js";
+import { EXIT_FAILURE, EXIT_USAGE } from "../frontends/shared/exit-status.js";
 import { addEnvironmentSecrets } from "../runtime/setup/known-secrets.js";
 import { SecretRedactor } from "../secrets/index.js";
-import type { CliIo } from "./cli-io.js";
-import type { CliOptions } from "./cli-options.js";
-import { EXIT_FAILURE, EXIT_USAGE } from "./exit-status.js";
 import { redactingStream } from "./redacting-stream.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { CliOptions } from "../../src/cli/cli-options.js";
+import type { CliOptions } from "../../src/frontends/shared/cli-options.js";
 import { runInteractive } from "../../src/frontends/terminal/run-interactive.js";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { makeFolder } from "../../core/index.js";
-import { colourEnabled, createStyle, type Style } from "../../frontends/terminal/toolkit/style.js";
+import { EXIT_FAILURE, EXIT_OK } from "../../frontends/shared/exit-status.js";
+import { colourEnabled, createStyle, type Style } from "../../frontends/shared/style.js";
 import { TerminalRenderer } from "../../frontends/terminal/toolkit/terminal-renderer.js";
 import { describeContext } from "../../runtime/commands/describe-context.js";
 import { formatCompactionReport } from "../../runtime/format-text.js";
@@ -12,7 +13,6 @@ import { startRun } from "../../runtime/start-run.js";
 import { startFakeAnthropicServer } from "../../simulator/fake-anthropic-server.js";
 import type { FakeServerOptions } from "../../simulator/fake-provider-types.js";
 import type { Tool } from "../../tools/index.js";
-import { EXIT_FAILURE, EXIT_OK } from "../exit-status.js";
 import { createDemoResponder } from "./demo-responder.js";
 import { DEMO_COMPACT_INSTRUCTIONS, DEMO_FILES, DEMO_STEPS } from "./demo-script.js";
 

@@ -1,9 +1,9 @@
 import type { AgentEvent } from "../../agent/index.js";
-import { checkpointJson } from "../../cli/rewind/rewind-json.js";
 import type { AssistantMessage, CompactionLedger, SummaryChunking, Usage } from "../../core/index.js";
 import { optional } from "../../core/index.js";
 import { toolDeniedText } from "../../runtime/format-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
+import { checkpointJson } from "../shared/rewind-json.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 import type { JsonEvent } from "./json-event.js";
 import { taskJsonEvent } from "./task-json-events.js";

@@ -1,10 +1,10 @@
-import type { CliOptions } from "../../cli/cli-options.js";
-import { forkJson, rewindJson } from "../../cli/rewind/rewind-json.js";
-import { type OnceIo, type OnceReporter, runOnce } from "../../cli/run-once.js";
 import { optional } from "../../core/index.js";
 import { visible } from "../../runtime/format-text.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import { readRunUsage } from "../../runtime/run-usage.js";
+import type { CliOptions } from "../shared/cli-options.js";
+import { forkJson, rewindJson } from "../shared/rewind-json.js";
+import { type OnceIo, type OnceReporter, runOnce } from "../shared/run-once.js";
 import { outcomeJsonEvents } from "./compaction-json-events.js";
 import { type JsonEvent, jsonLine, toJsonEvent } from "./json-events.js";
 import { usageJson } from "./usage-json.js";

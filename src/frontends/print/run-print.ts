@@ -1,7 +1,5 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/describe-rewind.js";
-import type { CliOptions } from "../../cli/cli-options.js";
-import { type OnceIo, type OnceReporter, runOnce } from "../../cli/run-once.js";
 import { contextWarningText } from "../../runtime/context-warnings.js";
 import {
   formatClearingLine,
@@ -13,7 +11,9 @@ import {
 } from "../../runtime/format-text.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
 import { taskEventLine } from "../../runtime/task-text.js";
-import { colourEnabled, createStyle } from "../terminal/toolkit/style.js";
+import type { CliOptions } from "../shared/cli-options.js";
+import { type OnceIo, type OnceReporter, runOnce } from "../shared/run-once.js";
+import { colourEnabled, createStyle } from "../shared/style.js";
 
 export interface PrintIo extends OnceIo {
   stdout: NodeJS.WritableStream;

@@ -2,7 +2,7 @@ import type { RequestSize } from "../../agent/index.js";
 import { contextUsage, type ShownWindow, windowSourceText } from "../../runtime/context-usage.js";
 import { formatTokens } from "../../runtime/format-text.js";
 import type { RunContext } from "../../runtime/run-context.js";
-import type { Style } from "./toolkit/style.js";
+import type { Style } from "../shared/style.js";
 
 /**
  * The dim line shown after each answer: "context 12.3k tokens · 9% of 131k (reported by the

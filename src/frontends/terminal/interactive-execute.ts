@@ -1,9 +1,9 @@
 import { prefetchContextWindow } from "../../runtime/context-usage.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import type { TurnResult } from "../../runtime/turn-result.js";
+import type { Style } from "../shared/style.js";
 import { contextStatusLine } from "./context-status-line.js";
 import { interruptNotice } from "./interactive-extras.js";
-import type { Style } from "./toolkit/style.js";
 import type { TerminalRenderer } from "./toolkit/terminal-renderer.js";
 
 /**

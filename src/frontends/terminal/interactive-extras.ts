@@ -1,8 +1,8 @@
 import { describeSandbox, plural } from "../../runtime/format-text.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
+import type { Style } from "../shared/style.js";
 import { type RecapLine, resumeRecap } from "./resume-recap.js";
-import type { Style } from "./toolkit/style.js";
 
 /** Where the interactive session writes a line. */
 export interface LineWriter {

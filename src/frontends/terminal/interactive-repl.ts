@@ -1,18 +1,19 @@
 import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import type { ApprovalRequest } from "../../agent/index.js";
-import type { CliIo } from "../../cli/cli-io.js";
-import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "../../cli/exit-status.js";
 import type { ToolCallBlock } from "../../core/index.js";
 import { shorten } from "../../runtime/format-text.js";
 import type { ApprovalAnswer, RewindChoice } from "../../runtime/front-end.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import type { Tool } from "../../tools/index.js";
+import type { CliIo } from "../shared/cli-io.js";
+import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "../shared/exit-status.js";
+import type { Style } from "../shared/style.js";
 import { executeLine } from "./interactive-execute.js";
 import { printBanner } from "./interactive-extras.js";
 import { ApprovalPrompt, takeLine } from "./toolkit/approval-prompt.js";
 import { DraftReview } from "./toolkit/draft-review.js";
-import { editorOverTerminal } from "./toolkit/edit-in-editor.js";
+import { editorOverTerminal } from "./toolkit/editor-over-terminal.js";
 import { createHistoryWriter, HISTORY_SIZE, loadHistory } from "./toolkit/history.js";
 import { KeyInput } from "./toolkit/key-input.js";
 import type { KeyListener, PickerSurface } from "./toolkit/list-picker.js";
@@ -20,7 +21,6 @@ import { MutableOutput } from "./toolkit/mutable-output.js";
 import { createPromptCompleter } from "./toolkit/prompt-completer.js";
 import { fromHistoryLine, PromptHistory } from "./toolkit/prompt-history.js";
 import { runRewindDialog } from "./toolkit/rewind-dialog.js";
-import type { Style } from "./toolkit/style.js";
 import type { TerminalRenderer } from "./toolkit/terminal-renderer.js";
 
 /** Lines that arrive closer together than this are one paste and are sent as one prompt. */

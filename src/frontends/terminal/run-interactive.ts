@@ -1,16 +1,16 @@
-import type { CliIo } from "../../cli/cli-io.js";
-import type { CliOptions } from "../../cli/cli-options.js";
-import { EXIT_USAGE } from "../../cli/exit-status.js";
-import { runOptionsOf } from "../../cli/run-options-of.js";
-import { resumeHint } from "../../cli/sessions/resume-hint.js";
 import { preparedCompactionText } from "../../runtime/context-warnings.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import { RunEvents } from "../../runtime/run-events.js";
 import { asUsageError } from "../../runtime/setup/setup-errors.js";
 import { startRun } from "../../runtime/start-run.js";
+import type { CliIo } from "../shared/cli-io.js";
+import type { CliOptions } from "../shared/cli-options.js";
+import { EXIT_USAGE } from "../shared/exit-status.js";
+import { runOptionsOf } from "../shared/run-options-of.js";
+import { colourEnabled, createStyle } from "../shared/style.js";
 import { Repl } from "./interactive-repl.js";
+import { resumeHint } from "./resume-hint.js";
 import { markdownFor } from "./toolkit/markdown-stream.js";
-import { colourEnabled, createStyle } from "./toolkit/style.js";
 import { TerminalRenderer } from "./toolkit/terminal-renderer.js";
 
 /** The interactive session: a readline prompt over the agent. Resolves with the exit status. */

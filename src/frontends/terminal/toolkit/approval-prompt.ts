@@ -4,9 +4,9 @@ import type { ToolCallBlock } from "../../../core/index.js";
 import { visible } from "../../../runtime/format-text.js";
 import type { ApprovalAnswer } from "../../../runtime/front-end.js";
 import type { Tool } from "../../../tools/index.js";
+import type { Style } from "../../shared/style.js";
 import { approvalQuestion, describeApproval, parseApprovalAnswer } from "./approval-preview.js";
 import type { MutableOutput } from "./mutable-output.js";
-import type { Style } from "./style.js";
 import type { TerminalRenderer } from "./terminal-renderer.js";
 
 type Choice = NonNullable<ReturnType<typeof parseApprovalAnswer>>;

@@ -1,7 +1,7 @@
 import type { Interface } from "node:readline";
 import { visible } from "../../../runtime/format-text.js";
+import type { Style } from "../../shared/style.js";
 import type { MutableOutput } from "./mutable-output.js";
-import type { Style } from "./style.js";
 import type { TerminalRenderer } from "./terminal-renderer.js";
 
 /** What the user answered about a draft. */

@@ -1,11 +1,6 @@
 import { emitKeypressEvents } from "node:readline";
-import {
-  formatTime,
-  oneLine,
-  promptWithLineage,
-  shortIdMap,
-} from "../../../cli/sessions/format-session-list.js";
 import type { SessionSummary } from "../../../session/index.js";
+import { formatTime, oneLine, promptWithLineage, shortIdMap } from "./format-session-list.js";
 import { fitWidth } from "./text-width.js";
 
 export interface PickerIo {

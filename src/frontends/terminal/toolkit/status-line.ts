@@ -1,5 +1,5 @@
 import { formatTokens, visible } from "../../../runtime/format-text.js";
-import type { Style } from "./style.js";
+import type { Style } from "../../shared/style.js";
 import { fitWidth, textWidth } from "./text-width.js";
 
 type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };

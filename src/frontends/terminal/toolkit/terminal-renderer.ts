@@ -14,9 +14,9 @@ import {
 import { describeOutcome, handedOffLine, type OutcomeReport } from "../../../runtime/outcome-text.js";
 import type { RunEvent } from "../../../runtime/run-events.js";
 import { taskEventLine } from "../../../runtime/task-text.js";
+import type { Style } from "../../shared/style.js";
 import type { MarkdownStream } from "./markdown-stream.js";
 import { StatusLine } from "./status-line.js";
-import type { Style } from "./style.js";
 import { WordWrapper, wrapLines } from "./word-wrapper.js";
 
 type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };

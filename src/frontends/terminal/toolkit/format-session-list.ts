@@ -1,5 +1,5 @@
-import { fitWidth } from "../../frontends/terminal/toolkit/text-width.js";
-import { type SessionSummary, uniqueIdPrefixes } from "../../session/index.js";
+import { type SessionSummary, uniqueIdPrefixes } from "../../../session/index.js";
+import { fitWidth } from "./text-width.js";
 
 /** Width the first-prompt column gets when the output is not a terminal. */
 const PIPE_PROMPT_WIDTH = 60;

@@ -1,4 +1,4 @@
-import type { SecretRedactor } from "../secrets/index.js";
+import type { SecretRedactor } from "../../secrets/index.js";
 
 /** The process as the CLI sees it: where it runs, its environment and its three streams. */
 export interface CliIo {

@@ -1,16 +1,16 @@
-import { optional } from "../core/index.js";
-import type { CommandOutcome } from "../runtime/command-outcome.js";
-import { parseSlashCommand } from "../runtime/command-registry.js";
-import { builtInCommandInfo, slashHelpText } from "../runtime/commands/built-in-commands.js";
-import { helpCommands } from "../runtime/commands/help-commands.js";
-import { describeOutcome } from "../runtime/outcome-text.js";
-import type { RunContext } from "../runtime/run-context.js";
-import { type RunEvent, RunEvents } from "../runtime/run-events.js";
-import { asUsageError, UsageError } from "../runtime/setup/setup-errors.js";
-import { startRun } from "../runtime/start-run.js";
-import { inputRefusal } from "../runtime/submit-input.js";
-import type { TurnResult, UserInput } from "../runtime/turn-result.js";
-import type { SecretRedactor } from "../secrets/index.js";
+import { optional } from "../../core/index.js";
+import type { CommandOutcome } from "../../runtime/command-outcome.js";
+import { parseSlashCommand } from "../../runtime/command-registry.js";
+import { builtInCommandInfo, slashHelpText } from "../../runtime/commands/built-in-commands.js";
+import { helpCommands } from "../../runtime/commands/help-commands.js";
+import { describeOutcome } from "../../runtime/outcome-text.js";
+import type { RunContext } from "../../runtime/run-context.js";
+import { type RunEvent, RunEvents } from "../../runtime/run-events.js";
+import { asUsageError, UsageError } from "../../runtime/setup/setup-errors.js";
+import { startRun } from "../../runtime/start-run.js";
+import { inputRefusal } from "../../runtime/submit-input.js";
+import type { TurnResult, UserInput } from "../../runtime/turn-result.js";
+import type { SecretRedactor } from "../../secrets/index.js";
 import type { CliOptions } from "./cli-options.js";
 import {
   EXIT_FAILURE,
@@ -97,11 +97,7 @@ async function runOnceInner(
       // The editor (and node:child_process) loads when a command first asks for it, not with every run.
       frontEnd: {
         editText: async (text) =>
-          (await import("../frontends/terminal/toolkit/edit-in-editor.js")).editorFor(io.env, [
-            "inherit",
-            2,
-            "inherit",
-          ])(text),
+          (await import("./edit-in-editor.js")).editorFor(io.env, ["inherit", 2, "inherit"])(text),
         oneShot: true,
       },
     });

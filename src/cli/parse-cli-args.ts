@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { optional, SANDBOX_MODES, type SandboxMode } from "../core/index.js";
+import { EXIT_OK, EXIT_USAGE } from "../frontends/shared/exit-status.js";
 import type { ArgsOutput, ExportCliOptions, ParsedArgs } from "./cli-option-types.js";
-import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { addFidelityCommand } from "./fidelity/fidelity-command.js";
 import { helpAppendix } from "./help-text.js";
 import { addRewindCommand } from "./rewind/rewind-command.js";
@@ -9,7 +9,6 @@ import { type RawOptions, toCliOptions } from "./to-cli-options.js";
 
 export type {
   ArgsOutput,
-  CliOptions,
   ExportCliOptions,
   FidelityCliOptions,
   ParsedArgs,

@@ -1,5 +1,5 @@
-import type { RunOptions } from "../runtime/run-context.js";
-import type { CliOptions } from "./cli-option-types.js";
+import type { RunOptions } from "../../runtime/run-context.js";
+import type { CliOptions } from "./cli-options.js";
 
 /** What a run is started with, from the command line (`-r` alone is resolved to a path before). */
 export function runOptionsOf(options: CliOptions): RunOptions {

@@ -2,10 +2,7 @@ import { type StdioOptions, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Interface } from "node:readline";
-import type { CliIo } from "../../../cli/cli-io.js";
-import { EditorError, type EditText } from "../../../runtime/front-end.js";
-import type { KeyInput } from "./key-input.js";
+import { EditorError, type EditText } from "../../runtime/front-end.js";
 
 /**
  * An {@link EditText} that writes the text to a private temporary file, runs `$VISUAL` (else
@@ -29,35 +26,6 @@ export function editorFor(env: NodeJS.ProcessEnv, stdio: StdioOptions): EditText
       return await readFile(path, "utf8");
     } finally {
       await rm(folder, { recursive: true, force: true });
-    }
-  };
-}
-
-/**
- * The interactive session's {@link EditText}: hands the terminal to $VISUAL/$EDITOR (readline
- * paused, raw mode off) and takes it back afterwards.
- */
-export function editorOverTerminal(
-  io: Pick<CliIo, "stdin" | "stdout" | "env">,
-  rl: Interface | undefined,
-  keys: KeyInput | undefined,
-): EditText {
-  return async (text) => {
-    const stdin = io.stdin as NodeJS.ReadableStream & {
-      isTTY?: boolean;
-      setRawMode?: (raw: boolean) => void;
-    };
-    const raw = stdin.isTTY === true && typeof stdin.setRawMode === "function";
-    rl?.pause();
-    if (raw) stdin.setRawMode?.(false);
-    keys?.disablePaste();
-    try {
-      return await editorFor(io.env, "inherit")(text);
-    } finally {
-      // An editor leaves bracketed paste as it likes (vim turns it off): set it again.
-      keys?.enablePaste(io.stdout);
-      if (raw) stdin.setRawMode?.(true);
-      rl?.resume();
     }
   };
 }

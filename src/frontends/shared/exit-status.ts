@@ -1,4 +1,4 @@
-import type { FailureStatus } from "../runtime/command-outcome.js";
+import type { FailureStatus } from "../../runtime/command-outcome.js";
 
 /** Exit statuses, as documented in `panto --help` (DESIGN "CLI contract"). */
 export const EXIT_OK = 0;
