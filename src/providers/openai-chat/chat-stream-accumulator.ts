@@ -7,7 +7,7 @@ import {
   type ToolCallBlock,
 } from "../../core/index.js";
 import { parseToolArguments } from "../shared/index.js";
-import type { ChatChunk, ChatDelta, ChatToolCallDelta } from "./chat-chunk.js";
+import type { ChatChunk, ChatToolCallDelta } from "./chat-chunk.js";
 import { checkChatChunk } from "./check-chat-chunk.js";
 import { mapOpenAIChatFinishReason } from "./map-openai-chat-finish-reason.js";
 import { normalizeOpenAIChatUsage, type RawOpenAIChatUsage } from "./normalize-openai-chat-usage.js";
