@@ -1,5 +1,5 @@
 import type { ContentBlock } from "@agentclientprotocol/sdk";
-import { toPromptInput } from "../../src/acp/prompt-input.js";
+import { toPromptInput } from "../../src/frontends/acp/prompt-input.js";
 import { type FuzzTarget, invariant } from "../engine/fuzz-target.js";
 import { loadAcpSchemas } from "../support/acp-schema.js";
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { replayHistory } from "../../src/acp/replay-history.js";
+import { replayHistory } from "../../src/frontends/acp/replay-history.js";
 import { type FuzzTarget, invariant } from "../engine/fuzz-target.js";
 import { loadAcpSchemas } from "../support/acp-schema.js";
 import { SESSION_WORDS } from "../support/session-words.js";

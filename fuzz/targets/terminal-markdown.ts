@@ -1,11 +1,11 @@
 import type { AgentEvent } from "../../src/agent/index.js";
-import { createHighlight } from "../../src/cli/terminal/code-highlight.js";
-import { MarkdownStream } from "../../src/cli/terminal/markdown-stream.js";
-import { TerminalMarkdown } from "../../src/cli/terminal/markdown-terminal.js";
-import { fitStatus } from "../../src/cli/terminal/status-line.js";
-import { createStyle } from "../../src/cli/terminal/style.js";
-import { TerminalRenderer } from "../../src/cli/terminal/terminal-renderer.js";
-import { textWidth } from "../../src/cli/terminal/text-width.js";
+import { createStyle } from "../../src/frontends/shared/style.js";
+import { createHighlight } from "../../src/frontends/terminal/toolkit/code-highlight.js";
+import { MarkdownStream } from "../../src/frontends/terminal/toolkit/markdown-stream.js";
+import { TerminalMarkdown } from "../../src/frontends/terminal/toolkit/markdown-terminal.js";
+import { fitStatus } from "../../src/frontends/terminal/toolkit/status-line.js";
+import { TerminalRenderer } from "../../src/frontends/terminal/toolkit/terminal-renderer.js";
+import { textWidth } from "../../src/frontends/terminal/toolkit/text-width.js";
 import { type FuzzTarget, invariant } from "../engine/fuzz-target.js";
 import { cutPieces } from "../support/chunked-body.js";
 import { FakeTerminalOutput } from "../support/fake-terminal-output.js";

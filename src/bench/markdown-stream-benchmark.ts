@@ -1,5 +1,5 @@
-import { MarkdownStream } from "../cli/terminal/markdown-stream.js";
-import { TerminalMarkdown } from "../cli/terminal/markdown-terminal.js";
+import { MarkdownStream } from "../frontends/terminal/toolkit/markdown-stream.js";
+import { TerminalMarkdown } from "../frontends/terminal/toolkit/markdown-terminal.js";
 import { growthExponent, type TimingStats, timingStats } from "./timing-stats.js";
 
 /** One shape of answer streamed line by line: its name and its lines for a given length. */

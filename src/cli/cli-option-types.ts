@@ -1,30 +1,6 @@
 import type { SandboxMode } from "../core/index.js";
+import type { CliOptions } from "../frontends/shared/cli-options.js";
 import type { RewindCliOptions } from "./rewind/run-rewind.js";
-
-/** The parsed command line of a normal run (everything but `panto demo`). */
-export interface CliOptions {
-  /** True for -p/--print and for --json. */
-  print: boolean;
-  /** The -p value; undefined means "read the prompt from stdin". */
-  prompt?: string;
-  json: boolean;
-  model?: string;
-  session?: string;
-  continue: boolean;
-  /** -r/--resume: an id prefix or path, or true to pick one. */
-  resume?: string | true;
-  /** --max-turns: model requests a print or JSON run may make. */
-  maxTurns?: number;
-  allowTools: boolean;
-  /** --yes: what a command prepares is started without asking (/handoff's new session). */
-  yes: boolean;
-  /** --sandbox MODE: how the model's tools are confined (else config "sandbox", else workspace-write). */
-  sandbox?: SandboxMode;
-  /** --allow-unsandboxed: print and JSON modes run the model's escape requests instead of refusing them. */
-  allowUnsandboxed?: boolean;
-  /** --fork SESSION[@TURN]: continue in a new session started from that one after turn TURN (default: all of it). */
-  fork?: { session: string; turn?: number };
-}
 
 /** `panto export [SESSION] [-o FILE] [--format html|md|json] [--full]` */
 export interface ExportCliOptions {

@@ -29,7 +29,7 @@ async function main(): Promise<number> {
   // usage error by commander.
   const parsed =
     fastRunArgs(args) ??
-    (await import("./cli-options.js")).parseCliArgs(args, version, {
+    (await import("./parse-cli-args.js")).parseCliArgs(args, version, {
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
     });
@@ -87,7 +87,7 @@ async function runAcp(
   version: string,
   options: { model?: string; maxTurns?: number; sandbox?: SandboxMode },
 ): Promise<number> {
-  return (await import("../acp/run-acp.js")).runAcp({
+  return (await import("../frontends/acp/run-acp.js")).runAcp({
     env: process.env,
     version,
     stdin: process.stdin,

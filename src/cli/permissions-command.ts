@@ -1,7 +1,7 @@
 import { loadConfig } from "../config/index.js";
+import { EXIT_OK, EXIT_USAGE } from "../frontends/shared/exit-status.js";
 import { describePermissions, permissionsJson } from "../runtime/describe-permissions.js";
 import { asUsageError } from "../runtime/setup/setup-errors.js";
-import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 
 export interface PermissionsCommandIo {
   json: boolean;

@@ -1,8 +1,8 @@
+import type { CliIo } from "../frontends/shared/cli-io.js";
+import type { CliOptions } from "../frontends/shared/cli-options.js";
+import { EXIT_FAILURE, EXIT_USAGE } from "../frontends/shared/exit-status.js";
 import { addEnvironmentSecrets } from "../runtime/setup/known-secrets.js";
 import { SecretRedactor } from "../secrets/index.js";
-import type { CliIo } from "./cli-io.js";
-import type { CliOptions } from "./cli-options.js";
-import { EXIT_FAILURE, EXIT_USAGE } from "./exit-status.js";
 import { redactingStream } from "./redacting-stream.js";
 
 /**
@@ -30,15 +30,18 @@ export async function runCli(given: CliOptions, rawIo: CliIo): Promise<number> {
       io.stderr.write("panto: error: --max-turns applies to print and JSON runs (-p, --json)\n");
       return EXIT_USAGE;
     }
-    if (options.json) return await (await import("./json/run-json.js")).runJson(options, io);
+    if (options.json) return await (await import("../frontends/json/run-json.js")).runJson(options, io);
     // `panto "PROMPT"` opens the terminal session with it; without a terminal on both ends it is -p.
     if (
       options.print ||
       io.stdin.isTTY !== true ||
       (options.prompt !== undefined && io.stdout.isTTY !== true)
     )
-      return await (await import("./print/run-print.js")).runPrint({ ...options, print: true }, io);
-    return await (await import("./interactive/run-interactive.js")).runInteractive(options, io);
+      return await (await import("../frontends/print/run-print.js")).runPrint(
+        { ...options, print: true },
+        io,
+      );
+    return await (await import("../frontends/terminal/run-interactive.js")).runInteractive(options, io);
   } catch (error) {
     const usage = (await import("../runtime/setup/setup-errors.js")).asUsageError(error);
     if (usage !== undefined) {

@@ -1,5 +1,5 @@
 import type { SandboxMode } from "../core/sandbox-mode.js";
-import type { CliOptions } from "./cli-option-types.js";
+import type { CliOptions } from "../frontends/shared/cli-options.js";
 
 /** The root command's options as parsed from argv, before they are checked together. */
 export interface RawOptions {

@@ -42,7 +42,7 @@ export function undoneCompactionId(entry: Fields): string | undefined {
  * `estimatedTokens`) names one; a compaction entry carries every window known when it was written
  * in `windows` (model -> that same shape). Malformed values are skipped.
  */
-export function learnedWindows(entry: Fields): Array<[model: string, contextWindow: number]> {
+export function windowsOfEntry(entry: Fields): Array<[model: string, contextWindow: number]> {
   if (entry.type === "window") {
     const model = text(entry.model);
     const window = positive(windowOf(entry));

@@ -8,7 +8,7 @@ import {
   type SessionHeader,
   SessionModel,
 } from "../session/index.js";
-import { compactionExtras, learnedWindows, undoneCompactionId } from "./future-entries.js";
+import { compactionExtras, undoneCompactionId, windowsOfEntry } from "./future-entries.js";
 import { sandboxLabel } from "./sandbox-label.js";
 import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
 
@@ -125,7 +125,7 @@ class Scanner {
     const isCopy = item.kind === "entry" && item.entry.type === "message" && item.entry.keptBy !== undefined;
     if (this.pending !== undefined && !(isCopy && (fields.keptBy as string) === this.pending.entry.id))
       this.settle();
-    for (const [model, window] of learnedWindows(fields)) {
+    for (const [model, window] of windowsOfEntry(fields)) {
       this.windows.set(model, window);
       this.latestWindow = window;
     }

@@ -1,5 +1,5 @@
 import type { SearchableBlock } from "./entry-blocks.js";
-import { formatTime } from "./read-turns.js";
+import { formatTurnTime } from "./read-turns.js";
 import type { RecallSource } from "./recall-sources.js";
 import type { RecallHit, SearchResult } from "./search-session.js";
 
@@ -64,7 +64,7 @@ function searchedTurns(result: SearchResult): string {
 
 function hitHeading(hit: RecallHit, result: SearchResult): string {
   const source = result.sources[hit.source]?.source as RecallSource;
-  const parts = [placeOf(hit.turn, source), formatTime(hit.ts), describeBlock(hit.block, hit.call)];
+  const parts = [placeOf(hit.turn, source), formatTurnTime(hit.ts), describeBlock(hit.block, hit.call)];
   // A parent's own context is no concern of this session: only a turn replay dropped is marked.
   if (source.relation === undefined || hit.status === "failed" || hit.status === "rewound")
     parts.push(hit.status);

@@ -96,11 +96,11 @@ function turnHeading(turn: number, ts: string, status: TurnStatus, parent: boole
           : status === "failed"
             ? "failed: replay leaves it out"
             : "rewound: replay leaves it out";
-  return `\n=== Turn ${turn} · ${formatTime(ts)} · ${how} ===`;
+  return `\n=== Turn ${turn} · ${formatTurnTime(ts)} · ${how} ===`;
 }
 
 /** "2026-12-04 10:31 UTC" from an ISO time. */
-export function formatTime(ts: string): string {
+export function formatTurnTime(ts: string): string {
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(ts) ? `${ts.slice(0, 10)} ${ts.slice(11, 16)} UTC` : ts;
 }
 

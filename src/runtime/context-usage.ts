@@ -4,12 +4,7 @@ import type { ModelClient } from "../core/index.js";
 import { formatRequestTokens, formatTokens } from "./format-text.js";
 import { publishedContextWindow } from "./published-context-window.js";
 import type { RunContext } from "./run-context.js";
-
-/**
- * Where a context window figure came from: "learned" from an overflow, "server" as the server
- * reports it, "configured" in config `models`, "published" by the model's maker (panto's table).
- */
-export type WindowSource = "learned" | "server" | "configured" | "published";
+import type { WindowSource } from "./window-source.js";
 
 /** A window shown with the next request's size, and where it came from. */
 export interface ShownWindow {

@@ -1,5 +1,6 @@
-import { type WindowSource, windowSourceText } from "./context-usage.js";
+import { windowSourceText } from "./context-usage.js";
 import { formatTokens } from "./format-text.js";
+import type { WindowSource } from "./window-source.js";
 
 /** Config `context_warnings` when unset: the shares of a known window at which the context warns. */
 export const DEFAULT_CONTEXT_WARNINGS: readonly number[] = [0.7, 0.85, 0.95];

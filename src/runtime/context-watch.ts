@@ -1,6 +1,6 @@
 import { contextUsage } from "./context-usage.js";
 import { ContextWarnings } from "./context-warnings.js";
-import type { RunContext } from "./run-context.js";
+import type { ContextWatcher, RunContext } from "./run-context.js";
 import type { RunEvent } from "./run-events.js";
 
 export interface ContextWatchOptions {
@@ -21,7 +21,7 @@ export interface ContextWatchOptions {
  * `prepareAt` starts preparing the next compaction (`Agent.prepareCompaction`). The checks run one
  * after another, in the order of the changes; `settled` waits for them (not for a preparation).
  */
-export class ContextWatch {
+export class ContextWatch implements ContextWatcher {
   readonly #run: () => RunContext;
   readonly #warnings: ContextWarnings;
   readonly #prepareAt: number | undefined;

@@ -9,7 +9,6 @@ import type { Tool } from "../tools/index.js";
 import type { ApprovalMode, ApprovalPolicy } from "./approval-policy.js";
 import type { CommandOutcome } from "./command-outcome.js";
 import type { CommandInfo, CommandRegistry } from "./command-registry.js";
-import type { ContextWatch } from "./context-watch.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunEvents } from "./run-events.js";
 import type { TurnResult, UserInput } from "./turn-result.js";
@@ -48,6 +47,14 @@ export interface RunOptions {
   fork?: { session: string; turn?: number };
 }
 
+/** What a run's users see of its context watch (`ContextWatch`, which reads the run itself). */
+export interface ContextWatcher {
+  /** The context changed in a way no event shows: warnings re-arm, a stale prepared compaction is dropped. */
+  changed(options?: { historyRewritten?: boolean; turnEnded?: boolean }): void;
+  /** Resolves once every check asked for so far is done (its warning reported). */
+  settled(): Promise<void>;
+}
+
 /** A running session: the agent, its session file, and what commands and front-ends need to see. */
 export interface RunContext {
   readonly agent: Agent;
@@ -56,7 +63,7 @@ export interface RunContext {
    * after changing the context in a way no event shows (a clearing): warnings re-arm, and a
    * prepared compaction the change makes stale is dropped.
    */
-  readonly contextWatch: ContextWatch;
+  readonly contextWatch: ContextWatcher;
   /** --max-turns: model requests one prompt may make (a custom command's prompt too); undefined: no limit. */
   readonly maxTurns: number | undefined;
   readonly session: Session;

@@ -2,7 +2,7 @@ import type { AgentEvent } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { TaskEvent } from "../subagents/index.js";
 import type { CommandOutcome } from "./command-outcome.js";
-import type { WindowSource } from "./context-usage.js";
+import type { WindowSource } from "./window-source.js";
 
 /**
  * Everything a run reports, in one typed stream: the agent's events, and what panto's own

@@ -1,4 +1,4 @@
-import type { EntryBase } from "./session-entries.js";
+import type { EntryBase } from "./entry-base.js";
 
 /** A file's git mode: a regular file, an executable one, or a symbolic link (its content is the target). */
 export type FileMode = "100644" | "100755" | "120000";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { CheckpointEntry, RewindEntry } from "./checkpoint-entries.js";
+import type { EntryBase } from "./entry-base.js";
 
 export type {
   CheckpointEntry,
@@ -55,14 +56,6 @@ export interface SessionParent {
   relation: SessionRelation | (string & {});
   /** The parent's 1-based user turn the child starts after (a fork's point); absent: the whole parent. */
   turn?: number;
-}
-
-/** What every entry after the header carries. */
-export interface EntryBase {
-  /** Short random id, unique within the file. */
-  id: string;
-  /** ISO time the entry was appended. */
-  ts: string;
 }
 
 /** One message with its content blocks (and, for assistant messages, provider, model, usage, stop reason). */

@@ -1,5 +1,5 @@
 import type { SandboxPolicy } from "../sandbox/index.js";
-import type { CommandResult } from "./run-command.js";
+import type { CommandResult } from "./run-process.js";
 
 /** What the model is told about the sandbox in the bash tool's description. */
 export function describeSandboxForCommands(policy: SandboxPolicy): string {

@@ -5,7 +5,7 @@ import { toolEnvironment } from "../secrets/index.js";
 import { describeSandboxForCommands, sandboxFailureHint } from "./bash-sandbox-text.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
-import type { CommandResult } from "./run-command.js";
+import type { CommandResult } from "./run-process.js";
 import type { Tool, ToolContext, ToolOutput } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 
@@ -77,7 +77,7 @@ async function runBash(
 ): Promise<ToolOutput> {
   const limits = { cwd: context.cwd, timeoutMs, maxOutputChars: MAX_BASH_OUTPUT_CHARS };
   // Loaded with the first command (it brings node:child_process): a run that starts none never loads it.
-  const { bashLaunch, runProcess } = await import("./run-command.js");
+  const { bashLaunch, runProcess } = await import("./run-process.js");
   const cancel = optional("signal", context.signal);
   if (context.sandbox === undefined) {
     return formatCommandResult(

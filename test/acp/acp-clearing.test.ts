@@ -1,7 +1,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { AcpRenderer } from "../../src/acp/acp-renderer.js";
-import type { SessionOutput } from "../../src/acp/update-sender.js";
+import { AcpRenderer } from "../../src/frontends/acp/acp-renderer.js";
+import type { SessionOutput } from "../../src/frontends/acp/update-sender.js";
 
 /** A clearing as the editor sees it: one notice, then a usage_update carrying `_meta["panto/clearing"]`. */
 class Collected implements SessionOutput {

@@ -96,12 +96,12 @@ describe("panto acp answers the first initialize before loading the rest", { tim
     acp.write({ jsonrpc: "2.0", id: 0, method: "initialize", params: INITIALIZE });
     const answered = await acp.waitForMessage((message) => message.id === 0);
     const before = bundledModules(acp.lines.slice(0, answered).filter((line) => line.startsWith("IMPORT ")));
-    expect(before.has("src/acp/early-initialize.ts"), [...before].join(", ")).toBe(true);
+    expect(before.has("src/frontends/acp/early-initialize.ts"), [...before].join(", ")).toBe(true);
     for (const late of [
       "node_modules/@agentclientprotocol/sdk",
       "node_modules/zod",
       "node_modules/commander",
-      "src/acp/acp-agent.ts",
+      "src/frontends/acp/acp-agent.ts",
       "src/runtime/start-run.ts",
     ])
       expect(before.has(late), `${late} was loaded before the initialize answer`).toBe(false);

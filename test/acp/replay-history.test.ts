@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { replayHistory } from "../../src/acp/replay-history.js";
+import { replayHistory } from "../../src/frontends/acp/replay-history.js";
 
 const TS = "2026-01-01T00:00:00.000Z";
 

@@ -3,7 +3,7 @@ import {
   approvalQuestion,
   describeApproval,
   parseApprovalAnswer,
-} from "../../src/cli/terminal/approval-preview.js";
+} from "../../src/frontends/terminal/toolkit/approval-preview.js";
 
 const call = (name: string, args: Record<string, unknown>) => ({
   type: "tool-call" as const,

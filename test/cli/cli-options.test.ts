@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ParsedArgs, parseCliArgs } from "../../src/cli/cli-options.js";
+import { type ParsedArgs, parseCliArgs } from "../../src/cli/parse-cli-args.js";
 
 function parse(argv: string[]): { parsed: ParsedArgs; stdout: string; stderr: string } {
   let stdout = "";

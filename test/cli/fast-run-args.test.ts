@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ParsedArgs, parseCliArgs, subcommandNames } from "../../src/cli/cli-options.js";
 import { fastRunArgs, SUBCOMMAND_NAMES } from "../../src/cli/fast-run-args.js";
+import { type ParsedArgs, parseCliArgs, subcommandNames } from "../../src/cli/parse-cli-args.js";
 
 function commander(argv: string[]): { parsed: ParsedArgs; output: string } {
   let output = "";

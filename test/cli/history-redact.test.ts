@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createHistoryWriter, loadHistory } from "../../src/cli/terminal/history.js";
+import { createHistoryWriter, loadHistory } from "../../src/frontends/terminal/toolkit/history.js";
 import { SecretRedactor } from "../../src/secrets/index.js";
 
 describe("createHistoryWriter", () => {

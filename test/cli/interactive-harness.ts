@@ -1,5 +1,5 @@
-import type { CliOptions } from "../../src/cli/cli-options.js";
-import { runInteractive } from "../../src/cli/interactive/run-interactive.js";
+import type { CliOptions } from "../../src/frontends/shared/cli-options.js";
+import { runInteractive } from "../../src/frontends/terminal/run-interactive.js";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { FakeTerminal } from "./fake-terminal.js";

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CliOptions } from "../../src/cli/cli-options.js";
+import type { CliOptions } from "../../src/frontends/shared/cli-options.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import type { FakeTerminal } from "./fake-terminal.js";
 import { lastUserText as lastUserTextOf, MODEL, startInteractive } from "./interactive-harness.js";

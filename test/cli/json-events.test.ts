@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { toJsonEvent } from "../../src/cli/json/json-events.js";
 import type { CompactionRecord } from "../../src/core/index.js";
+import { toJsonEvent } from "../../src/frontends/json/json-events.js";
 
 const record: CompactionRecord = {
   summary: "## Goal\nfix the parser",

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { KeyInput, pasteAsLine } from "../../src/cli/terminal/key-input.js";
+import { KeyInput, pasteAsLine } from "../../src/frontends/terminal/toolkit/key-input.js";
 
 /** A KeyInput over a fake terminal, recording the keys it passes on to readline. */
 function keyboard(): {

@@ -1,9 +1,9 @@
 import { stripVTControlCharacters } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createHighlight } from "../../src/cli/terminal/code-highlight.js";
-import { MarkdownStream } from "../../src/cli/terminal/markdown-stream.js";
-import { type RenderEnv, TerminalMarkdown } from "../../src/cli/terminal/markdown-terminal.js";
+import { createHighlight } from "../../src/frontends/terminal/toolkit/code-highlight.js";
+import { MarkdownStream } from "../../src/frontends/terminal/toolkit/markdown-stream.js";
+import { type RenderEnv, TerminalMarkdown } from "../../src/frontends/terminal/toolkit/markdown-terminal.js";
 
 const plain = (text: string): string => stripVTControlCharacters(text);
 const render = (source: string, width?: number): string => new TerminalMarkdown(() => width).render(source);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HISTORY_SIZE } from "../../src/cli/terminal/history.js";
-import { fromHistoryLine, PromptHistory } from "../../src/cli/terminal/prompt-history.js";
+import { HISTORY_SIZE } from "../../src/frontends/terminal/toolkit/history.js";
+import { fromHistoryLine, PromptHistory } from "../../src/frontends/terminal/toolkit/prompt-history.js";
 
 /** What node:readline does to its history array when a line is typed (duplicate removal off). */
 function readlineAdds(entries: string[], line: string): void {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fitStatus } from "../../src/cli/terminal/status-line.js";
-import { colourEnabled, createStyle } from "../../src/cli/terminal/style.js";
 import type { CompactionRecord } from "../../src/core/index.js";
+import { colourEnabled, createStyle } from "../../src/frontends/shared/style.js";
+import { fitStatus } from "../../src/frontends/terminal/toolkit/status-line.js";
 import {
   formatCompactionLine,
   formatCompactionReport,

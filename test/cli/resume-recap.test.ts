@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resumeRecap } from "../../src/cli/interactive/resume-recap.js";
+import { resumeRecap } from "../../src/frontends/terminal/resume-recap.js";
 import { assistant, call, results, user } from "../compaction/builders.js";
 
 describe("resumeRecap (what a resumed terminal session shows first)", () => {

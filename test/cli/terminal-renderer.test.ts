@@ -1,9 +1,9 @@
 import { PassThrough } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { createStyle } from "../../src/cli/terminal/style.js";
-import { TerminalRenderer } from "../../src/cli/terminal/terminal-renderer.js";
 import type { CompactionRecord } from "../../src/core/index.js";
+import { createStyle } from "../../src/frontends/shared/style.js";
+import { TerminalRenderer } from "../../src/frontends/terminal/toolkit/terminal-renderer.js";
 
 /** A stream that records what is written to it, posing as a terminal of the given width. */
 function screen(columns?: number): PassThrough & { isTTY: boolean; columns?: number; text(): string } {

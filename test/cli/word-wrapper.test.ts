@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WordWrapper, wrapText } from "../../src/cli/terminal/word-wrapper.js";
+import { WordWrapper, wrapText } from "../../src/frontends/terminal/toolkit/word-wrapper.js";
 
 /** Feeds text in pieces of `size` characters, as a stream would deliver it. */
 function streamed(text: string, width: number, size: number): string {

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { replayHistory } from "../../src/acp/replay-history.js";
 import { exportSession, memorySink } from "../../src/export/index.js";
+import { replayHistory } from "../../src/frontends/acp/replay-history.js";
 import { forkSession, openSession, type Session } from "../../src/session/index.js";
 import { assistant, call, user } from "./session-test-helpers.js";
 

@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
+import { EXIT_USAGE } from "../../frontends/shared/exit-status.js";
 import type { ArgsOutput, FidelityCliOptions, ParsedArgs } from "../cli-option-types.js";
-import { EXIT_USAGE } from "../exit-status.js";
 
 interface RawFidelityOptions {
   fresh?: true;

@@ -19,6 +19,8 @@ import {
   type SessionSnapshot,
   scoreFidelity,
 } from "../../fidelity/index.js";
+import type { CliIo } from "../../frontends/shared/cli-io.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../../frontends/shared/exit-status.js";
 import { createRecallTool } from "../../recall/index.js";
 import { clientFactory } from "../../runtime/setup/client-factory.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "../../runtime/setup/known-secrets.js";
@@ -26,9 +28,7 @@ import { resolveSessionArgument } from "../../runtime/setup/session-argument.js"
 import { asUsageError, UsageError } from "../../runtime/setup/setup-errors.js";
 import { SecretRedactor } from "../../secrets/index.js";
 import { createDefaultTools } from "../../tools/index.js";
-import type { CliIo } from "../cli-io.js";
 import type { FidelityCliOptions } from "../cli-option-types.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../exit-status.js";
 import { redactingStream } from "../redacting-stream.js";
 import type { FidelityModels, FreshSettings } from "./fidelity-model-calls.js";
 import { runFidelityProbes } from "./fidelity-probes.js";

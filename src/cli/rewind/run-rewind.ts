@@ -12,14 +12,14 @@ import {
   type RewindTarget,
 } from "../../checkpoints/index.js";
 import { findProjectRoot, resolvePantoHome } from "../../config/index.js";
+import type { CliIo } from "../../frontends/shared/cli-io.js";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "../../frontends/shared/exit-status.js";
+import { rewindJson } from "../../frontends/shared/rewind-json.js";
+import { type ListItem, pickFromList } from "../../frontends/terminal/toolkit/list-picker.js";
 import { rewindSession } from "../../runtime/rewind-session.js";
 import { resolveSessionArgument } from "../../runtime/setup/session-argument.js";
 import { UsageError } from "../../runtime/setup/setup-errors.js";
 import { isSessionError, openSession, type RewindScope } from "../../session/index.js";
-import type { CliIo } from "../cli-io.js";
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE } from "../exit-status.js";
-import { type ListItem, pickFromList } from "../terminal/list-picker.js";
-import { rewindJson } from "./rewind-json.js";
 
 /** `panto rewind [SESSION] [--to TURN | --undo] [--code | --conversation | --both] [--dry-run] [--force] [--json]` */
 export interface RewindCliOptions {

@@ -1,8 +1,8 @@
 import { loadConfig } from "../../config/index.js";
 import type { SandboxMode } from "../../core/index.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../../frontends/shared/exit-status.js";
 import { asUsageError } from "../../runtime/setup/setup-errors.js";
 import { probeSandbox, resolveSandboxSettings } from "../../sandbox/index.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../exit-status.js";
 import { formatProbeReport, probeReportJson } from "./format-probe-report.js";
 
 export interface SandboxCommandIo {

@@ -1,10 +1,10 @@
 import { releaseSessionObjects } from "../../checkpoints/index.js";
 import { findProjectRoot, resolvePantoHome } from "../../config/index.js";
+import type { CliIo } from "../../frontends/shared/cli-io.js";
+import { EXIT_OK, EXIT_USAGE } from "../../frontends/shared/exit-status.js";
 import { resolveSessionArgument } from "../../runtime/setup/session-argument.js";
 import { UsageError } from "../../runtime/setup/setup-errors.js";
 import { isSessionError, removeSession } from "../../session/index.js";
-import type { CliIo } from "../cli-io.js";
-import { EXIT_OK, EXIT_USAGE } from "../exit-status.js";
 
 function size(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;

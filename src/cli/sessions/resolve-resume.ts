@@ -1,7 +1,7 @@
+import type { CliOptions } from "../../frontends/shared/cli-options.js";
+import { EXIT_INTERRUPTED, EXIT_USAGE } from "../../frontends/shared/exit-status.js";
+import { formatSessionTable } from "../../frontends/terminal/toolkit/format-session-list.js";
 import { listProjectSessions } from "../../runtime/project-sessions.js";
-import type { CliOptions } from "../cli-options.js";
-import { EXIT_INTERRUPTED, EXIT_USAGE } from "../exit-status.js";
-import { formatSessionTable } from "./format-session-list.js";
 
 export interface ResumePickIo {
   cwd: string;
@@ -31,7 +31,7 @@ export async function pickResume(options: CliOptions, io: ResumePickIo): Promise
     );
     return EXIT_USAGE;
   }
-  const { pickSession } = await import("../terminal/session-picker.js");
+  const { pickSession } = await import("../../frontends/terminal/toolkit/session-picker.js");
   const chosen = await pickSession(listing.sessions, io);
   if (chosen === undefined) {
     io.stderr.write("panto: no session chosen\n");

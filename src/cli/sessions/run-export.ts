@@ -1,14 +1,14 @@
 import { findProjectRoot, resolvePantoHome } from "../../config/index.js";
 import { isPathProblem } from "../../core/index.js";
+import type { CliIo } from "../../frontends/shared/cli-io.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../../frontends/shared/exit-status.js";
 import { type ExportRequest, exportToTarget } from "../../runtime/export-to-target.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "../../runtime/setup/known-secrets.js";
 import { resolveSessionArgument } from "../../runtime/setup/session-argument.js";
 import { UsageError } from "../../runtime/setup/setup-errors.js";
 import { SecretRedactor } from "../../secrets/index.js";
 import { isSessionError } from "../../session/index.js";
-import type { CliIo } from "../cli-io.js";
-import type { ExportCliOptions } from "../cli-options.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../exit-status.js";
+import type { ExportCliOptions } from "../parse-cli-args.js";
 
 /** `panto export`: resolves the session, writes the export, reports where. */
 export async function runExport(options: ExportCliOptions, io: Omit<CliIo, "stdin">): Promise<number> {

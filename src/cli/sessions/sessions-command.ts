@@ -1,6 +1,6 @@
+import { EXIT_OK } from "../../frontends/shared/exit-status.js";
+import { formatSessionTable, sessionsJson } from "../../frontends/terminal/toolkit/format-session-list.js";
 import { listProjectSessions } from "../../runtime/project-sessions.js";
-import { EXIT_OK } from "../exit-status.js";
-import { formatSessionTable, sessionsJson } from "./format-session-list.js";
 
 export interface SessionsCommandIo {
   json: boolean;

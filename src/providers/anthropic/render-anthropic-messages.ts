@@ -26,7 +26,7 @@ export interface AnthropicMessage {
 }
 
 /** Where the assistant messages we may echo thinking back to came from. */
-export interface RenderTarget {
+export interface AnthropicRenderTarget {
   provider: string;
 }
 
@@ -35,7 +35,10 @@ export interface RenderTarget {
  * alternation (same-role neighbours merged), every tool_use answered in the next user message, the
  * compaction block first (with a cache breakpoint), and a breakpoint on the latest turn.
  */
-export function renderAnthropicMessages(context: EffectiveContext, target: RenderTarget): AnthropicMessage[] {
+export function renderAnthropicMessages(
+  context: EffectiveContext,
+  target: AnthropicRenderTarget,
+): AnthropicMessage[] {
   const rendered: AnthropicMessage[] = [];
   for (const message of groupToolResults(context.messages)) {
     const next = renderMessage(message, target);
@@ -55,7 +58,7 @@ export function renderAnthropicMessages(context: EffectiveContext, target: Rende
   return rendered;
 }
 
-function renderMessage(message: Message, target: RenderTarget): AnthropicMessage {
+function renderMessage(message: Message, target: AnthropicRenderTarget): AnthropicMessage {
   switch (message.role) {
     case "user":
       return { role: "user", content: renderUserContent(message) };
@@ -99,7 +102,10 @@ function renderToolResults(message: ToolResultMessage): ContentBlockParam[] {
   });
 }
 
-function renderAssistantContent(message: AssistantMessage, target: RenderTarget): ContentBlockParam[] {
+function renderAssistantContent(
+  message: AssistantMessage,
+  target: AnthropicRenderTarget,
+): ContentBlockParam[] {
   // Signatures are only valid for the API (and account) that issued them; thinking from anywhere
   // else is dropped rather than sent as text the model would take for its own words.
   const echoThinking = message.api === "anthropic-messages" && message.provider === target.provider;

@@ -10,7 +10,7 @@ import {
   string,
   union,
 } from "../shared/wire-shape.js";
-import type { ChatChunk } from "./chat-stream-accumulator.js";
+import type { ChatChunk } from "./chat-chunk.js";
 
 const count = nullish(countShape);
 const text = nullish(string());

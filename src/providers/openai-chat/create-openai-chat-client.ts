@@ -9,8 +9,8 @@ import {
   readSseEvents,
   type SniffedBody,
 } from "../shared/index.js";
+import type { ChatChunk } from "./chat-chunk.js";
 import {
-  type ChatChunk,
   type ChatCompletionBody,
   ChatStreamAccumulator,
   completionAsChunk,

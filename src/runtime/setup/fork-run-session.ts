@@ -1,5 +1,5 @@
 import { type ForkedSession, forkSession, newSessionPath } from "../../session/index.js";
-import type { RunPlace } from "./open-run-session.js";
+import type { RunPlace } from "./run-place.js";
 
 /**
  * A new session file in this project started from `parentPath` after turn `turn` (default: all of

@@ -12,15 +12,9 @@ import {
 } from "../../session/index.js";
 import type { RunOptions } from "../run-context.js";
 import { makeFork } from "./fork-run-session.js";
+import type { RunPlace } from "./run-place.js";
 import { resolveSessionArgument } from "./session-argument.js";
 import { setupStep } from "./setup-errors.js";
-
-/** Where a run's session lives: the project's folder under panto's home, and the run's directory. */
-export interface RunPlace {
-  cwd: string;
-  pantoHome: string;
-  projectRoot: string;
-}
 
 /**
  * Opens the session `--session`, `-r` or `-c` names, a fork of the one `--fork` names, or a new

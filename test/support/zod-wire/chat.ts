@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ChatChunk } from "../../../src/providers/openai-chat/chat-stream-accumulator.js";
+import type { ChatChunk } from "../../../src/providers/openai-chat/chat-chunk.js";
 import { checkWire } from "./check-wire.js";
 
 const count = z.number().nonnegative().nullish();

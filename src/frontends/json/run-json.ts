@@ -1,0 +1,65 @@
+import { optional } from "../../core/index.js";
+import { visible } from "../../runtime/format-text.js";
+import type { RunContext } from "../../runtime/run-context.js";
+import { readRunUsage } from "../../runtime/run-usage.js";
+import type { CliOptions } from "../shared/cli-options.js";
+import { forkJson, rewindJson } from "../shared/rewind-json.js";
+import { type OnceIo, type OnceReporter, runOnce } from "../shared/run-once.js";
+import { outcomeJsonEvents } from "./compaction-json-events.js";
+import { type JsonEvent, jsonLine, toJsonEvent } from "./json-events.js";
+import { usageJson } from "./usage-json.js";
+
+export interface JsonIo extends OnceIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/**
+ * `panto --json`: one JSON event per line on stdout and nothing else; always ends with `done`.
+ * Warnings are also written to stderr so a human watching the terminal sees them.
+ */
+export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
+  const emit = (event: JsonEvent): void => {
+    io.stdout.write(jsonLine(event));
+  };
+  let current: RunContext | undefined;
+  const reporter: OnceReporter = {
+    started: (run) => {
+      current = run;
+      emit({
+        type: "session_started",
+        session_id: run.session.header.id,
+        session_path: run.session.path,
+        model: run.agent.model,
+        resumed: run.resumed,
+        cwd: run.cwd,
+        sandbox: {
+          mode: run.sandbox.mode,
+          network: run.sandbox.network,
+          writable_roots: run.sandbox.writableRoots,
+        },
+      });
+      if (run.fork !== undefined) emit(forkJson(run.fork));
+    },
+    outcome: (outcome) => {
+      const pins = () => current?.session.pins().map((pin) => pin.text) ?? [];
+      for (const event of outcomeJsonEvents(outcome, pins)) emit(event);
+      if (outcome.type === "rewound") emit(rewindJson(outcome.prepared, outcome.report));
+      if (outcome.type === "forked") emit(forkJson(outcome.fork));
+    },
+    event: (event) => {
+      const json = toJsonEvent(event);
+      if (json !== undefined) emit(json);
+      if (event.type === "warning" || event.type === "run-warning")
+        io.stderr.write(`panto: warning: ${visible(event.message)}\n`);
+      if (event.type === "run-notice") io.stderr.write(`panto: ${visible(event.message)}\n`);
+    },
+    output: () => {},
+    failure: (error) => emit({ type: "error", ...error }),
+    done: async (exitCode, text) => {
+      const usage = current === undefined ? undefined : usageJson(await readRunUsage(current));
+      emit({ type: "done", exit_code: exitCode, ...optional("text", text), ...optional("usage", usage) });
+    },
+  };
+  return runOnce(options, io, reporter);
+}

@@ -1,0 +1,36 @@
+import type { RequestSize } from "../../agent/index.js";
+import { contextUsage, type ShownWindow, windowSourceText } from "../../runtime/context-usage.js";
+import { formatTokens } from "../../runtime/format-text.js";
+import type { RunContext } from "../../runtime/run-context.js";
+import type { Style } from "../shared/style.js";
+
+/**
+ * The dim line shown after each answer: "context 12.3k tokens · 9% of 131k (reported by the
+ * server)", the size being the next request's, system prompt and tool definitions included.
+ */
+export function formatContextStatus(
+  size: RequestSize,
+  window: ShownWindow | undefined,
+  style: Style,
+): string {
+  const tokens = `${size.source === "estimate" ? "~" : ""}${formatTokens(size.tokens)} tokens`;
+  const share =
+    window === undefined
+      ? ""
+      : ` · ${Math.round((size.tokens / window.tokens) * 100)}% of ${formatTokens(window.tokens)} (${windowSourceText(window.source)})`;
+  const note = size.source === "estimate" ? " (estimated: no usage reported)" : "";
+  return style.dim(`context ${tokens}${note}${share}`);
+}
+
+/**
+ * The status line for the interactive session after an answer. `learnedWindow`: the window the
+ * session learned from an overflow for the active model, when it knows one.
+ */
+export async function contextStatusLine(
+  run: RunContext,
+  style: Style,
+  learnedWindow?: number,
+): Promise<string> {
+  const { size, window } = await contextUsage(run, learnedWindow);
+  return formatContextStatus(size, window, style);
+}
