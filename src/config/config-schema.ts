@@ -71,6 +71,11 @@ export const sandboxSchema = z.strictObject({
   max_memory_mb: z.number().int().min(1).optional(),
 });
 
+/** Config "web_fetch": the web_fetch tool's settings. */
+export const webFetchSchema = z.strictObject({
+  allow_private: z.boolean().optional(),
+});
+
 /** Config "permissions": rules in Claude Code's syntax, read by src/permissions after this shape check. */
 export const permissionsSchema = z.strictObject({
   allow: z.array(z.string()).optional(),
@@ -123,6 +128,7 @@ export const configSchema = z.strictObject({
   models: z.record(modelId, modelSettingsSchema).optional(),
   // "sandbox": "read-only" is short for {"mode": "read-only"}: expanded before validation (parseConfigText).
   sandbox: sandboxSchema.optional(),
+  web_fetch: webFetchSchema.optional(),
 });
 
 /**
@@ -200,6 +206,9 @@ export const KEY_RULES: Record<string, string> = {
     "must be a whole number of processes (threads count too) at least 1, e.g. 4096, the most a sandboxed command may run at once",
   "sandbox.max_memory_mb":
     "must be a whole number of megabytes at least 1, e.g. 8192, the most memory each sandboxed process may allocate",
+  web_fetch: 'must be an object such as {"allow_private": true}',
+  "web_fetch.allow_private":
+    "must be true or false (true lets web_fetch reach loopback, link-local and private network addresses)",
 };
 
 /** Keys allowed directly under `path` (for "unknown key" messages); `$schema` goes unmentioned. */
@@ -213,13 +222,15 @@ export function allowedKeys(path: readonly PropertyKey[]): string[] {
           ? hookShape(path)
           : path[0] === "sandbox"
             ? sandboxSchema.shape
-            : path.length === 2 && path[0] === "prices"
-              ? priceSchema.shape
-              : path.length === 2 && path[0] === "models"
-                ? modelSettingsSchema.shape
-                : path.length === 2 && path[0] === "providers"
-                  ? providerSchema.shape
-                  : {};
+            : path[0] === "web_fetch"
+              ? webFetchSchema.shape
+              : path.length === 2 && path[0] === "prices"
+                ? priceSchema.shape
+                : path.length === 2 && path[0] === "models"
+                  ? modelSettingsSchema.shape
+                  : path.length === 2 && path[0] === "providers"
+                    ? providerSchema.shape
+                    : {};
   return Object.keys(shape).filter((key) => key !== "$schema");
 }
 

@@ -51,6 +51,17 @@ export interface PantoConfig {
   sandbox?: SandboxConfig;
   /** Permission rules, `Tool` or `Tool(pattern)` in Claude Code's syntax (src/permissions). */
   permissions?: PermissionsConfig;
+  /** Settings of the web_fetch tool. */
+  web_fetch?: WebFetchConfig;
+}
+
+/** Config "web_fetch". */
+export interface WebFetchConfig {
+  /**
+   * Let web_fetch reach loopback, link-local and private network addresses (default false: no
+   * request forgery against the user's own services).
+   */
+  allow_private?: boolean;
 }
 
 /** Config "permissions": rules by list, each `Tool` or `Tool(pattern)`. */
