@@ -240,7 +240,6 @@ export class AcpAgent {
       client,
       compactionEntities: this.#compactionEntities(),
       warn,
-      ...optional("maxRequests", this.#options.maxTurns),
     });
     for (const notice of run.notices) this.#options.note(notice);
     this.sessions.set(session.id, session);
@@ -285,8 +284,8 @@ export class AcpAgent {
   }
 
   async #setModel(session: AcpSession, model: string): Promise<void> {
-    session.renderer.commandStarting();
     const outcome = await session.run.runCommand({ name: "model", args: model });
+    session.renderer.commandOutcome("model", outcome);
     if (outcome.type !== "model-switched") {
       const reason = describeOutcome(outcome).error?.message;
       throw RequestError.invalidParams(undefined, reason ?? `could not switch to model "${model}"`);

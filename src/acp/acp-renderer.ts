@@ -1,13 +1,15 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../agent/index.js";
 import type { StopReason, ToolCallBlock } from "../core/index.js";
-import { formatToolCall } from "../runtime/format-text.js";
+import type { CommandOutcome } from "../runtime/command-outcome.js";
+import { contextWarningText } from "../runtime/context-warnings.js";
+import { formatClearingLine, formatToolCall } from "../runtime/format-text.js";
 import type { RunEvent } from "../runtime/run-events.js";
 import type { FileChange } from "../tools/index.js";
 import { CompactionReporter } from "./compaction-reporter.js";
 import { type OutcomeDeps, reportOutcome } from "./outcome-reporter.js";
 import { toolCallView, toolResultView } from "./tool-call-view.js";
-import type { SessionOutput } from "./update-sender.js";
+import { agentText, type SessionOutput } from "./update-sender.js";
 
 export interface RendererOptions {
   out: SessionOutput;
@@ -44,7 +46,6 @@ export class AcpRenderer {
   readonly #open = new Map<string, OpenCall>();
   #messageId: string | undefined;
   #thoughtId: string | undefined;
-  #compactionsAtCommand = 0;
   /** Why the latest answer ended (its `length` is the prompt's `max_tokens`). */
   lastStop: StopReason | undefined;
 
@@ -58,9 +59,15 @@ export class AcpRenderer {
     });
   }
 
-  /** A slash command starts: its outcome is told apart from compactions reported before it. */
-  commandStarting(): void {
-    this.#compactionsAtCommand = this.compactions.reported;
+  /** A slash command's outcome, once it ended (`name` as registered). */
+  commandOutcome(name: string, outcome: CommandOutcome): void {
+    reportOutcome(name, outcome, this.#outcomeDeps());
+  }
+
+  /** `!COMMAND` ran: the command and its output as an agent message (`_meta["panto/shell"]` as data). */
+  shellRun(command: string, output: string, isError: boolean): void {
+    const text = `$ ${command}\n${output}\n\n(the command and its output are now in the conversation)`;
+    this.#options.out.send(agentText(this.#options.newId(), text, { "panto/shell": { command, isError } }));
   }
 
   /** The tool call `id` as announced (for a permission question about it), if it is open. */
@@ -81,10 +88,15 @@ export class AcpRenderer {
         this.#finish(event.call.id, "failed", "Denied: nobody could be asked.");
         return;
       case "command":
-        reportOutcome(event.name, event.outcome, this.#compactionsAtCommand, this.#outcomeDeps());
+        // Reported from the result of `submit` (commandOutcome), not from this notification.
+        return;
+      case "prompt-sent":
         return;
       case "handoff":
         // The /handoff command's own outcome says where the work went (reportOutcome).
+        return;
+      case "context-warning":
+        this.#contextWarning(event);
         return;
       case "task-started":
       case "task-event":
@@ -143,6 +155,10 @@ export class AcpRenderer {
       case "tool-result":
         this.#result(event);
         return;
+      case "context-cleared":
+      case "clearing-undone":
+        this.#clearing(event);
+        return;
       case "retry-wait":
         this.#options.warn(
           `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`,
@@ -177,10 +193,73 @@ export class AcpRenderer {
       case "compaction-skipped":
         compactions.skipped(event);
         return;
+      case "compaction-prepared":
+        this.#compactionPrepared(event);
+        return;
       default:
         // Progress, the overflow retry, and the compaction controls' events: their commands' outcomes say it.
         return;
     }
+  }
+
+  /**
+   * A clearing (or its undo): one line for the user (an undo's is its command's outcome), and a `usage_update` with the new size whose
+   * `_meta["panto/clearing"]` names what changed (no update while no window is known).
+   */
+  #clearing(event: Extract<AgentEvent, { type: "context-cleared" | "clearing-undone" }>): void {
+    const { out, usage } = this.#options;
+    const cleared = event.type === "context-cleared";
+    // An undo is told by /unclear's own outcome.
+    if (cleared) (this.#options.note ?? this.#options.warn)(formatClearingLine(event));
+    const meta = {
+      "panto/clearing": {
+        event: cleared ? "cleared" : "undone",
+        clearingId: event.clearingId,
+        toolResults: event.toolCallIds.length,
+        ids: event.toolCallIds,
+        tokensBefore: event.tokensBefore,
+        tokensAfter: event.tokensAfter,
+      },
+    };
+    out.later(async () => {
+      const update = await usage();
+      if (update?.sessionUpdate !== "usage_update") return update;
+      return { ...update, _meta: { ...update._meta, ...meta } };
+    });
+  }
+
+  /**
+   * A context warning as a `usage_update` with the warning's own figures, the level under
+   * `_meta["panto/contextWarning"]` (the protocol has no field for it), and a line on stderr.
+   */
+  #contextWarning(event: Extract<RunEvent, { type: "context-warning" }>): void {
+    const { level, used, size } = event;
+    this.#options.out.later(async () => {
+      const update = await this.#options.usage();
+      const base = update?.sessionUpdate === "usage_update" ? update : undefined;
+      return {
+        ...base,
+        sessionUpdate: "usage_update",
+        used,
+        size,
+        _meta: { ...base?._meta, "panto/contextWarning": { level, used, size } },
+      };
+    });
+    this.#options.warn(contextWarningText(event));
+  }
+
+  /**
+   * A compaction summary prepared ahead: a `usage_update` carrying it under
+   * `_meta["panto/compactionPrepared"]` (nothing in the conversation: no compaction happened yet).
+   */
+  #compactionPrepared(event: Extract<AgentEvent, { type: "compaction-prepared" }>): void {
+    const { model, turnsSummarised, tokensSummarised, summaryTokens, durationMs } = event;
+    this.#options.out.later(async () => {
+      const update = await this.#options.usage();
+      if (update?.sessionUpdate !== "usage_update") return undefined;
+      const prepared = { model, turnsSummarised, tokensSummarised, summaryTokens, durationMs };
+      return { ...update, _meta: { ...update._meta, "panto/compactionPrepared": prepared } };
+    });
   }
 
   #newAnswer(): void {

@@ -1,11 +1,11 @@
 import type { AgentContext, ContentBlock, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
-import type { PromptResult } from "../agent/index.js";
 import { optional } from "../core/index.js";
 import type { RunContext } from "../runtime/run-context.js";
+import type { TurnResult } from "../runtime/turn-result.js";
 import { composeCompactionSummary } from "../session/index.js";
 import { AcpRenderer } from "./acp-renderer.js";
 import { availableCommands } from "./available-commands.js";
-import { toPromptInput, withCommandOptions } from "./prompt-input.js";
+import { toUserInput, withCommandOptions } from "./prompt-input.js";
 import { configOptions, sessionModes } from "./session-config.js";
 import { UpdateSender } from "./update-sender.js";
 import { usageUpdate } from "./usage-update.js";
@@ -17,8 +17,6 @@ export interface AcpSessionOptions {
   compactionEntities: boolean;
   /** A warning for the user (stderr; stdout carries the protocol alone). */
   warn: (message: string) => void;
-  /** --max-turns: model requests one prompt may make. */
-  maxRequests?: number;
 }
 
 /** Why a prompt failed in a way the protocol has no stop reason for (a provider error). */
@@ -43,7 +41,6 @@ export class AcpSession {
   readonly run: RunContext;
   readonly sender: UpdateSender;
   readonly renderer: AcpRenderer;
-  readonly #options: AcpSessionOptions;
   /** Models the user switched to in this session, offered in the model option afterwards. */
   readonly #models = new Set<string>();
   #turn: AbortController | undefined;
@@ -52,7 +49,6 @@ export class AcpSession {
 
   constructor(run: RunContext, options: AcpSessionOptions) {
     this.run = run;
-    this.#options = options;
     this.sender = new UpdateSender(options.client, run.session.header.id, (error) =>
       options.warn(`could not send an update to the client: ${String(error)}`),
     );
@@ -130,6 +126,8 @@ export class AcpSession {
       return await running;
     } finally {
       this.renderer.closeOpenCalls("Interrupted before it ran.");
+      // A context warning the turn's last answer raised goes out before the response.
+      await this.run.contextWatch.settled();
       await this.sender.flush();
       this.#turn = undefined;
       this.#running = undefined;
@@ -141,33 +139,37 @@ export class AcpSession {
     meta: Record<string, unknown> | undefined,
     signal: AbortSignal,
   ): Promise<StopReason> {
-    const input = withCommandOptions(toPromptInput(blocks), meta);
-    if (input.type === "unsupported") throw new TurnFailure(input.message, "unsupported", undefined);
-    if (input.type === "command") {
-      this.renderer.commandStarting();
-      const outcome = await this.run.runCommand({ name: input.name, args: input.args }, signal);
-      if (signal.aborted) return "cancelled";
-      // A custom command's prompt stopped by --max-turns stops as a prompt would.
-      return outcome.type === "failed" && outcome.status === "max-turns" ? "max_turn_requests" : "end_turn";
-    }
+    const given = withCommandOptions(toUserInput(blocks), meta);
+    if (given.type === "unsupported") throw new TurnFailure(given.message, "unsupported", undefined);
     this.renderer.lastStop = undefined;
-    const limit = this.#options.maxRequests;
-    const result = await this.run.agent.prompt(input.content, {
-      signal,
-      ...optional("maxRequests", limit),
-    });
+    const result = await this.run.submit(given.input, { signal });
     return this.#stopReason(result, signal);
   }
 
-  #stopReason(result: PromptResult, signal: AbortSignal): StopReason {
-    if (result.ok) {
-      if (result.stopped === "max-requests") return "max_turn_requests";
-      if (this.renderer.lastStop === "length") return "max_tokens";
-      if (this.renderer.lastStop === "content-filter") return "refusal";
-      return "end_turn";
+  /** How a submitted prompt ended, as the protocol's stop reason (a command's outcome is sent first). */
+  #stopReason(result: TurnResult, signal: AbortSignal): StopReason {
+    switch (result.type) {
+      case "command": {
+        this.renderer.commandOutcome(result.name, result.outcome);
+        if (signal.aborted) return "cancelled";
+        const { outcome } = result;
+        // A custom command's prompt stopped by --max-turns stops as a prompt would.
+        return outcome.type === "failed" && outcome.status === "max-turns" ? "max_turn_requests" : "end_turn";
+      }
+      case "shell":
+        this.renderer.shellRun(result.command, result.output, result.isError);
+        return signal.aborted ? "cancelled" : "end_turn";
+      case "refused":
+        throw new TurnFailure(result.message, result.code, undefined);
+      case "answered":
+        if (result.maxTurnsReached === true) return "max_turn_requests";
+        if (this.renderer.lastStop === "length") return "max_tokens";
+        if (this.renderer.lastStop === "content-filter") return "refusal";
+        return "end_turn";
+      case "prompt-failed":
+        if (signal.aborted || result.code === "aborted") return "cancelled";
+        throw new TurnFailure(result.message, result.code, result.hint);
     }
-    if (signal.aborted || result.error.code === "aborted") return "cancelled";
-    throw new TurnFailure(result.error.message, result.error.code, result.hint);
   }
 
   /** Stops the turn in flight (stream, tools, a pending permission question). */

@@ -34,15 +34,9 @@ export class CompactionReporter {
   #live: string | undefined;
   /** The id shown for each compaction entry of the session file this connection announced. */
   readonly #shown = new Map<string, string>();
-  #reported = 0;
 
   constructor(options: CompactionReporterOptions) {
     this.#options = options;
-  }
-
-  /** How many compactions ended so far (a command compares before and after). */
-  get reported(): number {
-    return this.#reported;
   }
 
   /** The id the editor knows a compaction entry by (the entry id for one it has not seen live). */
@@ -129,7 +123,6 @@ export class CompactionReporter {
 
   /** `/compact` refused before any summary request (a PreCompact hook): a compaction that failed at once. */
   refused(outcome: Extract<CommandOutcome, { type: "compaction-failed" }>): void {
-    this.#reported += 1;
     const message = describeOutcome(outcome).error?.message ?? outcome.message;
     this.#failure(this.#options.newId(), outcome.code === "aborted", message, {
       "panto/compaction": { trigger: "manual", code: outcome.code, attempts: [] },
@@ -179,7 +172,6 @@ export class CompactionReporter {
   #end(): string {
     const id = this.#live ?? this.#options.newId();
     this.#live = undefined;
-    this.#reported += 1;
     return id;
   }
 

@@ -22,22 +22,17 @@ export interface OutcomeDeps {
  * "compaction-preview", ...), so a client can tell each apart without reading prose. A compaction
  * run is the compaction reporter's (its events came first); `/uncompact` and `/summary edit` also
  * patch or add the compaction entity, and everything that changes the context or the model is
- * followed by a `usage_update`. `compactionsBefore`: the compactions reported when it started.
+ * followed by a `usage_update`.
  */
-export function reportOutcome(
-  name: string,
-  outcome: CommandOutcome,
-  compactionsBefore: number,
-  deps: OutcomeDeps,
-): void {
+export function reportOutcome(name: string, outcome: CommandOutcome, deps: OutcomeDeps): void {
   const { out, compactions } = deps;
   switch (outcome.type) {
     case "compacted":
       // The compaction events already said it all (entity or text).
-      if (compactions.reported > compactionsBefore) return;
-      break;
+      return;
     case "compaction-failed":
-      if (compactions.reported === compactionsBefore) compactions.refused(outcome);
+      // A compaction that ran was reported by its events; one refused before it started was not.
+      if (outcome.blocked === true) compactions.refused(outcome);
       return;
     case "uncompacted":
       compactions.undone(outcome);

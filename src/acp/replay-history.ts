@@ -2,7 +2,14 @@ import { readFile } from "node:fs/promises";
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { ImageBlock, Message, TextBlock, ToolCallBlock } from "../core/index.js";
 import { optional } from "../core/index.js";
-import { composeCompactionSummary, parseSessionLine, type SessionEntry } from "../session/index.js";
+import { formatClearingLine } from "../runtime/format-text.js";
+import {
+  type ClearingEntry,
+  composeCompactionSummary,
+  parseSessionLine,
+  type SessionEntry,
+  type UnclearEntry,
+} from "../session/index.js";
 import { toolCallView, toolResultView } from "./tool-call-view.js";
 import { noticeText } from "./update-sender.js";
 
@@ -34,6 +41,28 @@ export async function replayHistory(path: string, target: ReplayTarget): Promise
   for (const id of calls.keys()) target.send(unanswered(id));
 }
 
+/**
+ * A clearing (or its undo) at its place in the history: the outputs shown above stay whole here, as
+ * the file keeps them; the notice says which ones the context held as stubs from then on.
+ */
+function clearingNotice(entry: ClearingEntry | UnclearEntry): SessionUpdate {
+  const ids = entry.type === "clearing" ? entry.results.map((result) => result.toolCallId) : [];
+  const text =
+    entry.type === "clearing"
+      ? formatClearingLine({ ...entry, toolCallIds: ids })
+      : `took back clearing ${entry.clearingId}: its tool outputs were whole in the context again`;
+  const meta = {
+    "panto/clearing": {
+      event: entry.type === "clearing" ? "cleared" : "undone",
+      clearingId: entry.type === "clearing" ? entry.id : entry.clearingId,
+      ...(entry.type === "clearing" ? { toolResults: ids.length, ids } : {}),
+      tokensBefore: entry.tokensBefore,
+      tokensAfter: entry.tokensAfter,
+    },
+  };
+  return noticeText(entry.id, text, meta);
+}
+
 /** The update that ends a call the session file holds no result for. */
 function unanswered(toolCallId: string): SessionUpdate {
   return {
@@ -47,6 +76,10 @@ function unanswered(toolCallId: string): SessionUpdate {
 function replayEntry(entry: SessionEntry, target: ReplayTarget, calls: Map<string, ToolCallBlock>): void {
   if (entry.type === "message") {
     if (entry.keptBy === undefined) replayMessage(entry.id, entry.message, target, calls);
+    return;
+  }
+  if (entry.type === "clearing" || entry.type === "unclear") {
+    target.send(clearingNotice(entry));
     return;
   }
   if (entry.type !== "compaction") return;

@@ -50,6 +50,8 @@ export type AgentEvent =
       tokensBefore: number;
       tokensAfter: number;
       durationMs: number;
+      /** The summary was the one prepared ahead (config `prepare_compaction_at`): no summary request now. */
+      prepared?: true;
       /** From the overflow error that triggered it, when the provider stated them. */
       requestTokens?: number;
       contextWindow?: number;
@@ -63,6 +65,19 @@ export type AgentEvent =
       durationMs: number;
     }
   | { type: "compaction-skipped"; trigger: CompactionTrigger; reason: string }
+  /**
+   * A compaction summary was prepared ahead (config `prepare_compaction_at`), for the first
+   * `turnsSummarised` turns of the context; the next overflow (or a `/compact` of the same turns)
+   * applies it without a summary request.
+   */
+  | {
+      type: "compaction-prepared";
+      model: string;
+      turnsSummarised: number;
+      tokensSummarised: number;
+      summaryTokens: number;
+      durationMs: number;
+    }
   /** `/compact --preview`: the plan, with no model call and nothing written. */
   | { type: "compaction-preview"; preview: CompactionPreview; tokensBefore: number }
   /** `/uncompact`: the compaction `compactionId` no longer applies. */
@@ -82,6 +97,27 @@ export type AgentEvent =
       type: "summary-edited";
       compactionId: string;
       summaryTokens: number;
+      tokensBefore: number;
+      tokensAfter: number;
+    }
+  /**
+   * Old tool results left the context before a request (a clearing entry `clearingId`): each named
+   * result holds a one-line stub; the file keeps the output and `recall {"tool_result": ID}` reads it.
+   */
+  | {
+      type: "context-cleared";
+      clearingId: string;
+      /** "trigger": the reported prompt passed `clearing.trigger_tokens`; "cold-cache": the prompt cache had expired. */
+      reason: "trigger" | "cold-cache";
+      toolCallIds: string[];
+      tokensBefore: number;
+      tokensAfter: number;
+    }
+  /** `/unclear`: the clearing `clearingId` was taken back; its results are whole again. */
+  | {
+      type: "clearing-undone";
+      clearingId: string;
+      toolCallIds: string[];
       tokensBefore: number;
       tokensAfter: number;
     }

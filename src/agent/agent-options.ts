@@ -1,4 +1,5 @@
 import type { CheckpointRecorder } from "../checkpoints/index.js";
+import type { ClearingSettings } from "../compaction/index.js";
 import type {
   ImageBlock,
   ModelClient,
@@ -40,7 +41,16 @@ export interface AgentOptions {
    * from the sandbox is still asked). Absent without rules.
    */
   permissionRules?: (call: ToolCallBlock, tool: Tool) => RuleVerdict | undefined;
+  /** The rule that denies reading a file, for the searches' results (see `ToolContext.readDenied`). */
+  readDenied?: (path: string) => string | undefined;
   onEvent: (event: AgentEvent) => void;
+  /**
+   * Whether `pin`, `unpin`, `uncompact`, `editSummary` and `previewCompaction` also report what they
+   * return as events (`pinned`, `unpinned`, `compaction-undone`, `summary-edited`,
+   * `compaction-preview`; default true). panto's commands return it as their outcome and turn this
+   * off, so one fact is not said twice. An undo by overflow recovery is reported either way.
+   */
+  controlEvents?: boolean;
   cwd: string;
   /**
    * Config `tool_deadline_ms`: how long a call of a tool other than bash may run before it is
@@ -55,6 +65,13 @@ export interface AgentOptions {
   sandbox?: ToolSandbox;
   /** How the tools are confined (full included), written to the session with the first prompt. */
   sandboxRecord?: SandboxRecord;
+  /** Config `clearing` with its defaults; absent: old tool results are never cleared. */
+  clearing?: ClearingSettings;
+  /**
+   * The known context window of a model (learned, reported by the server, configured, or published),
+   * for clearing's default trigger (half of it); absent or undefined: none known.
+   */
+  contextWindow?: (modelId: string) => Promise<number | undefined>;
   /** Records what each tool call changes (checkpoints for rewinds); none: nothing is recorded. */
   checkpoints?: CheckpointRecorder;
 }

@@ -1,4 +1,9 @@
-import type { CompactionOutcome, CompactionPreview } from "../compaction/index.js";
+import {
+  type CompactionOutcome,
+  type CompactionPreview,
+  DEFAULT_CLEARING,
+  estimateTokens,
+} from "../compaction/index.js";
 import type {
   AssistantMessage,
   CompactionTrigger,
@@ -9,6 +14,7 @@ import type {
 } from "../core/index.js";
 import { optional, type PantoError } from "../core/index.js";
 import type { AgentOptions, PromptContent, PromptOptions, PromptResult } from "./agent-options.js";
+import { clearedTokens } from "./cleared-tokens.js";
 import {
   type EditOutcome,
   editSummary,
@@ -18,6 +24,18 @@ import {
   uncompactLatest,
   unpinNote,
 } from "./compaction-controls.js";
+import {
+  CompactionPreparation,
+  type PendingCompaction,
+  type PreparedCompaction,
+} from "./compaction-preparation.js";
+import {
+  type ClearingDeps,
+  clearIfDue,
+  sizeChangeSinceUsage,
+  type UnclearOutcome,
+  unclearLatest,
+} from "./context-clearing.js";
 import { failureHint, INTERRUPTED_KEPT_HINT } from "./failure-hint.js";
 import { promptBlockedByHook } from "./hook-points.js";
 import {
@@ -28,7 +46,7 @@ import {
 } from "./overflow-recovery.js";
 import { latestAcceptedRequest, overheadUpperBound } from "./provider-figures.js";
 import { type RequestSize, type RequestSizeOptions, requestScale, requestSize } from "./reported-size.js";
-import { runAgentCompaction } from "./run-agent-compaction.js";
+import { preparedStillFits, runAgentCompaction } from "./run-agent-compaction.js";
 import { runTurn } from "./run-turn.js";
 import { sendRequest } from "./send-request.js";
 import { toPantoError } from "./to-panto-error.js";
@@ -61,6 +79,8 @@ export class Agent {
   #compactionLock: Promise<unknown> = Promise.resolve();
   /** How tools are confined in this run, written to the session with the first prompt. */
   #sandboxToRecord: AgentOptions["sandboxRecord"];
+  /** The compaction summary written ahead (config `prepare_compaction_at`), if any. */
+  readonly #preparation = new CompactionPreparation();
 
   constructor(options: AgentOptions) {
     this.#options = options;
@@ -106,7 +126,39 @@ export class Agent {
 
   /** `contextTokens()` with whether the provider's numbers went into it (see `RequestSize`). */
   contextSize(): RequestSize {
-    return requestSize(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions());
+    const size = requestSize(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions());
+    // The latest usage predates clearings (or unclears) written since: take out what they changed.
+    const change = sizeChangeSinceUsage(this.#options.session.activeEntries());
+    return change === 0 || size.source !== "usage"
+      ? size
+      : { ...size, tokens: Math.max(0, size.tokens - change) };
+  }
+
+  /**
+   * The tokens the clearings in force keep out of the context (what their results would add back),
+   * by the sizes recorded when they were made.
+   */
+  clearedTokens(): number {
+    return clearedTokens(this.#options.session.activeEntries());
+  }
+
+  /** `/unclear`: takes back the latest clearing (after any compaction still running). */
+  unclear(): Promise<UnclearOutcome> {
+    return this.#exclusively(() => unclearLatest(this.#clearingDeps()));
+  }
+
+  /** What clearing needs of the agent; the settings default to clearing off. */
+  #clearingDeps(): ClearingDeps {
+    const { session, onEvent, contextWindow, clearing } = this.#options;
+    return {
+      session,
+      onEvent,
+      settings: clearing ?? { ...DEFAULT_CLEARING, enabled: false },
+      window: async () =>
+        this.learnedWindow()?.contextWindow ?? (await contextWindow?.(this.#modelId).catch(() => undefined)),
+      requestTokens: () => this.#reportedTokens(),
+      scale: () => requestScale(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions()),
+    };
   }
 
   /**
@@ -196,14 +248,70 @@ export class Agent {
     );
   }
 
-  /** What the compaction controls need: the session, the event sink, and honest sizes. */
-  #controlDeps() {
+  /**
+   * What the compaction controls need: the session, the event sink (silent for a caller's own
+   * controls with `controlEvents: false`), and honest sizes.
+   */
+  #controlDeps(report = this.#options.controlEvents !== false) {
     const { session, onEvent } = this.#options;
-    return { session, onEvent, requestTokens: () => this.#reportedTokens() };
+    return { session, onEvent: report ? onEvent : () => {}, requestTokens: () => this.#reportedTokens() };
+  }
+
+  /**
+   * Writes, in the background, the summary the next compaction would ask for (config
+   * `prepare_compaction_at`, once a turn ends near the window): the next overflow, or a `/compact`
+   * of the same turns, applies it instead of a summary request. Nothing is written to the session
+   * until then; a `compaction-prepared` event says it is ready. Resolves with it (undefined when
+   * there was nothing to summarise, it failed, or it was dropped), or at once with undefined when
+   * one is already held or being written. Never rejects.
+   */
+  async prepareCompaction(): Promise<PreparedCompaction | undefined> {
+    // After any compaction running now, so the snapshot is of the context it leaves.
+    await this.#compactionLock;
+    const started = performance.now();
+    // Loaded when first needed: a one-shot run never prepares.
+    const { writePreparedSummary } = await import("./write-prepared-summary.js");
+    const write = writePreparedSummary(this.#options, {
+      model: this.#modelId,
+      client: this.#client,
+      overheadTokens: this.#overheadTokens(),
+    });
+    const done = this.#preparation.start(this.#options.session, write, (held) =>
+      preparedStillFits(this.#options, held.prepared.turns, this.#modelId, this.#overheadTokens()),
+    );
+    const prepared = await done;
+    if (prepared !== undefined) {
+      const { summary } = prepared.prepared;
+      this.#options.onEvent({
+        type: "compaction-prepared",
+        model: summary.model,
+        turnsSummarised: prepared.prepared.turns,
+        tokensSummarised: prepared.tokensSummarised,
+        summaryTokens: estimateTokens(summary.summary),
+        durationMs: Math.round(performance.now() - started),
+      });
+    }
+    return prepared;
+  }
+
+  /** The compaction summary prepared ahead, being written or ready (`/summary`), if any. */
+  pendingCompaction(): PendingCompaction | undefined {
+    return this.#preparation.pending(this.#options.session);
+  }
+
+  /** `/summary discard`: drops the summary prepared ahead; true when there was one. */
+  discardPreparedCompaction(): boolean {
+    return this.#preparation.discard();
+  }
+
+  /** Cancels a summary being written ahead and waits for it, before the session closes. */
+  closePreparation(): Promise<void> {
+    return this.#preparation.close();
   }
 
   /** `/uncompact`: undoes the compaction in effect (after any compaction still running). */
   uncompact(): Promise<UncompactOutcome> {
+    this.#preparation.discard();
     return this.#exclusively(() => uncompactLatest(this.#controlDeps()));
   }
 
@@ -219,11 +327,14 @@ export class Agent {
 
   /** `/summary edit`: stores `text` as the summary in effect (a compaction entry with trigger "edited"). */
   editSummary(text: string): Promise<EditOutcome> {
+    this.#preparation.discard();
     return this.#exclusively(() => editSummary(this.#controlDeps(), text));
   }
 
   /** The turn's next request; each request of the turn earns its own single retry after an overflow. */
   async #request(signal: AbortSignal | undefined): Promise<AssistantMessage> {
+    // Old tool results leave the context before a request, never between an overflow and its retry.
+    await this.#exclusively(() => clearIfDue(this.#clearingDeps()));
     const serverWindow = this.#serverWindow();
     const message = await this.#sendRecoveringOnce(signal);
     await this.#warnIfTruncated(message, serverWindow);
@@ -325,7 +436,7 @@ export class Agent {
       session: this.#options.session,
       fitCheck: () => this.#fitCheck(),
       compact: (overflow) => this.#compactExclusively("overflow", undefined, signal, { overflow }),
-      uncompact: () => this.#exclusively(() => uncompactLatest(this.#controlDeps())),
+      uncompact: () => this.#exclusively(() => uncompactLatest(this.#controlDeps(true))),
     };
   }
 
@@ -349,6 +460,8 @@ export class Agent {
       overheadTokens: this.#overheadTokens(),
       reportedTokens: () => this.#reportedTokens(),
       sizeScale: () => requestScale(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions()),
+      takePrepared: (accept: Parameters<CompactionPreparation["take"]>[1]) =>
+        this.#preparation.take(this.#options.session, accept, signal),
     };
     return this.#exclusively(() => runAgentCompaction(compaction));
   }

@@ -135,7 +135,8 @@ export function recordOf(entry: CompactionEntry): CompactionRecord {
 }
 
 export type EditOutcome =
-  | { type: "edited"; compaction: CompactionEntry }
+  /** `tokensBefore`, `tokensAfter`: the next request's size before and after, as `compaction` events give it. */
+  | { type: "edited"; compaction: CompactionEntry; tokensBefore: number; tokensAfter: number }
   | { type: "no-summary" }
   | { type: "unchanged" }
   | { type: "empty" };
@@ -192,5 +193,5 @@ export async function editSummary(deps: ControlDeps, text: string): Promise<Edit
     tokensBefore,
     tokensAfter,
   });
-  return { type: "edited", compaction };
+  return { type: "edited", compaction, tokensBefore, tokensAfter };
 }

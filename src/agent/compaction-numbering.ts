@@ -14,10 +14,12 @@ import {
  */
 export async function effectiveNumbering(session: Session): Promise<EffectiveTurnNumbers | undefined> {
   const active = session.activeEntries();
-  const known = effectiveTurnNumbers(active);
+  // The turns a rewind took out of the suffix in memory still count (turn N is the file's N-th).
+  const rewound = session.rewoundTurns?.() ?? new Map<string, number>();
+  const known = effectiveTurnNumbers(active, undefined, rewound);
   if (known !== undefined || !session.hasFile) return known;
   try {
-    return effectiveTurnNumbers(active, await turnsBefore(session.path, active));
+    return effectiveTurnNumbers(active, await turnsBefore(session.path, active, rewound), rewound);
   } catch {
     return undefined;
   }

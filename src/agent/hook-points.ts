@@ -33,5 +33,5 @@ export async function compactionBlockedByHook(
   });
   if (verdict?.blocked !== true) return undefined;
   const error = new PantoError("other", `compaction blocked by a PreCompact hook: ${verdict.reason ?? ""}`);
-  return { type: "failed", error, attempts: [] };
+  return { type: "failed", error, attempts: [], blocked: true };
 }

@@ -11,6 +11,7 @@ export type {
 } from "./agent-options.js";
 export { assistantText } from "./assistant-text.js";
 export { buildSystemPrompt, instructionFilesIn } from "./build-system-prompt.js";
+export type { PendingCompaction, PreparedCompaction } from "./compaction-preparation.js";
 export { draftHandoff, type HandoffDeps, type HandoffDraft, handoffSource } from "./draft-handoff.js";
 export { failureHint } from "./failure-hint.js";
 export { type RequestSize, requestSize } from "./reported-size.js";

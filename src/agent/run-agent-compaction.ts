@@ -1,7 +1,12 @@
 import {
   type CompactionOutcome,
+  groupTurns,
+  type PreparedSummary,
+  planRetention,
+  preparedPlan,
   runCompaction,
   type SummariserFigures,
+  sizeTurns,
   withLoadedSkills,
   withRestoredFacts,
 } from "../compaction/index.js";
@@ -10,6 +15,7 @@ import { optional } from "../core/index.js";
 import type { AgentOptions } from "./agent-options.js";
 import { contextForSummariser, summariserPrompt } from "./compaction-controls.js";
 import { effectiveNumbering, planNumbers } from "./compaction-numbering.js";
+import type { PreparedCompaction } from "./compaction-preparation.js";
 import { compactionBlockedByHook } from "./hook-points.js";
 import { summariserFigures } from "./summariser-figures.js";
 import { summaryRequester } from "./summary-requester.js";
@@ -34,6 +40,11 @@ export interface AgentCompactionInput {
   reportedTokens: () => number;
   /** Provider tokens per estimated token now (`requestScale`), recorded so later sizes match. */
   sizeScale: () => number | undefined;
+  /**
+   * The summary prepared ahead (config `prepare_compaction_at`), when the session still holds it
+   * and `accept` takes it for this compaction.
+   */
+  takePrepared?: (accept: (prepared: PreparedSummary) => boolean) => Promise<PreparedCompaction | undefined>;
 }
 
 /**
@@ -57,12 +68,17 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
   if (blocked !== undefined) return blocked;
   const started = performance.now();
   const summaryUsage: SummaryRequestUsage[] = [];
+  const context = contextForSummariser(session);
+  const limits = windowLimits(input);
+  const prepared = await takePrepared(input, context.messages, limits.budgetTokens);
+  if (prepared !== undefined) summaryUsage.push(...prepared.usage);
   const outcome = await runCompaction({
-    context: contextForSummariser(session),
+    context,
     trigger,
     lastTurnInFlight: trigger === "overflow",
     ...(input.force === true && trigger === "manual" ? { force: true } : {}),
-    ...windowLimits(input),
+    ...limits,
+    ...optional("prepared", prepared?.prepared),
     systemPrompt: summariserPrompt(session, options.compactionPrompt),
     ...(instructions === undefined || instructions.trim() === "" ? {} : { instructions }),
     activeModel: input.activeModel,
@@ -89,15 +105,22 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
   const durationMs = Math.round(performance.now() - started);
   if (outcome.type === "compacted") {
     const numbers = planNumbers(outcome.plan, await effectiveNumbering(session));
+    // The summariser saw the stubs, as the context holds them; the ledger and the restored facts
+    // read the cleared outputs whole, as the file keeps them (same messages, same order).
+    const whole = session.unclearedContext().messages;
+    const summarisedWhole = outcome.plan.summarise.map((turn) => ({
+      ...turn,
+      messages: whole.slice(turn.start, turn.end),
+    }));
     const numbered = { ...outcome.record, ...optional("turns", numbers.turns) };
     const restored =
       options.restoreFacts === false
         ? numbered
-        : withRestoredFacts(numbered, outcome.plan.summarise, {
+        : withRestoredFacts(numbered, summarisedWhole, {
             turnNumbers: numbers.summarised,
             ...optional("previousLedger", session.activeCompaction()?.ledger),
           });
-    const checked = withLoadedSkills(restored, outcome.plan.summarise, session.activeCompaction()?.skills);
+    const checked = withLoadedSkills(restored, summarisedWhole, session.activeCompaction()?.skills);
     const record = {
       ...checked,
       ...(summaryUsage.length === 0 ? {} : { usage: summaryUsage }),
@@ -112,6 +135,7 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
       tokensBefore,
       tokensAfter,
       durationMs,
+      ...(prepared === undefined ? {} : { prepared: true as const }),
       ...optional("requestTokens", overflow?.requestTokens),
       ...optional("contextWindow", overflow?.contextWindow),
     });
@@ -141,11 +165,62 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
 }
 
 /**
+ * The summary prepared ahead, when this compaction can apply it: an overflow's, when the turns
+ * added since it was written (the turn in flight apart) still fit the keep budget, so the retry is
+ * as likely to fit as after a new summary (spec rule 8); a `/compact`'s without instructions or
+ * --force, when it covers the very prefix a new summary would. Otherwise the summary is asked for
+ * as v1 does.
+ */
+async function takePrepared(
+  input: AgentCompactionInput,
+  messages: AgentContextMessages,
+  budgetTokens: number,
+): Promise<PreparedCompaction | undefined> {
+  const { trigger, instructions, takePrepared: take } = input;
+  if (take === undefined || trigger === "edited") return undefined;
+  if (trigger === "manual" && (input.force === true || (instructions ?? "").trim() !== "")) return undefined;
+  const sized = sizeTurns(groupTurns(messages));
+  return take((prepared) => {
+    if (trigger === "manual") {
+      const plan = planRetention(sized, {
+        budgetTokens: input.options.keepVerbatimTokens,
+        lastTurnInFlight: false,
+      });
+      return plan.summarise.length === prepared.turns;
+    }
+    const plan = preparedPlan(sized, prepared.turns, true);
+    return plan !== undefined && plan.keptTokens - (plan.inFlight?.tokens ?? 0) <= budgetTokens;
+  });
+}
+
+type AgentContextMessages = ReturnType<typeof contextForSummariser>["messages"];
+
+/**
+ * Whether a summary prepared for the first `turns` turns could still be applied at the next
+ * overflow: every turn after them (the context ends a turn, so none is in flight yet) fits the keep
+ * budget an overflow's compaction would have. When the turns added since have outgrown it, a fresh
+ * summary is worth writing, or the overflow would find the prepared one refused and wait for v1's.
+ */
+export function preparedStillFits(
+  options: AgentOptions,
+  turns: number,
+  activeModel: string,
+  overheadTokens: number,
+): boolean {
+  const { budgetTokens } = windowLimits({ options, trigger: "overflow", activeModel, overheadTokens });
+  const sized = sizeTurns(groupTurns(options.session.effectiveContext().messages));
+  const plan = preparedPlan(sized, turns, false);
+  return plan !== undefined && plan.keptTokens <= budgetTokens;
+}
+
+/**
  * The keep budget the learned window allows (DESIGN: never configured), and what the provider's
  * figures say about the model a summary is asked of first: only those may cut the summary request
  * before it is sent (issue 33); the estimate alone never does.
  */
-function windowLimits(input: AgentCompactionInput): { budgetTokens: number; figures?: SummariserFigures } {
+export function windowLimits(
+  input: Pick<AgentCompactionInput, "options" | "trigger" | "activeModel" | "overheadTokens">,
+): { budgetTokens: number; figures?: SummariserFigures } {
   const { session, keepVerbatimTokens, compactionModel } = input.options;
   const windows = session.learnedWindows();
   const context = session.effectiveContext();

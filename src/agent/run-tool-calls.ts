@@ -16,6 +16,7 @@ type ToolCallOptions = Pick<
   | "sandbox"
   | "toolDeadlineMs"
   | "permissionRules"
+  | "readDenied"
 > &
   // Optional here: only the file-changed events of write and edit are reported through it.
   Partial<Pick<AgentOptions, "onEvent">>;
@@ -149,6 +150,7 @@ async function runRecorded(
       ...optional("signal", signal),
       ...optional("sandbox", sandbox),
       ...optional("files", options.files),
+      ...optional("readDenied", options.readDenied),
       onFileChange: (change) => options.onEvent?.({ type: "file-changed", toolCallId: call.id, change }),
     },
     optional("deadlineMs", deadline),

@@ -12,7 +12,9 @@
  * `--only=checkpoints` runs the checkpoint figures alone; `--only=sandbox` the sandbox's;
  * `--only=compaction` the compaction's; `--only=startup` the start-up's (with each figure's
  * ratio to `node -e 0` and the issue's goals: `-p hi` and `acp` initialize within x2, `--version`
- * x1.1); `--only=sessions` listing 1,000 sessions of 1 MB (goal: 300 ms with the index). A run that
+ * x1.1); `--only=sessions` listing 1,000 sessions of 1 MB (goal: 300 ms with the index);
+ * `--only=context` a 200-turn tool-heavy session's tokens, cache and cost per context mode
+ * (`--modes=v1,clearing,prepared,preparation`, `--turns=N`; see context-benchmark-report.ts). A run that
  * fails ends the bench with status 1 and its message, never with a figure.
  */
 import { mkdir, rm } from "node:fs/promises";
@@ -20,6 +22,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { printCheckpointBenchmark } from "./checkpoint-benchmark.js";
 import { runChunkedCompactionBenchmark, runCompactionPrepareBenchmark } from "./compaction-benchmark.js";
+import { printContextBenchmark } from "./context-benchmark-report.js";
 import { printExportBenchmark } from "./export-benchmark.js";
 import { printFidelityBenchmark } from "./fidelity-benchmark-report.js";
 import { runMarkdownStreamBenchmark } from "./markdown-stream-benchmark.js";
@@ -209,6 +212,11 @@ async function main(): Promise<void> {
     await reportSessionListBenchmark(dir, { sessions: 1_000, sizeMb: 1 }).finally(() =>
       rm(dir, { recursive: true, force: true }),
     );
+    printLoad("after");
+    return;
+  }
+  if (argv.includes("--only=context")) {
+    await printContextBenchmark(argv);
     printLoad("after");
     return;
   }

@@ -64,6 +64,7 @@ export type ParsedArgs =
   | { command: "acp"; model?: string; maxTurns?: number; sandbox?: SandboxMode }
   /** `panto sandbox [--sandbox MODE] [--json]`: probe each sandbox rule on this machine. */
   | { command: "sandbox"; json: boolean; mode?: SandboxMode }
+  | { command: "permissions"; json: boolean }
   | { command: "fidelity"; options: FidelityCliOptions }
   | { command: "rewind"; options: RewindCliOptions }
   /** `panto sessions rm SESSION [--json]`: delete one session and what only it used. */

@@ -1,10 +1,11 @@
 import { Command, CommanderError, Option } from "commander";
 import { optional, SANDBOX_MODES, type SandboxMode } from "../core/index.js";
-import type { ArgsOutput, CliOptions, ExportCliOptions, ParsedArgs } from "./cli-option-types.js";
+import type { ArgsOutput, ExportCliOptions, ParsedArgs } from "./cli-option-types.js";
 import { EXIT_OK, EXIT_USAGE } from "./exit-status.js";
 import { addFidelityCommand } from "./fidelity/fidelity-command.js";
 import { helpAppendix } from "./help-text.js";
 import { addRewindCommand } from "./rewind/rewind-command.js";
+import { type RawOptions, toCliOptions } from "./to-cli-options.js";
 
 export type {
   ArgsOutput,
@@ -37,6 +38,12 @@ export function parseCliArgs(argv: readonly string[], version: string, output: A
     return { command: "exit", code: EXIT_USAGE };
   }
   return parsed;
+}
+
+/** The names of panto's commands, as the parser knows them (a test holds fastRunArgs to this list). */
+export function subcommandNames(): string[] {
+  const ignore = { stdout: () => undefined, stderr: () => undefined };
+  return buildProgram("0", ignore, () => undefined).commands.map((command) => command.name());
 }
 
 /**
@@ -80,7 +87,10 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
       ),
     )
     .addOption(
-      new Option("--max-turns <n>", "print and JSON modes: stop after N model requests (exit status 3)"),
+      new Option(
+        "--max-turns <n>",
+        "stop each prompt after N model requests (print and JSON modes: exit status 3)",
+      ),
     )
     .addOption(
       new Option(
@@ -143,6 +153,13 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .action((raw: { json?: true; sandbox?: SandboxMode }) =>
       onParsed({ command: "sandbox", json: raw.json === true, ...optional("mode", raw.sandbox) }),
     );
+  program
+    .command("permissions")
+    .description("list the permission rules of every config file, deny first, with where each is from")
+    .addOption(new Option("--json", 'print {"rules": [...], "files": [...]} as one JSON object'))
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action((raw: { json?: true }) => onParsed({ command: "permissions", json: raw.json === true }));
   sessions
     .command("rm")
     .description("delete a session, and the checkpoint content only it used")
@@ -161,79 +178,11 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
   return program;
 }
 
-interface RawOptions {
-  print?: string | true;
-  json?: true;
-  model?: string;
-  session?: string;
-  continue?: true;
-  resume?: string | true;
-  maxTurns?: string;
-  allowTools?: true;
-  yes?: true;
-  sandbox?: SandboxMode;
-  allowUnsandboxed?: true;
-  fork?: string;
-}
-
 function sandboxOption(): Option {
   return new Option(
     "--sandbox <mode>",
     "how the model's commands and file tools are confined: workspace-write (default), read-only, full (no sandbox)",
   ).choices(SANDBOX_MODES);
-}
-
-/** "SESSION@TURN" or "SESSION": the session argument and the turn, or a problem. */
-function parseFork(value: string): { session: string; turn?: number } | string {
-  const at = value.lastIndexOf("@");
-  const tail = at === -1 ? "" : value.slice(at + 1);
-  if (at === -1 || !/^\d+$/.test(tail)) {
-    if (value.trim() === "")
-      return "--fork needs a session: an id prefix or a path, with @TURN to fork after that turn";
-    return { session: value };
-  }
-  const turn = Number(tail);
-  if (turn < 1) return `--fork turns are numbered from 1 (got "${value}")`;
-  return { session: value.slice(0, at), turn };
-}
-
-/** Validates flag combinations; returns the problem as a string. */
-function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOptions | string {
-  const positional = words.length === 0 ? undefined : words.join(" ");
-  if (positional !== undefined && typeof raw.print === "string")
-    return "give the prompt once: as the -p value or after the options, not both";
-  if (raw.session !== undefined && raw.continue === true)
-    return "--session and --continue cannot be used together (choose one session)";
-  if (raw.resume !== undefined && (raw.session !== undefined || raw.continue === true))
-    return "--resume cannot be used with --session or --continue (choose one session)";
-  if (
-    raw.fork !== undefined &&
-    (raw.session !== undefined || raw.continue === true || raw.resume !== undefined)
-  )
-    return "--fork cannot be used with --session, --continue or --resume (the fork is a new session)";
-  const fork = raw.fork === undefined ? undefined : parseFork(raw.fork);
-  if (typeof fork === "string") return fork;
-  if (raw.model?.trim() === "") return "--model needs a value written provider/model";
-  const maxTurns = raw.maxTurns === undefined ? undefined : Number(raw.maxTurns);
-  if (maxTurns !== undefined && !(Number.isSafeInteger(maxTurns) && maxTurns > 0))
-    return `--max-turns needs a whole number of model requests above 0 (got "${raw.maxTurns}")`;
-  const options: CliOptions = {
-    print: raw.print !== undefined || raw.json === true,
-    json: raw.json === true,
-    continue: raw.continue === true,
-    allowTools: raw.allowTools === true,
-    yes: raw.yes === true,
-    allowUnsandboxed: raw.allowUnsandboxed === true,
-  };
-  if (raw.sandbox !== undefined) options.sandbox = raw.sandbox;
-  if (typeof raw.print === "string") options.prompt = raw.print;
-  else if (positional !== undefined) options.prompt = positional;
-  if (raw.model !== undefined) options.model = raw.model.trim();
-  if (raw.session !== undefined) options.session = raw.session;
-  if (raw.resume !== undefined) options.resume = raw.resume === true ? true : raw.resume.trim();
-  if (maxTurns !== undefined) options.maxTurns = maxTurns;
-  if (fork !== undefined) options.fork = fork;
-  return options;
 }
 
 /** `panto help [command]`: what `--help` shows, for panto or for one of its commands. */

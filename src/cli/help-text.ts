@@ -67,6 +67,9 @@ Modes:
                                 holds (✓/✗); --json: {ok, mode, probed_mode, network, launcher,
                                 checks: [{id, rule, ok, detail}], failure?}. Exit 1 when a rule
                                 does not hold or the sandbox cannot start
+  panto permissions [--json]    the permission rules of every config file, deny first, each with
+                                its layer, key and file; --json: {rules: [{list, rule, layer,
+                                index, file}], files}
   panto rewind [SESSION] [--to TURN | --undo] [--code | --conversation | --both] [--dry-run]
                [--force] [--json]
                                 take a session (default: this project's latest) back to before
@@ -154,15 +157,26 @@ Context and cost:
   asked once, in the terminal and ACP only, kept per base URL in $PANTO_HOME/context-windows.json
   for print and JSON modes; never guessed, never a compaction trigger). /cost totals the session's tokens per model
   (compaction and task subagents apart, resumed history included) with a cost where config
-  "prices" has one.
+  "prices" has one, and says apart what clearing saved.
+  Clearing (config "clearing"): when the provider reports a prompt larger than trigger_tokens,
+  panto replaces old tool outputs in the context with one line each, e.g. [cleared to save
+  context: output of bash "npm test" (exit 1), 12,345 tokens; recall {"tool_result": "toolu_01"}
+  reads it back]; the calls stay, the keep_recent latest outputs and the turn in flight stay
+  whole, and it happens only in batches of at least min_reclaim_tokens (each batch rewrites the
+  prompt cache from the first output it clears), or at once when the cache has gone cold (no
+  request for cache_ttl_seconds, from the session's recorded times). The file keeps every
+  output; a clearing is an entry, /unclear takes the latest back (and pauses clearing until the
+  context has grown by min_reclaim_tokens), /context shows what is cleared.
 
 Tools:
   recall searches this session's whole history (summarised, failed, undone and rewound turns
   included, and the session it was handed off from) and reads turns back by number: {"query": "words
   "exact phrase"", "kind": user|assistant|tool_call|tool_result|TOOL, "limit": 8} or
-  {"turn": N, "to": M, "offset": C}; hits best first (most words, newest first among equals)
+  {"turn": N, "to": M, "offset": C}, and one tool output whole by its call id:
+  {"tool_result": "ID", "offset": C} (what a cleared output's stub names); hits best first (most words, newest first among equals)
   with turn, time, role or tool, how the turn stands and stale notes (a file read before a later
-  edit, a command run again with another result). Always offered; it only reads.
+  edit, a command run again with another result; outputs cleared from the context are marked
+  so). Always offered; it only reads.
   read, ls, glob and grep always run; inside the sandbox (the default) so does bash. write,
   edit (and bash with --sandbox full) change things: the interactive mode asks with one key
   (y = once, a = always for this session, n = no, then an optional
@@ -278,6 +292,14 @@ Configuration (JSON; each file wins per key over the ones before it):
     max_output_tokens     cap on each answer's length
     restore_facts         false: no restored facts after a summary (the ledger of files and
                           commands, the facts it left out, the Unverified check) (default true)
+    prepare_compaction_at a fraction (0-1) of a known context window: a turn that ends past it has
+                          the next compaction's summary written in the background (interactive
+                          and ACP sessions); the next overflow, or a /compact of the same turns,
+                          applies it without a summary request; dropped if the history changes
+                          (rewind, /uncompact, /summary edit); /summary shows it, /summary discard
+                          drops it (default: unset, nothing prepared)
+    context_warnings      fractions of a known window at which the context warns, once each until
+                          it drops below again (default [0.7, 0.85, 0.95]; [] never)
     checkpoints           false: record no checkpoints around tool calls (rewinds then take back
                           the conversation only; default true)
     checkpoint_max_file_bytes  files larger than this are left out of checkpoints (reported as
@@ -302,6 +324,9 @@ Configuration (JSON; each file wins per key over the ones before it):
     tool_deadline_ms      how long one call of read, write, edit, ls, glob, grep or an MCP tool
                           may run before it is abandoned with an error result, in ms (default
                           120000); bash keeps its own timeout (the model's, at most 600 s)
+    allowed_mcp_servers   only these MCP servers start (names); set in the managed settings,
+                          no other file can widen it (the managed "sandbox" mode is pinned too:
+                          a looser --sandbox stops panto, exit 2)
     hooks                 commands run around prompts, tool calls and compactions (see Hooks)
     permissions           rules in Claude Code's syntax: { "allow": ["Bash(npm run test:*)",
                           "Edit(src/**)"], "ask": ["Bash(git push:*)"], "deny": ["Read(./.env)"] };
@@ -310,7 +335,8 @@ Configuration (JSON; each file wins per key over the ones before it):
                           any deny wins (in every mode, --allow-tools included), then ask (asked
                           even where the mode would not; refused in -p), then allow (no question;
                           the sandbox still confines); a command is judged by each part of
-                          a && b, pipes, $(...). A bad rule stops panto naming permissions.allow[N]
+                          a && b, pipes, $(...); grep and glob leave out files a Read deny
+                          covers. A bad rule stops panto naming permissions.allow[N]
     sandbox               how the model's tools are confined (see Sandbox): a mode
                           ("workspace-write", "read-only", "full") or { "mode": ..., "network":
                           false, "writable_roots": ["~/scratch"], "hidden_paths": ["~/.my-creds"],
@@ -318,9 +344,17 @@ Configuration (JSON; each file wins per key over the ones before it):
                           "max_processes": 4096, "max_memory_mb": 8192 (per process; default
                           half the machine's memory) };
                           paths absolute, ~/..., or relative to the project root
+    clearing              old tool outputs leave the context as one-line stubs (see Context
+                          and cost): { "enabled": true, "trigger_tokens": half a known window, else
+                          100000 (the provider-reported prompt size past which old outputs are
+                          cleared), "keep_recent": 5 (most recent outputs never cleared),
+                          "min_reclaim_tokens": 20000 (a clearing must reclaim this much),
+                          "exclude_tools": ["..."] (never cleared), "cache_ttl_seconds": 300
+                          (no request for longer: the prompt cache is cold, clear at once) }
     models                what panto takes as known about a model, by "provider/model":
                           { "ollama/qwen3-coder": { "context_window": 65536 } }; the window is shown
-                          (status line, /context, ACP usage_update), never used to decide compaction;
+                          (status line, /context, ACP usage_update) and halved is clearing's default
+                          trigger, never used to decide compaction;
                           a window the server reports or an overflow taught wins over it
     prices                what tokens cost, for /cost, in US dollars per million tokens:
                           { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,
@@ -367,7 +401,12 @@ JSON events (--json; one object per line, always ending with "done"):
     {reason: "rejected_whole", model, request_tokens?, context_window?, requests} the provider's
     numbers rejecting the whole transcript, or {reason: "cut_up_front", model, context_window,
     estimated_tokens, ratio, least_tokens, requests} its figures proving it could not fit),
-    request_tokens?, context_window? (the provider's numbers from the overflow error, when stated)}
+    request_tokens?, context_window? (the provider's numbers from the overflow error, when stated),
+    prepared? (true: the summary prepared ahead was applied, no summary request was sent)}
+  compaction_prepared {model, turns_summarised, tokens_summarised, summary_tokens, duration_ms}
+    (config prepare_compaction_at, long-lived sessions only: -p and --json prepare nothing)
+  context_warning {level, used, size}   (the next request passed level, a fraction of config
+    context_warnings, of a known window of size tokens; once per level until it drops below)
   compaction_failed {trigger, code, message, attempts: [{model, code, message}], duration_ms}
   compaction_skipped {trigger, reason}
   compaction_preview {trigger, model, fallback_model?, turns_summarised, turns_kept,
@@ -379,6 +418,9 @@ JSON events (--json; one object per line, always ending with "done"):
   summary_edited {compaction_id, summary_tokens, tokens_before, tokens_after}
   handoff {goal, model (null when the user wrote it), draft, parent: {id, path},
     session: {id, path} | null (null: only shown; started with --yes)}
+  context_cleared {tool_results (how many), ids (their call ids), tokens_before, tokens_after,
+    reason: trigger|cold_cache, clearing_id}   (old tool outputs replaced by one-line stubs)
+  clearing_undone {tool_results, ids, tokens_before, tokens_after, clearing_id}   (/unclear)
   overflow_retry {}   retry {attempt, delay_ms, reason}   warning {message, code?}
     (code "prompt_truncated": by the server's own numbers, a prompt pinned at its context size
     or no larger than an earlier one although the conversation grew; it may have dropped part of

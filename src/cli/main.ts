@@ -5,11 +5,12 @@ import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SandboxMode } from "../core/sandbox-mode.js";
+import { fastRunArgs } from "./fast-run-args.js";
 
 /**
  * The `panto` executable. Nothing is loaded up front: `--version` answers from package.json alone,
- * argument parsing (commander) is imported next, and the agent, the providers and their SDKs once a
- * mode needs them. The installed command is this file bundled by scripts/bundle-cli.mjs, where each
+ * a plain run's command line is read by fastRunArgs and any other by commander (imported only
+ * then), and the agent, the providers and their SDKs load once a mode needs them. The installed command is this file bundled by scripts/bundle-cli.mjs, where each
  * of those imports is a chunk of its own.
  */
 async function main(): Promise<number> {
@@ -24,11 +25,14 @@ async function main(): Promise<number> {
   // `panto acp` as editors start it: no option for commander to parse (loading and building the
   // parser costs about a quarter of node's own start), and the editor waits for the first answer.
   if (args.length === 1 && args[0] === "acp") return runAcp(version, {});
-  const { parseCliArgs } = await import("./cli-options.js");
-  const parsed = parseCliArgs(args, version, {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-  });
+  // A plain run's command line is read without commander (see fastRunArgs); the rest, help and every
+  // usage error by commander.
+  const parsed =
+    fastRunArgs(args) ??
+    (await import("./cli-options.js")).parseCliArgs(args, version, {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+    });
   if (parsed.command === "exit") return parsed.code;
   if (parsed.command === "demo")
     return (await import("./demo/demo.js")).runDemo({ stdout: process.stdout, keep: parsed.keep });
@@ -45,6 +49,14 @@ async function main(): Promise<number> {
     return (await import("./sandbox/sandbox-command.js")).runSandboxCommand({
       json: parsed.json,
       ...(parsed.mode === undefined ? {} : { mode: parsed.mode }),
+      cwd: process.cwd(),
+      env: process.env,
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
+  if (parsed.command === "permissions")
+    return (await import("./permissions-command.js")).runPermissionsCommand({
+      json: parsed.json,
       cwd: process.cwd(),
       env: process.env,
       stdout: process.stdout,

@@ -3,12 +3,13 @@ import type { CommandOutcome } from "../runtime/command-outcome.js";
 import { parseSlashCommand } from "../runtime/command-registry.js";
 import { builtInCommandInfo, slashHelpText } from "../runtime/commands/built-in-commands.js";
 import { helpCommands } from "../runtime/commands/help-commands.js";
-import { attachFiles } from "../runtime/input/attach-files.js";
 import { describeOutcome } from "../runtime/outcome-text.js";
 import type { RunContext } from "../runtime/run-context.js";
 import { type RunEvent, RunEvents } from "../runtime/run-events.js";
 import { asUsageError, UsageError } from "../runtime/setup/setup-errors.js";
 import { startRun } from "../runtime/start-run.js";
+import { inputRefusal } from "../runtime/submit-input.js";
+import type { TurnResult, UserInput } from "../runtime/turn-result.js";
 import type { SecretRedactor } from "../secrets/index.js";
 import type { CliOptions } from "./cli-options.js";
 import {
@@ -75,19 +76,19 @@ async function runOnceInner(
   signal: AbortSignal,
 ): Promise<number> {
   let run: RunContext;
-  let given: GivenPrompt;
+  let input: UserInput;
   try {
-    given = await readPrompt(options, io.stdin, waitingNote(io.stderr));
-    const { prompt } = given;
-    if (isHelpCommand(prompt)) return finish(reporter, EXIT_OK, slashHelpText(await helpCommands(io)));
-    if (given.piped !== undefined && parseSlashCommand(prompt) !== undefined)
-      throw new UsageError(
-        `${prompt.split(/\s/)[0]} is a command and takes no piped input; send the input with a prompt (panto -p "PROMPT"), or without the pipe`,
-      );
+    const given = await readPrompt(options, io.stdin, waitingNote(io.stderr));
+    if (isHelpCommand(given.prompt)) return finish(reporter, EXIT_OK, slashHelpText(await helpCommands(io)));
+    input = { text: given.prompt, ...optional("stdin", given.piped) };
+    // Input that cannot run is refused before any setup (no session is started for it).
+    const refusal = inputRefusal(input);
+    if (refusal !== undefined) throw new UsageError(refusal.message);
     const events = new RunEvents();
-    events.subscribe((event) =>
-      event.type === "command" ? reportOutcome(reporter, event.outcome) : reporter.event(event),
-    );
+    // A command's outcome is reported from submit's result; its `command` notification is not shown.
+    events.subscribe((event) => {
+      if (event.type !== "command") reporter.event(event);
+    });
     run = await startRun({
       options: runOptionsOf(options),
       io,
@@ -116,34 +117,7 @@ async function runOnceInner(
       await reporter.done(EXIT_INTERRUPTED);
       return EXIT_INTERRUPTED;
     }
-    const command = parseSlashCommand(given.prompt);
-    if (command !== undefined) {
-      const report = describeOutcome(await run.runCommand(command, signal));
-      const exitCode = exitStatusOf(report.error);
-      await reporter.done(exitCode, ...(report.text === "" ? [] : [report.text]));
-      return exitCode;
-    }
-    // @PATH is expanded in what the user typed, as in the terminal; piped input is sent as it came.
-    const attached = await attachFiles(given.prompt, run.cwd, run.toolSandbox);
-    if (!attached.ok) {
-      reporter.failure({ code: "usage", message: attached.error });
-      await reporter.done(EXIT_USAGE);
-      return EXIT_USAGE;
-    }
-    const prompt = given.piped === undefined ? attached.text : withPipedInput(attached.text, given.piped);
-    const limit = options.maxTurns === undefined ? {} : { maxRequests: options.maxTurns };
-    const result = await run.agent.prompt(prompt, { signal, ...limit });
-    if (result.ok && result.stopped === "max-requests")
-      return await stoppedAtMaxTurns(reporter, run, options);
-    if (result.ok) return await finish(reporter, EXIT_OK, result.text);
-    reporter.failure({
-      code: result.error.code,
-      message: result.error.message,
-      ...optional("hint", result.hint),
-    });
-    const exitCode = result.error.code === "aborted" ? EXIT_INTERRUPTED : EXIT_FAILURE;
-    await reporter.done(exitCode);
-    return exitCode;
+    return await reportResult(reporter, run, await run.submit(input, { signal }));
   } catch (error) {
     // A session or folder that fails at its first write (after setup found it usable) is still the user's to fix.
     const usage = asUsageError(error);
@@ -153,6 +127,44 @@ async function runOnceInner(
     return EXIT_USAGE;
   } finally {
     await run.close();
+  }
+}
+
+/** How the input ended, as print and JSON modes report it: output, error, and the exit status. */
+async function reportResult(reporter: OnceReporter, run: RunContext, result: TurnResult): Promise<number> {
+  switch (result.type) {
+    case "command": {
+      reportOutcome(reporter, result.outcome);
+      const report = describeOutcome(result.outcome);
+      const exitCode = exitStatusOf(report.error);
+      await reporter.done(exitCode, ...(report.text === "" ? [] : [report.text]));
+      return exitCode;
+    }
+    case "shell":
+      reporter.output(result.output);
+      if (!result.isError) {
+        await reporter.done(EXIT_OK, result.output);
+        return EXIT_OK;
+      }
+      reporter.failure({
+        code: "shell_failed",
+        message: `!${result.command} failed (its output is the text)`,
+      });
+      await reporter.done(EXIT_FAILURE, result.output);
+      return EXIT_FAILURE;
+    case "refused":
+      reporter.failure({ code: result.code, message: result.message });
+      await reporter.done(EXIT_USAGE);
+      return EXIT_USAGE;
+    case "answered":
+      if (result.maxTurnsReached === true) return await stoppedAtMaxTurns(reporter, run);
+      return await finish(reporter, EXIT_OK, result.text);
+    case "prompt-failed": {
+      reporter.failure({ code: result.code, message: result.message, ...optional("hint", result.hint) });
+      const exitCode = result.code === "aborted" ? EXIT_INTERRUPTED : EXIT_FAILURE;
+      await reporter.done(exitCode);
+      return exitCode;
+    }
   }
 }
 
@@ -172,15 +184,11 @@ function reportOutcome(reporter: OnceReporter, outcome: CommandOutcome): void {
 }
 
 /** --max-turns ran out while the model still wanted tools: an `error` with code max_turns, exit 3. */
-async function stoppedAtMaxTurns(
-  reporter: OnceReporter,
-  run: RunContext,
-  options: CliOptions,
-): Promise<number> {
-  const requests = options.maxTurns === 1 ? "1 model request" : `${options.maxTurns} model requests`;
+async function stoppedAtMaxTurns(reporter: OnceReporter, run: RunContext): Promise<number> {
+  const requests = run.maxTurns === 1 ? "1 model request" : `${run.maxTurns} model requests`;
   reporter.failure({
     code: "max_turns",
-    message: `stopped after ${requests} (--max-turns ${options.maxTurns}); the model had not finished`,
+    message: `stopped after ${requests} (--max-turns ${run.maxTurns}); the model had not finished`,
     hint: `The work so far is kept in the session; continue it with panto -r ${run.session.header.id.slice(0, 8)}.`,
   });
   await reporter.done(EXIT_MAX_TURNS);
@@ -220,11 +228,6 @@ export async function readPrompt(
   if (stdin.isTTY === true) return { prompt: prompt.trim() };
   const piped = (await readAll(stdin, onSlowInput)).replace(/\s+$/, "");
   return piped.trim() === "" ? { prompt: prompt.trim() } : { prompt: prompt.trim(), piped };
-}
-
-/** The prompt, then the piped input as one tagged block after it (as Codex does; Claude Code sends both too). */
-export function withPipedInput(prompt: string, piped: string): string {
-  return `${prompt}\n\n<stdin>\n${piped}\n</stdin>`;
 }
 
 /**

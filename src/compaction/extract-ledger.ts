@@ -8,7 +8,7 @@ import type {
   ToolResultBlock,
   Turn,
 } from "../core/index.js";
-import { commandOutcome } from "../core/index.js";
+import { bashRunOutcome } from "../core/index.js";
 
 /** Caps on the ledger, so the compaction block cannot balloon. */
 export interface LedgerLimits {
@@ -91,7 +91,7 @@ function resultEvents(call: ToolCallBlock, result: ToolResultBlock, turn: number
     return [{ kind: "file", path, change: "edited", turn }];
   if (call.name !== "bash" || typeof call.arguments.command !== "string") return [];
   const command = call.arguments.command.trim();
-  const outcome = commandOutcome(text);
+  const outcome = bashRunOutcome(text);
   if (command === "" || outcome === undefined) return [];
   const run: LedgerCommand = {
     command: clip(command),

@@ -1,6 +1,7 @@
 export * from "./base-compaction-prompt-path.js";
 export * from "./build-compaction-request.js";
 export { checkClaims, MAX_UNVERIFIED } from "./check-claims.js";
+export { clearingStub } from "./clearing-stub.js";
 export * from "./estimate-context-tokens.js";
 export * from "./estimate-tokens.js";
 export { ERROR_EXCERPT_CHARS, extractFacts, type Fact } from "./extract-facts.js";
@@ -16,7 +17,25 @@ export { MAX_CARRIED_SKILLS, SKILL_TOOL, skillsLoadedIn, withLoadedSkills } from
 export { normaliseForMatch } from "./normalise-for-match.js";
 export { compactionTurns, numberTurns } from "./number-turns.js";
 export { PINNED_NOTES_PROMPT_HEADING, withPinnedNotes } from "./pinned-notes-prompt.js";
+export {
+  type ClearingCost,
+  type ClearingInput,
+  type ClearingPlan,
+  type ClearingSettings,
+  clearingDue,
+  DEFAULT_CLEARING,
+  DEFAULT_TRIGGER_TOKENS,
+  type PlannedClear,
+  planClearing,
+} from "./plan-clearing.js";
 export * from "./plan-retention.js";
+export {
+  type PreparedSummary,
+  type PrepareOutcome,
+  type PrepareSummaryInput,
+  preparedPlan,
+  prepareSummary,
+} from "./prepare-summary.js";
 export {
   type CompactionPreview,
   type PreviewCompactionInput,

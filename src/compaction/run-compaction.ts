@@ -9,6 +9,7 @@ import { optional, type PantoError } from "../core/index.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { groupTurns } from "./group-turns.js";
 import { planRetention, type RetentionPlan } from "./plan-retention.js";
+import { type PreparedSummary, preparedPlan } from "./prepare-summary.js";
 import { sizeTurns } from "./size-turns.js";
 import { type PrefixSummary, summarisePrefix } from "./summarise-prefix.js";
 import type { CompactionAttemptFailure, CompactionEvent, SummariseFn } from "./summarise-with-fallback.js";
@@ -41,6 +42,11 @@ export interface RunCompactionInput {
   figures?: SummariserFigures;
   signal?: AbortSignal;
   onEvent?: (event: CompactionEvent) => void;
+  /**
+   * A summary prepared ahead for the context's first turns (the caller has checked they are
+   * unchanged): applied instead of a summary request, every later turn kept verbatim.
+   */
+  prepared?: PreparedSummary;
 }
 
 export type CompactionOutcome =
@@ -51,8 +57,11 @@ export type CompactionOutcome =
    * forced compaction would summarise the older ones.
    */
   | { type: "nothing-to-summarise"; reason: string; forcible?: true }
-  /** The caller appends nothing that changes the effective context. */
-  | { type: "failed"; error: PantoError; attempts: CompactionAttemptFailure[] };
+  /**
+   * The caller appends nothing that changes the effective context. `blocked`: refused before it
+   * started (a PreCompact hook), so no compaction event reported it.
+   */
+  | { type: "failed"; error: PantoError; attempts: CompactionAttemptFailure[]; blocked?: true };
 
 /**
  * Runs one compaction: groups and sizes the turns, keeps the longest suffix that fits the budget
@@ -61,6 +70,17 @@ export type CompactionOutcome =
  */
 export async function runCompaction(input: RunCompactionInput): Promise<CompactionOutcome> {
   const sized = sizeTurns(groupTurns(input.context.messages));
+  const prepared =
+    input.prepared === undefined
+      ? undefined
+      : preparedPlan(sized, input.prepared.turns, input.lastTurnInFlight);
+  if (input.prepared !== undefined && prepared !== undefined)
+    return {
+      type: "compacted",
+      record: buildRecord(input, prepared, sized, input.prepared.summary),
+      kept: keptMessages(prepared),
+      plan: prepared,
+    };
   const plan = planWithinRejectedContext(sized, input);
   if (plan.summarise.length === 0)
     return {

@@ -90,6 +90,16 @@ export const priceSchema = z.strictObject({
   cache_write_per_mtok: perMillionTokens.optional(),
 });
 
+/** Config "clearing": when old tool results leave the context (issue 34). */
+export const clearingSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  trigger_tokens: positiveInteger.optional(),
+  keep_recent: z.number().int().min(0).optional(),
+  min_reclaim_tokens: z.number().int().min(0).optional(),
+  exclude_tools: z.array(z.string().min(1)).optional(),
+  cache_ttl_seconds: positiveInteger.optional(),
+});
+
 /** Config "models": what panto should take as known about one model. */
 export const modelSettingsSchema = z.strictObject({
   context_window: positiveInteger.optional(),
@@ -114,6 +124,8 @@ export const configSchema = z.strictObject({
   keep_verbatim_tokens: z.number().int().min(0).optional(),
   max_output_tokens: positiveInteger.optional(),
   restore_facts: z.boolean().optional(),
+  prepare_compaction_at: z.number().gt(0).lt(1).optional(),
+  context_warnings: z.array(z.number().gt(0).lt(1)).optional(),
   checkpoints: z.boolean().optional(),
   checkpoint_max_file_bytes: positiveInteger.optional(),
   providers: z.record(z.string().regex(/^[^/\s]+$/), providerSchema).optional(),
@@ -124,10 +136,12 @@ export const configSchema = z.strictObject({
   max_parallel_tasks: positiveInteger.optional(),
   hooks: hooksSchema.optional(),
   permissions: permissionsSchema.optional(),
+  allowed_mcp_servers: z.array(z.string().min(1)).optional(),
   prices: z.record(modelId, priceSchema).optional(),
   models: z.record(modelId, modelSettingsSchema).optional(),
   // "sandbox": "read-only" is short for {"mode": "read-only"}: expanded before validation (parseConfigText).
   sandbox: sandboxSchema.optional(),
+  clearing: clearingSchema.optional(),
   web_fetch: webFetchSchema.optional(),
 });
 
@@ -143,6 +157,10 @@ export const KEY_RULES: Record<string, string> = {
   keep_verbatim_tokens: "must be a non-negative integer",
   max_output_tokens: "must be a positive integer",
   restore_facts: "must be true or false",
+  prepare_compaction_at:
+    "must be a fraction between 0 and 1 (of a known context window), e.g. 0.8; leave it out to prepare nothing",
+  context_warnings: "must be a list of fractions between 0 and 1, e.g. [0.7, 0.85, 0.95]; [] warns never",
+  "context_warnings.*": "must be a fraction between 0 and 1, e.g. 0.85",
   checkpoints: "must be true or false",
   checkpoint_max_file_bytes: "must be a positive integer (bytes)",
   providers: "must be an object mapping provider names to endpoint settings",
@@ -169,6 +187,8 @@ export const KEY_RULES: Record<string, string> = {
   "permissions.allow.*": 'must be a rule such as "Bash(npm run test:*)"',
   "permissions.ask.*": 'must be a rule such as "Bash(git push:*)"',
   "permissions.deny.*": 'must be a rule such as "Read(./.env)"',
+  allowed_mcp_servers: 'must be a list of MCP server names, e.g. ["github", "filesystem"]',
+  "allowed_mcp_servers.*": "must be an MCP server name",
   max_parallel_tasks: "must be a positive integer (task calls of one tool round that run at once)",
   hooks: `must be an object mapping hook events (${HOOK_EVENT_NAMES.join(", ")}) to lists of matcher groups`,
   "hooks.*":
@@ -206,6 +226,16 @@ export const KEY_RULES: Record<string, string> = {
     "must be a whole number of processes (threads count too) at least 1, e.g. 4096, the most a sandboxed command may run at once",
   "sandbox.max_memory_mb":
     "must be a whole number of megabytes at least 1, e.g. 8192, the most memory each sandboxed process may allocate",
+  clearing:
+    'must be an object such as {"enabled": true, "trigger_tokens": 100000, "keep_recent": 5, "min_reclaim_tokens": 20000, "exclude_tools": ["read"], "cache_ttl_seconds": 300}',
+  "clearing.enabled": "must be true or false",
+  "clearing.trigger_tokens":
+    "must be a positive integer (the provider-reported prompt size past which old tool results are cleared)",
+  "clearing.keep_recent": "must be a non-negative integer (the most recent tool results never cleared)",
+  "clearing.min_reclaim_tokens": "must be a non-negative integer (tokens a clearing must reclaim at least)",
+  "clearing.exclude_tools": 'must be a list of tool names, e.g. ["read", "recall"]',
+  "clearing.exclude_tools.*": "must be a non-empty tool name",
+  "clearing.cache_ttl_seconds": "must be a positive integer (seconds the provider's prompt cache lives)",
   web_fetch: 'must be an object such as {"allow_private": true}',
   "web_fetch.allow_private":
     "must be true or false (true lets web_fetch reach loopback, link-local and private network addresses)",
@@ -222,15 +252,17 @@ export function allowedKeys(path: readonly PropertyKey[]): string[] {
           ? hookShape(path)
           : path[0] === "sandbox"
             ? sandboxSchema.shape
-            : path[0] === "web_fetch"
-              ? webFetchSchema.shape
-              : path.length === 2 && path[0] === "prices"
-                ? priceSchema.shape
-                : path.length === 2 && path[0] === "models"
-                  ? modelSettingsSchema.shape
-                  : path.length === 2 && path[0] === "providers"
-                    ? providerSchema.shape
-                    : {};
+            : path[0] === "clearing"
+              ? clearingSchema.shape
+              : path[0] === "web_fetch"
+                ? webFetchSchema.shape
+                : path.length === 2 && path[0] === "prices"
+                  ? priceSchema.shape
+                  : path.length === 2 && path[0] === "models"
+                    ? modelSettingsSchema.shape
+                    : path.length === 2 && path[0] === "providers"
+                      ? providerSchema.shape
+                      : {};
   return Object.keys(shape).filter((key) => key !== "$schema");
 }
 
@@ -249,8 +281,9 @@ export function ruleKey(path: readonly PropertyKey[]): string {
       if (path[0] === "mcp_servers") return index === 1 ? "*" : String(segment);
       if (path[0] === "bash_env_passthrough" && index === 1) return "*";
       if ((path[0] === "prices" || path[0] === "models") && index === 1) return "*";
-      if (path[0] === "sandbox" && index === 2) return "*";
+      if ((path[0] === "sandbox" || path[0] === "clearing") && index === 2) return "*";
       if (path[0] === "permissions" && index === 2) return "*";
+      if (path[0] === "allowed_mcp_servers" && index === 1) return "*";
       if (path[0] === "hooks" && (index === 1 || index === 2 || index === 4)) return "*";
       if (path[0] !== "providers") return String(segment);
       return index === 1 || (index === 3 && path[2] === "headers") ? "*" : String(segment);

@@ -11,6 +11,7 @@ export {
 export { type JsonErrorLocation, locateJsonError } from "./locate-json-error.js";
 export { mergeConfigs } from "./merge-configs.js";
 export {
+  type ClearingConfig,
   DEFAULT_KEEP_VERBATIM_TOKENS,
   HOOK_EVENT_NAMES,
   type HookCommandConfig,

@@ -18,6 +18,8 @@ export interface LoadedConfig {
   mcpServerSources?: Record<string, string>;
   /** Every permission rule of every file, with its layer, file, list and index (src/permissions); absent without any. */
   permissionRules?: SourcedRule[];
+  /** The managed settings, when their file exists: what they pin no flag or other file can loosen. */
+  managed?: { file: string; config: PantoConfig };
 }
 
 /** The config files, least trusted first, and the layer each is for permission rules. */
@@ -70,6 +72,7 @@ export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv 
   const layers: PantoConfig[] = [];
   const files: string[] = [];
   const permissionRules: SourcedRule[] = [];
+  let managed: LoadedConfig["managed"];
   for (const { file, layer } of candidates) {
     // The project's own file is the user's when panto runs in the home folder: read it once.
     if (files.includes(file)) continue;
@@ -80,6 +83,7 @@ export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv 
     const config = parseConfigText(text, file);
     layers.push(config);
     files.push(file);
+    if (layer === "managed") managed = { file, config };
     if (config.permissions !== undefined) permissionRules.push(...(await sourcedRules(config, layer, file)));
   }
   const loaded: LoadedConfig = {
@@ -88,6 +92,7 @@ export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv 
     pantoHome,
     projectRoot,
     ...(permissionRules.length === 0 ? {} : { permissionRules }),
+    ...(managed === undefined ? {} : { managed }),
   };
   const sources = mcpServerSources(layers, files);
   return sources === undefined ? loaded : { ...loaded, mcpServerSources: sources };

@@ -3,13 +3,25 @@ import type { HooksConfig, ModelSettings, PantoConfig, PermissionsConfig } from 
 /**
  * Layers configs in order, later ones winning per key. `providers` and `mcp_servers` merge per name (a
  * later definition of the same name replaces the earlier one whole, so fields never mix across files);
- * `timeouts` merge per timeout, `prices` and `models` per model, `sandbox` per key. `hooks` add up: every file's hooks of an event
+ * `timeouts` merge per timeout, `prices` and `models` per model, `sandbox`, `clearing` and `web_fetch` per key. `hooks` add up: every file's hooks of an event
  * run, the user's first, as Claude Code runs the hooks of all its settings files; so do `permissions`.
  */
 export function mergeConfigs(...layers: PantoConfig[]): PantoConfig {
   const merged: PantoConfig = {};
   for (const layer of layers) {
-    const { providers, mcp_servers, timeouts, hooks, prices, models, sandbox, permissions, ...rest } = layer;
+    const {
+      providers,
+      mcp_servers,
+      timeouts,
+      hooks,
+      prices,
+      models,
+      sandbox,
+      clearing,
+      web_fetch,
+      permissions,
+      ...rest
+    } = layer;
     Object.assign(merged, rest);
     if (providers !== undefined) merged.providers = { ...merged.providers, ...providers };
     if (mcp_servers !== undefined) merged.mcp_servers = { ...merged.mcp_servers, ...mcp_servers };
@@ -17,6 +29,8 @@ export function mergeConfigs(...layers: PantoConfig[]): PantoConfig {
     if (prices !== undefined) merged.prices = { ...merged.prices, ...prices };
     if (models !== undefined) merged.models = mergeModels(merged.models ?? {}, models);
     if (sandbox !== undefined) merged.sandbox = { ...merged.sandbox, ...sandbox };
+    if (clearing !== undefined) merged.clearing = { ...merged.clearing, ...clearing };
+    if (web_fetch !== undefined) merged.web_fetch = { ...merged.web_fetch, ...web_fetch };
     if (hooks !== undefined) merged.hooks = addHooks(merged.hooks ?? {}, hooks);
     if (permissions !== undefined) merged.permissions = addPermissions(merged.permissions ?? {}, permissions);
   }

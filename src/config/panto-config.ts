@@ -23,6 +23,13 @@ export interface PantoConfig {
   max_output_tokens?: number;
   /** Restore the paths, commands and errors a summary left out into the compaction block (default true). */
   restore_facts?: boolean;
+  /**
+   * Prepare the next compaction in the background once a turn ends with the context above this
+   * fraction of a known window (0..1, exclusive); absent (the default): nothing is prepared.
+   */
+  prepare_compaction_at?: number;
+  /** Fractions of a known window at which the context warns, once each (default [0.7, 0.85, 0.95]). */
+  context_warnings?: number[];
   /** false: record no checkpoints around tool calls (rewinds then take back the conversation only). */
   checkpoints?: boolean;
   /** Files larger than this many bytes are left out of checkpoints (default 10 MiB). */
@@ -51,6 +58,10 @@ export interface PantoConfig {
   sandbox?: SandboxConfig;
   /** Permission rules, `Tool` or `Tool(pattern)` in Claude Code's syntax (src/permissions). */
   permissions?: PermissionsConfig;
+  /** Only these MCP servers start (by name); in the managed settings, no other file can widen it. */
+  allowed_mcp_servers?: string[];
+  /** When old tool results are cleared from the context (stubs; the file keeps them, recall reads them back). */
+  clearing?: ClearingConfig;
   /** Settings of the web_fetch tool. */
   web_fetch?: WebFetchConfig;
 }
@@ -69,6 +80,22 @@ export interface PermissionsConfig {
   allow?: string[];
   ask?: string[];
   deny?: string[];
+}
+
+/** Config "clearing"; every key optional, defaults in `src/compaction/plan-clearing.ts`. */
+export interface ClearingConfig {
+  /** Default true. */
+  enabled?: boolean;
+  /** Provider-reported prompt size past which clearing is considered (default half a known window, else 100000). */
+  trigger_tokens?: number;
+  /** The most recent clearable tool results never cleared (default 5). */
+  keep_recent?: number;
+  /** A clearing happens only when it reclaims at least this many tokens (default 20000). */
+  min_reclaim_tokens?: number;
+  /** Tools whose results are never cleared. */
+  exclude_tools?: string[];
+  /** The provider's prompt-cache lifetime in seconds (default 300). */
+  cache_ttl_seconds?: number;
 }
 
 /** Config "sandbox". */

@@ -1,5 +1,5 @@
 /** How one run of a `bash` command ended, read back from its tool result. */
-export interface CommandOutcome {
+export interface BashRunOutcome {
   /** The exit status; null when the command was killed, timed out or interrupted. */
   exitCode: number | null;
   /** "exit 0", "exit 1", "timed out", "interrupted", "killed by SIGTERM". */
@@ -18,7 +18,7 @@ const KILLED = /\n\nCommand killed by (\S+)$/;
  * src/tools/bash-tool.ts): `Exit code: N`, or how it was stopped. Undefined for a result that is not
  * a run (a denied or blocked call, a stand-in for a missing result): it says nothing of the command.
  */
-export function commandOutcome(text: string): CommandOutcome | undefined {
+export function bashRunOutcome(text: string): BashRunOutcome | undefined {
   const exit = EXIT.exec(text);
   if (exit !== null) return at(text, exit.index, Number(exit[1]), `exit ${exit[1]}`);
   const timedOut = TIMED_OUT.exec(text);
@@ -30,6 +30,6 @@ export function commandOutcome(text: string): CommandOutcome | undefined {
   return undefined;
 }
 
-function at(text: string, index: number, exitCode: number | null, ending: string): CommandOutcome {
+function at(text: string, index: number, exitCode: number | null, ending: string): BashRunOutcome {
   return { exitCode, ending, output: text.slice(0, index) };
 }

@@ -1,4 +1,4 @@
-export { type CommandOutcome, commandOutcome } from "./command-outcome.js";
+export { type BashRunOutcome, bashRunOutcome } from "./command-outcome.js";
 export type * from "./compaction-record.js";
 export type * from "./content.js";
 export type * from "./context.js";

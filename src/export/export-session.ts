@@ -53,6 +53,7 @@ export async function exportSession(options: ExportSessionOptions, sink: TextSin
       markdown,
       marks,
       pinLines: scan.pinLines,
+      cleared: scan.cleared,
       ...optional("effectiveCompactionId", effective.compactionId),
     };
     await writeHtml(options.path, scan, effective, context, sink);

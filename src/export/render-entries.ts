@@ -25,6 +25,8 @@ export interface RenderContext {
   pinLines: ReadonlyMap<string, number>;
   /** The compaction entry the effective context starts at, if any. */
   effectiveCompactionId?: string;
+  /** Whether a clearing in force holds a stub for this result (from the first pass). */
+  cleared?: (line: number, toolCallId: string) => boolean;
 }
 
 const lineLink = (line: number, text = `line ${line}`): string => `<a href="#L${line}">${text}</a>`;
@@ -74,13 +76,17 @@ function blockText(block: TextBlock | ImageBlock, context: RenderContext): strin
   return preformatted(String(block.text), context, "prompt");
 }
 
-function toolResult(block: ToolResultBlock, context: RenderContext): string {
+function toolResult(block: ToolResultBlock, context: RenderContext, line: number): string {
   const parts = Array.isArray(block.content) ? block.content : [];
   const text = parts
     .map((part) => (part.type === "text" ? String(part.text) : `[image ${String(part.mediaType)}]`))
     .join("\n");
   const error = block.isError ? " error" : "";
-  return `<details class="tool-result${error}"><summary>Result of <code>${htmlText(String(block.toolName), context.redact)}</code>${block.isError ? " (error)" : ""} · ${formatCount(text.length)} characters</summary>${preformatted(text, context)}</details>`;
+  const cleared =
+    context.cleared?.(line, String(block.toolCallId)) === true
+      ? " · cleared from the context (the next request carries a one-line stub; recall reads it back)"
+      : "";
+  return `<details class="tool-result${error}"><summary>Result of <code>${htmlText(String(block.toolName), context.redact)}</code>${block.isError ? " (error)" : ""} · ${formatCount(text.length)} characters${cleared}</summary>${preformatted(text, context)}</details>`;
 }
 
 function assistantBody(message: AssistantMessage, context: RenderContext): string {
@@ -138,7 +144,7 @@ export function renderMessage(
   let body: string;
   if (message.role === "user") body = message.content.map((block) => blockText(block, context)).join("");
   else if (message.role === "tool")
-    body = message.content.map((block) => toolResult(block, context)).join("");
+    body = message.content.map((block) => toolResult(block, context, line)).join("");
   else body = assistantBody(message, context) + usageLine(message, context);
   return `<article class="${classes}" id="L${line}">${header(line, role, entry.ts, statusBadges(status))}${body}</article>`;
 }

@@ -65,6 +65,8 @@ export interface SessionScan {
   totals: Totals;
   /** Whether the entry on `line` belongs to a turn that failed for good (the session model's rule). */
   failed: (line: number) => boolean;
+  /** Whether a clearing in force holds a stub for the result of call `toolCallId` in the message on `line`. */
+  cleared: (line: number, toolCallId: string) => boolean;
   /** The sandboxes the session's runs used, in words, each once, in the order first used. */
   sandboxes: string[];
   entries: number;
@@ -258,6 +260,7 @@ export async function scanSession(path: string): Promise<SessionScan> {
     compactions: scanner.compactions,
     totals: scanner.totals,
     failed: view.failed,
+    cleared: (line, toolCallId) => view.clearedBy(line, toolCallId, undefined) !== undefined,
     sandboxes: scanner.sandboxes,
     entries: scanner.entries,
     invalidLines: scanner.invalidLines,

@@ -68,6 +68,10 @@ function hitHeading(hit: RecallHit, result: SearchResult): string {
   // A parent's own context is no concern of this session: only a turn replay dropped is marked.
   if (source.relation === undefined || hit.status === "failed" || hit.status === "rewound")
     parts.push(hit.status);
+  if (hit.cleared === true && hit.block.callId !== undefined)
+    parts.push(
+      `cleared from the context: ${JSON.stringify({ tool_result: hit.block.callId })} reads it whole`,
+    );
   if (hit.stale !== undefined) parts.push(`stale: ${hit.stale}`);
   return parts.join(" · ");
 }

@@ -23,6 +23,8 @@ const DESCRIPTION = [
   "number, time, role or tool, whether the turn is summarised, failed or in the context, a stale note when a later edit",
   "or run changed what it says, and a snippet.",
   "Read with `turn` (and `to` for a range): those turns whole, paged with `offset` when long.",
+  'Read one tool output whole with `tool_result` (a call id): a cleared output\'s stub names it, e.g. {"tool_result": "toolu_01"}.',
+  "Searches cover cleared outputs too, marked as cleared.",
 ].join(" ");
 
 /**

@@ -1,5 +1,6 @@
 import type { SessionHeader } from "../session/index.js";
 import { formatSearch } from "./format-recall.js";
+import { findToolResult } from "./read-tool-result.js";
 import { READ_CHARS, readTurns } from "./read-turns.js";
 import { parseRecallQuery } from "./recall-query.js";
 import { type RecallSource, recallLineage } from "./recall-sources.js";
@@ -22,6 +23,8 @@ export interface RecallRequest {
   to?: number | undefined;
   offset?: number | undefined;
   session?: string | undefined;
+  /** Read one tool call's output whole (a cleared one among them), by the call's id. */
+  tool_result?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -41,13 +44,17 @@ const KIND_ALIASES: Record<string, string> = {
  */
 export async function recall(session: RecallSession, request: RecallRequest): Promise<RecallAnswer> {
   const hasQuery = request.query !== undefined && request.query.trim() !== "";
-  if (hasQuery === (request.turn !== undefined))
-    return fail('give either "query" (to search) or "turn" (to read a turn back), not both and not neither');
+  const asked = [hasQuery, request.turn !== undefined, request.tool_result !== undefined];
+  if (asked.filter(Boolean).length !== 1)
+    return fail(
+      'give either "query" (to search), "turn" (to read a turn back) or "tool_result" (to read one tool output back), exactly one of them',
+    );
   const lineage = await recallLineage(session.path, session.header);
   if (!session.hasFile) lineage.sources.shift();
   const chosen = chooseSources(lineage.sources, request.session);
   if (typeof chosen === "string") return fail(chosen);
   if (hasQuery) return search(chosen, request, lineage.problems);
+  if (request.tool_result !== undefined) return readResult(chosen, request.tool_result, request);
   if (request.session === undefined && chosen.length > 1) chosen.splice(1);
   return read(chosen[0] as RecallSource, request);
 }
@@ -92,6 +99,38 @@ async function search(
   });
   await markStale(result.hits, result.sources, request.signal);
   return { ok: true, text: formatSearch(result, query.text, kind, problems) };
+}
+
+/**
+ * One tool output read back whole by its call id (what a clearing's stub names): verbatim, paged
+ * like a turn (`offset`, at most `READ_CHARS` characters at a time).
+ */
+async function readResult(
+  sources: RecallSource[],
+  id: string,
+  request: RecallRequest,
+): Promise<RecallAnswer> {
+  const found = await findToolResult(sources, id.trim(), request.signal);
+  if (found === undefined) return fail(`no tool result with the call id "${id}" is recorded in this session`);
+  const offset = request.offset ?? 0;
+  const page = found.text.slice(offset, offset + READ_CHARS);
+  const next = offset + READ_CHARS < found.text.length ? offset + READ_CHARS : undefined;
+  const where =
+    found.source.relation === undefined
+      ? ""
+      : ` (in the ${found.source.relation} parent session ${found.source.id.slice(0, 8)})`;
+  const ending = found.result.isError ? ", an error" : "";
+  const from = offset === 0 ? "" : `, from character ${offset}`;
+  const many =
+    found.occurrences > 1 ? `; ${found.occurrences} results carry this id, this is the latest` : "";
+  const more =
+    next === undefined
+      ? ""
+      : `\n\n[More follows: call recall with ${JSON.stringify({ tool_result: id, offset: next })} for the next page.]`;
+  return {
+    ok: true,
+    text: `Output of ${found.result.toolName} call ${id}${where}${ending}${from}${many}:\n${page}${more}`,
+  };
 }
 
 async function read(source: RecallSource, request: RecallRequest): Promise<RecallAnswer> {

@@ -34,6 +34,8 @@ export interface RecallHit {
   stale?: string;
   /** For a tool result: where the assistant line holding its call is. */
   callLine?: { offset: number; length: number };
+  /** For a tool result: a clearing in force holds its stub in the context (the file keeps it whole). */
+  cleared?: true;
 }
 
 /** A source as the search left it: its structure (turns, statuses) and how far it was read. */
@@ -275,6 +277,11 @@ function lineHits(
       offset: candidate.offset,
       index,
       ...(candidate.calls === undefined ? {} : { callLine: candidate.calls }),
+      ...(block.kind === "tool_result" &&
+      block.callId !== undefined &&
+      structure.cleared(candidate.offset, block.callId)
+        ? { cleared: true as const }
+        : {}),
     });
   });
   return hits;

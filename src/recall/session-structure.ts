@@ -148,6 +148,11 @@ export class SessionStructure {
     return this.#other();
   }
 
+  /** Whether a clearing in force holds a stub for the result of call `toolCallId` in the message line at `offset`. */
+  cleared(offset: number, toolCallId: string): boolean {
+    return this.#model.view().clearedBy(offset, toolCallId, undefined) !== undefined;
+  }
+
   /** How turn `turn` stands now: left out of replay (and why), summarised, or in the context. */
   status(turn: number): TurnStatus {
     return this.#model.view().status(turn);

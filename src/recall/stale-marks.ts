@@ -1,4 +1,4 @@
-import { type CommandOutcome, commandOutcome, type ToolCallBlock } from "../core/index.js";
+import { type BashRunOutcome, bashRunOutcome, type ToolCallBlock } from "../core/index.js";
 import { type MessageEntry, parseSessionLine } from "../session/index.js";
 import { type LineChunk, lineEnd, scanLines } from "./scan-lines.js";
 import type { RecallHit, SearchedSource } from "./search-session.js";
@@ -6,7 +6,7 @@ import type { RecallHit, SearchedSource } from "./search-session.js";
 /** What a hit says that a later entry may contradict. */
 type Claim =
   | { kind: "read"; hit: RecallHit; path: string }
-  | { kind: "run"; hit: RecallHit; command: string; outcome: CommandOutcome | undefined };
+  | { kind: "run"; hit: RecallHit; command: string; outcome: BashRunOutcome | undefined };
 
 /** A later write, edit or run met by the scan, once its result is known. */
 interface LaterEvent {
@@ -45,7 +45,7 @@ function claimOf(hit: RecallHit): Claim[] {
   const args = hit.block.kind === "tool_call" ? hit.block.arguments : hit.call?.arguments;
   if (tool === "read" && typeof args?.path === "string") return [{ kind: "read", hit, path: args.path }];
   if (tool !== "bash" || typeof args?.command !== "string") return [];
-  const outcome = hit.block.kind === "tool_result" ? commandOutcome(hit.block.text) : undefined;
+  const outcome = hit.block.kind === "tool_result" ? bashRunOutcome(hit.block.text) : undefined;
   return [{ kind: "run", hit, command: args.command.trim(), outcome }];
 }
 
@@ -180,11 +180,11 @@ function judge(claim: Claim, events: readonly LaterEvent[]): void {
   hit.stale = `run again in turn ${last.turn} with another result (${lastOutcome.ending})`;
 }
 
-function outcomeOf(event: LaterEvent | undefined): CommandOutcome | undefined {
-  return event?.result === undefined ? undefined : commandOutcome(event.result.text);
+function outcomeOf(event: LaterEvent | undefined): BashRunOutcome | undefined {
+  return event?.result === undefined ? undefined : bashRunOutcome(event.result.text);
 }
 
-function sameOutcome(a: CommandOutcome | undefined, b: CommandOutcome): boolean {
+function sameOutcome(a: BashRunOutcome | undefined, b: BashRunOutcome): boolean {
   return a !== undefined && a.exitCode === b.exitCode && a.ending === b.ending && a.output === b.output;
 }
 

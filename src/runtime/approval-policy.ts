@@ -1,5 +1,6 @@
 import type { ApprovalRequest, ApprovalVerdict } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
+import type { SourcedRule } from "../permissions/decide-permission.js";
 import type { Tool } from "../tools/index.js";
 import type { ApprovalAsker } from "./front-end.js";
 
@@ -55,7 +56,12 @@ export class ApprovalPolicy {
   /** Tools allowed while a custom command's prompt runs (its `allowed-tools`), lower case. */
   readonly #scoped: string[][] = [];
 
+  /** Config "permissions" of every file, for `/permissions` (the agent judges calls with them). */
+  readonly rules: readonly SourcedRule[];
+
   constructor(options: {
+    /** Config "permissions", as loaded. */
+    rules?: readonly SourcedRule[];
     /** --allow-tools: the same as mode "allow-all". */
     allowAll?: boolean;
     mode?: ApprovalMode;
@@ -68,6 +74,7 @@ export class ApprovalPolicy {
     this.allowUnsandboxed = options.allowUnsandboxed === true;
     this.#ask = options.ask;
     this.#onDenied = options.onDenied;
+    this.rules = options.rules ?? [];
   }
 
   get mode(): ApprovalMode {

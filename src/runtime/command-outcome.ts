@@ -1,3 +1,4 @@
+import type { PendingCompaction } from "../agent/index.js";
 import type { PreparedRewind, RewindPoint, RewindReport } from "../checkpoints/index.js";
 import type { CompactionPreview } from "../compaction/index.js";
 import type { CompactionRecord, CompactionTrigger } from "../core/index.js";
@@ -47,6 +48,8 @@ export type CommandOutcome =
       code: string;
       message: string;
       attempts: ReadonlyArray<{ model: string; message: string }>;
+      /** Refused before it started (a PreCompact hook): no compaction event reported it. */
+      blocked?: true;
     }
   /** `/compact --preview`: the plan; no model was called and nothing was written. */
   | { type: "compaction-preview"; preview: CompactionPreview; contextTokens: number }
@@ -59,16 +62,38 @@ export type CommandOutcome =
       earlier: boolean;
     }
   | { type: "nothing-to-undo" }
+  /** `/unclear`: the clearing `clearingId` is taken back; its `toolResults` outputs are whole again. */
+  | { type: "uncleared"; clearingId: string; toolResults: number; tokensBefore: number; tokensAfter: number }
+  | { type: "nothing-to-unclear" }
   | { type: "pinned"; number: number; text: string }
   | { type: "unpinned"; number: number; text: string }
   /** `/pins`: the notes in force, numbered from 1 as /unpin takes them. */
   | { type: "pins"; pins: readonly string[] }
-  /** `/summary`: the summary in effect, with the facts restored into it. */
-  | { type: "summary-shown"; compaction: CompactionRef & { model: string }; text: string }
-  /** `/summary` or `/summary edit` with no compaction in effect. */
-  | { type: "no-summary" }
-  /** `/summary edit`: the user's text is stored as compaction `compactionId` (trigger "edited"). */
-  | { type: "summary-edited"; compactionId: string; summaryTokens: number }
+  /**
+   * `/summary`: the summary in effect, with the facts restored into it; `pending`: the one prepared
+   * ahead (config `prepare_compaction_at`), not yet applied.
+   */
+  | {
+      type: "summary-shown";
+      compaction: CompactionRef & { model: string };
+      text: string;
+      pending?: PendingCompaction;
+    }
+  /** `/summary` or `/summary edit` with no compaction in effect (`pending`: one prepared ahead). */
+  | { type: "no-summary"; pending?: PendingCompaction }
+  /** `/summary discard`: the summary prepared ahead was dropped (`discarded` false: there was none). */
+  | { type: "prepared-discarded"; discarded: boolean }
+  /**
+   * `/summary edit`: the user's text is stored as compaction `compactionId` (trigger "edited");
+   * `tokensBefore`, `tokensAfter`: the next request's size before and after.
+   */
+  | {
+      type: "summary-edited";
+      compactionId: string;
+      summaryTokens: number;
+      tokensBefore?: number;
+      tokensAfter?: number;
+    }
   | { type: "summary-unchanged" }
   /** `/model ID`: switched; `unchecked` says why no model list could confirm the id. */
   | { type: "model-switched"; model: string; unchecked?: string }
@@ -101,8 +126,11 @@ export type CommandOutcome =
   | { type: "session-cleared"; path: string }
   /** `/export`: where the page went. */
   | { type: "exported"; target: string; entries: number }
-  /** `/init`: whether the model wrote (or changed) AGENTS.md at `path`. */
-  | { type: "agents-file"; path: string; existed: boolean; changed: boolean }
+  /**
+   * `/init`: whether the model wrote (or changed) AGENTS.md at `path`; `ignored`: the .gitignore to
+   * which `.panto/config.local.json` was added (in a git project that did not ignore it yet).
+   */
+  | { type: "agents-file"; path: string; existed: boolean; changed: boolean; ignored?: string }
   /** `/rewind`: done (`report`), or with --dry-run what it would do (no `report`: nothing was changed). */
   | { type: "rewound"; prepared: PreparedRewind; report?: RewindReport }
   /** `/rewind` alone where nobody can choose from a list: the points it could go back to. */

@@ -192,3 +192,14 @@ export function describeSandbox(record: SandboxRecord): string {
   const writable = [...record.writableRoots, "a private /tmp"].join(", ");
   return `${record.mode}, network ${record.network ? "on" : "off"}, writable: ${writable}`;
 }
+
+/** The one line a clearing gets: how many results left the context and the request's size before and after. */
+export function formatClearingLine(event: {
+  toolCallIds: readonly string[];
+  tokensBefore: number;
+  tokensAfter: number;
+  reason?: "trigger" | "cold-cache";
+}): string {
+  const why = event.reason === "cold-cache" ? " (prompt cache expired)" : "";
+  return `cleared ${plural(event.toolCallIds.length, "old tool result")} from the context${why}: next request ${formatTokens(event.tokensBefore)} -> ${formatTokens(event.tokensAfter)} tokens; recall {"tool_result": ID} reads one back, /unclear takes them back`;
+}

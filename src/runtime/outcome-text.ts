@@ -1,3 +1,4 @@
+import type { PendingCompaction } from "../agent/index.js";
 import {
   describeRewindDone,
   describeRewindPlan,
@@ -55,6 +56,10 @@ function successText(outcome: Success): string {
       ].join("\n");
     case "nothing-to-undo":
       return "Nothing to undo: no compaction is in effect.";
+    case "uncleared":
+      return `Took back clearing ${outcome.clearingId}: ${plural(outcome.toolResults, "tool output")} whole in the context again (next request ${formatTokens(outcome.tokensBefore)} -> ${formatTokens(outcome.tokensAfter)} tokens). Clearing pauses until the context has grown by clearing.min_reclaim_tokens. The clearing stays in the session file.`;
+    case "nothing-to-unclear":
+      return "Nothing to take back: no clearing of tool results is in effect.";
     case "pinned":
       return `Pinned note ${outcome.number}: ${outcome.text}\nThe model sees it from now on, word for word, through every compaction.`;
     case "unpinned":
@@ -65,10 +70,14 @@ function successText(outcome: Success): string {
         : ["Pinned notes:", ...outcome.pins.map((pin, index) => `  ${index + 1}. ${pin}`)].join("\n");
     case "summary-shown": {
       const { compaction } = outcome;
-      return `Summary in effect (${compaction.trigger} compaction ${compaction.id}, ${compaction.ts}, model ${compaction.model}):\n\n${outcome.text}`;
+      return `Summary in effect (${compaction.trigger} compaction ${compaction.id}, ${compaction.ts}, model ${compaction.model}):\n\n${outcome.text}${pendingText(outcome.pending)}`;
     }
     case "no-summary":
-      return "No summary: no compaction is in effect.";
+      return `No summary: no compaction is in effect.${pendingText(outcome.pending)}`;
+    case "prepared-discarded":
+      return outcome.discarded
+        ? "The summary prepared ahead is discarded; the next overflow asks for a new one."
+        : "No summary is prepared ahead; nothing to discard.";
     case "summary-edited":
       return `Summary replaced: compaction ${outcome.compactionId} (trigger edited) now carries your text (~${formatTokens(outcome.summaryTokens)} tokens). /uncompact brings back the previous one.`;
     case "summary-unchanged":
@@ -87,10 +96,14 @@ function successText(outcome: Success): string {
       return `${handedOffLine(outcome)}\n\n${outcome.answer}`;
     case "exported":
       return `Exported ${plural(outcome.entries, "entry", "entries")} to ${outcome.target}`;
-    case "agents-file":
-      return outcome.changed
+    case "agents-file": {
+      const agents = outcome.changed
         ? `/init: ${outcome.existed ? "updated" : "wrote"} ${outcome.path}.`
         : `/init: the model did not ${outcome.existed ? "change" : "write"} ${outcome.path}.`;
+      return outcome.ignored === undefined
+        ? agents
+        : `${agents} Added .panto/config.local.json to ${outcome.ignored}, so your own settings stay out of commits.`;
+    }
     case "rewound":
       return outcome.report === undefined
         ? describeRewindPlan(outcome.prepared)
@@ -162,4 +175,13 @@ export function formatPreview(preview: CompactionPreview, contextTokens: number)
 /** The line that says where a handoff went: the new session, and that the old one stays. */
 export function handedOffLine(outcome: Extract<CommandOutcome, { type: "handed-off" }>): string {
   return `Handed off to a new session ${outcome.session.id.slice(0, 8)} (${outcome.session.path}); its first prompt is the draft, and recall there reaches this session too. The old session ${outcome.parent.id.slice(0, 8)} stays as it was: panto -r ${outcome.parent.id.slice(0, 8)} resumes it.`;
+}
+
+/** The summary prepared ahead, after what `/summary` shows of the one in effect. */
+function pendingText(pending: PendingCompaction | undefined): string {
+  if (pending === undefined) return "";
+  if (pending.state === "writing")
+    return "\n\nA summary is being prepared ahead (pending: the next overflow waits for it and applies it; /summary discard drops it).";
+  const turns = pending.turns === 1 ? "1 turn" : `${pending.turns} turns`;
+  return `\n\nPrepared ahead, pending (the next overflow, or a /compact of the same turns, applies it without a new summary request; /summary discard drops it): ${turns} (~${formatTokens(pending.tokensSummarised)} tokens), model ${pending.model}:\n\n${pending.summary}`;
 }

@@ -29,6 +29,21 @@ export function permissionRulesCheck(
   };
 }
 
+/**
+ * The rule that denies reading a file (an absolute path, symlinks resolved), for what `grep` and
+ * `glob` show; undefined without deny rules, so the searches pay nothing then.
+ */
+export function readDeniedCheck(
+  rules: readonly SourcedRule[],
+  places: RulePlaces,
+): ((file: string) => string | undefined) | undefined {
+  if (!rules.some((rule) => rule.list === "deny")) return undefined;
+  return (file) => {
+    const decision = decidePermission({ tool: "read", path: realPath(file) }, rules, places);
+    return decision.verdict === "deny" ? decision.rules.map(describeRule).join(" and ") : undefined;
+  };
+}
+
 /** `Bash(rm:*)` (permissions.deny[0] in /p/.panto/config.json), as the model and the user are told. */
 export function describeRule(rule: SourcedRule): string {
   const where = `permissions.${rule.list}[${rule.index}]`;

@@ -1,6 +1,8 @@
 /**
  * Context windows the model makers publish, in tokens, for showing how full the context is (the
- * status line's share, `/context`, ACP's `usage_update`). Display only: the spec's rule stands that
+ * status line's share, `/context`, ACP's `usage_update`, the context warnings) and for when to
+ * prepare a summary ahead (`prepare_compaction_at`, applied only where a compaction happens
+ * anyway). Display and advice only: the spec's rule stands that
  * no correctness decision (overflow recovery, the keep budget, chunking) rests on a configured or
  * published window, so nothing below `runtime` imports this file (test/runtime/published-window
  * checks it). A window the server reports or an overflow taught wins over it, and config

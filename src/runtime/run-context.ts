@@ -9,8 +9,10 @@ import type { Tool } from "../tools/index.js";
 import type { ApprovalMode, ApprovalPolicy } from "./approval-policy.js";
 import type { CommandOutcome } from "./command-outcome.js";
 import type { CommandInfo, CommandRegistry } from "./command-registry.js";
+import type { ContextWatch } from "./context-watch.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunEvents } from "./run-events.js";
+import type { TurnResult, UserInput } from "./turn-result.js";
 
 /** What a run is started with, whichever front-end starts it. */
 export interface RunOptions {
@@ -49,6 +51,12 @@ export interface RunOptions {
 /** A running session: the agent, its session file, and what commands and front-ends need to see. */
 export interface RunContext {
   readonly agent: Agent;
+  /**
+   * Context warnings and the compaction prepared before the wall. Call `contextWatch.changed()`
+   * after changing the context in a way no event shows (a clearing): warnings re-arm, and a
+   * prepared compaction the change makes stale is dropped.
+   */
+  readonly contextWatch: ContextWatch;
   /** --max-turns: model requests one prompt may make (a custom command's prompt too); undefined: no limit. */
   readonly maxTurns: number | undefined;
   readonly session: Session;
@@ -92,6 +100,12 @@ export interface RunContext {
   readonly commands: CommandRegistry<RuntimeCommand>;
   /** What the front-end running this run can do (its editor, for one). */
   readonly frontEnd: FrontEnd;
+  /**
+   * Runs one input of the user's (a slash command, `!COMMAND`, or a prompt with its `@PATH`s,
+   * stdin and attachments; --max-turns applies): the one way in for every front-end. What happens
+   * meanwhile is on `events`; how it ended is the result, which the front-end shows its own way.
+   */
+  submit(input: UserInput | string, options?: { signal?: AbortSignal }): Promise<TurnResult>;
   /**
    * Runs "/name args" (name or alias): reports the outcome as a `command` event and returns it.
    * An unknown name is a usage failure that suggests the nearest command.

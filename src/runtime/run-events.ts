@@ -2,6 +2,7 @@ import type { AgentEvent } from "../agent/index.js";
 import type { ToolCallBlock } from "../core/index.js";
 import type { TaskEvent } from "../subagents/index.js";
 import type { CommandOutcome } from "./command-outcome.js";
+import type { WindowSource } from "./context-usage.js";
 
 /**
  * Everything a run reports, in one typed stream: the agent's events, and what panto's own
@@ -38,7 +39,17 @@ export type RunEvent =
    * names the subagent that made the call ("task NAME: DESCRIPTION"), absent for the main agent.
    */
   | { type: "tool-denied"; call: ToolCallBlock; escape?: true; origin?: string }
-  /** A slash command finished (`name` as registered, aliases resolved). */
+  /**
+   * The next request fills at least `level` (a fraction of config `context_warnings`) of a known
+   * window: `used` of `size` tokens. Given once per level until the context drops below it again.
+   */
+  | { type: "context-warning"; level: number; used: number; size: number; sizeFrom: WindowSource }
+  /** The user's prompt goes to the model now, with the files its `@PATH`s attached (none: empty). */
+  | { type: "prompt-sent"; files: readonly string[] }
+  /**
+   * A slash command finished (`name` as registered, aliases resolved), for whoever watches the
+   * run; front-ends show the outcome from `submit`'s result, not from this.
+   */
   | { type: "command"; name: string; args: string; outcome: CommandOutcome }
   /** A `task` tool call's child agent: its start, each of its own events, its end. */
   | TaskEvent;

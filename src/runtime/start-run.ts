@@ -11,7 +11,7 @@ import {
   readCompactionPromptLayers,
   userConfigPath,
 } from "../config/index.js";
-import { optional } from "../core/index.js";
+import { optional, type SandboxMode } from "../core/index.js";
 import type { AgentHooks } from "../hooks/index.js";
 import { createRecallTool } from "../recall/recall-tool.js";
 import { SecretRedactor, toolEnvironment } from "../secrets/index.js";
@@ -30,12 +30,15 @@ import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
 import { CommandRegistry } from "./command-registry.js";
 import { builtInCommands } from "./commands/built-in-handlers.js";
+import { DEFAULT_CONTEXT_WARNINGS } from "./context-warnings.js";
+import { ContextWatch } from "./context-watch.js";
 import type { FrontEnd } from "./front-end.js";
 import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
 import { addCustomCommands } from "./setup/add-custom-commands.js";
 import { checkRunFolders } from "./setup/check-run-folders.js";
 import { chooseModel } from "./setup/choose-model.js";
+import { clearingSettings } from "./setup/clearing-settings.js";
 import { clientFactory } from "./setup/client-factory.js";
 import { makeFork } from "./setup/fork-run-session.js";
 import { addConfigSecrets, addEnvironmentSecrets } from "./setup/known-secrets.js";
@@ -47,6 +50,7 @@ import { type HooksFactory, loadHooks } from "./setup/start-hooks.js";
 import { startMcp } from "./setup/start-mcp.js";
 import { type RunSandbox, startSandbox } from "./setup/start-sandbox.js";
 import { taskTool } from "./setup/task-tool-setup.js";
+import { submitInput } from "./submit-input.js";
 
 export interface StartRunInput {
   options: RunOptions;
@@ -144,6 +148,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     allowAll: options.allowTools === true,
     ...optional("mode", options.approvalMode),
     allowUnsandboxed: options.allowUnsandboxed === true,
+    ...optional("rules", loaded.permissionRules),
     ...optional("ask", frontEnd.askApproval),
     onDenied: (call, leaving, origin) =>
       events.emit({
@@ -155,14 +160,17 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   });
   const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
   // The rules' code loads only when some config file has rules.
+  const rulesModule =
+    loaded.permissionRules === undefined ? undefined : await import("./permission-rules-check.js");
+  const places = { root: projectRoot, home };
   const rulesCheck =
     loaded.permissionRules === undefined
       ? undefined
-      : (await import("./permission-rules-check.js")).permissionRulesCheck(
-          loaded.permissionRules,
-          { root: projectRoot, home },
-          cwd,
-        );
+      : rulesModule?.permissionRulesCheck(loaded.permissionRules, places, cwd);
+  const readDenied =
+    loaded.permissionRules === undefined
+      ? undefined
+      : rulesModule?.readDeniedCheck(loaded.permissionRules, places);
   let agentHooks: AgentHooks | undefined;
   let agentOptions: AgentOptions | undefined;
   const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
@@ -184,13 +192,22 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("toolDeadlineMs", config.tool_deadline_ms),
       approve: approvals.decide,
       ...optional("permissionRules", rulesCheck),
+      ...optional("readDenied", readDenied),
       onEvent: (event) => events.emit(event),
+      // What /pin, /unpin, /uncompact, /summary edit and /compact --preview did is their outcome.
+      controlEvents: false,
       cwd,
       ...optional("hooks", agentHooks),
       ...optional("files", frontEnd.files),
       ...optional("sandbox", confinement.sandbox),
       sandboxRecord: confinement.record,
       ...optional("checkpoints", recorder),
+      clearing: clearingSettings(config.clearing),
+      // Loaded when clearing first needs the window (its default trigger), not at every start.
+      contextWindow: async (id) => {
+        const { knownWindow } = await import("./context-usage.js");
+        return (await knownWindow(createClient(id), undefined, id, config.models))?.tokens;
+      },
     };
     return new Agent(agentOptions);
   };
@@ -217,7 +234,13 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   let agent = makeAgent(session, model);
   const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
   await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
+  const contextWatch = new ContextWatch(() => run, {
+    warnings: config.context_warnings ?? DEFAULT_CONTEXT_WARNINGS,
+    // A one-shot run exits before a prepared summary could be used.
+    ...(frontEnd.oneShot === true ? {} : optional("prepareAt", config.prepare_compaction_at)),
+  });
   const run: RunContext = {
+    contextWatch,
     maxTurns: options.maxTurns,
     get agent() {
       return agent;
@@ -256,11 +279,13 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       events.emit({ type: "command", name: command?.name ?? name, args, outcome });
       return outcome;
     },
+    submit: (input, submitOptions) => submitInput(run, input, submitOptions?.signal),
     sessionStart: async () => {
       await agentHooks?.sessionStart(resumed ? "resume" : "startup");
     },
     async startNewSession() {
       const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       session = next;
@@ -271,6 +296,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       const parent = { id: session.header.id, path: session.path, relation };
       const header = newSessionHeader(cwd, parent);
       const next = openNewSession(newSessionPath(pantoHome, projectRoot), { ...sessionOptions, header });
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       session = next;
@@ -282,6 +308,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     async forkSession(turn) {
       const fork = await makeFork(session.path, turn, place);
       const next = await openSession(fork.path, sessionOptions);
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       session = next;
@@ -290,12 +317,15 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       return fork;
     },
     close: async () => {
+      await contextWatch.close();
+      await agent.closePreparation();
       await recorder?.close();
       await session.close();
       await mcp?.close();
       await confinement.sandbox?.close();
     },
   };
+  events.subscribe((event) => contextWatch.onEvent(event));
   return run;
 }
 
@@ -311,6 +341,7 @@ async function startRunSandbox(
       startSandbox({
         config: loaded.config.sandbox,
         flag: options.sandbox,
+        ...optional("pinned", pinnedSandbox(loaded)),
         projectRoot: loaded.projectRoot,
         pantoHome: loaded.pantoHome,
         env,
@@ -320,6 +351,13 @@ async function startRunSandbox(
     await session.close();
     throw error;
   }
+}
+
+/** The sandbox mode the managed settings pin, if they set one. */
+function pinnedSandbox(loaded: LoadedConfig): { mode: SandboxMode; file: string } | undefined {
+  const managed = loaded.managed;
+  const mode = managed?.config.sandbox?.mode;
+  return managed === undefined || mode === undefined ? undefined : { mode, file: managed.file };
 }
 
 /** The system prompt with one more section (none when it is empty). */

@@ -9,14 +9,17 @@ import {
   PantoError,
   type SandboxRecord,
 } from "../core/index.js";
+import { clearingsInForce } from "./clearings-in-force.js";
 import { learnedWindows } from "./learned-windows.js";
 import { pinsInForce } from "./pins-in-force.js";
-import { readActiveSuffix } from "./read-active-suffix.js";
+import { type RewoundTurns, readActiveSuffix } from "./read-active-suffix.js";
 import { recordedModel } from "./recorded-model.js";
 import { type ReplayResult, replayEntries, survivingEntries } from "./replay-entries.js";
 import type { EntryFields, Session } from "./session.js";
 import {
+  type CarriedClearing,
   type CheckpointEntry,
+  type ClearingEntry,
   type CompactionAttemptRecord,
   type CompactionEntry,
   type CompactionFailedEntry,
@@ -30,6 +33,7 @@ import {
   type SessionEntry,
   type SessionHeader,
   type TurnFailedEntry,
+  type UnclearEntry,
   type UncompactEntry,
   type UnpinEntry,
   type WindowEntry,
@@ -43,6 +47,8 @@ export interface LoadedFile {
   entries: SessionEntry[];
   endsWithNewline: boolean;
   warnings: string[];
+  /** The turns rewinds took out of `entries` as they were read (none for a new file). */
+  rewoundTurns?: RewoundTurns;
 }
 
 /** Writes all of `data`, however many writes it takes. */
@@ -67,6 +73,8 @@ export class FileSession implements Session {
   readonly header: SessionHeader;
   readonly hasFile = true;
   private entries: SessionEntry[];
+  /** The turns rewinds took out of `entries` when they were read, which turn numbers still count. */
+  private rewound: RewoundTurns;
   private ids: Set<string>;
   private needsNewline: boolean;
   private queue: Promise<unknown> = Promise.resolve();
@@ -87,6 +95,7 @@ export class FileSession implements Session {
   ) {
     this.header = loaded.header;
     this.entries = loaded.entries;
+    this.rewound = loaded.rewoundTurns ?? new Map();
     this.ids = new Set(loaded.entries.map((entry) => entry.id));
     this.needsNewline = !loaded.endsWithNewline;
     // Reported by openSession already; a later reread must not repeat them.
@@ -103,8 +112,58 @@ export class FileSession implements Session {
     return structuredClone(this.replay.context);
   }
 
+  unclearedContext(): EffectiveContext {
+    return structuredClone(replayEntries(this.entries, { uncleared: true }).context);
+  }
+
+  appendClearing(clearing: EntryFields<ClearingEntry>): Promise<ClearingEntry> {
+    return this.appendOne((stamp) => ({ type: "clearing", ...stamp, ...structuredClone(clearing) }));
+  }
+
+  appendUnclear(unclear: EntryFields<UnclearEntry>): Promise<UnclearEntry> {
+    return this.appendOne((stamp) => ({ type: "unclear", ...stamp, ...structuredClone(unclear) }));
+  }
+
+  /**
+   * `kept` with every cleared result whole (the file holds outputs, never stubs), and the clearings
+   * in force that name one of its results, to carry on the compaction entry for its copies.
+   */
+  private keptWhole(kept: readonly Message[]): { messages: Message[]; carried: CarriedClearing[] } {
+    const { clearings, cleared } = clearingsInForce(this.entries);
+    if (cleared.size === 0) return { messages: structuredClone([...kept]), carried: [] };
+    const originals = new Map<string, Message>();
+    for (const message of this.unclearedContext().messages)
+      if (message.role === "tool")
+        for (const block of message.content)
+          if (cleared.has(block.toolCallId)) originals.set(block.toolCallId, message);
+    const keptIds = new Set<string>();
+    const messages = kept.map((message): Message => {
+      if (message.role !== "tool") return structuredClone(message);
+      const content = message.content.map((block) => {
+        if (!cleared.has(block.toolCallId)) return structuredClone(block);
+        keptIds.add(block.toolCallId);
+        const original = originals.get(block.toolCallId);
+        const whole =
+          original?.role === "tool"
+            ? original.content.find((item) => item.toolCallId === block.toolCallId)
+            : undefined;
+        return structuredClone(whole ?? block);
+      });
+      return { role: "tool", content };
+    });
+    const carried = clearings.flatMap((clearing) => {
+      const results = clearing.results.filter((result) => keptIds.has(result.toolCallId));
+      return results.length === 0 ? [] : [{ id: clearing.id, results: structuredClone([...results]) }];
+    });
+    return { messages, carried };
+  }
+
   activeEntries(): readonly SessionEntry[] {
     return this.entries.slice();
+  }
+
+  rewoundTurns(): RewoundTurns {
+    return new Map(this.rewound);
   }
 
   appendMessage(message: Message): Promise<MessageEntry> {
@@ -125,6 +184,7 @@ export class FileSession implements Session {
   ): Promise<{ compaction: CompactionEntry; copies: MessageEntry[] }> {
     return this.enqueue(async () => {
       const windows = this.learnedWindows();
+      const whole = this.keptWhole(kept);
       const compaction: CompactionEntry = {
         type: "compaction",
         ...this.stamp(),
@@ -132,12 +192,13 @@ export class FileSession implements Session {
         keptMessages: kept.length,
         pins: pinsInForce(this.entries),
         ...(Object.keys(windows).length === 0 ? {} : { windows }),
+        ...(whole.carried.length === 0 ? {} : { clearings: whole.carried }),
       };
-      const copies = kept.map(
+      const copies = whole.messages.map(
         (message): MessageEntry => ({
           type: "message",
           ...this.stamp(),
-          message: structuredClone(message),
+          message,
           keptBy: compaction.id,
         }),
       );
@@ -244,6 +305,7 @@ export class FileSession implements Session {
     // Ids already given stay taken, so no later entry repeats one of a range now read past.
     for (const entry of reread.entries) this.ids.add(entry.id);
     this.entries = reread.entries;
+    this.rewound = reread.rewoundTurns;
     this.replay = undefined;
   }
 

@@ -1,3 +1,5 @@
+export { type ClearingSavings, ClearingSavingsCounter, readClearingSavings } from "./clearing-savings.js";
+export { type ClearingInForce, clearedResults, clearingsInForce, stubCleared } from "./clearings-in-force.js";
 export {
   blockParts,
   type CompactionBlockParts,
@@ -21,7 +23,7 @@ export {
 export { newSessionHeader, openSession } from "./open-session.js";
 export { parseSessionLine } from "./parse-session-line.js";
 export { pinsInForce } from "./pins-in-force.js";
-export { readActiveSuffix } from "./read-active-suffix.js";
+export { type RewoundTurns, readActiveSuffix } from "./read-active-suffix.js";
 export { type CompactionHistoryEntry, readCompactionHistory } from "./read-compaction-history.js";
 export { validateHeader } from "./read-session-header.js";
 export { readSessionSnapshot, type SessionSnapshot } from "./read-session-snapshot.js";
@@ -43,7 +45,10 @@ export {
 } from "./rewound-ranges.js";
 export type { EntryFields, OpenSessionOptions, Session } from "./session.js";
 export type {
+  CarriedClearing,
   CheckpointEntry,
+  ClearedResult,
+  ClearingEntry,
   CompactionEntry,
   CompactionFailedEntry,
   FileChange,
@@ -61,6 +66,7 @@ export type {
   SessionParent,
   SessionRelation,
   TurnFailedEntry,
+  UnclearEntry,
   UncompactEntry,
   UncoveredPath,
   UncoveredReason,

@@ -61,7 +61,15 @@ class LazySession implements Session {
 
   readonly effectiveContext: Session["effectiveContext"] = () =>
     this.#opened?.effectiveContext() ?? { messages: [] };
+  readonly unclearedContext: Session["unclearedContext"] = () =>
+    this.#opened?.unclearedContext() ?? { messages: [] };
+  readonly appendClearing: Session["appendClearing"] = async (clearing) =>
+    (await this.#file()).appendClearing(clearing);
+  readonly appendUnclear: Session["appendUnclear"] = async (unclear) =>
+    (await this.#file()).appendUnclear(unclear);
   readonly activeEntries: Session["activeEntries"] = () => this.#opened?.activeEntries() ?? [];
+  readonly rewoundTurns = (): ReturnType<NonNullable<Session["rewoundTurns"]>> =>
+    this.#opened?.rewoundTurns?.() ?? new Map();
   readonly activeCompaction: Session["activeCompaction"] = () => this.#opened?.activeCompaction();
   readonly pins: Session["pins"] = () => this.#opened?.pins() ?? [];
   readonly recordedModel: Session["recordedModel"] = () => this.#opened?.recordedModel();

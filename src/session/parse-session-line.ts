@@ -48,6 +48,16 @@ function checkCompaction(value: JsonObject): string | undefined {
     return "compaction entry whose skills are not a list of names";
   if (value.keptMessages !== undefined && !isCount(value.keptMessages))
     return "compaction entry whose keptMessages is not a count";
+  if (
+    value.clearings !== undefined &&
+    !(
+      Array.isArray(value.clearings) &&
+      value.clearings.every(
+        (item) => isObject(item) && typeof item.id === "string" && isClearedResults(item.results),
+      )
+    )
+  )
+    return "compaction entry whose clearings are not a list of clearings";
   return undefined;
 }
 
@@ -90,6 +100,36 @@ function checkWindow(value: JsonObject): string | undefined {
   return undefined;
 }
 
+/** Whether `value` is a list of cleared results (what replay substitutes without checking again). */
+function isClearedResults(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (item) =>
+        isObject(item) &&
+        typeof item.toolCallId === "string" &&
+        typeof item.toolName === "string" &&
+        typeof item.stub === "string" &&
+        isCount(item.tokens),
+    )
+  );
+}
+
+function checkClearing(value: JsonObject): string | undefined {
+  if (!isClearedResults(value.results))
+    return "clearing entry whose results are not a list of cleared results";
+  if (!isCount(value.tokensBefore) || !isCount(value.tokensAfter))
+    return "clearing entry whose tokensBefore or tokensAfter is not a count";
+  return undefined;
+}
+
+function checkUnclear(value: JsonObject): string | undefined {
+  if (typeof value.clearingId !== "string") return "unclear entry without a clearingId";
+  if (!isCount(value.tokensBefore) || !isCount(value.tokensAfter))
+    return "unclear entry whose tokensBefore or tokensAfter is not a count";
+  return undefined;
+}
+
 function checkKnownEntry(value: JsonObject): string | undefined {
   switch (value.type) {
     case "pin":
@@ -120,6 +160,10 @@ function checkKnownEntry(value: JsonObject): string | undefined {
       return checkCheckpointEntry(value);
     case "rewind":
       return checkRewindEntry(value);
+    case "clearing":
+      return checkClearing(value);
+    case "unclear":
+      return checkUnclear(value);
     default:
       return undefined;
   }

@@ -10,6 +10,7 @@ import {
 import { readSessionHeader } from "./read-session-header.js";
 import { rewindsConversation } from "./rewound-ranges.js";
 import type { RewindEntry, SessionEntry, SessionHeader } from "./session-entries.js";
+import { isTurnStart } from "./turn-numbers.js";
 
 /** What resuming a session file found: its header and its active suffix. */
 export interface ActiveSuffixRead {
@@ -22,7 +23,17 @@ export interface ActiveSuffixRead {
   endsWithNewline: boolean;
   /** Lines looked at (blank ones included): a measure of how much of the file was read. */
   linesRead: number;
+  /** The turns rewinds took back within the suffix, which turn numbers still count (see {@link RewoundTurns}). */
+  rewoundTurns: RewoundTurns;
 }
+
+/**
+ * How many user turns a rewind took out of the suffix, by where they were: under the id of the
+ * entry read just before them, or `""` before the first one. Those entries are not read into
+ * memory, but a turn number counts every user message of the file (`turnStarts`), so the numbers
+ * of later turns need them.
+ */
+export type RewoundTurns = ReadonlyMap<string, number>;
 
 /** A warning waiting for its position: line numbers are known only once the scan reaches the header. */
 interface PendingNote {
@@ -111,6 +122,7 @@ interface BackwardScan {
   linesRead: number;
   reachedHeader: boolean;
   unresolved?: { entry: RewindEntry; offset: number };
+  rewoundTurns: Map<string, number>;
 }
 
 /**
@@ -127,7 +139,21 @@ async function scanBackward(
   chunkBytes: number,
   ignored: ReadonlySet<number>,
 ): Promise<BackwardScan> {
-  const scan: BackwardScan = { found: [], notes: [], linesRead: 0, reachedHeader: end === size };
+  const scan: BackwardScan = {
+    found: [],
+    notes: [],
+    linesRead: 0,
+    reachedHeader: end === size,
+    rewoundTurns: new Map(),
+  };
+  // Turn starts read past since the latest entry found: they follow the next one found (going back).
+  let passed = 0;
+  const found = (entry: SessionEntry): void => {
+    scan.found.push(entry);
+    if (passed === 0) return;
+    scan.rewoundTurns.set(entry.id, (scan.rewoundTurns.get(entry.id) ?? 0) + passed);
+    passed = 0;
+  };
   const copies = new KeptCopyCounter();
   const keptCopies: KeptCopyAt[] = [];
   let skipping: RewindEntry | undefined;
@@ -141,7 +167,8 @@ async function scanBackward(
     if (entry === undefined) continue;
     if (skipping !== undefined) {
       if (entry.id === skipping.firstEntryId) skipping = undefined;
-      if (entry.type === "window") scan.found.push(entry);
+      if (entry.type === "window") found(entry);
+      else if (isTurnStart(entry)) passed += 1;
       continue;
     }
     if (rewindsConversation(entry) && !ignored.has(line.offset)) {
@@ -149,12 +176,13 @@ async function scanBackward(
       skippingAt = line.offset;
       continue;
     }
-    scan.found.push(entry);
+    found(entry);
     if (entry.type === "compaction" && copies.startsReplay(entry)) break;
     if (entry.type === "message" && entry.keptBy !== undefined)
       keptCopies.push({ keptBy: entry.keptBy, fromEnd, offset: line.offset });
     copies.see(entry);
   }
+  if (passed > 0) scan.rewoundTurns.set("", passed);
   scan.notes.push(...orphanCopyNotes(scan.found, keptCopies));
   return skipping === undefined ? scan : { ...scan, unresolved: { entry: skipping, offset: skippingAt } };
 }
@@ -192,5 +220,6 @@ export async function readActiveSuffix(
     warnings: [...bogus, ...formatNotes(path, scan.notes, scan.reachedHeader ? scan.linesRead : undefined)],
     endsWithNewline: await endsWithNewline(file, size),
     linesRead: scan.linesRead,
+    rewoundTurns: scan.rewoundTurns,
   };
 }

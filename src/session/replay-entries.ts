@@ -1,9 +1,10 @@
-import type { EffectiveContext } from "../core/index.js";
+import type { EffectiveContext, Message } from "../core/index.js";
+import { clearedResults, stubCleared } from "./clearings-in-force.js";
 import { blockParts, composeCompactionSummary } from "./compose-compaction-summary.js";
 import { pinsInForce } from "./pins-in-force.js";
 import { repairToolPairing } from "./repair-tool-pairing.js";
 import type { CompactionEntry, MessageEntry, SessionEntry } from "./session-entries.js";
-import { foldEntries } from "./session-model.js";
+import { foldEntries, type SessionView } from "./session-model.js";
 
 /** The effective context replayed from entries, and everything replay had to ignore or repair. */
 export interface ReplayResult {
@@ -16,6 +17,10 @@ export interface SurvivingEntries {
   compaction?: CompactionEntry;
   messages: MessageEntry[];
   problems: string[];
+  /** Each message's position among the entries given (parallel to `messages`). */
+  positions: number[];
+  /** What the session model made of the entries. */
+  view: SessionView;
 }
 
 /**
@@ -25,26 +30,56 @@ export interface SurvivingEntries {
  */
 export function survivingEntries(all: readonly SessionEntry[]): SurvivingEntries {
   const view = foldEntries(all).view();
-  const messages = all.filter(
-    (entry, index): entry is MessageEntry => entry.type === "message" && view.replays(index, entry.keptBy),
-  );
+  const messages: MessageEntry[] = [];
+  const positions: number[] = [];
+  all.forEach((entry, index) => {
+    if (entry.type !== "message" || !view.replays(index, entry.keptBy)) return;
+    messages.push(entry);
+    positions.push(index);
+  });
   const base = view.base === undefined ? undefined : all[view.base.position];
   const problems = [...view.problems];
-  return base?.type === "compaction" ? { compaction: base, messages, problems } : { messages, problems };
+  const found = { messages, problems, positions, view };
+  return base?.type === "compaction" ? { compaction: base, ...found } : found;
+}
+
+/**
+ * The surviving messages as the context holds them: each tool result a clearing in force names
+ * (the session model says which) holds its stub instead of its content; `uncleared` keeps them whole.
+ */
+function contextMessages(
+  all: readonly SessionEntry[],
+  surviving: SurvivingEntries,
+  uncleared: boolean,
+): Message[] {
+  const messages = surviving.messages.map((entry) => entry.message);
+  if (uncleared || surviving.view.clearings.length === 0) return messages;
+  const stubs = clearedResults(all, surviving.compaction);
+  return messages.map((message, index) =>
+    stubCleared(message, (toolCallId) => {
+      const position = surviving.positions[index] as number;
+      const clearing = surviving.view.clearedBy(position, toolCallId, surviving.messages[index]?.keptBy);
+      return clearing === undefined ? undefined : stubs.get(clearing)?.get(toolCallId);
+    }),
+  );
 }
 
 /**
  * Replays session entries to the effective context (spec rule 3): the latest compaction block, then
  * every message after it except those of failed turns (DESIGN "Turns") and of rewound ones (a
  * rewind entry drops every entry from its point through itself), with tool-call/result
- * pairing repaired in memory. Older compactions and everything before them contribute nothing.
+ * pairing repaired in memory, and the tool results clearings in force name replaced by their stubs
+ * (unless `uncleared`: what compaction's ledger and kept copies read). Older compactions and everything before them contribute nothing.
  * The block carries the summary, the recall pointer, the facts restored into it and the pinned
  * notes in force; with
  * pinned notes and no compaction yet, a block holding just the notes leads the context.
  */
-export function replayEntries(entries: readonly SessionEntry[]): ReplayResult {
+export function replayEntries(
+  entries: readonly SessionEntry[],
+  options: { uncleared?: boolean } = {},
+): ReplayResult {
   const surviving = survivingEntries(entries);
-  const pairing = repairToolPairing(surviving.messages.map((entry) => entry.message));
+  const pairing = repairToolPairing(contextMessages(entries, surviving, options.uncleared === true));
   const messages = pairing.messages;
   const problems = [...surviving.problems, ...pairing.problems];
   const pins = pinsInForce(entries).map((pin) => pin.text);

@@ -95,6 +95,54 @@ export interface CompactionEntry extends EntryBase, CompactionRecord {
    * reads no further back than the latest compaction. Absent when none was learned.
    */
   windows?: Record<string, LearnedWindow>;
+  /**
+   * The clearings in force when the compaction was written that stub results of its kept copies,
+   * carried here because resuming reads no further back than the latest compaction. They apply to
+   * this compaction's kept copies only. Absent when none did.
+   */
+  clearings?: CarriedClearing[];
+}
+
+/** One tool result a clearing took out of the context: its call, its size, and the line standing for it. */
+export interface ClearedResult {
+  toolCallId: string;
+  toolName: string;
+  /** The result's size when cleared (panto's estimate). */
+  tokens: number;
+  /** The one line the context holds instead of the result's content. */
+  stub: string;
+}
+
+/**
+ * Old tool results left the context (issue 34): each result written before this entry whose call id
+ * it names holds its stub instead of its content, until an `unclear` entry takes the clearing back.
+ * The results themselves stay where they are in the file (recall reads them back).
+ */
+export interface ClearingEntry extends EntryBase {
+  type: "clearing";
+  results: ClearedResult[];
+  /** The request's size before and after (as the provider counts it, see `Agent.contextTokens`). */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** "trigger": the reported prompt passed `clearing.trigger_tokens`; "cold-cache": the cache had expired. */
+  reason: "trigger" | "cold-cache";
+}
+
+/** A clearing carried on a compaction entry: its id and results. */
+export interface CarriedClearing {
+  id: string;
+  results: ClearedResult[];
+}
+
+/**
+ * `/unclear`: the clearing `clearingId` is taken back (its results are whole again). Clearing pauses
+ * until the provider reports a prompt of at least `tokensAfter` plus `clearing.min_reclaim_tokens`.
+ */
+export interface UnclearEntry extends EntryBase {
+  type: "unclear";
+  clearingId: string;
+  tokensBefore: number;
+  tokensAfter: number;
 }
 
 /**
@@ -184,7 +232,9 @@ export type SessionEntry =
   | WindowEntry
   | SandboxEntry
   | CheckpointEntry
-  | RewindEntry;
+  | RewindEntry
+  | ClearingEntry
+  | UnclearEntry;
 
 /** Every entry type this panto reads; any other type is reported and ignored. */
 export const ENTRY_TYPES: ReadonlySet<string> = new Set([
@@ -200,6 +250,8 @@ export const ENTRY_TYPES: ReadonlySet<string> = new Set([
   "sandbox",
   "checkpoint",
   "rewind",
+  "clearing",
+  "unclear",
 ]);
 
 /** A new entry id: 8 hex characters from the system's random source. */

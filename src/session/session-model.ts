@@ -8,7 +8,18 @@ import type { SessionEntry } from "./session-entries.js";
  */
 export type EntryShape =
   | { type: "message"; id: string; role: "user" | "assistant" | "tool"; keptBy?: string }
-  | { type: "compaction"; id: string; keptMessages?: number; turns?: { kept: readonly number[] } }
+  | {
+      type: "compaction";
+      id: string;
+      keptMessages?: number;
+      turns?: { kept: readonly number[] };
+      /** The clearings it carries for its kept copies: their ids and the call ids they clear. */
+      clearings?: ReadonlyArray<{ id: string; toolCallIds: readonly string[] }>;
+    }
+  /** Old tool results cleared: the results written before it with these call ids hold stubs. */
+  | { type: "clearing"; id: string; toolCallIds: readonly string[] }
+  /** `/unclear`: the clearing `clearingId` is taken back. */
+  | { type: "unclear"; id: string; clearingId: string }
   | { type: "uncompact"; id: string; compactionId: string }
   /** A rewind of the conversation (a code-only rewind is `other`: it changes no turn). */
   | { type: "rewind"; id: string; firstEntryId: string }
@@ -31,7 +42,23 @@ export function entryShape(entry: SessionEntry): EntryShape {
         id: entry.id,
         ...(entry.keptMessages === undefined ? {} : { keptMessages: entry.keptMessages }),
         ...(entry.turns === undefined ? {} : { turns: { kept: entry.turns.kept } }),
+        ...(entry.clearings === undefined
+          ? {}
+          : {
+              clearings: entry.clearings.map((carried) => ({
+                id: carried.id,
+                toolCallIds: carried.results.map((result) => result.toolCallId),
+              })),
+            }),
       };
+    case "clearing":
+      return {
+        type: "clearing",
+        id: entry.id,
+        toolCallIds: entry.results.map((result) => result.toolCallId),
+      };
+    case "unclear":
+      return { type: "unclear", id: entry.id, clearingId: entry.clearingId };
     case "uncompact":
       return { type: "uncompact", id: entry.id, compactionId: entry.compactionId };
     case "rewind":
@@ -68,6 +95,7 @@ interface CompactionSeen {
   position: number;
   keptMessages?: number;
   kept?: readonly number[];
+  clearings?: ReadonlyArray<{ id: string; toolCallIds: readonly string[] }>;
   /** Turns the file held when it was written. */
   turnsBefore: number;
 }
@@ -111,6 +139,17 @@ export interface SessionView {
   status(turn: number): TurnStatus;
   /** The turn number of each user message of the effective context, by position, kept copies included. */
   turnOfUser(position: number): number | undefined;
+  /**
+   * The ids of the clearings in force, oldest first: those the compaction in force carries, then
+   * every clearing entry after it that no rewind took back, less those a later `unclear` took back.
+   */
+  clearings: readonly string[];
+  /**
+   * The clearing in force that stubs the result of call `toolCallId` in the message entry at
+   * `position` (a kept copy when `keptBy` is set), if one does: a clearing entry stubs the results
+   * written before it; a carried clearing, the kept copies of the compaction carrying it.
+   */
+  clearedBy(position: number, toolCallId: string, keptBy: string | undefined): string | undefined;
   problems: string[];
 }
 
@@ -142,6 +181,8 @@ export class SessionModel {
   readonly #rewinds: RewindSeen[] = [];
   readonly #failures: Array<{ id: string; position: number; firstEntryId: string }> = [];
   readonly #windows = new Set<number>();
+  readonly #clearings: Array<{ id: string; position: number; toolCallIds: ReadonlySet<string> }> = [];
+  readonly #unclears: Array<{ position: number; clearingId: string }> = [];
   #view: SessionView | undefined;
 
   apply(shape: EntryShape, position: number): void {
@@ -160,7 +201,14 @@ export class SessionModel {
           turnsBefore: this.turns.length,
           ...(shape.keptMessages === undefined ? {} : { keptMessages: shape.keptMessages }),
           ...(shape.turns === undefined ? {} : { kept: shape.turns.kept }),
+          ...(shape.clearings === undefined ? {} : { clearings: shape.clearings }),
         });
+        break;
+      case "clearing":
+        this.#clearings.push({ id: shape.id, position, toolCallIds: new Set(shape.toolCallIds) });
+        break;
+      case "unclear":
+        this.#unclears.push({ position, clearingId: shape.clearingId });
         break;
       case "uncompact":
         this.#uncompacts.push({ position, compactionId: shape.compactionId });
@@ -238,9 +286,12 @@ export class SessionModel {
       if (failedTurns.has(turn)) return "failed";
       return taken(start.position) ? "rewound" : "summarised";
     };
+    const { clearings, clearedBy } = this.#clearingsInForce(base, active);
     return {
       ...(base === undefined ? {} : { base: { id: base.id, position: base.position } }),
       replays,
+      clearings,
+      clearedBy,
       rewound: taken,
       failed: failedAt,
       rewoundSpans: rewound,
@@ -248,6 +299,37 @@ export class SessionModel {
       status,
       turnOfUser: (position) => numbered.get(position),
       problems,
+    };
+  }
+
+  /**
+   * The clearings in force (see `SessionView.clearings`): carried by the base for its copies, and the
+   * active clearing entries for what precedes them; an active `unclear` after a clearing takes it back.
+   */
+  #clearingsInForce(
+    base: CompactionSeen | undefined,
+    active: (position: number) => boolean,
+  ): Pick<SessionView, "clearings" | "clearedBy"> {
+    const basePosition = base?.position ?? Number.NEGATIVE_INFINITY;
+    const undone = (id: string, after: number) =>
+      this.#unclears.some((undo) => undo.clearingId === id && undo.position > after && active(undo.position));
+    const carried = (base?.clearings ?? [])
+      .filter((clearing) => !undone(clearing.id, basePosition))
+      .map((clearing) => ({ id: clearing.id, toolCallIds: new Set(clearing.toolCallIds) }));
+    const entries = this.#clearings.filter(
+      (clearing) => active(clearing.position) && !undone(clearing.id, clearing.position),
+    );
+    const clearedBy = (position: number, toolCallId: string, keptBy: string | undefined) => {
+      const entry = entries.find(
+        (clearing) => clearing.position > position && clearing.toolCallIds.has(toolCallId),
+      );
+      if (entry !== undefined) return entry.id;
+      if (base === undefined || keptBy !== base.id) return undefined;
+      return carried.find((clearing) => clearing.toolCallIds.has(toolCallId))?.id;
+    };
+    return {
+      clearings: [...carried.map((clearing) => clearing.id), ...entries.map((clearing) => clearing.id)],
+      clearedBy,
     };
   }
 

@@ -7,8 +7,10 @@ import type {
   Message,
   SandboxRecord,
 } from "../core/index.js";
+import type { RewoundTurns } from "./read-active-suffix.js";
 import type {
   CheckpointEntry,
+  ClearingEntry,
   CompactionAttemptRecord,
   CompactionEntry,
   CompactionFailedEntry,
@@ -21,6 +23,7 @@ import type {
   SessionEntry,
   SessionHeader,
   TurnFailedEntry,
+  UnclearEntry,
   UncompactEntry,
   UnpinEntry,
   WindowEntry,
@@ -50,12 +53,30 @@ export interface Session {
   /** The effective context now: latest compaction block + messages after it, failed turns removed, pairing repaired. A fresh copy each call. */
   effectiveContext(): EffectiveContext;
   /**
+   * The effective context with every cleared tool result whole again (what compaction's ledger and
+   * restored facts read, and its kept copies are written from). A fresh copy each call.
+   */
+  unclearedContext(): EffectiveContext;
+  /** Appends a clearing entry: the results it names hold their stubs in the context from now on. */
+  appendClearing(clearing: EntryFields<ClearingEntry>): Promise<ClearingEntry>;
+  /** Appends an unclear entry: the clearing it names is taken back. */
+  appendUnclear(unclear: EntryFields<UnclearEntry>): Promise<UnclearEntry>;
+  /**
    * Entries in the active suffix (from the latest complete compaction entry on; a compaction whose
    * kept copies were cut off by a crash does not count), in file order, as read/appended.
    */
   activeEntries(): readonly SessionEntry[];
+  /**
+   * The user turns rewinds took out of `activeEntries` as the file was read, by the id of the entry
+   * they follow (`""`: before the first): turn numbers count them still. Absent: none were.
+   */
+  rewoundTurns?(): RewoundTurns;
   appendMessage(message: Message): Promise<MessageEntry>;
-  /** Appends the compaction entry, then one message entry per kept message (copies), in order. Returns them. */
+  /**
+   * Appends the compaction entry, then one message entry per kept message (copies), in order. Returns
+   * them. Cleared results among the kept are written whole (the file keeps outputs, never stubs) and
+   * the clearings in force for them are carried on the entry.
+   */
   appendCompaction(
     record: CompactionRecord,
     kept: readonly Message[],

@@ -3,6 +3,9 @@ import { countEntriesInRange } from "./count-session-entries.js";
 import { survivingEntries } from "./replay-entries.js";
 import type { CompactionEntry, MessageEntry, SessionEntry } from "./session-entries.js";
 
+/** Turns a rewind took out of `active`, by the id of the entry they follow (`""`: before the first); see `RewoundTurns`. */
+type RewoundTurnCounts = ReadonlyMap<string, number>;
+
 /** Where a user turn begins in a session file's entries. */
 export interface TurnStart {
   /** 1-based turn number. */
@@ -54,17 +57,19 @@ export interface EffectiveTurnNumbers {
  * effect). The compaction in effect says how many turns came before it and which turns its copies
  * repeat (its `turns`); without that record (a compaction written before turns were numbered)
  * `before` must say how many turns the file holds before it, and its copies are taken for the
- * turns just before it. Returns undefined when neither is known.
+ * turns just before it. Returns undefined when neither is known. `rewound`: the turns a rewind took
+ * out of `active` when it was read (a session file's suffix leaves them out), which still count.
  */
 export function effectiveTurnNumbers(
   active: readonly SessionEntry[],
   before?: number,
+  rewound: RewoundTurnCounts = new Map(),
 ): EffectiveTurnNumbers | undefined {
   const surviving = survivingEntries(active);
   const base = surviving.compaction;
   const start = base === undefined ? 0 : (base.turns?.total ?? before);
   if (start === undefined) return undefined;
-  const byId = numberUserMessages(active, start, base);
+  const byId = numberUserMessages(active, start, base, rewound);
   const numbers: number[] = [];
   for (const entry of surviving.messages) {
     if (entry.message.role !== "user") continue;
@@ -80,25 +85,28 @@ function numberUserMessages(
   active: readonly SessionEntry[],
   start: number,
   base: CompactionEntry | undefined,
+  rewound: RewoundTurnCounts,
 ): { numbers: Map<string, number>; total: number } {
   const numbers = new Map<string, number>();
   const compactions = new Map<string, number[]>();
   if (base !== undefined) compactions.set(base.id, base.turns?.kept ?? legacyKept(active, base, start));
   const cursors = new Map<string, number>();
-  let total = start;
+  let total = start + (rewound.get("") ?? 0);
   for (const entry of active) {
     if (entry.type === "compaction" && entry.turns !== undefined && entry !== base)
       compactions.set(entry.id, entry.turns.kept);
-    if (entry.type !== "message" || entry.message.role !== "user") continue;
-    if (entry.keptBy === undefined) {
-      total++;
-      numbers.set(entry.id, total);
-      continue;
+    if (entry.type === "message" && entry.message.role === "user") {
+      if (entry.keptBy === undefined) {
+        total++;
+        numbers.set(entry.id, total);
+      } else {
+        const index = cursors.get(entry.keptBy) ?? 0;
+        cursors.set(entry.keptBy, index + 1);
+        const number = compactions.get(entry.keptBy)?.[index];
+        if (number !== undefined) numbers.set(entry.id, number);
+      }
     }
-    const index = cursors.get(entry.keptBy) ?? 0;
-    cursors.set(entry.keptBy, index + 1);
-    const number = compactions.get(entry.keptBy)?.[index];
-    if (number !== undefined) numbers.set(entry.id, number);
+    total += rewound.get(entry.id) ?? 0;
   }
   return { numbers, total };
 }
@@ -116,12 +124,17 @@ function legacyKept(active: readonly SessionEntry[], base: CompactionEntry, star
  * in effect on): for a compaction written before turns were numbered, which does not say. Counts
  * the whole file by the first bytes of its lines (no JSON parsed), as `panto sessions` does.
  */
-export async function turnsBefore(path: string, active: readonly SessionEntry[]): Promise<number> {
+export async function turnsBefore(
+  path: string,
+  active: readonly SessionEntry[],
+  rewound: RewoundTurnCounts = new Map(),
+): Promise<number> {
   const file = await open(path, "r");
   try {
     const { size } = await file.stat();
     const { turns } = await countEntriesInRange(file, 0, size);
-    return Math.max(0, turns - active.filter(isTurnStart).length);
+    const after = active.filter(isTurnStart).length + [...rewound.values()].reduce((a, b) => a + b, 0);
+    return Math.max(0, turns - after);
   } finally {
     await file.close();
   }

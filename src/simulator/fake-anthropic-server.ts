@@ -20,6 +20,23 @@ export function startFakeAnthropicServer(options?: FakeServerOptions): Promise<F
   return startFakeServer(anthropicWireFormat, options);
 }
 
+/** Anthropic's real context-overflow error, with the numbers filled in. */
+export function anthropicOverflowError(
+  requestTokens: number,
+  contextWindow: number,
+): { status: number; body: string } {
+  return {
+    status: 400,
+    body: JSON.stringify({
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: `prompt is too long: ${requestTokens} tokens > ${contextWindow} maximum`,
+      },
+    }),
+  };
+}
+
 type WireBlock =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "text"; text: string }
@@ -30,16 +47,7 @@ const anthropicWireFormat: FakeWireFormat = {
   urlPath: "",
   accepts: (request) => request.method === "POST" && request.path.split("?")[0] === "/v1/messages",
   isStreaming: (request) => (request.body as { stream?: unknown } | undefined)?.stream === true,
-  overflowError: (requestTokens, contextWindow) => ({
-    status: 400,
-    body: JSON.stringify({
-      type: "error",
-      error: {
-        type: "invalid_request_error",
-        message: `prompt is too long: ${requestTokens} tokens > ${contextWindow} maximum`,
-      },
-    }),
-  }),
+  overflowError: anthropicOverflowError,
   pairingError: anthropicPairingError,
   writeAnswer(res, answer, exchange) {
     const blocks = wireBlocks(answer, exchange.index);

@@ -77,17 +77,17 @@ async function runBash(
 ): Promise<ToolOutput> {
   const limits = { cwd: context.cwd, timeoutMs, maxOutputChars: MAX_BASH_OUTPUT_CHARS };
   // Loaded with the first command (it brings node:child_process): a run that starts none never loads it.
-  const { bashLaunch, runCommand } = await import("./run-command.js");
+  const { bashLaunch, runProcess } = await import("./run-command.js");
   const cancel = optional("signal", context.signal);
   if (context.sandbox === undefined) {
     return formatCommandResult(
-      await runCommand(bashLaunch(command), { ...limits, env, ...cancel }),
+      await runProcess(bashLaunch(command), { ...limits, env, ...cancel }),
       timeoutMs,
     );
   }
   await context.sandbox.ready?.(env);
   const prepared = context.sandbox.prepare(command, context.cwd, env);
-  const result = await runCommand(prepared, { ...limits, env: prepared.env, ...cancel });
+  const result = await runProcess(prepared, { ...limits, env: prepared.env, ...cancel });
   const after = prepared.finish();
   if (result.sandboxFailure !== undefined) {
     throw new ToolError(

@@ -8,6 +8,7 @@ import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
 import { accessTarget, foundPath } from "./tool-paths.js";
+import { withoutDenied } from "./without-denied.js";
 
 /** Paths listed at most. */
 export const MAX_GLOB_RESULTS = 1000;
@@ -30,13 +31,18 @@ export function createGlobTool(): Tool {
     async run(args, context) {
       const { absolute: base, shown, layout } = accessTarget(context, args.path ?? ".", "read");
       await assertDirectory(base, shown);
-      const found = visibleFiles(await findFiles(args.pattern, base, layout), layout, "names");
-      const files = await sortNewestFirst(found);
-      if (files.length === 0) return textOutput(`No files match ${args.pattern}`);
+      const visible = visibleFiles(await findFiles(args.pattern, base, layout), layout, "names");
+      const allowed = withoutDenied(
+        visible.map((file) => ({ file })),
+        context,
+        "listed",
+      );
+      const files = await sortNewestFirst(allowed.kept.map((found) => found.file));
+      if (files.length === 0) return textOutput(`No files match ${args.pattern}${allowed.note}`);
       const listed = files.slice(0, MAX_GLOB_RESULTS).map((file) => foundPath(context.cwd, file, layout));
       const more = files.length - MAX_GLOB_RESULTS;
       const note = more > 0 ? `\n\n... ${more} more files not listed; use a narrower pattern` : "";
-      return textOutput(listed.join("\n") + note);
+      return textOutput(listed.join("\n") + note + allowed.note);
     },
   });
 }

@@ -12,6 +12,7 @@ import type { Tool } from "./tool.js";
 import { ToolError } from "./tool-error.js";
 import { textOutput } from "./tool-output.js";
 import { accessTarget, foundPath } from "./tool-paths.js";
+import { withoutDenied } from "./without-denied.js";
 
 export const DEFAULT_GREP_RESULTS = 200;
 export const MAX_GREP_RESULTS = 5000;
@@ -60,7 +61,7 @@ export function createGrepTool(): Tool {
         layout,
       } = accessTarget(context, args.path ?? ".", "read");
       const found = await filesToSearch(target, targetShown, args.glob, layout);
-      const files = readableFiles(found, layout);
+      const { kept: files, note } = withoutDenied(readableFiles(found, layout), context);
       const limit = args.max_results ?? DEFAULT_GREP_RESULTS;
       const matches: string[] = [];
       for (let index = 0; index < files.length; index += READ_BATCH) {
@@ -76,11 +77,13 @@ export function createGrepTool(): Tool {
         });
         if (matches.length >= limit) {
           return textOutput(
-            `${matches.join("\n")}\n\n... stopped at ${limit} matches; narrow the search or raise max_results`,
+            `${matches.join("\n")}\n\n... stopped at ${limit} matches; narrow the search or raise max_results${note}`,
           );
         }
       }
-      return textOutput(matches.length === 0 ? `No matches for ${args.pattern}` : matches.join("\n"));
+      return textOutput(
+        `${matches.length === 0 ? `No matches for ${args.pattern}` : matches.join("\n")}${note}`,
+      );
     },
   });
 }

@@ -41,6 +41,13 @@ export const recallSchema = (z: Zod) =>
       .min(0)
       .optional()
       .describe("Read: characters to skip, to continue a long reading where the last page stopped."),
+    tool_result: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "Read: the id of a tool call whose output to read back whole (a cleared output's stub names it).",
+      ),
     session: z
       .string()
       .min(1)

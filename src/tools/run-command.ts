@@ -31,7 +31,7 @@ export function bashLaunch(command: string): CommandLaunch {
   return { file: "/bin/bash", args: ["-c", command] };
 }
 
-export interface RunCommandOptions {
+export interface RunProcessOptions {
   cwd: string;
   timeoutMs: number;
   /** The command's whole environment (nothing else is inherited). */
@@ -53,7 +53,7 @@ const DRAIN_AFTER_EXIT_MS = 250;
  * kill the whole tree (`kill(-pid)`), not just the shell; under bubblewrap, killing it takes its
  * PID namespace and everything in it along. Rejects only if the program cannot be started.
  */
-export function runCommand(launch: CommandLaunch, options: RunCommandOptions): Promise<CommandResult> {
+export function runProcess(launch: CommandLaunch, options: RunProcessOptions): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
@@ -85,7 +85,7 @@ class CommandRun {
 
   constructor(
     private readonly child: ChildProcessByStdio<null, Readable, Readable>,
-    private readonly options: RunCommandOptions,
+    private readonly options: RunProcessOptions,
     private readonly resolve: (result: CommandResult) => void,
     private readonly reject: (error: Error) => void,
   ) {

@@ -186,6 +186,12 @@ export const TOOL_PARAMETERS = {
         type: "integer",
         minimum: 0,
       },
+      tool_result: {
+        description:
+          "Read: the id of a tool call whose output to read back whole (a cleared output's stub names it).",
+        type: "string",
+        minLength: 1,
+      },
       session: {
         description:
           'Read or search only this session: "current", "parent", or the id prefix of a session this one was started from (default: search them all, read the current one).',

@@ -24,6 +24,12 @@ export interface ToolContext {
   sandbox?: ToolSandbox;
   /** The id of the tool call being run, for tools that report progress under it (`task`). */
   callId?: string;
+  /**
+   * The permission rule that denies reading this file (an absolute path, symlinks resolved), if
+   * any: `grep` does not search such files and `glob` does not list them, so a deny rule on `read`
+   * holds for what the searches show too. Absent: no rule denies a read.
+   */
+  readDenied?: (path: string) => string | undefined;
 }
 
 /** What a tool hands back to the model. Expected failures are outputs with `isError`, never exceptions. */

@@ -28,8 +28,13 @@ function childPrompt(request: RecordedRequest): string {
   const first = (request.body as { messages: Array<{ content: unknown }> }).messages[0]?.content;
   return JSON.stringify(first);
 }
-/** Tool-call rounds a child has had so far (its tool results in the request). */
-const rounds = (request: RecordedRequest): number => text(request).split('"tool_result"').length - 1;
+/**
+ * Tool-call rounds a child has had so far: the tool_result blocks in its messages (not the tool
+ * definitions, where recall's own `tool_result` parameter is named).
+ */
+const rounds = (request: RecordedRequest): number =>
+  JSON.stringify((request.body as { messages?: unknown }).messages ?? []).split('"type":"tool_result"')
+    .length - 1;
 
 interface Script {
   parent: (request: RecordedRequest, index: number) => FakeReply;

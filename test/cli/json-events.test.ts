@@ -204,4 +204,49 @@ describe("toJsonEvent", () => {
     expect(toJsonEvent({ type: "thinking-delta", text: "x" })).toBeUndefined();
     expect(toJsonEvent({ type: "compaction-progress", characters: 10 })).toBeUndefined();
   });
+
+  it("maps a context warning to context_warning {level, used, size}, level the fraction passed", () => {
+    expect(
+      toJsonEvent({ type: "context-warning", level: 0.85, used: 170_000, size: 200_000, sizeFrom: "server" }),
+    ).toEqual({ type: "context_warning", level: 0.85, used: 170_000, size: 200_000 });
+  });
+
+  it("maps a summary prepared ahead to compaction_prepared, and marks a compaction that applied one", () => {
+    expect(
+      toJsonEvent({
+        type: "compaction-prepared",
+        model: "anthropic/claude-haiku-4-5",
+        turnsSummarised: 12,
+        tokensSummarised: 32000,
+        summaryTokens: 700,
+        durationMs: 4100,
+      }),
+    ).toEqual({
+      type: "compaction_prepared",
+      model: "anthropic/claude-haiku-4-5",
+      turns_summarised: 12,
+      tokens_summarised: 32000,
+      summary_tokens: 700,
+      duration_ms: 4100,
+    });
+    const applied = toJsonEvent({
+      type: "compaction",
+      compactionId: "abc",
+      record,
+      tokensBefore: 41000,
+      tokensAfter: 9700,
+      durationMs: 3,
+      prepared: true,
+    });
+    expect(applied).toMatchObject({ type: "compaction", trigger: "overflow", prepared: true });
+    const fresh = toJsonEvent({
+      type: "compaction",
+      compactionId: "abc",
+      record,
+      tokensBefore: 41000,
+      tokensAfter: 9700,
+      durationMs: 3,
+    });
+    expect(fresh).not.toHaveProperty("prepared");
+  });
 });

@@ -132,6 +132,34 @@ describe("permission rules in print and JSON modes", () => {
     expect(results[1]).toEqual({ error: false, text: expect.stringContaining("plain notes") });
   });
 
+  it("keeps what a Read deny rule covers out of grep's matches and glob's list, saying how many files and which rule", async () => {
+    const { box, env } = await setup(
+      { ".panto/config.json": { permissions: { deny: ["Read(./secrets/**)"] } } },
+      [
+        { name: "grep", arguments: { pattern: "TOKEN" } },
+        { name: "glob", arguments: { pattern: "**/*.txt" } },
+        { name: "grep", arguments: { pattern: "TOKEN", path: "src" } },
+      ],
+    );
+    await mkdir(join(box.project, "secrets"), { recursive: true });
+    await mkdir(join(box.project, "src"), { recursive: true });
+    await writeFile(join(box.project, "secrets", "key.txt"), "TOKEN=hunter2-secret\n");
+    await writeFile(join(box.project, "src", "app.txt"), "uses TOKEN from the environment\n");
+    const { run, results } = await runJson(box, env, "--allow-tools");
+    expect(run.code).toBe(0);
+    expect(results[0]?.text).toContain("src/app.txt:1: uses TOKEN from the environment");
+    expect(results[0]?.text).not.toContain("hunter2");
+    expect(results[0]?.text).toContain(
+      "(1 file not searched: denied by Read(./secrets/**) (permissions.deny[0] in ",
+    );
+    expect(results[1]?.text).toContain("src/app.txt");
+    expect(results[1]?.text).not.toContain("key.txt");
+    expect(results[1]?.text).toContain("(1 file not listed: denied by Read(./secrets/**)");
+    // Nothing under the denied folder searched: no note.
+    expect(results[2]?.text).toBe("src/app.txt:1: uses TOKEN from the environment");
+    expect(JSON.stringify(server?.requests)).not.toContain("hunter2");
+  });
+
   it("stops at start, exit 2, on a bad rule: the file, the list and index, and the tool meant", async () => {
     const { box, env } = await setup(
       { ".panto/config.json": { permissions: { allow: ["Bash(ls)", "Bahs(npm test)"] } } },
@@ -151,5 +179,92 @@ describe("permission rules in print and JSON modes", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(join(box.root, "managed.json"));
     expect(server?.requests).toHaveLength(0);
+  });
+});
+
+describe("listing the rules in force", () => {
+  it("panto permissions lists every file's rules deny first with layer, key and file; --json the same as data", async () => {
+    const { box, env } = await setup(
+      {
+        ".panto/config.json": {
+          permissions: { allow: ["Bash(npm test)", "Edit(src/**)"], deny: ["Read(./.env)"] },
+        },
+        ".panto/config.local.json": { permissions: { ask: ["Bash(git push:*)"] } },
+      },
+      [],
+    );
+    const project = join(box.project, ".panto", "config.json");
+    const local = join(box.project, ".panto", "config.local.json");
+    const text = await runPanto(["permissions"], { cwd: box.project, env });
+    expect(text.code).toBe(0);
+    const lines = text.stdout.trim().split("\n");
+    expect(lines[0]).toBe("deny:");
+    expect(lines[1]).toMatch(
+      new RegExp(`^  Read\\(\\./\\.env\\)\\s+project\\s+permissions\\.deny\\[0\\] in ${project}$`),
+    );
+    expect(lines[2]).toBe("ask:");
+    expect(lines[3]).toContain(`local    permissions.ask[0] in ${local}`);
+    expect(lines[4]).toBe("allow:");
+    expect(lines[6]).toContain(`Edit(src/**)`);
+    const json = await runPanto(["permissions", "--json"], { cwd: box.project, env });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      rules: [
+        { list: "deny", rule: "Read(./.env)", layer: "project", index: 0, file: project },
+        { list: "ask", rule: "Bash(git push:*)", layer: "local", index: 0, file: local },
+        { list: "allow", rule: "Bash(npm test)", layer: "project", index: 0, file: project },
+        { list: "allow", rule: "Edit(src/**)", layer: "project", index: 1, file: project },
+      ],
+      files: [project, local],
+    });
+  });
+
+  it("/permissions shows the same in a run, and says how to add rules when there are none", async () => {
+    const { box, env } = await setup({ ".panto/config.json": { permissions: { deny: ["Bash(rm:*)"] } } }, []);
+    const listed = await runPanto(["-m", MODEL, "-p", "/permissions"], { cwd: box.project, env });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain("deny:\n  Bash(rm:*)  project  permissions.deny[0] in");
+    const empty = await makeSandbox();
+    const none = await runPanto(["-m", MODEL, "-p", "/permissions"], {
+      cwd: empty.project,
+      env: { ...env, ...empty.env },
+    });
+    expect(none.stdout).toContain("No permission rules");
+    expect(server?.requests).toHaveLength(0);
+  });
+});
+
+describe("what the managed settings pin", () => {
+  it("refuses a looser --sandbox than the managed mode, naming the file, and allows a stricter one", async () => {
+    const { box, env } = await setup({ [join("..", "managed.json")]: { sandbox: "workspace-write" } }, []);
+    const looser = await runPanto(["-m", MODEL, "--sandbox", "full", "-p", "hi"], { cwd: box.project, env });
+    expect(looser.code).toBe(2);
+    expect(looser.stderr).toContain(
+      `the managed settings (${join(box.root, "managed.json")}) pin the sandbox to "workspace-write"`,
+    );
+    expect(server?.requests).toHaveLength(0);
+    const stricter = await runPanto(["-m", MODEL, "--sandbox", "read-only", "-p", "/permissions"], {
+      cwd: box.project,
+      env,
+    });
+    expect(stricter.code).toBe(0);
+  });
+
+  it("starts only the MCP servers the managed allowlist names, whatever the project configures", async () => {
+    const { box, env } = await setup(
+      {
+        ".panto/config.json": {
+          mcp_servers: { shady: { command: "/nonexistent/shady-server" } },
+          allowed_mcp_servers: ["shady"],
+        },
+        [join("..", "managed.json")]: { allowed_mcp_servers: ["github"] },
+      },
+      [],
+    );
+    const run = await runPanto(["-m", MODEL, "-p", "/mcp"], { cwd: box.project, env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      `MCP server "shady" not started: it is not in allowed_mcp_servers (${join(box.root, "managed.json")})`,
+    );
   });
 });

@@ -146,6 +146,13 @@ describe("models chosen and refused (built CLI)", { timeout: 60_000 }, () => {
     expect(result.stdout).toContain(`/init: wrote ${join(box.project, "AGENTS.md")}`);
     expect(await readFile(join(box.project, "AGENTS.md"), "utf8")).toBe("# Agents\nRun npm test.\n");
     expect(JSON.stringify(messageRequests(server)[0]?.body)).toContain("Write an AGENTS.md at");
+    // The project's own settings file stays out of commits (issue 39).
+    expect(result.stdout).toContain(`Added .panto/config.local.json to ${join(box.project, ".gitignore")}`);
+    expect(await readFile(join(box.project, ".gitignore"), "utf8")).toBe(".panto/config.local.json\n");
+    server.enqueue({ type: "text", text: "Nothing to change." });
+    const again = await runPanto(["-m", MODEL, "--allow-tools", "-p", "/init"], { cwd: box.project, env });
+    expect(again.stdout).not.toContain("Added .panto/config.local.json");
+    expect(await readFile(join(box.project, ".gitignore"), "utf8")).toBe(".panto/config.local.json\n");
   });
 });
 

@@ -22,8 +22,10 @@ afterEach(async () => {
 
 const isChild = (request: RecordedRequest): boolean =>
   JSON.stringify((request.body as { system?: unknown }).system ?? "").includes("another agent handed you");
+/** Tool results in the child's messages (recall's definition names a `tool_result` parameter too). */
 const rounds = (request: RecordedRequest): number =>
-  JSON.stringify(request.body).split('"tool_result"').length - 1;
+  JSON.stringify((request.body as { messages?: unknown }).messages ?? []).split('"type":"tool_result"')
+    .length - 1;
 
 /** The search itself: grep, read each file found, then the answer. `step` is the tool rounds done so far. */
 function searchStep(step: number): FakeReply {

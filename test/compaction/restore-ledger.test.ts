@@ -11,7 +11,7 @@ import {
   type AssistantMessage,
   type CompactionLedger,
   type CompactionRecord,
-  commandOutcome,
+  bashRunOutcome as commandOutcome,
   type Message,
   type ToolResultMessage,
 } from "../../src/core/index.js";

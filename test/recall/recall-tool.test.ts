@@ -97,6 +97,7 @@ describe("the recall tool", () => {
       text: expect.stringContaining('give either "query"'),
     });
     expect((await call(tool, { query: "x", turn: 1 })).isError).toBe(true);
+    expect((await call(tool, { turn: 1, tool_result: "toolu_1" })).isError).toBe(true);
     expect((await call(tool, { turn: 0 })).text).toMatch(/Invalid arguments for recall/);
     expect((await call(tool, { query: "x", limit: 99 })).isError).toBe(true);
   });

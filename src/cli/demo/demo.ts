@@ -1,16 +1,15 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Agent, type AgentEvent, buildSystemPrompt } from "../../agent/index.js";
-import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../../compaction/index.js";
-import { readCompactionPromptLayers } from "../../config/index.js";
 import { makeFolder } from "../../core/index.js";
-import { createRecallTool } from "../../recall/index.js";
 import { describeContext } from "../../runtime/commands/describe-context.js";
 import { formatCompactionReport } from "../../runtime/format-text.js";
-import { newSessionPath, openSession } from "../../session/index.js";
+import type { RunContext } from "../../runtime/run-context.js";
+import { type RunEvent, RunEvents } from "../../runtime/run-events.js";
+import { startRun } from "../../runtime/start-run.js";
 import { startFakeAnthropicServer } from "../../simulator/fake-anthropic-server.js";
-import { createDefaultTools, type Tool } from "../../tools/index.js";
+import type { FakeServerOptions } from "../../simulator/fake-provider-types.js";
+import type { Tool } from "../../tools/index.js";
 import { EXIT_FAILURE, EXIT_OK } from "../exit-status.js";
 import { colourEnabled, createStyle, type Style } from "../terminal/style.js";
 import { TerminalRenderer } from "../terminal/terminal-renderer.js";
@@ -61,77 +60,82 @@ async function runDemoIn(
   const projectDir = join(root, "project");
   const pantoHome = join(root, "home");
   await writeProject(projectDir);
-  // The same tools a run offers, recall among them (it reads the demo's own session file).
-  const tools = [...createDefaultTools(), createRecallTool({ session: () => session })];
-  const systemPrompt = await buildSystemPrompt({ cwd: projectDir, projectRoot: projectDir });
-  const layers = await readCompactionPromptLayers({
-    pantoHome,
-    projectRoot: projectDir,
-    basePath: BASE_COMPACTION_PROMPT_PATH,
-  });
-  const contextWindow = fixedRequestTokens(systemPrompt, tools) + DEMO_HEADROOM_TOKENS;
-  const server = await startFakeAnthropicServer({
-    contextWindow,
-    responder: createDemoResponder(DEMO_STEPS),
-  });
-  const { createModelClient } = await import("../../providers/index.js");
-  const session = await openSession(newSessionPath(pantoHome, projectDir), { cwd: projectDir });
+  // The window is set once the run's system prompt and tools are known (read per request).
+  const serverOptions: FakeServerOptions = { responder: createDemoResponder(DEMO_STEPS) };
+  const server = await startFakeAnthropicServer(serverOptions);
+  await writeDemoConfig(projectDir, server.url);
+  const renderer = new TerminalRenderer(io.stdout, io.stdout, style);
+  const events = new RunEvents();
+  let contextWindow = 0;
+  events.subscribe((event) => renderDemoEvent(event, renderer, style, contextWindow));
+  let run: RunContext | undefined;
   try {
-    const renderer = new TerminalRenderer(io.stdout, io.stdout, style);
-    const agent = new Agent({
-      session,
-      model: ACTIVE_MODEL,
-      compactionModel: COMPACTION_MODEL,
-      createClient: (id) =>
-        createModelClient(id, {
-          config: { sim: { api: "anthropic-messages", base_url: server.url, api_key_env: "PANTO_DEMO_KEY" } },
-          env: { PANTO_DEMO_KEY: "simulated-key-not-secret" },
-        }),
-      tools,
-      systemPrompt,
-      compactionPrompt: resolveCompactionPrompt(layers).prompt,
-      keepVerbatimTokens: DEMO_KEEP_VERBATIM_TOKENS,
-      // The simulated model only reads; anything else would be refused.
-      approve: async () => "deny",
-      onEvent: (event) => renderDemoEvent(event, renderer, style, contextWindow),
-      cwd: projectDir,
+    // A run as any front-end starts one (its tools, recall among them, its session and commands);
+    // nobody is asked about a tool call: the simulated model only reads, anything else is refused.
+    run = await startRun({
+      options: { model: ACTIVE_MODEL, sandbox: "full" },
+      io: {
+        cwd: projectDir,
+        env: { PANTO_HOME: pantoHome, PANTO_DEMO_KEY: "simulated-key-not-secret" },
+        version: "demo",
+      },
+      events,
+      frontEnd: { oneShot: true },
     });
-    printIntro(out, style, server.url, contextWindow, session.path);
+    contextWindow = fixedRequestTokens(run.systemPrompt, run.tools) + DEMO_HEADROOM_TOKENS;
+    serverOptions.contextWindow = contextWindow;
+    printIntro(out, style, server.url, contextWindow, run.session.path);
     for (const [index, step] of DEMO_STEPS.entries()) {
       out(style.bold(`[${index + 1}/${DEMO_STEPS.length}] > ${step.prompt}`));
-      const result = await agent.prompt(step.prompt);
+      const result = await run.submit(step.prompt);
       renderer.reset();
-      if (!result.ok) {
-        out(style.red(`demo failed: ${result.error.code}: ${result.error.message}`));
+      if (result.type !== "answered") {
+        out(style.red(`demo failed: ${JSON.stringify(result)}`));
         return EXIT_FAILURE;
       }
       out();
     }
     out(style.bold(`> /compact ${DEMO_COMPACT_INSTRUCTIONS}`));
-    const before = agent.contextTokens();
-    const outcome = await agent.compact(DEMO_COMPACT_INSTRUCTIONS);
+    const result = await run.submit(`/compact ${DEMO_COMPACT_INSTRUCTIONS}`);
     renderer.reset();
-    if (outcome.type !== "compacted") {
-      out(style.red(`demo failed: manual compaction ${outcome.type}`));
+    if (result.type !== "command" || result.outcome.type !== "compacted") {
+      out(
+        style.red(
+          `demo failed: manual compaction ${result.type === "command" ? result.outcome.type : result.type}`,
+        ),
+      );
       return EXIT_FAILURE;
     }
-    out(formatCompactionReport(outcome.record, before, agent.contextTokens()));
+    const { record, tokensBefore, tokensAfter } = result.outcome;
+    out(formatCompactionReport(record, tokensBefore, tokensAfter));
     out();
     out(style.bold("What the next request would carry after the system prompt:"));
-    out(describeContext(agent.effectiveContext()));
+    out(describeContext(run.agent.effectiveContext()));
     out();
     out(
       `Simulation finished: ${server.requests.length} requests to the simulated provider. ` +
-        `The session file was ${session.path}.`,
+        `The session file was ${run.session.path}.`,
     );
     return EXIT_OK;
   } finally {
-    await session.close();
+    await run?.close();
     await server.close();
   }
 }
 
-function renderDemoEvent(event: AgentEvent, renderer: TerminalRenderer, style: Style, window: number): void {
+/** The demo project's config: the simulated provider, its two models, a small keep budget. */
+async function writeDemoConfig(projectDir: string, url: string): Promise<void> {
+  await makeFolder(join(projectDir, ".panto"));
+  const config = {
+    providers: { sim: { api: "anthropic-messages", base_url: url, api_key_env: "PANTO_DEMO_KEY" } },
+    compaction_model: COMPACTION_MODEL,
+    keep_verbatim_tokens: DEMO_KEEP_VERBATIM_TOKENS,
+    checkpoints: false,
+  };
+  await writeFile(join(projectDir, ".panto", "config.json"), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+function renderDemoEvent(event: RunEvent, renderer: TerminalRenderer, style: Style, window: number): void {
   if (event.type === "compaction-started" && event.trigger === "overflow")
     renderer.line(
       style.yellow(

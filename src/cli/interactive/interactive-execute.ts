@@ -1,15 +1,15 @@
-import { parseSlashCommand } from "../../runtime/command-registry.js";
 import { prefetchContextWindow } from "../../runtime/context-usage.js";
 import type { RunContext } from "../../runtime/run-context.js";
+import type { TurnResult } from "../../runtime/turn-result.js";
 import type { Style } from "../terminal/style.js";
 import type { TerminalRenderer } from "../terminal/terminal-renderer.js";
 import { contextStatusLine } from "./context-status-line.js";
-import { interruptNotice, isShellEscape, promptWithAttachments, runShellLine } from "./interactive-extras.js";
+import { interruptNotice } from "./interactive-extras.js";
 
 /**
- * Runs one submitted line of the interactive session (`!COMMAND`, a slash command, or a prompt to
- * the model) and shows how it went; returns true when the user asked to leave. A command's report
- * is shown by the renderer, from the run's events.
+ * Runs one submitted line of the interactive session through `run.submit` (`!COMMAND`, a slash
+ * command, or a prompt to the model) and shows how it ended; returns true when the user asked to
+ * leave. What happened meanwhile the renderer showed from the run's events.
  */
 export async function executeLine(
   run: RunContext,
@@ -18,29 +18,54 @@ export async function executeLine(
   renderer: TerminalRenderer,
   style: Style,
 ): Promise<boolean> {
-  if (isShellEscape(text)) {
-    await runShellLine(run, text, signal, renderer, style);
-    return false;
+  // The status line after an answer shows the window: ask the server for it while the model answers.
+  const stop = run.events.subscribe((event) => {
+    if (event.type === "prompt-sent") prefetchContextWindow(run);
+  });
+  let result: TurnResult;
+  try {
+    result = await run.submit(text, { signal });
+  } finally {
+    stop();
   }
-  const command = parseSlashCommand(text);
-  if (command !== undefined) {
-    const outcome = await run.runCommand(command, signal);
-    return outcome.type === "exit";
+  await showResult(run, result, renderer, style);
+  return result.type === "command" && result.outcome.type === "exit";
+}
+
+async function showResult(
+  run: RunContext,
+  result: TurnResult,
+  renderer: TerminalRenderer,
+  style: Style,
+): Promise<void> {
+  switch (result.type) {
+    case "command":
+      renderer.commandOutcome(result.outcome);
+      return;
+    case "shell":
+      renderer.line(style.dim(`$ ${result.command}`));
+      renderer.line(result.isError ? style.red(result.output) : result.output);
+      renderer.line(style.dim("(the command and its output are now in the conversation)"));
+      return;
+    case "refused":
+      renderer.line(style.red(result.message));
+      return;
+    case "answered":
+      renderer.reset();
+      if (result.maxTurnsReached === true)
+        renderer.line(style.yellow(`stopped after --max-turns ${run.maxTurns}; the model had not finished`));
+      renderer.line(await contextStatusLine(run, style, run.agent.learnedWindow()?.contextWindow));
+      return;
+    case "prompt-failed": {
+      renderer.reset();
+      const cancelled = result.code === "aborted";
+      renderer.line(
+        cancelled
+          ? style.yellow(interruptNotice(result))
+          : style.red(`error (${result.code}): ${result.message}`),
+      );
+      if (result.hint !== undefined && !cancelled) renderer.line(style.dim(result.hint));
+      return;
+    }
   }
-  const prompt = await promptWithAttachments(run, text, renderer, style);
-  if (prompt === undefined) return false;
-  prefetchContextWindow(run);
-  const result = await run.agent.prompt(prompt, { signal });
-  renderer.reset();
-  if (result.ok) renderer.line(await contextStatusLine(run, style, run.agent.learnedWindow()?.contextWindow));
-  if (!result.ok) {
-    const cancelled = result.error.code === "aborted";
-    renderer.line(
-      cancelled
-        ? style.yellow(interruptNotice(result))
-        : style.red(`error (${result.error.code}): ${result.error.message}`),
-    );
-    if (result.hint !== undefined && !cancelled) renderer.line(style.dim(result.hint));
-  }
-  return false;
 }

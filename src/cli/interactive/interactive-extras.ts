@@ -1,7 +1,4 @@
-import type { PromptResult } from "../../agent/index.js";
 import { describeSandbox, plural } from "../../runtime/format-text.js";
-import { attachFiles } from "../../runtime/input/attach-files.js";
-import { runShellEscape } from "../../runtime/input/shell-escape.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
 import type { Style } from "../terminal/style.js";
@@ -12,48 +9,8 @@ export interface LineWriter {
   line(text: string): void;
 }
 
-/** Whether a typed prompt is `!COMMAND` (a shell command run directly). */
-export function isShellEscape(text: string): boolean {
-  return text.trimStart().startsWith("!");
-}
-
-/** Runs `!COMMAND`, shows it and its output, and says that the model will see it. */
-export async function runShellLine(
-  run: RunContext,
-  text: string,
-  signal: AbortSignal,
-  out: LineWriter,
-  style: Style,
-): Promise<void> {
-  const command = text.trimStart().slice(1).trim();
-  if (command === "") {
-    out.line(style.red("! needs a command, e.g. !git status"));
-    return;
-  }
-  out.line(style.dim(`$ ${command}`));
-  const result = await runShellEscape(run, command, signal);
-  out.line(result.isError ? style.red(result.output) : result.output);
-  out.line(style.dim("(the command and its output are now in the conversation)"));
-}
-
-/** The prompt with its `@PATH` files attached, or undefined after reporting why one cannot be. */
-export async function promptWithAttachments(
-  run: RunContext,
-  text: string,
-  out: LineWriter,
-  style: Style,
-): Promise<string | undefined> {
-  const attached = await attachFiles(text, run.cwd, run.toolSandbox);
-  if (!attached.ok) {
-    out.line(style.red(attached.error));
-    return undefined;
-  }
-  if (attached.files.length > 0) out.line(style.dim(`(attached ${attached.files.join(", ")})`));
-  return attached.text;
-}
-
 /** The line shown after Ctrl-C cancelled a prompt: whether its text and the partial answer were kept. */
-export function interruptNotice(result: Extract<PromptResult, { ok: false }>): string {
+export function interruptNotice(result: { keptInterrupted?: boolean }): string {
   if (result.keptInterrupted === true)
     return "cancelled: your prompt and the answer so far stay in the context, marked interrupted";
   return "cancelled before any answer: the prompt is kept in the session file but left out of the context";

@@ -192,6 +192,29 @@ export class Repl {
     return runRewindDialog(sessionPath, pantoHome, { surface, confirm });
   }
 
+  /**
+   * A line that arrives while the user is at the prompt (a compaction prepared in the background):
+   * written above the prompt, which is drawn again with what was typed so far. While a request runs
+   * it is an ordinary line of the output.
+   */
+  notice(text: string): void {
+    const rl = this.#rl;
+    const idle =
+      rl !== undefined &&
+      this.#busy === undefined &&
+      !this.#approval.waiting &&
+      !this.#review.waiting &&
+      !this.#closing;
+    if (!idle) {
+      this.#renderer.line(text);
+      return;
+    }
+    if (this.#io.stdin.isTTY === true) this.#io.stdout.write("\r\x1b[2K");
+    else this.#io.stdout.write("\n");
+    this.#renderer.line(text);
+    rl.prompt(true);
+  }
+
   /** Esc Esc at the prompt opens the rewind list, as `/rewind` does; while a request runs it waits its turn. */
   #onDoubleEscape(): void {
     if (this.#busy !== undefined || this.#approval.waiting || this.#rl === undefined) return;

@@ -1,3 +1,4 @@
+import { preparedCompactionText } from "../../runtime/context-warnings.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import { RunEvents } from "../../runtime/run-events.js";
 import { asUsageError } from "../../runtime/setup/setup-errors.js";
@@ -19,7 +20,11 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
   const renderer = new TerminalRenderer(io.stdout, io.stderr, style, markdownFor(io.stdout, colour));
   const repl = new Repl(io, style, renderer);
   const events = new RunEvents();
-  events.subscribe((event) => renderer.render(event));
+  events.subscribe((event) => {
+    // Ready in the background, most often while the user types: said above the prompt.
+    if (event.type === "compaction-prepared") repl.notice(style.dim(preparedCompactionText(event)));
+    else renderer.render(event);
+  });
   let run: RunContext;
   try {
     run = await startRun({

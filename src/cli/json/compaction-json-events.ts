@@ -1,12 +1,16 @@
 import type { AgentEvent } from "../../agent/index.js";
 import type { CompactionPreview } from "../../compaction/index.js";
 import { optional } from "../../core/index.js";
+import type { CommandOutcome } from "../../runtime/command-outcome.js";
 import type { JsonEvent } from "./json-event.js";
 
 type EventOf<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
 /** `compaction_preview`: the figures of a `compaction` event, minus the summary (and nothing was written). */
-export function compactionPreviewEvent(event: EventOf<"compaction-preview">): JsonEvent {
+export function compactionPreviewEvent(event: {
+  preview: CompactionPreview;
+  tokensBefore: number;
+}): JsonEvent {
   const { preview } = event;
   return {
     type: "compaction_preview",
@@ -71,5 +75,43 @@ export function compactionControlEvent(
         tokens_before: event.tokensBefore,
         tokens_after: event.tokensAfter,
       };
+  }
+}
+
+/**
+ * The lines a command's outcome adds before `done`: what `/pin`, `/unpin`, `/uncompact`,
+ * `/summary edit` and `/compact --preview` did (with `pins`, the notes in force now), as the events
+ * JSON mode has always shown for them; none for other outcomes.
+ */
+export function outcomeJsonEvents(outcome: CommandOutcome, pins: () => readonly string[]): JsonEvent[] {
+  switch (outcome.type) {
+    case "pinned":
+    case "unpinned":
+      return [{ type: outcome.type, number: outcome.number, text: outcome.text, pins: [...pins()] }];
+    case "uncompacted":
+      return [
+        {
+          type: "compaction_undone",
+          compaction_id: outcome.compaction.id,
+          trigger: outcome.compaction.trigger,
+          tokens_before: outcome.tokensBefore,
+          tokens_after: outcome.tokensAfter,
+          earlier_compaction: outcome.earlier,
+        },
+      ];
+    case "summary-edited":
+      return [
+        {
+          type: "summary_edited",
+          compaction_id: outcome.compactionId,
+          summary_tokens: outcome.summaryTokens,
+          tokens_before: outcome.tokensBefore,
+          tokens_after: outcome.tokensAfter,
+        },
+      ];
+    case "compaction-preview":
+      return [compactionPreviewEvent({ preview: outcome.preview, tokensBefore: outcome.contextTokens })];
+    default:
+      return [];
   }
 }

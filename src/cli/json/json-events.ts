@@ -34,6 +34,7 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
         type: "warning",
         message: `${toolDeniedText(event)} (call id ${event.call.id})`,
       };
+    case "prompt-sent":
     case "text-delta":
     case "thinking-delta":
     case "compaction-progress":
@@ -87,6 +88,25 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
       return compactionControlEvent(event);
     case "overflow-retry":
       return { type: "overflow_retry" };
+    case "context-cleared":
+      return {
+        type: "context_cleared",
+        tool_results: event.toolCallIds.length,
+        ids: event.toolCallIds,
+        tokens_before: event.tokensBefore,
+        tokens_after: event.tokensAfter,
+        reason: event.reason.replace("-", "_"),
+        clearing_id: event.clearingId,
+      };
+    case "clearing-undone":
+      return {
+        type: "clearing_undone",
+        tool_results: event.toolCallIds.length,
+        ids: event.toolCallIds,
+        tokens_before: event.tokensBefore,
+        tokens_after: event.tokensAfter,
+        clearing_id: event.clearingId,
+      };
     case "hook":
       return {
         type: "hook",
@@ -105,6 +125,17 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
         ...optional("code", event.code),
         message: event.message,
       };
+    case "compaction-prepared":
+      return {
+        type: "compaction_prepared",
+        model: event.model,
+        turns_summarised: event.turnsSummarised,
+        tokens_summarised: event.tokensSummarised,
+        summary_tokens: event.summaryTokens,
+        duration_ms: event.durationMs,
+      };
+    case "context-warning":
+      return { type: "context_warning", level: event.level, used: event.used, size: event.size };
     case "task-started":
     case "task-event":
     case "task-finished":
@@ -155,6 +186,7 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
     size_sources: record.sizeSources,
     summary: record.summary,
     duration_ms: event.durationMs,
+    ...(event.prepared === true ? { prepared: true } : {}),
     restored: record.restored ?? [],
     ...optional("through_turn", record.turns?.through),
     ...(record.ledger === undefined ? {} : { ledger: ledgerJson(record.ledger) }),

@@ -1,11 +1,13 @@
 import { optional } from "../../core/index.js";
 import { visible } from "../../runtime/format-text.js";
 import type { RunContext } from "../../runtime/run-context.js";
+import { readRunUsage } from "../../runtime/run-usage.js";
 import type { CliOptions } from "../cli-options.js";
 import { forkJson, rewindJson } from "../rewind/rewind-json.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../run-once.js";
+import { outcomeJsonEvents } from "./compaction-json-events.js";
 import { type JsonEvent, jsonLine, toJsonEvent } from "./json-events.js";
-import { runUsageJson } from "./usage-json.js";
+import { usageJson } from "./usage-json.js";
 
 export interface JsonIo extends OnceIo {
   stdout: NodeJS.WritableStream;
@@ -40,6 +42,8 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
       if (run.fork !== undefined) emit(forkJson(run.fork));
     },
     outcome: (outcome) => {
+      const pins = () => current?.session.pins().map((pin) => pin.text) ?? [];
+      for (const event of outcomeJsonEvents(outcome, pins)) emit(event);
       if (outcome.type === "rewound") emit(rewindJson(outcome.prepared, outcome.report));
       if (outcome.type === "forked") emit(forkJson(outcome.fork));
     },
@@ -53,7 +57,7 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
     output: () => {},
     failure: (error) => emit({ type: "error", ...error }),
     done: async (exitCode, text) => {
-      const usage = current === undefined ? undefined : await runUsageJson(current);
+      const usage = current === undefined ? undefined : usageJson(await readRunUsage(current));
       emit({ type: "done", exit_code: exitCode, ...optional("text", text), ...optional("usage", usage) });
     },
   };

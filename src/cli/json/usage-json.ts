@@ -1,41 +1,18 @@
-import type { SubagentUsage } from "../../runtime/commands/describe-cost.js";
-import type { RunContext } from "../../runtime/run-context.js";
-import { readSubagentUsage } from "../../runtime/subagent-usage.js";
-import { addCounts, readSessionUsage, type SessionUsage, type TokenCounts } from "../../session/index.js";
-
-/** The `usage` of the JSON `done` event for this run's session, its subagents' sessions read too. */
-export async function runUsageJson(run: RunContext): Promise<Record<string, unknown>> {
-  const [own, subagents] = await Promise.all([readSessionUsage(run.session.path), readSubagentUsage(run)]);
-  return usageJson(own, subagents);
-}
+import type { RunUsage } from "../../runtime/run-usage.js";
+import type { TokenCounts } from "../../session/index.js";
 
 /**
- * The `usage` of the JSON `done` event: the whole session's totals (as `/cost` shows them, resumed
- * history included), over every model. The top-level counts are the agent's own requests;
- * `compaction` counts the summary requests alone (add the two for everything billed); `subagents`,
- * present once the `task` tool has started one, counts their sessions (requests and summary
- * requests together) and how many there were.
+ * The `usage` of the JSON `done` event: the run's usage (`readRunUsage`, the whole session's
+ * totals as `/cost` shows them) with its field names snake_case. The top-level counts are the
+ * agent's own requests; `compaction` the summary requests alone; `subagents`, present once the
+ * `task` tool has started one, their sessions and how many there were.
  */
-export function usageJson(usage: SessionUsage, subagents?: SubagentUsage): Record<string, unknown> {
+export function usageJson(usage: RunUsage): Record<string, unknown> {
   const children =
-    subagents === undefined || subagents.sessions === 0
+    usage.subagents === undefined
       ? {}
-      : {
-          subagents: {
-            sessions: subagents.sessions,
-            ...countsJson(
-              addCounts([
-                ...Object.values(subagents.usage.chat),
-                ...Object.values(subagents.usage.compaction),
-              ]),
-            ),
-          },
-        };
-  return {
-    ...countsJson(addCounts(Object.values(usage.chat))),
-    compaction: countsJson(addCounts(Object.values(usage.compaction))),
-    ...children,
-  };
+      : { subagents: { sessions: usage.subagents.sessions, ...countsJson(usage.subagents.counts) } };
+  return { ...countsJson(usage.chat), compaction: countsJson(usage.compaction), ...children };
 }
 
 function countsJson(counts: TokenCounts): Record<string, number> {

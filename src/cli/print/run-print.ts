@@ -1,6 +1,8 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/describe-rewind.js";
+import { contextWarningText } from "../../runtime/context-warnings.js";
 import {
+  formatClearingLine,
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
@@ -40,6 +42,10 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
           return note(event.message, style.dim);
         case "tool-denied":
           return note(toolDeniedText(event), style.yellow);
+        case "context-warning":
+          return note(`warning: ${contextWarningText(event)}`, style.yellow);
+        case "prompt-sent":
+          return;
         case "handoff":
           // With --yes nobody reviewed the draft: print it before the new session's answer, so
           // what the new session was told is on record where the user reads (a draft not started
@@ -95,6 +101,8 @@ export function printLine(event: AgentEvent): string | undefined {
       return event.trigger === "overflow"
         ? `context overflow: compaction cannot help: ${event.reason}`
         : undefined;
+    case "context-cleared":
+      return formatClearingLine(event);
     case "warning":
       return `warning: ${event.message}`;
     case "checkpoint": {

@@ -1,6 +1,5 @@
 import { createInterface } from "node:readline/promises";
 import {
-  applyRewind,
   blockedMessage,
   describeRewindDone,
   describeRewindPlan,
@@ -9,11 +8,11 @@ import {
   isRewindError,
   listRewindPoints,
   type PreparedRewind,
-  prepareRewind,
   type RewindReport,
   type RewindTarget,
 } from "../../checkpoints/index.js";
 import { findProjectRoot, resolvePantoHome } from "../../config/index.js";
+import { rewindSession } from "../../runtime/rewind-session.js";
 import { resolveSessionArgument } from "../../runtime/setup/session-argument.js";
 import { UsageError } from "../../runtime/setup/setup-errors.js";
 import { isSessionError, openSession, type RewindScope } from "../../session/index.js";
@@ -99,20 +98,27 @@ export async function runRewind(options: RewindCliOptions, io: RewindIo): Promis
     });
     const target = await targetOf(options, sessionPath, io);
     if (typeof target === "number") return target;
-    const prepared = await prepareRewind({ sessionPath, pantoHome, target, scope: options.scope });
-    const blocked = (prepared.code?.plan.blockers.length ?? 0) > 0;
-    if (options.dryRun || blocked) return report(prepared, undefined, io, options.json);
-    const force = options.force || (await confirmOverwrite(prepared, io));
-    const session = await openSession(sessionPath, {
-      cwd: io.cwd,
-      onWarning: (text) => io.stderr.write(`panto: warning: ${text}\n`),
+    // The same path as /rewind; the session is opened (locked) only to append the rewind entry.
+    const result = await rewindSession({
+      sessionPath,
+      pantoHome,
+      target,
+      scope: options.scope,
+      dryRun: options.dryRun,
+      force: options.force ? true : (prepared) => confirmOverwrite(prepared, io),
+      withSession: async (use) => {
+        const session = await openSession(sessionPath, {
+          cwd: io.cwd,
+          onWarning: (text) => io.stderr.write(`panto: warning: ${text}\n`),
+        });
+        try {
+          return await use(session);
+        } finally {
+          await session.close();
+        }
+      },
     });
-    try {
-      const done = await applyRewind(prepared, session, { pantoHome, force });
-      return report(prepared, done, io, options.json);
-    } finally {
-      await session.close();
-    }
+    return report(result.prepared, result.report, io, options.json);
   } catch (error) {
     const kind = usageKind(error);
     if (kind === undefined || !(error instanceof Error)) throw error;

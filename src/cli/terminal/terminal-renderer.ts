@@ -1,7 +1,10 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/index.js";
 import type { CompactionTrigger } from "../../core/index.js";
+import type { CommandOutcome } from "../../runtime/command-outcome.js";
+import { contextWarningText, preparedCompactionText } from "../../runtime/context-warnings.js";
 import {
+  formatClearingLine,
   formatCompactionLine,
   formatToolCall,
   formatToolResult,
@@ -70,15 +73,10 @@ export class TerminalRenderer {
         this.warning(toolDeniedText(event));
         return;
       case "command":
-        // A handoff's first answer was streamed as it came: its report is where it went.
-        // A custom command's answer was streamed as it came; only a failure is left to show.
-        if (event.outcome.type === "prompt-answered") this.reset();
-        else
-          this.#outcome(
-            event.outcome.type === "handed-off"
-              ? { text: handedOffLine(event.outcome), exit: false }
-              : describeOutcome(event.outcome),
-          );
+        // Shown from the result of `submit` (commandOutcome), not from this notification.
+        return;
+      case "prompt-sent":
+        if (event.files.length > 0) this.line(this.#style.dim(`(attached ${event.files.join(", ")})`));
         return;
       case "handoff":
         if (event.session !== undefined)
@@ -135,6 +133,13 @@ export class TerminalRenderer {
       case "compaction-skipped":
         this.#compactionEnded(event);
         return;
+      case "context-warning":
+        this.warning(contextWarningText(event));
+        return;
+      case "compaction-prepared":
+        // Without a prompt to keep (the interactive session says it above its prompt).
+        this.line(this.#style.dim(preparedCompactionText(event)));
+        return;
       case "task-started":
       case "task-event":
       case "task-finished": {
@@ -147,6 +152,19 @@ export class TerminalRenderer {
         if (line !== undefined) this.line(line);
       }
     }
+  }
+
+  /** A slash command's outcome, once it ended. */
+  commandOutcome(outcome: CommandOutcome): void {
+    // A handoff's first answer was streamed as it came: its report is where it went.
+    // A custom command's answer was streamed as it came; only a failure is left to show.
+    if (outcome.type === "prompt-answered") this.reset();
+    else
+      this.#outcome(
+        outcome.type === "handed-off"
+          ? { text: handedOffLine(outcome), exit: false }
+          : describeOutcome(outcome),
+      );
   }
 
   /** A command's report, after whatever it streamed; a failure in red. */
@@ -184,7 +202,7 @@ export class TerminalRenderer {
         if (event.record.trigger === "overflow")
           this.line(
             style.green(
-              `✓ context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}`,
+              `✓ context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}${event.prepared === true ? " (the summary prepared ahead: no wait)" : ""}`,
             ),
           );
         break;
@@ -226,6 +244,8 @@ export class TerminalRenderer {
         );
       case "overflow-retry":
         return style.dim("↻ retrying the request once against the compacted context");
+      case "context-cleared":
+        return style.dim(`✂ ${formatClearingLine(event)}`);
       default:
         return undefined;
     }

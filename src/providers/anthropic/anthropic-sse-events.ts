@@ -1,7 +1,7 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { providerErrorFromResponse } from "../provider-error.js";
 import { malformedAnswer, parseWireJson } from "../shared/check-wire.js";
-import { readSseEvents } from "../shared/index.js";
+import { type ByteBody, readSseEvents } from "../shared/index.js";
 
 /**
  * The Messages events of a 200 stream. The event's kind is read from its JSON `type`, so servers
@@ -10,7 +10,7 @@ import { readSseEvents } from "../shared/index.js";
  * An error event (`event: error` or `"type": "error"`) throws, classified from its payload verbatim.
  */
 export async function* anthropicSseEvents(
-  body: ReadableStream<Uint8Array>,
+  body: ByteBody,
   provider: string,
 ): AsyncGenerator<RawMessageStreamEvent> {
   for await (const event of readSseEvents(body)) {

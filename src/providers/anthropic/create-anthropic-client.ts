@@ -1,55 +1,97 @@
-import type { AssistantMessage, ModelClient, StreamOptions } from "../../core/index.js";
-import { optional } from "../../core/index.js";
+import { type AssistantMessage, type ModelClient, PantoError, type StreamOptions } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import { providerErrorFromResponse } from "../provider-error.js";
+import { networkError, otherError, providerErrorFromResponse } from "../provider-error.js";
 import {
   createAdapterClient,
+  isNetworkFailure,
+  KEYLESS_PLACEHOLDER,
+  postJson,
   type RequestWatchdog,
+  readBodyText,
   type SniffedBody,
+  sniffResponseBody,
   splitApiVersion,
-  stainlessSdk,
 } from "../shared/index.js";
-import { ANTHROPIC_ERRORS } from "./anthropic-errors.js";
-import { AnthropicSdk } from "./anthropic-sdk.js";
 import { anthropicSseEvents } from "./anthropic-sse-events.js";
 import { readAnthropicStream } from "./read-anthropic-stream.js";
 import { renderAnthropicRequest } from "./render-anthropic-request.js";
 import { isWholeMessage, wholeMessageEvents } from "./whole-message-events.js";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
+/** The Messages API version whose request and event shapes the renderer and reader follow (the SDK's). */
+const ANTHROPIC_VERSION = "2026-10-21";
 
 /**
  * A ModelClient for the Anthropic Messages API (and Anthropic-compatible endpoints). The base URL
- * is the host without /v1, as with ANTHROPIC_BASE_URL; the SDK appends /v1/messages.
+ * is the host without /v1, as with ANTHROPIC_BASE_URL; /v1/messages is appended. A streamed request
+ * is one POST through node:http (see postJson): the vendor SDK's client, its tracing and the fetch
+ * it needs cost a short run more than all the rest of panto, for a request this adapter renders and
+ * an answer it reads itself. The SDK still lists models, loaded only then.
  */
 export function createAnthropicClient(options: AdapterOptions): ModelClient {
   const { provider, model } = options;
-  const { send, toPantoError, listModelIds } = stainlessSdk(withoutVersion(options), {
-    create: (clientOptions) => new AnthropicSdk(clientOptions),
-    defaultBaseURL: DEFAULT_BASE_URL,
-    errors: ANTHROPIC_ERRORS,
-  });
+  const base = withoutVersion(options).baseURL ?? DEFAULT_BASE_URL;
+  const url = `${base}${base.endsWith("/") ? "" : "/"}v1/messages`;
+  const headers = requestHeaders(options);
   return createAdapterClient(options, {
     defaultBaseURL: DEFAULT_BASE_URL,
     attempt: async (request, watchdog, onEvent) => {
       const params = renderAnthropicRequest(request, { provider });
-      const sniffed = await send(
-        (client) => client.messages.create(params, { signal: watchdog.signal }),
-        watchdog,
-      );
-      return readAnswer(sniffed, { provider, model, watchdog, onEvent });
+      const answer = await postJson(url, {
+        provider,
+        headers,
+        body: JSON.stringify(params),
+        signal: watchdog.signal,
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      });
+      watchdog.responded();
+      if (answer.status < 200 || answer.status > 299) {
+        const body = await readBodyText(answer.body);
+        throw providerErrorFromResponse({ status: answer.status, body, provider, headers: answer.headers });
+      }
+      return readAnswer(await sniffResponseBody(answer.body), { provider, model, watchdog, onEvent });
     },
-    toPantoError,
+    toPantoError: (error) => toPantoError(error, provider),
     // GET /v1/models, every page.
-    listModels: (signal) =>
-      listModelIds((client) => client.models.list({ limit: 1000 }, optional("signal", signal))),
+    listModels: async (signal) => {
+      const { listAnthropicModels } = await import("./list-anthropic-models.js");
+      return listAnthropicModels(withoutVersion(options), DEFAULT_BASE_URL, signal);
+    },
   });
 }
 
-/** The SDK appends /v1/messages, so a base URL written with /v1 (as some proxies document it) loses it. */
+/**
+ * What the SDK sent, less its telemetry headers: JSON both ways, the API version, the key as a
+ * bearer token (a keyless local endpoint gets a placeholder, as before), then the configured
+ * headers, which win over ours whatever their case.
+ */
+function requestHeaders(options: AdapterOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "content-type": "application/json",
+    "user-agent": "panto",
+    "anthropic-version": ANTHROPIC_VERSION,
+    authorization: `Bearer ${options.apiKey ?? KEYLESS_PLACEHOLDER}`,
+  };
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+  return headers;
+}
+
+/** A base URL written with /v1 (as some proxies document it) loses it: /v1/messages is appended. */
 function withoutVersion(options: AdapterOptions): AdapterOptions {
   if (options.baseURL === undefined) return options;
   return { ...options, baseURL: splitApiVersion(options.baseURL, ["v1"]).base };
+}
+
+/**
+ * Classifies what one attempt threw: HTTP errors, error events and malformed answers are already
+ * PantoErrors (and so is a connection that never answered); a connection failing while the body is
+ * read is a retryable network error; anything else is not retried.
+ */
+function toPantoError(error: unknown, provider: string): PantoError {
+  if (error instanceof PantoError) return error;
+  if (isNetworkFailure(error)) return networkError(provider, error, "stream failed");
+  return otherError(provider, error);
 }
 
 /**

@@ -1,23 +1,17 @@
+import { type ByteBody, bytesOf } from "../shared/index.js";
+
 /**
  * The top-level elements of a JSON array as their text, yielded as soon as each one is complete:
  * how `streamGenerateContent` without `alt=sse` streams (`[{...}\n,\r\n{...}]`). A body that is a
  * single object (a plain `generateContent` answer) yields that object. An element cut off by the
  * end of the body is dropped: the caller sees a stream that never finished.
  */
-export async function* jsonArrayElements(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = body.getReader();
+export async function* jsonArrayElements(body: ByteBody): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   const scanner = new JsonElementScanner();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      yield* scanner.push(decoder.decode(value, { stream: true }));
-    }
-    yield* scanner.push(decoder.decode());
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
+  // Leaving the loop early (the consumer stopped) cancels the body, which closes the connection.
+  for await (const chunk of bytesOf(body)) yield* scanner.push(decoder.decode(chunk, { stream: true }));
+  yield* scanner.push(decoder.decode());
 }
 
 /** Tracks nesting and strings across pushes; only objects and arrays count as elements. */

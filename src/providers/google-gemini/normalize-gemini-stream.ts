@@ -1,4 +1,4 @@
-import { peekBody, readSseEvents } from "../shared/index.js";
+import { type ByteBody, peekBody, readSseEvents } from "../shared/index.js";
 import { jsonArrayElements } from "./json-array-elements.js";
 
 /**
@@ -31,7 +31,7 @@ export function normalizeGeminiStream(
   });
 }
 
-async function* geminiPayloads(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+async function* geminiPayloads(body: ByteBody): AsyncGenerator<string> {
   const peeked = await peekBody(body);
   if (peeked.startsAsJson) {
     yield* jsonArrayElements(peeked.body);

@@ -1,6 +1,6 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { providerErrorFromResponse } from "../provider-error.js";
-import { malformedAnswer, readSseEvents } from "../shared/index.js";
+import { type ByteBody, malformedAnswer, readSseEvents } from "../shared/index.js";
 
 /**
  * The Responses events of a 200 stream, each read from its JSON `type` (an `event:` line is
@@ -9,7 +9,7 @@ import { malformedAnswer, readSseEvents } from "../shared/index.js";
  * OpenAI-style `[DONE]` are skipped.
  */
 export async function* responsesSseEvents(
-  body: ReadableStream<Uint8Array>,
+  body: ByteBody,
   provider: string,
 ): AsyncGenerator<ResponseStreamEvent> {
   for await (const event of readSseEvents(body)) {

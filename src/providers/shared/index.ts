@@ -10,6 +10,7 @@ export { describeEndpoint } from "./describe-endpoint.js";
 export { groupToolResults } from "./group-tool-results.js";
 export { isNetworkFailure } from "./is-network-failure.js";
 export { parseToolArguments } from "./parse-tool-arguments.js";
+export { type HttpAnswer, type PostJsonOptions, postJson } from "./post-json.js";
 export { readSseEvents, type SseEvent } from "./read-sse-events.js";
 export {
   DEFAULT_FIRST_BYTE_TIMEOUT_MS,
@@ -28,7 +29,15 @@ export {
   TIMEOUT_RETRY_WINDOW_MS,
 } from "./run-with-retry.js";
 export { KEYLESS_PLACEHOLDER, type SdkClientOptions, sdkClientOptions } from "./sdk-client-options.js";
-export { type PeekedBody, peekBody, type SniffedBody, sniffResponseBody } from "./sniff-response-body.js";
+export {
+  type ByteBody,
+  bytesOf,
+  type PeekedBody,
+  peekBody,
+  readBodyText,
+  type SniffedBody,
+  sniffResponseBody,
+} from "./sniff-response-body.js";
 export { splitApiVersion } from "./split-api-version.js";
 export type { StainlessErrors } from "./stainless-error-to-panto.js";
 export { type StainlessSdk, stainlessSdk } from "./stainless-sdk.js";

@@ -1,4 +1,5 @@
 import { optional } from "../../core/index.js";
+import { type ByteBody, bytesOf } from "./sniff-response-body.js";
 /** One server-sent event: its `event:` name when the server gave one, and its data lines joined. */
 export interface SseEvent {
   event?: string;
@@ -13,29 +14,27 @@ export interface SseEvent {
  * Stopping early (a `break` after the terminal event) cancels the body, so a server that keeps
  * the connection open after its answer does not hold the caller.
  */
-export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
-  const reader = body.getReader();
+export async function* readSseEvents(body: ByteBody): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
   const parser = new SseLineParser();
   let buffer = "";
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      const { lines, rest } = splitLines(buffer, done);
-      buffer = rest;
-      for (const line of lines) {
-        const event = parser.line(line);
-        if (event !== undefined) yield event;
-      }
-      if (done) break;
+  const take = function* (final: boolean): Generator<SseEvent> {
+    const { lines, rest } = splitLines(buffer, final);
+    buffer = rest;
+    for (const line of lines) {
+      const event = parser.line(line);
+      if (event !== undefined) yield event;
     }
-    const last = parser.end();
-    if (last !== undefined) yield last;
-  } finally {
-    // Closes the connection when the consumer stops before the server does.
-    reader.cancel().catch(() => undefined);
+  };
+  // Leaving the loop early (the consumer stopped) cancels the body, which closes the connection.
+  for await (const chunk of bytesOf(body)) {
+    buffer += decoder.decode(chunk, { stream: true });
+    yield* take(false);
   }
+  buffer += decoder.decode();
+  yield* take(true);
+  const last = parser.end();
+  if (last !== undefined) yield last;
 }
 
 /**

@@ -20,11 +20,18 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
     summary: "undo the compaction in effect (repeat to walk back one compaction at a time)",
   },
   {
+    name: "unclear",
+    aliases: [],
+    args: "",
+    summary:
+      "take back the latest clearing of old tool results (their outputs are whole in the context again) and pause clearing until the context has grown by clearing.min_reclaim_tokens",
+  },
+  {
     name: "summary",
     aliases: [],
-    args: "[edit [TEXT]]",
+    args: "[edit [TEXT] | discard]",
     summary:
-      "print the summary in effect; edit opens it in $VISUAL/$EDITOR and stores your text, edit TEXT stores TEXT (no model call)",
+      "print the summary in effect and any prepared ahead (pending); edit opens it in $VISUAL/$EDITOR and stores your text, edit TEXT stores TEXT (no model call); discard drops the pending one",
     needs: "editor",
   },
   {
@@ -46,7 +53,8 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
     name: "init",
     aliases: [],
     args: "[notes]",
-    summary: "ask the model to write AGENTS.md for this project, or update the one there",
+    summary:
+      "ask the model to write AGENTS.md for this project, or update the one there; in a git project also adds .panto/config.local.json to .gitignore",
   },
   {
     name: "context",
@@ -77,6 +85,12 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
       "show the session file, id, entries, context size and every compaction (failed and undone ones too)",
   },
   { name: "tools", aliases: [], args: "", summary: "list the tools and whether they need permission" },
+  {
+    name: "permissions",
+    aliases: [],
+    args: "",
+    summary: "the permission rules in force (deny, ask, allow), each with the file and key it came from",
+  },
   {
     name: "last",
     aliases: [],

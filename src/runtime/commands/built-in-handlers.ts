@@ -1,5 +1,5 @@
 import { isPathProblem } from "../../core/index.js";
-import { readSessionUsage } from "../../session/index.js";
+import { readClearingSavings, readSessionUsage } from "../../session/index.js";
 import { type CommandOutcome, failed, info, usageError } from "../command-outcome.js";
 import { describeSandbox, formatRequestTokens, plural } from "../format-text.js";
 import type { CommandHandler, RunContext, RuntimeCommand } from "../run-context.js";
@@ -21,6 +21,7 @@ const rewinds = () => import("./rewind-commands.js");
 const HANDLERS: Record<string, CommandHandler> = {
   compact: lazy(async () => (await compaction()).runCompactCommand),
   uncompact: lazy(async () => (await compaction()).runUncompact),
+  unclear: lazy(async () => (await compaction()).runUnclear),
   pin: lazy(async () => (await compaction()).runPin),
   pins: lazy(async () => (await compaction()).runPins),
   unpin: lazy(async () => (await compaction()).runUnpin),
@@ -38,9 +39,10 @@ const HANDLERS: Record<string, CommandHandler> = {
     return info("context", `${await describeNextRequest(run)}\n\n${context}`);
   },
   cost: async (run) => {
-    const { describeCost } = await import("./describe-cost.js");
+    const { describeClearingSavings, describeCost } = await import("./describe-cost.js");
     const own = await readSessionUsage(run.session.path);
-    return info("cost", describeCost(own, run.prices, await readSubagentUsage(run)));
+    const cost = describeCost(own, run.prices, await readSubagentUsage(run));
+    return info("cost", `${cost}${describeClearingSavings(await readClearingSavings(run.session.path))}`);
   },
   model: lazy(async () => (await import("./model-command.js")).runModelCommand),
   session: async (run) => {
@@ -48,6 +50,11 @@ const HANDLERS: Record<string, CommandHandler> = {
     return info("session", `${describeSession(run)}\n${history}`);
   },
   tools: async (run) => info("tools", describeTools(run)),
+  permissions: async (run) =>
+    info(
+      "permissions",
+      (await import("../describe-permissions.js")).describePermissions(run.approvals.rules),
+    ),
   last: async (run) => {
     const { describeLastToolOutput } = await import("./last-tool-output.js");
     return info("last", describeLastToolOutput(run.agent.effectiveContext()));

@@ -73,6 +73,7 @@ async function runCompact(
           model: attempt.model,
           message: attempt.error.message,
         })),
+        ...(outcome.blocked === true ? { blocked: true as const } : {}),
       };
   }
 }
@@ -89,6 +90,20 @@ export const runUncompact: CommandHandler = async (run, args) => {
     tokensBefore: outcome.tokensBefore,
     tokensAfter: outcome.tokensAfter,
     earlier: outcome.earlier,
+  };
+};
+
+/** `/unclear`: takes back the latest clearing of old tool results. */
+export const runUnclear: CommandHandler = async (run, args) => {
+  if (args !== "") return usageError("/unclear takes no arguments");
+  const outcome = await run.agent.unclear();
+  if (outcome.type === "nothing-to-unclear") return outcome;
+  return {
+    type: "uncleared",
+    clearingId: outcome.clearingId,
+    toolResults: outcome.toolCallIds.length,
+    tokensBefore: outcome.tokensBefore,
+    tokensAfter: outcome.tokensAfter,
   };
 };
 
@@ -120,15 +135,21 @@ export const runUnpin: CommandHandler = async (run, args) => {
 };
 
 /**
- * `/summary` prints the summary in effect; `/summary edit` opens it in the user's editor;
- * `/summary edit TEXT` stores TEXT in its place (for front-ends without an editor: ACP, JSON).
+ * `/summary` prints the summary in effect and any prepared ahead (pending); `/summary edit` opens
+ * the one in effect in the user's editor; `/summary edit TEXT` stores TEXT in its place (for
+ * front-ends without an editor: ACP, JSON); `/summary discard` drops the pending one.
  */
 export const runSummary: CommandHandler = async (run, args) => {
   const edit = /^edit(?:\s+([\s\S]*))?$/.exec(args);
+  if (args === "discard")
+    return { type: "prepared-discarded", discarded: run.agent.discardPreparedCompaction() };
   if (args !== "" && edit === null)
-    return usageError(`/summary takes no argument, "edit", or "edit" and the new summary; got "${args}"`);
+    return usageError(
+      `/summary takes no argument, "edit", or "edit" and the new summary (or "discard", which drops a summary prepared ahead); got "${args}"`,
+    );
   const base = run.session.activeCompaction();
-  if (base === undefined) return { type: "no-summary" };
+  const pending = args === "" ? run.agent.pendingCompaction() : undefined;
+  if (base === undefined) return { type: "no-summary", ...optional("pending", pending) };
   if (args === "") {
     const text = composeCompactionSummary({
       summary: base.summary,
@@ -136,7 +157,12 @@ export const runSummary: CommandHandler = async (run, args) => {
       ...optional("skills", base.skills),
     });
     const { id, trigger, ts, model } = base;
-    return { type: "summary-shown", compaction: { id, trigger, ts, model }, text };
+    return {
+      type: "summary-shown",
+      compaction: { id, trigger, ts, model },
+      text,
+      ...optional("pending", pending),
+    };
   }
   const inline = edit?.[1]?.trim() ?? "";
   if (inline !== "") return editedOutcome(await run.agent.editSummary(inline));
@@ -166,6 +192,8 @@ function editedOutcome(outcome: EditOutcome): CommandOutcome {
         type: "summary-edited",
         compactionId: outcome.compaction.id,
         summaryTokens: outcome.compaction.summaryTokens,
+        tokensBefore: outcome.tokensBefore,
+        tokensAfter: outcome.tokensAfter,
       };
     case "unchanged":
       return { type: "summary-unchanged" };

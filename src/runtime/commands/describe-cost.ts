@@ -1,5 +1,5 @@
 import type { ModelPrice } from "../../config/index.js";
-import { addCounts, type SessionUsage, type TokenCounts } from "../../session/index.js";
+import { addCounts, type ClearingSavings, type SessionUsage, type TokenCounts } from "../../session/index.js";
 
 const HEADINGS = ["input", "output", "cache read", "cache write", "cost"] as const;
 
@@ -47,6 +47,18 @@ export function describeCost(
   const lines = table([["Session usage (tokens)", ...HEADINGS], ...rows]);
   lines.push(costNote(priced.length, costs.length));
   return lines.join("\n");
+}
+
+/**
+ * `/cost`'s line on clearing, apart from the measured usage above it: what clearing took out and
+ * the input tokens later requests did not carry (an estimate from the recorded sizes). Empty when
+ * nothing was cleared.
+ */
+export function describeClearingSavings(savings: ClearingSavings): string {
+  if (savings.clearings === 0) return "";
+  const clearings = savings.clearings === 1 ? "1 clearing" : `${savings.clearings} clearings`;
+  const outputs = savings.results === 1 ? "1 old tool output" : `${savings.results} old tool outputs`;
+  return `\nClearing saved: ${clearings} took ${outputs} out of the context; the requests after them carried about ${formatCount(savings.tokensSaved)} fewer input tokens (estimated from the sizes recorded with each clearing; not in the table).`;
 }
 
 /** The price of `counts`, or undefined when no price is configured for a kind of token it used. */

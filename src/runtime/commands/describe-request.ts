@@ -1,7 +1,7 @@
 import { instructionFilesIn } from "../../agent/index.js";
 import { estimateMessageTokens, estimateTokens } from "../../compaction/index.js";
 import type { Message } from "../../core/index.js";
-import { PINNED_NOTES_HEADING } from "../../session/index.js";
+import { clearingsInForce, PINNED_NOTES_HEADING } from "../../session/index.js";
 import { contextUsage, describeRequestSize } from "../context-usage.js";
 import { formatTokens, plural } from "../format-text.js";
 import type { RunContext } from "../run-context.js";
@@ -63,7 +63,17 @@ export async function describeNextRequest(run: RunContext): Promise<string> {
     ),
     `  ${"total".padEnd(width)}  ${formatTokens(total).padStart(6)}`,
     describeRequestSize(size, window),
+    ...clearedLine(run),
   ].join("\n");
+}
+
+/** What the clearings in force keep out of the context, when any do (the tool results above hold their stubs). */
+function clearedLine(run: RunContext): string[] {
+  const { clearings, cleared } = clearingsInForce(run.session.activeEntries());
+  if (clearings.length === 0) return [];
+  return [
+    `Cleared: ${plural(cleared.size, "old tool output")} (about ${formatTokens(run.agent.clearedTokens())} tokens) left the context in ${plural(clearings.length, "clearing")}; each stub names its call, recall {"tool_result": ID} reads it back, /unclear takes the latest clearing back.`,
+  ];
 }
 
 /** "with AGENTS.md", "with 2 AGENTS.md files", or "no AGENTS.md": what the system prompt carries. */

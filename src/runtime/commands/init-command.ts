@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { failed } from "../command-outcome.js";
 import type { CommandHandler } from "../run-context.js";
@@ -16,13 +17,33 @@ export const runInitCommand: CommandHandler = async (run, args, signal) => {
     return failed(status, result.error.code, `/init: ${result.error.message}`);
   }
   const after = await readFile(path, "utf8").catch(() => undefined);
+  const ignored = await ignoreLocalConfig(run.projectRoot);
   return {
     type: "agents-file",
     path,
     existed: before !== undefined,
     changed: after !== undefined && after !== before,
+    ...(ignored === undefined ? {} : { ignored }),
   };
 };
+
+const LOCAL_CONFIG = ".panto/config.local.json";
+
+/**
+ * In a git project, adds `.panto/config.local.json` (the user's own settings and permission
+ * rules for the project) to the root .gitignore unless a line there already names it; returns the
+ * .gitignore's path when it added the line.
+ */
+async function ignoreLocalConfig(projectRoot: string): Promise<string | undefined> {
+  if (!existsSync(join(projectRoot, ".git"))) return undefined;
+  const file = join(projectRoot, ".gitignore");
+  const text = await readFile(file, "utf8").catch(() => "");
+  const lines = text.split(/\r?\n/).map((line) => line.trim());
+  if (lines.includes(LOCAL_CONFIG) || lines.includes(`/${LOCAL_CONFIG}`)) return undefined;
+  const separator = text === "" || text.endsWith("\n") ? "" : "\n";
+  await appendFile(file, `${separator}${LOCAL_CONFIG}\n`);
+  return file;
+}
 
 function initPrompt(path: string, exists: boolean, notes: string): string {
   const task = exists

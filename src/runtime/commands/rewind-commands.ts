@@ -1,14 +1,7 @@
-import {
-  applyRewind,
-  blockedMessage,
-  isRewindError,
-  listRewindPoints,
-  type PreparedRewind,
-  prepareRewind,
-  type RewindTarget,
-} from "../../checkpoints/index.js";
+import { isRewindError, listRewindPoints, type RewindTarget } from "../../checkpoints/index.js";
 import type { RewindScope } from "../../session/index.js";
 import { type CommandOutcome, failed, info, usageError } from "../command-outcome.js";
+import { type MakeRewindOptions, makeRewind, type RewindResult, rewindSession } from "../rewind-session.js";
 import type { RunContext } from "../run-context.js";
 
 /** `/rewind` arguments: a turn (or --undo), what to take back, a dry run, overwriting conflicts. */
@@ -54,12 +47,16 @@ export function parseRewindArgs(text: string): RewindArgs | string {
   return args;
 }
 
-/** Makes a worked-out rewind in the run's session; a blocked code rewind is a failure saying why. */
-async function apply(run: RunContext, prepared: PreparedRewind, force: boolean): Promise<CommandOutcome> {
-  const blockers = prepared.code?.plan.blockers ?? [];
-  if (blockers.length > 0) return failed("failure", "checkpoints_unavailable", blockedMessage(blockers));
-  const report = await applyRewind(prepared, run.session, { pantoHome: run.pantoHome, force });
-  return { type: "rewound", prepared, report };
+/** A rewind made (or worked out) in the run's session; a blocked code rewind is a failure saying why. */
+function outcomeOf(result: RewindResult): CommandOutcome {
+  if (result.blocked !== undefined) return failed("failure", "checkpoints_unavailable", result.blocked);
+  const { prepared, report } = result;
+  return report === undefined ? { type: "rewound", prepared } : { type: "rewound", prepared, report };
+}
+
+/** How `/rewind` makes a rewind: in the run's own session. */
+function inRun(run: RunContext, dryRun: boolean, force: boolean): MakeRewindOptions {
+  return { pantoHome: run.pantoHome, dryRun, force, withSession: (use) => use(run.session) };
 }
 
 /** `/rewind` alone: the front-end's list when it has one, else the turns as text. */
@@ -70,7 +67,7 @@ async function chooseOrList(run: RunContext): Promise<CommandOutcome> {
   const choice = await choose(run.session.path, run.pantoHome);
   if (choice.type === "empty") return info("rewind", "Nothing to rewind: the session has no turns yet.");
   if (choice.type === "cancelled") return info("rewind", "Rewind cancelled; nothing was changed.");
-  return await apply(run, choice.prepared, choice.force);
+  return outcomeOf(await makeRewind(choice.prepared, inRun(run, false, choice.force)));
 }
 
 /**
@@ -83,15 +80,9 @@ export async function runRewindCommand(run: RunContext, text: string): Promise<C
   if (!run.session.hasFile) return info("rewind", "Nothing to rewind: the session has no turns yet.");
   try {
     if (args.target === undefined) return await chooseOrList(run);
-    const prepared = await prepareRewind({
-      sessionPath: run.session.path,
-      pantoHome: run.pantoHome,
-      target: args.target,
-      scope: args.scope,
-    });
-    const blockers = prepared.code?.plan.blockers ?? [];
-    if (args.dryRun && blockers.length === 0) return { type: "rewound", prepared };
-    return await apply(run, prepared, args.force);
+    const { target, scope } = args;
+    const made = { sessionPath: run.session.path, target, scope, ...inRun(run, args.dryRun, args.force) };
+    return outcomeOf(await rewindSession(made));
   } catch (error) {
     if (isRewindError(error) && error.kind === "usage") return usageError(error.message);
     throw error;

@@ -5,6 +5,26 @@ import type { SecretRedactor } from "../../secrets/index.js";
 import { addMcpSecrets } from "./known-secrets.js";
 
 /**
+ * The servers config "allowed_mcp_servers" lets start (all without the key); each one left out is
+ * a warning naming the file that set the list (the managed settings win over every other file).
+ */
+function allowedServers(
+  specs: readonly McpServerSpec[],
+  loaded: LoadedConfig,
+  onWarning: (message: string) => void,
+): McpServerSpec[] {
+  const allowed = loaded.config.allowed_mcp_servers;
+  if (allowed === undefined) return [...specs];
+  const source =
+    loaded.managed?.config.allowed_mcp_servers !== undefined ? loaded.managed.file : "your config";
+  return specs.filter((spec) => {
+    if (allowed.includes(spec.name)) return true;
+    onWarning(`MCP server "${spec.name}" not started: it is not in allowed_mcp_servers (${source})`);
+    return false;
+  });
+}
+
+/**
  * Starts the MCP servers of the project's `.mcp.json`, of `mcp_servers` in config, and those the
  * front-end adds (`added`, which replace configured ones of the same name). With none, nothing of
  * MCP is loaded: the SDK is imported only here, and only when needed. The secrets in their
@@ -30,7 +50,7 @@ export async function startMcp(
     onWarning,
   });
   const names = new Set(added.map((spec) => spec.name));
-  const all = [...specs.filter((spec) => !names.has(spec.name)), ...added];
+  const all = allowedServers([...specs.filter((spec) => !names.has(spec.name)), ...added], loaded, onWarning);
   if (all.length === 0) return undefined;
   // Before any server starts: its connection errors name its URL.
   if (where.secrets !== undefined) addMcpSecrets(where.secrets, all);

@@ -1,7 +1,10 @@
-import type { SandboxConfig } from "../../config/index.js";
+import { ConfigError, type SandboxConfig } from "../../config/index.js";
 import type { SandboxMode, SandboxRecord } from "../../core/index.js";
 import { Sandbox } from "../../sandbox/sandbox.js";
 import { resolveSandboxSettings } from "../../sandbox/sandbox-settings.js";
+
+/** How much each mode lets commands do: a pinned mode may be tightened, never loosened. */
+const LOOSENESS: Record<SandboxMode, number> = { "read-only": 0, "workspace-write": 1, full: 2 };
 
 /** The sandbox of one run: what the session and the front-ends are told, and the sandbox itself (none in mode full). */
 export interface RunSandbox {
@@ -14,6 +17,8 @@ export interface StartSandboxInput {
   config: SandboxMode | SandboxConfig | undefined;
   /** --sandbox MODE. */
   flag: SandboxMode | undefined;
+  /** The mode the managed settings pin, and their file: nothing may be looser. */
+  pinned?: { mode: SandboxMode; file: string };
   projectRoot: string;
   pantoHome: string;
   /** Where bwrap is found (PATH) and HOME. */
@@ -27,6 +32,13 @@ export interface StartSandboxInput {
  */
 export async function startSandbox(input: StartSandboxInput): Promise<RunSandbox> {
   const settings = resolveSandboxSettings(input.config, input.flag);
+  const pinned = input.pinned;
+  if (pinned !== undefined && LOOSENESS[settings.mode] > LOOSENESS[pinned.mode]) {
+    throw new ConfigError(
+      `the managed settings (${pinned.file}) pin the sandbox to "${pinned.mode}"; --sandbox ${settings.mode} would loosen it. Run with --sandbox ${pinned.mode}${pinned.mode === "read-only" ? "" : " or read-only"}.`,
+      { file: pinned.file, key: "sandbox.mode" },
+    );
+  }
   if (settings.mode === "full") {
     return { record: { mode: "full", network: true, writableRoots: [] } };
   }

@@ -1,0 +1,71 @@
+import type { SandboxMode } from "../core/sandbox-mode.js";
+import type { CliOptions } from "./cli-option-types.js";
+
+/** The root command's options as parsed from argv, before they are checked together. */
+export interface RawOptions {
+  print?: string | true;
+  json?: true;
+  model?: string;
+  session?: string;
+  continue?: true;
+  resume?: string | true;
+  maxTurns?: string;
+  allowTools?: true;
+  yes?: true;
+  sandbox?: SandboxMode;
+  allowUnsandboxed?: true;
+  fork?: string;
+}
+
+/** "SESSION@TURN" or "SESSION": the session argument and the turn, or a problem. */
+function parseFork(value: string): { session: string; turn?: number } | string {
+  const at = value.lastIndexOf("@");
+  const tail = at === -1 ? "" : value.slice(at + 1);
+  if (at === -1 || !/^\d+$/.test(tail)) {
+    if (value.trim() === "")
+      return "--fork needs a session: an id prefix or a path, with @TURN to fork after that turn";
+    return { session: value };
+  }
+  const turn = Number(tail);
+  if (turn < 1) return `--fork turns are numbered from 1 (got "${value}")`;
+  return { session: value.slice(0, at), turn };
+}
+
+/** Validates flag combinations; returns the problem as a string. */
+export function toCliOptions(raw: RawOptions, words: readonly string[] = []): CliOptions | string {
+  const positional = words.length === 0 ? undefined : words.join(" ");
+  if (positional !== undefined && typeof raw.print === "string")
+    return "give the prompt once: as the -p value or after the options, not both";
+  if (raw.session !== undefined && raw.continue === true)
+    return "--session and --continue cannot be used together (choose one session)";
+  if (raw.resume !== undefined && (raw.session !== undefined || raw.continue === true))
+    return "--resume cannot be used with --session or --continue (choose one session)";
+  if (
+    raw.fork !== undefined &&
+    (raw.session !== undefined || raw.continue === true || raw.resume !== undefined)
+  )
+    return "--fork cannot be used with --session, --continue or --resume (the fork is a new session)";
+  const fork = raw.fork === undefined ? undefined : parseFork(raw.fork);
+  if (typeof fork === "string") return fork;
+  if (raw.model?.trim() === "") return "--model needs a value written provider/model";
+  const maxTurns = raw.maxTurns === undefined ? undefined : Number(raw.maxTurns);
+  if (maxTurns !== undefined && !(Number.isSafeInteger(maxTurns) && maxTurns > 0))
+    return `--max-turns needs a whole number of model requests above 0 (got "${raw.maxTurns}")`;
+  const options: CliOptions = {
+    print: raw.print !== undefined || raw.json === true,
+    json: raw.json === true,
+    continue: raw.continue === true,
+    allowTools: raw.allowTools === true,
+    yes: raw.yes === true,
+    allowUnsandboxed: raw.allowUnsandboxed === true,
+  };
+  if (raw.sandbox !== undefined) options.sandbox = raw.sandbox;
+  if (typeof raw.print === "string") options.prompt = raw.print;
+  else if (positional !== undefined) options.prompt = positional;
+  if (raw.model !== undefined) options.model = raw.model.trim();
+  if (raw.session !== undefined) options.session = raw.session;
+  if (raw.resume !== undefined) options.resume = raw.resume === true ? true : raw.resume.trim();
+  if (maxTurns !== undefined) options.maxTurns = maxTurns;
+  if (fork !== undefined) options.fork = fork;
+  return options;
+}

@@ -1,0 +1,101 @@
+import { contextUsage } from "./context-usage.js";
+import { ContextWarnings } from "./context-warnings.js";
+import type { RunContext } from "./run-context.js";
+import type { RunEvent } from "./run-events.js";
+
+export interface ContextWatchOptions {
+  /** Config `context_warnings`: the fractions of a known window to warn at. */
+  warnings: readonly number[];
+  /**
+   * Config `prepare_compaction_at`: a turn that ends with the context past this fraction of a
+   * known window has the next compaction's summary written in the background. Undefined: never;
+   * so in a one-shot run (print, JSON), which exits before it could be used.
+   */
+  prepareAt?: number | undefined;
+}
+
+/**
+ * Watches how full the context is after each change to it (an answer written, a compaction, an
+ * undo, an edited summary, a clearing of old tool results or its undo, a rewind) and, with a known
+ * window, reports `context-warning` events (see ContextWarnings), and at the end of a turn past
+ * `prepareAt` starts preparing the next compaction (`Agent.prepareCompaction`). The checks run one
+ * after another, in the order of the changes; `settled` waits for them (not for a preparation).
+ */
+export class ContextWatch {
+  readonly #run: () => RunContext;
+  readonly #warnings: ContextWarnings;
+  readonly #prepareAt: number | undefined;
+  #checks: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(run: () => RunContext, options: ContextWatchOptions) {
+    this.#run = run;
+    this.#warnings = new ContextWarnings(options.warnings);
+    this.#prepareAt = options.prepareAt;
+  }
+
+  /** The run's event listener: the events after which the context is not what it was. */
+  onEvent(event: RunEvent): void {
+    switch (event.type) {
+      case "assistant-message":
+        this.changed({ turnEnded: !event.message.content.some((block) => block.type === "tool-call") });
+        return;
+      case "compaction":
+      case "compaction-undone":
+      case "summary-edited":
+      case "context-cleared":
+      case "clearing-undone":
+        this.changed();
+        return;
+      case "command":
+        if (event.outcome.type === "rewound") this.changed({ historyRewritten: true });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * The context changed. Called by the events above, and by whatever changes it without one:
+   * warnings whose level it dropped below are armed again and any new
+   * one is given; `historyRewritten` (the messages already sent are not what they were) drops a
+   * prepared compaction at once (one the session no longer holds is dropped when applied anyway);
+   * `turnEnded` may start preparing one.
+   */
+  changed(options: { historyRewritten?: boolean; turnEnded?: boolean } = {}): void {
+    if (this.#closed) return;
+    if (options.historyRewritten === true) this.#run().agent.discardPreparedCompaction();
+    const turnEnded = options.turnEnded === true;
+    this.#checks = this.#checks.then(() => this.#check(turnEnded)).catch(() => undefined);
+  }
+
+  /** Resolves once every check asked for so far is done (its warning reported). */
+  settled(): Promise<void> {
+    return this.#checks;
+  }
+
+  /** No check starts after this; waits for the one running. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#checks;
+  }
+
+  async #check(turnEnded: boolean): Promise<void> {
+    const run = this.#run();
+    const { size, window } = await contextUsage(run, run.agent.learnedWindow()?.contextWindow);
+    if (window === undefined || this.#closed) return;
+    const prepareAt = this.#prepareAt;
+    // In the background: the user reads and types meanwhile. It never rejects.
+    if (turnEnded && prepareAt !== undefined && size.tokens >= prepareAt * window.tokens)
+      void run.agent.prepareCompaction().catch(() => undefined);
+    const level = this.#warnings.check(size.tokens, window.tokens);
+    if (level === undefined) return;
+    run.events.emit({
+      type: "context-warning",
+      level,
+      used: size.tokens,
+      size: window.tokens,
+      sizeFrom: window.source,
+    });
+  }
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import {
+  groupTurns,
+  preparedPlan,
+  prepareSummary,
+  runCompaction,
+  type SummariseFn,
+  sizeTurns,
+} from "../../src/compaction/index.js";
+import type { Message } from "../../src/core/index.js";
+import { assistant, call, orphans, results, user } from "./builders.js";
+
+/** Three finished turns (the second with a tool call and its result). */
+const FINISHED: Message[] = [
+  user("Set up the project"),
+  assistant("Done: package.json created."),
+  user("Add a test for parseConfig"),
+  assistant([call("c1", "write_file", { path: "test/parse-config.test.ts", content: "..." })]),
+  results({ id: "c1", name: "write_file", text: "written" }),
+  assistant("Test added."),
+  user("Run the tests"),
+  assistant("All green."),
+];
+/** Turns added after the summary was prepared: one finished, one in flight. */
+const ADDED: Message[] = [user("Now the README"), assistant("README written."), user("And the changelog")];
+
+function counting(reply: string): { summarise: SummariseFn; calls: () => number } {
+  let calls = 0;
+  return {
+    summarise: async () => {
+      calls += 1;
+      return { text: reply };
+    },
+    calls: () => calls,
+  };
+}
+
+async function prepared(budgetTokens: number) {
+  const model = counting("PREPARED");
+  const outcome = await prepareSummary({
+    context: { messages: FINISHED },
+    budgetTokens,
+    systemPrompt: "SUMMARISE",
+    activeModel: "anthropic/claude-sonnet-4-5",
+    summarise: model.summarise,
+  });
+  if (outcome.type !== "prepared") throw new Error(`nothing prepared: ${outcome.type}`);
+  return { outcome, calls: model.calls };
+}
+
+describe("prepareSummary", () => {
+  it("summarises the prefix a compaction would, with the longest suffix that fits kept out of it", async () => {
+    const { outcome, calls } = await prepared(0);
+    expect(calls()).toBe(1);
+    expect(outcome.prepared.turns).toBe(3);
+    const kept = await prepared(sizeTurns(groupTurns(FINISHED)).at(-1)?.tokens ?? 0);
+    expect(kept.outcome.prepared.turns).toBe(2);
+  });
+
+  it("prepares nothing when every turn fits the budget", async () => {
+    const model = counting("never");
+    const outcome = await prepareSummary({
+      context: { messages: FINISHED },
+      budgetTokens: 1_000_000,
+      systemPrompt: "SUMMARISE",
+      activeModel: "anthropic/claude-sonnet-4-5",
+      summarise: model.summarise,
+    });
+    expect(outcome).toEqual({ type: "nothing-to-summarise" });
+    expect(model.calls()).toBe(0);
+  });
+});
+
+describe("runCompaction with a prepared summary", () => {
+  it("on overflow: no summary request, the prepared turns summarised, every turn after them kept whole with the turn in flight last, the record as v1 writes it", async () => {
+    const { outcome } = await prepared(0);
+    const model = counting("must not be asked");
+    const messages = [...FINISHED, ...ADDED];
+    const result = await runCompaction({
+      context: { messages },
+      trigger: "overflow",
+      lastTurnInFlight: true,
+      budgetTokens: 0,
+      systemPrompt: "SUMMARISE",
+      activeModel: "anthropic/claude-sonnet-4-5",
+      summarise: model.summarise,
+      prepared: outcome.prepared,
+    });
+    expect(model.calls()).toBe(0);
+    if (result.type !== "compacted") throw new Error(result.type);
+    expect(result.record).toMatchObject({
+      summary: "PREPARED",
+      trigger: "overflow",
+      model: "anthropic/claude-sonnet-4-5",
+      fellBack: false,
+      turnsSummarised: 3,
+      turnsKept: 2,
+    });
+    // Rules 1, 2 and 4: whole turns, verbatim, in order, no dangling tool call or result.
+    expect(result.kept).toEqual(ADDED);
+    expect(orphans(result.kept)).toEqual({ calls: [], results: [] });
+    expect(result.plan.inFlight?.messages).toEqual([ADDED[2]]);
+  });
+
+  it("is not applied where it cannot stand: a turn in flight among its turns, or none", () => {
+    const sized = sizeTurns(groupTurns(FINISHED));
+    expect(preparedPlan(sized, 3, true)).toBeUndefined();
+    expect(preparedPlan(sized, 0, false)).toBeUndefined();
+    expect(preparedPlan(sized, 4, false)).toBeUndefined();
+    expect(preparedPlan(sized, 2, true)?.inFlight).toBe(sized[2]);
+  });
+
+  it("asks for a summary as v1 does when the prepared one does not fit the context", async () => {
+    const { outcome } = await prepared(0);
+    const model = counting("FRESH");
+    const result = await runCompaction({
+      context: { messages: FINISHED },
+      trigger: "overflow",
+      lastTurnInFlight: true,
+      budgetTokens: 0,
+      systemPrompt: "SUMMARISE",
+      activeModel: "anthropic/claude-sonnet-4-5",
+      summarise: model.summarise,
+      prepared: outcome.prepared,
+    });
+    expect(model.calls()).toBe(1);
+    expect(result.type === "compacted" ? result.record.summary : "").toBe("FRESH");
+  });
+});
