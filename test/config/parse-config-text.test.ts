@@ -245,6 +245,21 @@ describe("parseConfigText", () => {
     expect(errorOf(JSON.stringify({ models: [] })).message).toContain('"models" must be an object mapping');
   });
 
+  it("accepts web_fetch.allow_private and names a bad value or an unknown key inside web_fetch", () => {
+    expect(parseConfigText(JSON.stringify({ web_fetch: { allow_private: true } }), FILE)).toEqual({
+      web_fetch: { allow_private: true },
+    });
+    expect(errorOf(JSON.stringify({ web_fetch: { allow_private: "yes" } })).message).toBe(
+      `${FILE}: "web_fetch.allow_private" must be true or false (true lets web_fetch reach loopback, link-local and private network addresses) (got "yes")`,
+    );
+    expect(errorOf(JSON.stringify({ web_fetch: { allow_privat: true } })).message).toBe(
+      `${FILE}: unknown key "web_fetch.allow_privat" (allowed: allow_private)`,
+    );
+    expect(errorOf(JSON.stringify({ web_fetch: true })).message).toContain(
+      '"web_fetch" must be an object such as {"allow_private": true}',
+    );
+  });
+
   it("quotes keys with their line breaks and escapes written out, one problem a line (fuzz find)", () => {
     const error = errorOf(
       JSON.stringify({

@@ -20,6 +20,8 @@ beforeAll(async () => {
         .end('<h1>Hi</h1><p>See <a href="/docs">the docs</a>.</p><script>steal()</script>');
     else if (request.url === "/pdf")
       response.writeHead(200, { "content-type": "application/pdf", "content-length": "1234567" }).end();
+    else if (request.url === "/to-metadata")
+      response.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end();
     else if (request.url === "/to-localhost")
       response.writeHead(302, { location: `http://localhost:${port}/page` }).end();
     else if (request.url === "/big") {
@@ -84,6 +86,17 @@ describe("web_fetch", () => {
     const output = await allowed.execute({ url: `${base}/to-localhost` }, context);
     expect(textOf(output)).toContain("redirects (HTTP 302) to another host: http://localhost:");
     expect(textOf(output)).not.toContain("# Hi");
+  });
+
+  it("does not follow an allowed site's redirect to the metadata address, and refuses it asked for directly", async () => {
+    const output = await allowed.execute({ url: `${base}/to-metadata` }, context);
+    expect(textOf(output)).toContain(
+      "redirects (HTTP 301) to another host: http://169.254.169.254/latest/meta-data/",
+    );
+    expect(textOf(output)).toContain("It was not followed");
+    const direct = await allowed.execute({ url: "http://169.254.169.254/latest/meta-data/" }, context);
+    expect(direct.isError).toBe(true);
+    expect(textOf(direct)).toContain("169.254.169.254 is a link-local (or cloud metadata) address");
   });
 
   it("cuts a 50 MB body at the bound and stops downloading", async () => {
