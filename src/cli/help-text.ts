@@ -185,6 +185,18 @@ Tools:
   did not allow it).
   Tools work on regular files only (a pipe, socket or device is refused at once), and a call
   still running after 2 minutes (bash: its own timeout) is abandoned with an error result.
+  web_fetch {url} fetches an http(s) page in panto's own process and returns it as Markdown
+  (links kept, made absolute; text and JSON as they are; PDFs and other binaries refused with
+  their type and size), its first line marking it untrusted web content, then the final URL and
+  the redirects followed. At most 2 MiB of the body is read (the rest never downloaded), 50,000
+  characters returned, 30 s allowed; redirects followed on the same host only (at most 5), one to
+  another host reported, not followed; no cookies, credentials or keys sent. It runs outside the
+  sandbox, so every call is asked, in every sandbox mode, unless a rule allows it
+  (WebFetch(domain:docs.rs), WebFetch(domain:*.python.org), WebFetch), "always" was answered,
+  or --allow-tools / allow-all is in force; -p and --json deny it otherwise. Loopback,
+  link-local, private (RFC 1918, fc00::/7, 100.64/10), unspecified and metadata addresses are
+  refused, checked on every address the name resolves to at every hop, unless config
+  "web_fetch": {"allow_private": true}.
 
 Sandbox (--sandbox MODE, config "sandbox"; Linux: bubblewrap, macOS: sandbox-exec):
   workspace-write (default)  the model's commands may write the project, a private /tmp and
@@ -351,6 +363,9 @@ Configuration (JSON; each file wins per key over the ones before it):
                           "min_reclaim_tokens": 20000 (a clearing must reclaim this much),
                           "exclude_tools": ["..."] (never cleared), "cache_ttl_seconds": 300
                           (no request for longer: the prompt cache is cold, clear at once) }
+    web_fetch             the web_fetch tool: { "allow_private": false } (true: it may reach
+                          loopback, link-local and private network addresses, e.g. a docs
+                          server on localhost; refused by default)
     models                what panto takes as known about a model, by "provider/model":
                           { "ollama/qwen3-coder": { "context_window": 65536 } }; the window is shown
                           (status line, /context, ACP usage_update) and halved is clearing's default

@@ -71,6 +71,11 @@ export const sandboxSchema = z.strictObject({
   max_memory_mb: z.number().int().min(1).optional(),
 });
 
+/** Config "web_fetch": the web_fetch tool's settings. */
+export const webFetchSchema = z.strictObject({
+  allow_private: z.boolean().optional(),
+});
+
 /** Config "permissions": rules in Claude Code's syntax, read by src/permissions after this shape check. */
 export const permissionsSchema = z.strictObject({
   allow: z.array(z.string()).optional(),
@@ -137,6 +142,7 @@ export const configSchema = z.strictObject({
   // "sandbox": "read-only" is short for {"mode": "read-only"}: expanded before validation (parseConfigText).
   sandbox: sandboxSchema.optional(),
   clearing: clearingSchema.optional(),
+  web_fetch: webFetchSchema.optional(),
 });
 
 /**
@@ -218,6 +224,8 @@ export const KEY_RULES: Record<string, string> = {
   "sandbox.ask_commands": "must be true or false",
   "sandbox.max_processes":
     "must be a whole number of processes (threads count too) at least 1, e.g. 4096, the most a sandboxed command may run at once",
+  "sandbox.max_memory_mb":
+    "must be a whole number of megabytes at least 1, e.g. 8192, the most memory each sandboxed process may allocate",
   clearing:
     'must be an object such as {"enabled": true, "trigger_tokens": 100000, "keep_recent": 5, "min_reclaim_tokens": 20000, "exclude_tools": ["read"], "cache_ttl_seconds": 300}',
   "clearing.enabled": "must be true or false",
@@ -228,8 +236,9 @@ export const KEY_RULES: Record<string, string> = {
   "clearing.exclude_tools": 'must be a list of tool names, e.g. ["read", "recall"]',
   "clearing.exclude_tools.*": "must be a non-empty tool name",
   "clearing.cache_ttl_seconds": "must be a positive integer (seconds the provider's prompt cache lives)",
-  "sandbox.max_memory_mb":
-    "must be a whole number of megabytes at least 1, e.g. 8192, the most memory each sandboxed process may allocate",
+  web_fetch: 'must be an object such as {"allow_private": true}',
+  "web_fetch.allow_private":
+    "must be true or false (true lets web_fetch reach loopback, link-local and private network addresses)",
 };
 
 /** Keys allowed directly under `path` (for "unknown key" messages); `$schema` goes unmentioned. */
@@ -245,13 +254,15 @@ export function allowedKeys(path: readonly PropertyKey[]): string[] {
             ? sandboxSchema.shape
             : path[0] === "clearing"
               ? clearingSchema.shape
-              : path.length === 2 && path[0] === "prices"
-                ? priceSchema.shape
-                : path.length === 2 && path[0] === "models"
-                  ? modelSettingsSchema.shape
-                  : path.length === 2 && path[0] === "providers"
-                    ? providerSchema.shape
-                    : {};
+              : path[0] === "web_fetch"
+                ? webFetchSchema.shape
+                : path.length === 2 && path[0] === "prices"
+                  ? priceSchema.shape
+                  : path.length === 2 && path[0] === "models"
+                    ? modelSettingsSchema.shape
+                    : path.length === 2 && path[0] === "providers"
+                      ? providerSchema.shape
+                      : {};
   return Object.keys(shape).filter((key) => key !== "$schema");
 }
 

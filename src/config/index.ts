@@ -27,6 +27,7 @@ export {
   type ProviderConfig,
   type SandboxConfig,
   type TimeoutsConfig,
+  type WebFetchConfig,
 } from "./panto-config.js";
 export {
   type FrontMatter,

@@ -3,7 +3,7 @@ import type { HooksConfig, ModelSettings, PantoConfig, PermissionsConfig } from 
 /**
  * Layers configs in order, later ones winning per key. `providers` and `mcp_servers` merge per name (a
  * later definition of the same name replaces the earlier one whole, so fields never mix across files);
- * `timeouts` merge per timeout, `prices` and `models` per model, `sandbox` and `clearing` per key. `hooks` add up: every file's hooks of an event
+ * `timeouts` merge per timeout, `prices` and `models` per model, `sandbox`, `clearing` and `web_fetch` per key. `hooks` add up: every file's hooks of an event
  * run, the user's first, as Claude Code runs the hooks of all its settings files; so do `permissions`.
  */
 export function mergeConfigs(...layers: PantoConfig[]): PantoConfig {
@@ -18,6 +18,7 @@ export function mergeConfigs(...layers: PantoConfig[]): PantoConfig {
       models,
       sandbox,
       clearing,
+      web_fetch,
       permissions,
       ...rest
     } = layer;
@@ -29,6 +30,7 @@ export function mergeConfigs(...layers: PantoConfig[]): PantoConfig {
     if (models !== undefined) merged.models = mergeModels(merged.models ?? {}, models);
     if (sandbox !== undefined) merged.sandbox = { ...merged.sandbox, ...sandbox };
     if (clearing !== undefined) merged.clearing = { ...merged.clearing, ...clearing };
+    if (web_fetch !== undefined) merged.web_fetch = { ...merged.web_fetch, ...web_fetch };
     if (hooks !== undefined) merged.hooks = addHooks(merged.hooks ?? {}, hooks);
     if (permissions !== undefined) merged.permissions = addPermissions(merged.permissions ?? {}, permissions);
   }

@@ -62,6 +62,17 @@ export interface PantoConfig {
   allowed_mcp_servers?: string[];
   /** When old tool results are cleared from the context (stubs; the file keeps them, recall reads them back). */
   clearing?: ClearingConfig;
+  /** Settings of the web_fetch tool. */
+  web_fetch?: WebFetchConfig;
+}
+
+/** Config "web_fetch". */
+export interface WebFetchConfig {
+  /**
+   * Let web_fetch reach loopback, link-local and private network addresses (default false: no
+   * request forgery against the user's own services).
+   */
+  allow_private?: boolean;
 }
 
 /** Config "permissions": rules by list, each `Tool` or `Tool(pattern)`. */

@@ -107,14 +107,21 @@ function absoluteGlob(pattern: string, places: RulePlaces): string {
   return path.posix.join(places.root, folder);
 }
 
-/** `domain:host` covers that host; `domain:*.host` its subdomains as well. */
+/**
+ * `domain:host` covers that host; `domain:*.host` its subdomains as well. A fully qualified name's
+ * trailing dot (`docs.rs.`) is dropped on both sides: it names the same host, so it must not slip
+ * past a deny rule.
+ */
 function hostMatches(domain: string, url: string): boolean {
   let host: string;
   try {
-    host = new URL(url).hostname.toLowerCase();
+    host = withoutRootDot(new URL(url).hostname.toLowerCase());
   } catch {
     return false;
   }
-  if (domain.startsWith("*.")) return host === domain.slice(2) || host.endsWith(domain.slice(1));
-  return host === domain;
+  const wanted = withoutRootDot(domain);
+  if (wanted.startsWith("*.")) return host === wanted.slice(2) || host.endsWith(wanted.slice(1));
+  return host === wanted;
 }
+
+const withoutRootDot = (host: string): string => (host.endsWith(".") ? host.slice(0, -1) : host);

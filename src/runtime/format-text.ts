@@ -183,7 +183,7 @@ export function toolDeniedText(event: { call: ToolCallBlock; escape?: true; orig
   const by = event.origin === undefined ? "" : ` (asked by ${visible(event.origin)})`;
   return event.escape === true
     ? `refused running ${visible(event.call.name)} outside the sandbox${by}: pass --allow-unsandboxed to let the model's escape requests run`
-    : `denied ${visible(event.call.name)}${by}: pass --allow-tools to let write, edit and bash run`;
+    : `denied ${visible(event.call.name)}${by}: pass --allow-tools to let write, edit, bash and web_fetch run, or allow it by a permission rule`;
 }
 
 /** A run's sandbox in words, for the banner and `/session`. */

@@ -131,7 +131,11 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   // the run's session as /clear or a handoff replaces it.
   const confinement = await startRunSandbox(options, loaded, env, session);
   const tools = [
-    ...createDefaultTools({ bashEnv, ...optional("sandbox", confinement.sandbox?.policy) }),
+    ...createDefaultTools({
+      bashEnv,
+      ...optional("sandbox", confinement.sandbox?.policy),
+      ...optional("webFetch", config.web_fetch),
+    }),
     createRecallTool({ session: () => session, redact: secrets.redact }),
   ];
   if (skills.length > 0) tools.push(createSkillTool(skills));

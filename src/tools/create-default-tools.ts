@@ -6,14 +6,20 @@ import { createGrepTool } from "./grep-tool.js";
 import { createLsTool } from "./ls-tool.js";
 import { createReadTool } from "./read-tool.js";
 import type { Tool } from "./tool.js";
+import { createWebFetchTool } from "./web-fetch-tool.js";
 import { createWriteTool } from "./write-tool.js";
 
 /**
- * The coding tools offered by default: read, write, edit, bash, ls, glob, grep. `bashEnv` is the
- * environment `bash` commands get (default: this process's, secret-looking names withheld).
+ * The coding tools offered by default: read, write, edit, bash, ls, glob, grep, web_fetch. `bashEnv`
+ * is the environment `bash` commands get (default: this process's, secret-looking names withheld);
+ * `webFetch` is config "web_fetch".
  */
 export function createDefaultTools(
-  options: { bashEnv?: NodeJS.ProcessEnv; sandbox?: SandboxPolicy } = {},
+  options: {
+    bashEnv?: NodeJS.ProcessEnv;
+    sandbox?: SandboxPolicy;
+    webFetch?: { allow_private?: boolean };
+  } = {},
 ): Tool[] {
   return [
     createReadTool(),
@@ -26,5 +32,6 @@ export function createDefaultTools(
     createLsTool(),
     createGlobTool(),
     createGrepTool(),
+    createWebFetchTool({ allowPrivate: options.webFetch?.allow_private === true }),
   ];
 }

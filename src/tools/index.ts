@@ -21,4 +21,11 @@ export { sandboxRefusalOf } from "./sandbox-refusal-of.js";
 export type { Tool, ToolContext, ToolKind, ToolOutput } from "./tool.js";
 export { ToolError } from "./tool-error.js";
 export { displayPath, resolveToolPath } from "./tool-paths.js";
+export {
+  createWebFetchTool,
+  MAX_WEB_FETCH_BYTES,
+  MAX_WEB_FETCH_CHARS,
+  WEB_FETCH_TIMEOUT_MS,
+  type WebFetchOptions,
+} from "./web-fetch-tool.js";
 export { createWriteTool } from "./write-tool.js";

@@ -201,4 +201,16 @@ export const TOOL_PARAMETERS = {
     },
     additionalProperties: false,
   },
+  web_fetch: {
+    type: "object",
+    properties: {
+      url: {
+        type: "string",
+        minLength: 1,
+        description: "The http:// or https:// URL to fetch.",
+      },
+    },
+    required: ["url"],
+    additionalProperties: false,
+  },
 } satisfies Record<string, Record<string, unknown>>;

@@ -39,7 +39,7 @@ describe("parseConfigText", () => {
   it("rejects an unknown key, naming the file and listing the allowed keys", () => {
     const error = errorOf('{"modle": "openai/gpt-5"}');
     expect(error.message).toBe(
-      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, prepare_compaction_at, context_warnings, checkpoints, checkpoint_max_file_bytes, providers, mcp_servers, bash_env_passthrough, timeouts, tool_deadline_ms, max_parallel_tasks, hooks, permissions, allowed_mcp_servers, prices, models, sandbox, clearing)`,
+      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, prepare_compaction_at, context_warnings, checkpoints, checkpoint_max_file_bytes, providers, mcp_servers, bash_env_passthrough, timeouts, tool_deadline_ms, max_parallel_tasks, hooks, permissions, allowed_mcp_servers, prices, models, sandbox, clearing, web_fetch)`,
     );
     expect(error.file).toBe(FILE);
     expect(error.key).toBe("modle");
@@ -243,6 +243,21 @@ describe("parseConfigText", () => {
       'model "qwen" in "models" must be a "provider/model" id',
     );
     expect(errorOf(JSON.stringify({ models: [] })).message).toContain('"models" must be an object mapping');
+  });
+
+  it("accepts web_fetch.allow_private and names a bad value or an unknown key inside web_fetch", () => {
+    expect(parseConfigText(JSON.stringify({ web_fetch: { allow_private: true } }), FILE)).toEqual({
+      web_fetch: { allow_private: true },
+    });
+    expect(errorOf(JSON.stringify({ web_fetch: { allow_private: "yes" } })).message).toBe(
+      `${FILE}: "web_fetch.allow_private" must be true or false (true lets web_fetch reach loopback, link-local and private network addresses) (got "yes")`,
+    );
+    expect(errorOf(JSON.stringify({ web_fetch: { allow_privat: true } })).message).toBe(
+      `${FILE}: unknown key "web_fetch.allow_privat" (allowed: allow_private)`,
+    );
+    expect(errorOf(JSON.stringify({ web_fetch: true })).message).toContain(
+      '"web_fetch" must be an object such as {"allow_private": true}',
+    );
   });
 
   it("quotes keys with their line breaks and escapes written out, one problem a line (fuzz find)", () => {

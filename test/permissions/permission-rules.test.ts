@@ -127,6 +127,22 @@ describe("the verdict on files, the web, MCP, subagents and skills", () => {
     expect(verdict({ tool: "write", path: "/work/app/.env" }, set)).toBe("default");
   });
 
+  it("judges WebFetch by the URL's host as fetched: case, a root dot, userinfo and port do not dodge a rule", () => {
+    const set = rules({ deny: ["WebFetch(domain:evil.example)"], allow: ["WebFetch(domain:docs.rs.)"] });
+    for (const url of [
+      "https://evil.example/x",
+      "https://EVIL.example/x",
+      "https://evil.example./x",
+      "https://docs.rs@evil.example/x",
+      "http://evil.example:8080/x",
+    ])
+      expect(verdict({ tool: "web_fetch", url }, set), url).toBe("deny");
+    expect(verdict({ tool: "web_fetch", url: "https://docs.rs/tokio" }, set)).toBe("allow");
+    expect(verdict({ tool: "web_fetch", url: "https://docs.rs./tokio" }, set)).toBe("allow");
+    expect(verdict({ tool: "web_fetch", url: "https://evil.example.docs.rs/" }, set)).toBe("default");
+    expect(verdict({ tool: "web_fetch", url: "not a url" }, set)).toBe("default");
+  });
+
   it("matches WebFetch by exact host, or subdomains with *., and MCP, Task and Skill by name", () => {
     const set = rules({
       allow: [
@@ -141,6 +157,8 @@ describe("the verdict on files, the web, MCP, subagents and skills", () => {
     expect(verdict({ tool: "web_fetch", url: "https://docs.rs/tokio" }, set)).toBe("allow");
     expect(verdict({ tool: "web_fetch", url: "https://evil-docs.rs/x" }, set)).toBe("default");
     expect(verdict({ tool: "web_fetch", url: "https://docs.python.org/3/" }, set)).toBe("allow");
+    expect(verdict({ tool: "web_fetch", url: "https://python.org/" }, set)).toBe("allow");
+    expect(verdict({ tool: "web_fetch", url: "https://notpython.org/" }, set)).toBe("default");
     expect(verdict({ tool: "mcp", name: "mcp__github__create_issue" }, set)).toBe("allow");
     expect(verdict({ tool: "mcp", name: "mcp__github__delete_repo" }, set)).toBe("deny");
     expect(verdict({ tool: "mcp", name: "mcp__gitlab__create_issue" }, set)).toBe("default");

@@ -13,7 +13,7 @@ function call(name: string, args: Record<string, unknown>): ToolCallBlock {
 }
 
 describe("createDefaultTools", () => {
-  it("offers exactly read, write, edit, bash, ls, glob and grep with their permission kinds", () => {
+  it("offers exactly read, write, edit, bash, ls, glob, grep and web_fetch with their permission kinds (web_fetch asked like a command)", () => {
     const tools = createDefaultTools();
     expect(tools.map((tool) => [tool.definition.name, tool.kind])).toEqual([
       ["read", "read"],
@@ -23,6 +23,7 @@ describe("createDefaultTools", () => {
       ["ls", "read"],
       ["glob", "read"],
       ["grep", "read"],
+      ["web_fetch", "exec"],
     ]);
   });
 
@@ -67,7 +68,7 @@ describe("runTool", () => {
     const result = await runTool(createDefaultTools(), call("delete_everything", {}), { cwd: dir() });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      'Unknown tool "delete_everything". Available tools: read, write, edit, bash, ls, glob, grep',
+      'Unknown tool "delete_everything". Available tools: read, write, edit, bash, ls, glob, grep, web_fetch',
     );
   });
 
