@@ -46,6 +46,8 @@ function checkCompaction(value: JsonObject): string | undefined {
     !(Array.isArray(value.skills) && value.skills.every((name) => typeof name === "string"))
   )
     return "compaction entry whose skills are not a list of names";
+  if (value.todos !== undefined && !isTextRecords(value.todos, ["content", "status"]))
+    return "compaction entry whose todos are not a list of task list items";
   if (value.keptMessages !== undefined && !isCount(value.keptMessages))
     return "compaction entry whose keptMessages is not a count";
   if (

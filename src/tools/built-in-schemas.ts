@@ -5,6 +5,7 @@ import { grepSchema } from "./grep-tool.js";
 import { lsSchema } from "./ls-tool.js";
 import { readSchema } from "./read-tool.js";
 import { recallSchema } from "./recall-schema.js";
+import { todoSchema } from "./todo-schema.js";
 import { writeSchema } from "./write-tool.js";
 
 /** Each built-in tool's schema builder, by tool name: the source tool-parameters.ts is generated from. */
@@ -17,4 +18,5 @@ export const BUILT_IN_SCHEMAS = {
   glob: globSchema,
   grep: grepSchema,
   recall: recallSchema,
+  todo: todoSchema,
 };

@@ -31,6 +31,7 @@ const BELOW_RUNTIME = [
   "src/custom-commands",
   "src/skills",
   "src/subagents",
+  "src/todos",
   "src/permissions",
   "src/core",
 ];
