@@ -254,7 +254,7 @@ describe("the todo tool through the CLI", () => {
   );
 
   it(
-    "after a rewind to before a todo call, the list is the one before it",
+    "a fork keeps the list as it stood at its turn, and after a rewind to before a todo call the list is the one before it",
     async () => {
       const t = await project();
       t.server.enqueue(todoCall("toolu_t1", [{ content: "Fix the parser", status: "pending" }]), {
@@ -268,6 +268,11 @@ describe("the todo tool through the CLI", () => {
       });
       expect((await t.run("finish it")).code).toBe(0);
       expect((await t.run("/todo")).stdout).toContain("1. completed: Fix the parser");
+      // A fork after turn 1 has the list as it stood then; a fork of all of it, the latest.
+      const fork = (at: string) =>
+        runCli(["-m", MODEL, "--fork", at, "-p", "/todo"], { cwd: t.project, env: t.env });
+      expect((await fork(`${t.session}@1`)).stdout).toContain("1. pending: Fix the parser");
+      expect((await fork(t.session)).stdout).toContain("1. completed: Fix the parser");
       const rewound = await runCli(["rewind", t.session, "--to", "2", "--conversation"], {
         cwd: t.project,
         env: t.env,
