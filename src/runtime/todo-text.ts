@@ -1,4 +1,5 @@
 import type { FlaggedTodoItem, TodoStatus } from "../core/index.js";
+import { visible } from "./format-text.js";
 
 /** A status as the user reads it. */
 const STATUS_WORDS: Record<TodoStatus, string> = {
@@ -16,7 +17,8 @@ export function todoHeadline(items: readonly FlaggedTodoItem[], completed: numbe
 
 /**
  * The list for the user: each item with its status as a word, then (indented) how its evidence
- * stands and its flag. `/todo` and a front-end showing an update print it alike.
+ * stands and its flag. `/todo` and a front-end showing an update print it alike. The model's text
+ * is shown, never obeyed: escape sequences in it are made visible.
  */
 export function todoListText(
   items: ReadonlyArray<FlaggedTodoItem & { evidenceState?: string }>,
@@ -32,7 +34,7 @@ export function todoListText(
     else if (item.evidence !== undefined) lines.push(`   evidence: ${item.evidence}`);
     if (item.flag !== undefined) lines.push(`   flagged: ${item.flag}`);
   });
-  return lines.join("\n");
+  return visible(lines.join("\n"));
 }
 
 /**
