@@ -145,6 +145,13 @@ describe("the todo tool through the CLI", () => {
           "3. cancelled: Old idea",
         ].join("\n"),
       );
+      // JSON mode gives the same text in its done event, as every command's outcome.
+      const json = await t.run("/todo", ["--json"]);
+      expect(jsonEvents(json.stdout).at(-1)).toMatchObject({
+        type: "done",
+        exit_code: 0,
+        text: expect.stringContaining("Task list: 1 of 2 completed\n1. completed: Fix the parser"),
+      });
     },
     TIMEOUT,
   );
