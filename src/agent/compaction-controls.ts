@@ -6,10 +6,12 @@ import {
   groupTurns,
   previewCompaction,
   withPinnedNotes,
+  withTodoListNote,
 } from "../compaction/index.js";
 import type { CompactionRecord, EffectiveContext } from "../core/index.js";
 import { optional } from "../core/index.js";
 import { type CompactionEntry, composeCompactionSummary, type Session } from "../session/index.js";
+import { todosInForce } from "../todos/index.js";
 import type { AgentEvent } from "./agent-events.js";
 import { effectiveNumbering } from "./compaction-numbering.js";
 
@@ -44,12 +46,16 @@ export function contextForSummariser(session: Session): EffectiveContext {
   return { compaction: { type: "compaction", summary }, messages };
 }
 
-/** The compaction system prompt with the pinned notes in force announced. */
+/**
+ * The compaction system prompt with the pinned notes in force announced, and the task list's
+ * existence (it travels beside the summary too, so the summary need not restate it).
+ */
 export function summariserPrompt(session: Session, compactionPrompt: string): string {
-  return withPinnedNotes(
+  const pinned = withPinnedNotes(
     compactionPrompt,
     session.pins().map((pin) => pin.text),
   );
+  return withTodoListNote(pinned, todosInForce(session).length > 0);
 }
 
 export interface PreviewDeps extends ControlDeps {

@@ -11,6 +11,7 @@ import {
 } from "../handoff/handoff-draft.js";
 import { HANDOFF_PROMPT_PATH } from "../handoff/handoff-prompt-path.js";
 import type { Session } from "../session/index.js";
+import { flaggedTodos } from "../todos/index.js";
 import { effectiveNumbering } from "./compaction-numbering.js";
 import { summaryRequester } from "./summary-requester.js";
 
@@ -42,6 +43,7 @@ export async function handoffSource(session: Session): Promise<HandoffSource> {
     ...optional("previousLedger", base?.ledger),
     ...optional("numbering", numbering),
     pins: session.pins().map((pin) => pin.text),
+    todos: await flaggedTodos(session),
   };
 }
 

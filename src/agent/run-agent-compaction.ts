@@ -12,6 +12,7 @@ import {
 } from "../compaction/index.js";
 import type { CompactionTrigger, ModelClient, PantoError, SummaryRequestUsage } from "../core/index.js";
 import { optional } from "../core/index.js";
+import { flaggedTodos } from "../todos/index.js";
 import type { AgentOptions } from "./agent-options.js";
 import { contextForSummariser, summariserPrompt } from "./compaction-controls.js";
 import { effectiveNumbering, planNumbers } from "./compaction-numbering.js";
@@ -121,8 +122,11 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
             ...optional("previousLedger", session.activeCompaction()?.ledger),
           });
     const checked = withLoadedSkills(restored, summarisedWhole, session.activeCompaction()?.skills);
+    // The list in force over the whole context now: kept copies of a later call override it on replay.
+    const todos = await flaggedTodos(session);
     const record = {
       ...checked,
+      ...(todos.length === 0 ? {} : { todos }),
       ...(summaryUsage.length === 0 ? {} : { usage: summaryUsage }),
       ...optional("sizeScale", sizeScale),
     };

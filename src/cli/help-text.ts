@@ -139,6 +139,14 @@ Compaction controls: /compact --preview plans without a model call; /compact --f
   fix or a change the record contradicts (conservative: hedged or negated sentences are never
   checked).
 
+Task list: the model keeps one with the todo tool (each call replaces the whole list; at most one
+  item in_progress; evidence names the command or file an item depends on). A completed item
+  whose command's latest run failed, or whose file changed after the latest passing run, is
+  flagged ("completed, but the latest \`npm test\` (turn 14) exited 1"), worked out again each time,
+  so the flag clears once it passes. /todo shows the list. It lives in the session (resume, fork,
+  rewind keep it), every compaction carries it in a fixed section of the block, a handoff carries
+  it, and its outputs are never cleared.
+
 Handoff: /handoff GOAL drafts the first prompt of a fresh session (the model writes where things
   stand, decisions and their reasons, files and commands that matter, open problems; panto adds
   the goal, the pinned notes and the ledger); the interactive session shows it and asks y (start
@@ -422,6 +430,9 @@ JSON events (--json; one object per line, always ending with "done"):
     (config prepare_compaction_at, long-lived sessions only: -p and --json prepare nothing)
   context_warning {level, used, size}   (the next request passed level, a fraction of config
     context_warnings, of a known window of size tokens; once per level until it drops below)
+  todo_updated {items: [{content, status: pending|in_progress|completed|cancelled, evidence?,
+    flag?}], completed, total}   (a todo call replaced the task list, before its tool_result;
+    flag: a completed item the session's record contradicts; total leaves cancelled items out)
   compaction_failed {trigger, code, message, attempts: [{model, code, message}], duration_ms}
   compaction_skipped {trigger, reason}
   compaction_preview {trigger, model, fallback_model?, turns_summarised, turns_kept,

@@ -61,4 +61,15 @@ export {
   RATIO_SPREAD,
   type SummariserFigures,
 } from "./summary-fit.js";
+export {
+  evidenceState,
+  flagTodos,
+  latestTodoList,
+  TODO_TOOL,
+  todoFlag,
+  todoItemsOf,
+  todoProgress,
+  tooManyInProgress,
+} from "./todo-list.js";
+export { TODO_LIST_PROMPT_HEADING, withTodoListNote } from "./todo-list-prompt.js";
 export * from "./token-upper-bound.js";

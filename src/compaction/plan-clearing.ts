@@ -1,6 +1,7 @@
 import type { EffectiveContext, ToolCallBlock, ToolResultBlock } from "../core/index.js";
 import { clearingStub } from "./clearing-stub.js";
 import { estimateMessageTokens, estimateTokens } from "./estimate-tokens.js";
+import { TODO_TOOL } from "./todo-list.js";
 
 /** Config `clearing` with its defaults applied. */
 export interface ClearingSettings {
@@ -109,7 +110,8 @@ const CACHE_READ = 0.1;
 /**
  * Which old tool results to clear before the next request, if any (issue 34). Never cleared: the
  * `keepRecent` most recent clearable results (excluded tools' results do not count), the turn in
- * flight (from the latest user message on), excluded tools' results, results already cleared, and
+ * flight (from the latest user message on), excluded tools' results (`todo`'s always: the task list
+ * is read from the session, and its answer is what the model last saw of it), results already cleared, and
  * a result whose call id occurs twice in the context (it could not be named without ambiguity).
  */
 export function planClearing(input: ClearingInput): ClearingPlan {
@@ -177,7 +179,7 @@ interface Located {
 /** The results to clear, oldest first: everything eligible, in one batch (see the cost model). */
 function clearCandidates(input: ClearingInput): PlannedClear[] {
   const { context, settings, cleared } = input;
-  const excluded = new Set(settings.excludeTools);
+  const excluded = new Set([TODO_TOOL, ...settings.excludeTools]);
   const results: Located[] = [];
   const calls = new Map<string, ToolCallBlock>();
   const seen = new Map<string, number>();

@@ -4,6 +4,7 @@
  */
 export type CompactionTrigger = "overflow" | "manual" | "edited";
 
+import type { FlaggedTodoItem } from "./todo-item.js";
 import type { Usage } from "./usage.js";
 
 /** One summary request's usage, as its provider reported it. */
@@ -162,6 +163,13 @@ export interface CompactionRecord {
    * replaced: listed in the compaction block so the model knows to load one again. Absent when none.
    */
   skills?: string[];
+  /**
+   * The task list in force when the compaction was written (the latest successful `todo` call's, or
+   * the one the compaction before carried), with the flags the ledger gave its items then: a fixed
+   * section of the block, so the model after the compaction sees the list it had. Absent when there
+   * was none.
+   */
+  todos?: FlaggedTodoItem[];
   /**
    * What the summary requests cost, one item per request that reported usage (chunks and a
    * fallback each count), so `/cost` can total compaction apart. Absent when none reported any.

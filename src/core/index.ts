@@ -12,6 +12,7 @@ export { optional } from "./optional.js";
 export * from "./panto-error.js";
 export { pathKind } from "./path-kind.js";
 export { DEFAULT_SANDBOX_MODE, SANDBOX_MODES, type SandboxMode, type SandboxRecord } from "./sandbox-mode.js";
+export { type FlaggedTodoItem, TODO_STATUSES, type TodoItem, type TodoStatus } from "./todo-item.js";
 export type * from "./turn.js";
 export { NOT_RUN_OPENINGS, wasNotRun } from "./unrun-tool-call.js";
 export type * from "./usage.js";

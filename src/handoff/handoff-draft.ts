@@ -6,7 +6,7 @@ import {
   numberTurns,
   serializeTranscript,
 } from "../compaction/index.js";
-import type { CompactionLedger, EffectiveContext } from "../core/index.js";
+import type { CompactionLedger, EffectiveContext, FlaggedTodoItem } from "../core/index.js";
 import { optional } from "../core/index.js";
 import {
   blockParts,
@@ -15,11 +15,16 @@ import {
   ledgerLines,
   PINNED_NOTES_HEADING,
   type SessionHeader,
+  todoLines,
 } from "../session/index.js";
 
 /** The fixed heading of the earlier session's ledger in a handoff. */
 export const HANDOFF_LEDGER_HEADING =
   "## Ledger of the earlier session (recorded by panto from its tool calls and results)";
+
+/** The fixed heading of the earlier session's task list in a handoff. */
+export const HANDOFF_TODO_HEADING =
+  "## Task list of the earlier session (kept with the todo tool; call todo with it to keep it in force here)";
 
 /** The headings a handoff draft is written under (assets/HANDOFF.md asks the model for them). */
 export const HANDOFF_SECTIONS = [
@@ -40,6 +45,8 @@ export interface HandoffSource {
   /** The turn numbers of the context's user messages, when known. */
   numbering?: EffectiveTurnNumbers;
   pins: readonly string[];
+  /** The task list in force, with its flags. */
+  todos?: readonly FlaggedTodoItem[];
 }
 
 /**
@@ -74,7 +81,8 @@ export function handoffLedger(source: HandoffSource): CompactionLedger | undefin
 /**
  * The first prompt of the new session: a heading with the goal, where it comes from (and that
  * `recall` reaches the earlier session), then `body` (the model's sections, or the user's own
- * text), then the pinned notes and the ledger, verbatim, under fixed headings. Deterministic.
+ * text), then the pinned notes, the task list and the ledger, verbatim, under fixed headings.
+ * Deterministic.
  */
 export function composeHandoff(source: HandoffSource, goal: string, body: string): string {
   const wanted = goal.trim() === "" ? "carry on with the work as it stands" : goal.trim();
@@ -86,11 +94,13 @@ export function composeHandoff(source: HandoffSource, goal: string, body: string
   ].join("\n");
   const ledger = ledgerLines(handoffLedger(source));
   const pins = source.pins.map((pin, index) => `${index + 1}. ${pin}`);
+  const todos = todoLines(source.todos ?? []);
   return [
     intro,
     `## Goal\n${wanted}`,
     body.trim(),
     pins.length === 0 ? "" : [PINNED_NOTES_HEADING, ...pins].join("\n"),
+    todos.length === 0 ? "" : [HANDOFF_TODO_HEADING, ...todos].join("\n"),
     ledger.length === 0 ? "" : [HANDOFF_LEDGER_HEADING, ...ledger].join("\n"),
   ]
     .filter((part) => part !== "")

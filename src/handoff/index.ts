@@ -2,6 +2,7 @@ export {
   composeHandoff,
   HANDOFF_LEDGER_HEADING,
   HANDOFF_SECTIONS,
+  HANDOFF_TODO_HEADING,
   type HandoffSource,
   handoffContext,
   handoffLedger,

@@ -1,7 +1,7 @@
 import type { PendingCompaction } from "../agent/index.js";
 import type { PreparedRewind, RewindPoint, RewindReport } from "../checkpoints/index.js";
 import type { CompactionPreview } from "../compaction/index.js";
-import type { CompactionRecord, CompactionTrigger } from "../core/index.js";
+import type { CompactionRecord, CompactionTrigger, FlaggedTodoItem } from "../core/index.js";
 import type { ForkedSession } from "../session/index.js";
 
 /**
@@ -69,6 +69,16 @@ export type CommandOutcome =
   | { type: "unpinned"; number: number; text: string }
   /** `/pins`: the notes in force, numbered from 1 as /unpin takes them. */
   | { type: "pins"; pins: readonly string[] }
+  /**
+   * `/todo`: the task list in force, each item with its flag and how its evidence stands in the
+   * session's record (`evidenceState`, when it names evidence); completed of total, cancelled left out.
+   */
+  | {
+      type: "todo-list";
+      items: ReadonlyArray<FlaggedTodoItem & { evidenceState?: string }>;
+      completed: number;
+      total: number;
+    }
   /**
    * `/summary`: the summary in effect, with the facts restored into it; `pending`: the one prepared
    * ahead (config `prepare_compaction_at`), not yet applied.

@@ -8,6 +8,7 @@ import type { CompactionPreview } from "../compaction/index.js";
 import type { CommandFailure, CommandOutcome } from "./command-outcome.js";
 import { formatCompactionReport, formatTokens, plural, shorten } from "./format-text.js";
 import { describeFork } from "./setup/fork-run-session.js";
+import { todoListText } from "./todo-text.js";
 
 /** A command's outcome as plain text: what every front-end shows, each in its own way. */
 export interface OutcomeReport {
@@ -64,6 +65,8 @@ function successText(outcome: Success): string {
       return `Pinned note ${outcome.number}: ${outcome.text}\nThe model sees it from now on, word for word, through every compaction.`;
     case "unpinned":
       return `Unpinned note ${outcome.number}: ${outcome.text}`;
+    case "todo-list":
+      return todoListText(outcome.items, outcome.completed, outcome.total);
     case "pins":
       return outcome.pins.length === 0
         ? "No pinned notes. /pin TEXT adds one."

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/index.js";
-import type { ToolCallBlock } from "../core/index.js";
+import type { FlaggedTodoItem, ToolCallBlock } from "../core/index.js";
 import type { TaskEvent } from "../subagents/index.js";
 import type { CommandOutcome } from "./command-outcome.js";
 import type { WindowSource } from "./window-source.js";
@@ -51,6 +51,11 @@ export type RunEvent =
    * run; front-ends show the outcome from `submit`'s result, not from this.
    */
   | { type: "command"; name: string; args: string; outcome: CommandOutcome }
+  /**
+   * A `todo` call replaced the task list: its items with their flags, and how many are completed
+   * of how many (cancelled items count in neither). Reported when the call is accepted, before its result.
+   */
+  | { type: "todo-updated"; items: readonly FlaggedTodoItem[]; completed: number; total: number }
   /** A `task` tool call's child agent: its start, each of its own events, its end. */
   | TaskEvent;
 

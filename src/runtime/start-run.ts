@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { Agent } from "../agent/agent.js";
 import type { AgentOptions } from "../agent/agent-options.js";
 import { buildSystemPrompt } from "../agent/build-system-prompt.js";
-import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt } from "../compaction/index.js";
+import { BASE_COMPACTION_PROMPT_PATH, resolveCompactionPrompt, todoProgress } from "../compaction/index.js";
 import {
   DEFAULT_KEEP_VERBATIM_TOKENS,
   type LoadedConfig,
@@ -26,6 +26,7 @@ import {
 import { createSkillTool } from "../skills/create-skill-tool.js";
 import { skillsPromptSection } from "../skills/skills-prompt-section.js";
 import type { TaskEnvironment } from "../subagents/index.js";
+import { createTodoTool } from "../todos/todo-tool.js";
 import { createDefaultTools } from "../tools/index.js";
 import { ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
@@ -127,7 +128,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     passthrough: config.bash_env_passthrough ?? [],
     isSecret: (value) => secrets.isSecret(value),
   });
-  // recall is always offered, so the tool list (and the cached prefix) never changes; it follows
+  // recall and todo are always offered, so the tool list (and the cached prefix) never changes; it follows
   // the run's session as /clear or a handoff replaces it.
   const confinement = await startRunSandbox(options, loaded, env, session);
   const tools = [
@@ -137,6 +138,10 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("webFetch", config.web_fetch),
     }),
     createRecallTool({ session: () => session, redact: secrets.redact }),
+    createTodoTool({
+      session: () => session,
+      onUpdate: (items) => events.emit({ type: "todo-updated", items, ...todoProgress(items) }),
+    }),
   ];
   if (skills.length > 0) tools.push(createSkillTool(skills));
   const makeHooks: HooksFactory | undefined = await loadHooks({

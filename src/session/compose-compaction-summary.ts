@@ -1,6 +1,7 @@
 import type {
   CompactionLedger,
   CompactionRecord,
+  FlaggedTodoItem,
   LedgerCommand,
   LedgerFile,
   RestoredFact,
@@ -22,6 +23,10 @@ export const LOADED_SKILLS_HEADING =
 /** The fixed heading pinned notes are listed under, last in the compaction block. */
 export const PINNED_NOTES_HEADING = "## Pinned notes (from the user, verbatim; always in force)";
 
+/** The fixed heading the task list in force at the compaction is listed under, before the pinned notes. */
+export const TODO_LIST_HEADING =
+  "## Task list (kept with the todo tool, as it stood at this compaction; a later todo call replaces it)";
+
 /** The block's opening when pinned notes exist but nothing has been summarised yet. */
 export const NO_SUMMARY_YET = "Nothing has been summarised yet; the whole conversation follows verbatim.";
 
@@ -40,6 +45,7 @@ export interface CompactionBlockParts {
   ledger?: CompactionLedger;
   unverified?: readonly UnverifiedClaim[];
   skills?: readonly string[];
+  todos?: readonly FlaggedTodoItem[];
   pins?: readonly string[];
 }
 
@@ -56,6 +62,7 @@ export function blockParts(record: CompactionRecord): CompactionBlockParts {
     ...(record.ledger === undefined ? {} : { ledger: record.ledger }),
     ...(record.unverified === undefined ? {} : { unverified: record.unverified }),
     ...(record.skills === undefined ? {} : { skills: record.skills }),
+    ...(record.todos === undefined ? {} : { todos: record.todos }),
   };
 }
 
@@ -63,7 +70,7 @@ export function blockParts(record: CompactionRecord): CompactionBlockParts {
  * The text of the compaction block the model sees: the summary, the recall pointer, the restored
  * facts (files changed, commands and their latest outcome, the facts the summary left out, and an
  * "Unverified:" line for each claim of the summary they contradict), the skills loaded earlier,
- * then the pinned notes, each
+ * the task list in force (with its flags then), then the pinned notes, each
  * section under its fixed heading and left out when empty. With none of them, the text is the
  * summary unchanged. Byte-stable for the same inputs, so the block stays cacheable until a pin
  * changes or a compaction replaces it.
@@ -76,6 +83,8 @@ export function composeCompactionSummary(parts: CompactionBlockParts): string {
   const skills = parts.skills ?? [];
   if (skills.length > 0)
     sections.push(`${LOADED_SKILLS_HEADING}\n${skills.map((name) => `- ${name}`).join("\n")}`);
+  const todos = parts.todos ?? [];
+  if (todos.length > 0) sections.push([TODO_LIST_HEADING, ...todoLines(todos)].join("\n"));
   const pins = parts.pins ?? [];
   if (pins.length > 0)
     sections.push(`${PINNED_NOTES_HEADING}\n${pins.map((pin, index) => `${index + 1}. ${pin}`).join("\n")}`);
@@ -120,4 +129,16 @@ function fileLine(file: LedgerFile): string {
 function commandLine(command: LedgerCommand): string {
   const error = command.error === undefined ? "" : `; first error: ${command.error}`;
   return `- ${command.command} → ${command.ending}${inTurn(command.turn)}${error}`;
+}
+
+/**
+ * The task list as lines, one per item with its status as a word, its evidence and any flag under
+ * it: the todo tool's answer, `/todo` and the compaction block all show it so. Byte-stable.
+ */
+export function todoLines(items: readonly FlaggedTodoItem[]): string[] {
+  return items.flatMap((item, index) => {
+    const evidence = item.evidence === undefined ? "" : ` (evidence: ${item.evidence})`;
+    const line = `${index + 1}. [${item.status}] ${item.content}${evidence}`;
+    return item.flag === undefined ? [line] : [line, `   flagged: ${item.flag}`];
+  });
 }

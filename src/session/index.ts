@@ -9,7 +9,10 @@ export {
   PINNED_NOTES_HEADING,
   RESTORED_FACTS_HEADING,
   recallPointer,
+  TODO_LIST_HEADING,
+  todoLines,
 } from "./compose-compaction-summary.js";
+export { effectiveNumbering } from "./effective-numbering.js";
 export { findChildSessions } from "./find-child-sessions.js";
 export { findLatestConversation } from "./find-latest-conversation.js";
 export { type ForkedSession, type ForkSessionOptions, forkSession } from "./fork-session.js";

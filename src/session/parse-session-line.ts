@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from "../core/index.js";
+import { ERROR_CODES, type ErrorCode, TODO_STATUSES } from "../core/index.js";
 import { checkCheckpointEntry, checkRewindEntry } from "./check-checkpoint-entry.js";
 import { messageProblem } from "./message-problem.js";
 import { ENTRY_TYPES, type SessionEntry } from "./session-entries.js";
@@ -33,6 +33,14 @@ function isTextRecords(value: unknown, keys: readonly string[]): boolean {
   );
 }
 
+/** A task list carried on a compaction: items with text content and a known status. */
+function isTodoList(value: unknown): boolean {
+  return (
+    isTextRecords(value, ["content", "status"]) &&
+    (value as JsonObject[]).every((item) => (TODO_STATUSES as readonly unknown[]).includes(item.status))
+  );
+}
+
 function checkCompaction(value: JsonObject): string | undefined {
   if (typeof value.summary !== "string") return "compaction entry without a summary";
   if (typeof value.trigger !== "string") return "compaction entry without a trigger";
@@ -46,6 +54,8 @@ function checkCompaction(value: JsonObject): string | undefined {
     !(Array.isArray(value.skills) && value.skills.every((name) => typeof name === "string"))
   )
     return "compaction entry whose skills are not a list of names";
+  if (value.todos !== undefined && !isTodoList(value.todos))
+    return "compaction entry whose todos are not a list of task list items";
   if (value.keptMessages !== undefined && !isCount(value.keptMessages))
     return "compaction entry whose keptMessages is not a count";
   if (

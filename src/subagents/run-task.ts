@@ -163,12 +163,14 @@ function childOptions(
   };
 }
 
-/** The parent's tools minus `task` (no nesting), narrowed to the definition's `tools` (any case) when it names some. */
+/**
+ * The parent's tools minus `task` (no nesting) and `todo` (the task list is the parent's: a child's
+ * call would land in the child's session and change nothing the parent sees), narrowed to the definition's `tools` (any case) when it names some. */
 export function childTools(tools: readonly Tool[], definition: AgentDefinition | undefined): Tool[] {
   const allowed = definition?.tools?.map((name) => name.toLowerCase());
   return tools.filter((tool) => {
     const name = tool.definition.name;
-    if (name === "task") return false;
+    if (name === "task" || name === "todo") return false;
     return allowed === undefined || allowed.includes(name.toLowerCase());
   });
 }

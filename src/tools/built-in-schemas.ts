@@ -5,6 +5,7 @@ import { grepSchema } from "./grep-tool.js";
 import { lsSchema } from "./ls-tool.js";
 import { readSchema } from "./read-tool.js";
 import { recallSchema } from "./recall-schema.js";
+import { todoSchema } from "./todo-schema.js";
 import { webFetchSchema } from "./web-fetch-tool.js";
 import { writeSchema } from "./write-tool.js";
 
@@ -19,4 +20,5 @@ export const BUILT_IN_SCHEMAS = {
   grep: grepSchema,
   recall: recallSchema,
   web_fetch: webFetchSchema,
+  todo: todoSchema,
 };

@@ -18,6 +18,7 @@ export { createReadTool, DEFAULT_READ_LIMIT, MAX_IMAGE_BYTES, MAX_READ_CHARS } f
 export { DEFAULT_RECALL_HITS, MAX_RECALL_HITS, recallSchema } from "./recall-schema.js";
 export { type RunToolOptions, runTool, TOOL_DEADLINE_MS } from "./run-tool.js";
 export { sandboxRefusalOf } from "./sandbox-refusal-of.js";
+export { MAX_TODO_ITEMS, MAX_TODO_TEXT_CHARS, todoSchema } from "./todo-schema.js";
 export type { Tool, ToolContext, ToolKind, ToolOutput } from "./tool.js";
 export { ToolError } from "./tool-error.js";
 export { displayPath, resolveToolPath } from "./tool-paths.js";

@@ -213,4 +213,41 @@ export const TOOL_PARAMETERS = {
     required: ["url"],
     additionalProperties: false,
   },
+  todo: {
+    type: "object",
+    properties: {
+      items: {
+        maxItems: 50,
+        type: "array",
+        items: {
+          type: "object",
+          properties: {
+            content: {
+              type: "string",
+              minLength: 1,
+              maxLength: 500,
+              description: "What the item is, in one line.",
+            },
+            status: {
+              type: "string",
+              enum: ["pending", "in_progress", "completed", "cancelled"],
+              description: "At most one item is in_progress.",
+            },
+            evidence: {
+              description:
+                'The command or file the item\'s state depends on, e.g. "npm test" or "src/parser.ts": panto checks a completed item against its latest run or change.',
+              type: "string",
+              minLength: 1,
+              maxLength: 500,
+            },
+          },
+          required: ["content", "status"],
+          additionalProperties: false,
+        },
+        description: "The whole task list, in order; it replaces the list before. An empty list clears it.",
+      },
+    },
+    required: ["items"],
+    additionalProperties: false,
+  },
 } satisfies Record<string, Record<string, unknown>>;

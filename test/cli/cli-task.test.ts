@@ -127,6 +127,12 @@ describe("the task tool (built CLI against a fake Anthropic server)", { timeout:
     expect(text(parentFinal)).not.toContain("ALPHA-FILE-CONTENT");
     // --max-turns 2 reached the child: two working requests, then the one conclusion request.
     expect(server.requests.filter(isChild)).toHaveLength(3);
+    // The task list is the parent's: a child is offered neither task nor todo.
+    const toolNames = (request: RecordedRequest | undefined) =>
+      (((request?.body ?? {}) as { tools?: Array<{ name: string }> }).tools ?? []).map((tool) => tool.name);
+    expect(toolNames(server.requests.find(isChild))).not.toContain("todo");
+    expect(toolNames(server.requests.find(isChild))).not.toContain("task");
+    expect(toolNames(parentFinal)).toEqual(expect.arrayContaining(["task", "todo"]));
 
     // Its own session, listed under the parent's and resumable on its own.
     const sessionId = String(started?.session_id);

@@ -212,4 +212,37 @@ describe("the status line while panto waits", () => {
     expect(err.text()).toBe("");
     expect(out.text()).toBe("Hi");
   });
+
+  it("shows the task list when a todo call changes it, each status a word and a flag under its item", async () => {
+    const out = screen(80);
+    const err = screen(80);
+    renderer = new TerminalRenderer(out, err, createStyle(false));
+    renderer.render({
+      type: "todo-updated",
+      items: [
+        {
+          content: "Fix the parser",
+          status: "completed",
+          evidence: "npm test",
+          flag: "completed, but the latest `npm test` (turn 2) exited 1",
+        },
+        { content: "Write the docs", status: "in_progress" },
+        { content: "Clear \u001b[2J the screen", status: "pending" },
+      ],
+      completed: 1,
+      total: 3,
+    });
+    await flush();
+    // The model's text is shown, never obeyed.
+    expect(out.text()).toContain("3. pending: Clear \\u001b[2J the screen");
+    expect(stripVTControlCharacters(out.text() + err.text())).toContain(
+      [
+        "Task list: 1 of 3 completed (1 flagged)",
+        "1. completed: Fix the parser",
+        "   evidence: npm test",
+        "   flagged: completed, but the latest `npm test` (turn 2) exited 1",
+        "2. in progress: Write the docs",
+      ].join("\n"),
+    );
+  });
 });

@@ -116,6 +116,17 @@ describe("planClearing", () => {
     expect(cleared(one)).toEqual(["call_1_1"]);
   });
 
+  it("never clears a todo result, whatever exclude_tools says: the task list's answer stays", () => {
+    const withTodo: EffectiveContext = {
+      messages: [...turn(0, [{ tool: "todo", text: big("list") }]), ...context.messages],
+    };
+    const plan = planClearing(
+      input(withTodo, { settings: { ...SETTINGS, excludeTools: ["grep"], keepRecent: 0 } }),
+    );
+    expect(cleared(plan)).not.toContain("call_0_0");
+    expect(cleared(plan)).toEqual(["call_1_0", "call_1_1", "call_2_1", "call_3_0"]);
+  });
+
   it("does not clear below the trigger, nor when the batch reclaims less than min_reclaim_tokens", () => {
     expect(planClearing(input(context, { latestPromptTokens: 90_000 }))).toEqual({
       type: "keep",

@@ -107,6 +107,16 @@ describe("parseSessionLine on compaction entries", () => {
       { restored: ["a.ts"] },
       "compaction entry whose restored facts are not a list of facts",
     ],
+    [
+      "a task list item without a status (replay composes the block from it)",
+      { todos: [{ content: "Fix the parser" }] },
+      "compaction entry whose todos are not a list of task list items",
+    ],
+    [
+      "a task list item with a status panto does not know",
+      { todos: [{ content: "Fix the parser", status: "done" }] },
+      "compaction entry whose todos are not a list of task list items",
+    ],
   ])("reports %s", (_name, fields, reason) => {
     expect(parseSessionLine(compaction(fields))).toEqual({ kind: "invalid", reason, json: true });
   });

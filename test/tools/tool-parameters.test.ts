@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createRecallTool } from "../../src/recall/index.js";
+import { createTodoTool } from "../../src/todos/index.js";
 import { BUILT_IN_SCHEMAS } from "../../src/tools/built-in-schemas.js";
 import { createDefaultTools } from "../../src/tools/index.js";
 import { toParameters } from "../../src/tools/to-parameters.js";
@@ -15,8 +16,12 @@ describe("the built-in tools' JSON Schemas", () => {
       });
   });
 
-  it("are the ones every default tool and recall offer the model, one per tool", () => {
-    const tools = [...createDefaultTools(), createRecallTool({ session: () => undefined })];
+  it("are the ones every default tool, recall and todo offer the model, one per tool", () => {
+    const tools = [
+      ...createDefaultTools(),
+      createRecallTool({ session: () => undefined }),
+      createTodoTool({ session: () => undefined }),
+    ];
     expect(tools.map((tool) => tool.definition.name).sort()).toEqual(Object.keys(BUILT_IN_SCHEMAS).sort());
     for (const tool of tools)
       expect(tool.definition.parameters).toBe(

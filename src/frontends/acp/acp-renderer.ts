@@ -98,6 +98,9 @@ export class AcpRenderer {
       case "context-warning":
         this.#contextWarning(event);
         return;
+      case "todo-updated":
+        // The todo call's own result shows the list; the protocol's plan updates are not sent yet.
+        return;
       case "task-started":
       case "task-event":
       case "task-finished":

@@ -3,6 +3,7 @@ import type { AssistantMessage, CompactionLedger, SummaryChunking, Usage } from 
 import { optional } from "../../core/index.js";
 import { toolDeniedText } from "../../runtime/format-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
+import { todoUpdatedJson } from "../../runtime/todo-text.js";
 import { checkpointJson } from "../shared/rewind-json.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 import type { JsonEvent } from "./json-event.js";
@@ -136,6 +137,8 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
       };
     case "context-warning":
       return { type: "context_warning", level: event.level, used: event.used, size: event.size };
+    case "todo-updated":
+      return todoUpdatedJson(event.items, event.completed, event.total);
     case "task-started":
     case "task-event":
     case "task-finished":

@@ -11,6 +11,7 @@ import {
 } from "../../runtime/format-text.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
 import { taskEventLine } from "../../runtime/task-text.js";
+import { todoHeadline } from "../../runtime/todo-text.js";
 import type { CliOptions } from "../shared/cli-options.js";
 import { type OnceIo, type OnceReporter, runOnce } from "../shared/run-once.js";
 import { colourEnabled, createStyle } from "../shared/style.js";
@@ -55,6 +56,8 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
           return note(
             `handoff: started session ${event.session.id.slice(0, 8)} (${event.session.path}); sending the draft as its first prompt`,
           );
+        case "todo-updated":
+          return note(todoHeadline(event.items, event.completed, event.total));
         case "task-started":
         case "task-event":
         case "task-finished": {

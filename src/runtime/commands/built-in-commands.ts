@@ -43,6 +43,13 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   { name: "pins", aliases: [], args: "", summary: "list the pinned notes with their numbers" },
   { name: "unpin", aliases: [], args: "N", summary: "remove pinned note N" },
   {
+    name: "todo",
+    aliases: ["todos"],
+    args: "",
+    summary:
+      "show the task list the model keeps with the todo tool: each item's status, its evidence's latest run or change, and a flag on a completed item the record contradicts",
+  },
+  {
     name: "handoff",
     aliases: [],
     args: "[--edit] [GOAL]",

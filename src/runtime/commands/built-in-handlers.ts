@@ -25,6 +25,7 @@ const HANDLERS: Record<string, CommandHandler> = {
   pin: lazy(async () => (await compaction()).runPin),
   pins: lazy(async () => (await compaction()).runPins),
   unpin: lazy(async () => (await compaction()).runUnpin),
+  todo: lazy(async () => (await import("./todo-command.js")).runTodoCommand),
   summary: lazy(async () => (await compaction()).runSummary),
   init: lazy(async () => (await import("./init-command.js")).runInitCommand),
   handoff: lazy(async () => (await import("./handoff-command.js")).runHandoff),

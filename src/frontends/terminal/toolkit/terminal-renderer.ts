@@ -14,6 +14,7 @@ import {
 import { describeOutcome, handedOffLine, type OutcomeReport } from "../../../runtime/outcome-text.js";
 import type { RunEvent } from "../../../runtime/run-events.js";
 import { taskEventLine } from "../../../runtime/task-text.js";
+import { todoListText } from "../../../runtime/todo-text.js";
 import type { Style } from "../../shared/style.js";
 import type { MarkdownStream } from "./markdown-stream.js";
 import { StatusLine } from "./status-line.js";
@@ -135,6 +136,9 @@ export class TerminalRenderer {
         return;
       case "context-warning":
         this.warning(contextWarningText(event));
+        return;
+      case "todo-updated":
+        this.line(this.#style.dim(todoListText(event.items, event.completed, event.total)));
         return;
       case "compaction-prepared":
         // Without a prompt to keep (the interactive session says it above its prompt).
