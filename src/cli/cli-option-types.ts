@@ -24,6 +24,11 @@ export interface CliOptions {
   allowUnsandboxed?: boolean;
   /** --fork SESSION[@TURN]: continue in a new session started from that one after turn TURN (default: all of it). */
   fork?: { session: string; turn?: number };
+  /**
+   * --input-format stream-json: one long-lived session reading one JSON message a line on stdin
+   * (with --json); absent for the default, text.
+   */
+  inputFormat?: "stream-json";
 }
 
 /** `panto export [SESSION] [-o FILE] [--format html|md|json] [--full]` */
