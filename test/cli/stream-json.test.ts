@@ -1,9 +1,10 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
 import type { FakeServer, FakeServerOptions } from "../../src/simulator/fake-provider-types.js";
 import { jsonLines, makeSandbox, PANTO_MAIN, type PantoRun, runPanto } from "./panto-process.js";
 
@@ -47,11 +48,17 @@ async function startStream(
   const fake = await startFakeAnthropicServer(server);
   servers.push(fake);
   if (server.replies !== undefined) fake.enqueue(...server.replies);
-  const child = spawn(process.execPath, [PANTO_MAIN, ...args], {
-    cwd: box.project,
-    env: { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: fake.url };
+  return { server: fake, ...spawnStream(box.project, env, args) };
+}
+
+/** Starts panto with stdin kept open for the test to write to. */
+function spawnStream(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: readonly string[],
+): Omit<StreamProcess, "server"> {
+  const child = spawn(process.execPath, [PANTO_MAIN, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   children.push(child);
   let stdout = "";
   let stderr = "";
@@ -72,7 +79,6 @@ async function startStream(
   });
   const events = (): Event[] => jsonLines(stdout.slice(0, stdout.lastIndexOf("\n") + 1));
   return {
-    server: fake,
     write: (text) => child.stdin.write(text),
     end: () => child.stdin.end(),
     events,
@@ -333,6 +339,55 @@ describe("panto --input-format stream-json", () => {
       expect(results(events)).toEqual([expect.objectContaining({ line: 2, exit_code: 0, text: "GAVE-UP" })]);
       expect(existsSync(join(String(events[0]?.cwd), "never.txt"))).toBe(false);
     });
+  });
+
+  it("is long-lived: a context warning, a compaction prepared ahead, and /compact applying it", async () => {
+    const box = await makeSandbox();
+    // The window the server reports and enforces: one attached big.txt (~25k tokens) passes half of it.
+    const server = await startFakeOpenAIChatServer({
+      serverInfo: { kind: "llama.cpp", contextWindow: 40_000 },
+      contextWindow: 40_000,
+    });
+    servers.push(server);
+    await mkdir(join(box.project, ".panto"));
+    await writeFile(join(box.project, "big.txt"), `${"lorem ipsum ".repeat(8_300)}\n`);
+    await writeFile(
+      join(box.project, ".panto", "config.json"),
+      JSON.stringify({
+        model: "llamacpp/qwen2.5-7b",
+        providers: { llamacpp: { base_url: server.url } },
+        prepare_compaction_at: 0.5,
+        // big.txt fills about 63% of the window: past this warning level too.
+        context_warnings: [0.55],
+        sandbox: "full",
+      }),
+    );
+    server.enqueue({ type: "text", text: "Read it." }, { type: "text", text: "PREPARED-SUMMARY" });
+    const panto = spawnStream(box.project, box.env, ["--input-format", "stream-json", "--json"]);
+    panto.write(user("read @big.txt"));
+    const prepared = await panto.waitFor((event) => event.type === "compaction_prepared");
+    expect(prepared).toMatchObject({ model: "llamacpp/qwen2.5-7b", turns_summarised: 1 });
+    expect(panto.events().filter((event) => event.type === "context_warning")).toMatchObject([
+      { level: 0.55 },
+    ]);
+    panto.write(user("/compact"));
+    panto.end();
+    const run = await panto.exit;
+    expect(run.code).toBe(0);
+    const events = jsonLines(run.stdout);
+    expect(events.find((event) => event.type === "compaction")).toMatchObject({
+      prepared: true,
+      summary: expect.stringContaining("PREPARED-SUMMARY"),
+    });
+    // The prepared summary was applied: no second summary request.
+    const summaryRequests = server.requests.filter(
+      (request) => ((request.body as { tools?: unknown[] }).tools ?? []).length === 0,
+    );
+    expect(summaryRequests).toHaveLength(1);
+    expect(results(events).map((event) => [event.line, event.exit_code])).toEqual([
+      [1, 0],
+      [2, 0],
+    ]);
   });
 
   describe("the command line", () => {
