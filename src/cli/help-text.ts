@@ -14,6 +14,27 @@ Modes:
                                 (read to its end: give </dev/null to send nothing from it)
   panto -p "explain @FILE"      @PATH attaches that file in print and JSON modes too
   panto --json -p "PROMPT"      one JSON event per line on stdout (implies print mode)
+  panto --input-format stream-json --json
+                                one long-lived session fed one JSON message per stdin line
+                                (Claude Code's shapes; --output-format stream-json = --json):
+                                {"type":"user","message":{"role":"user","content":TEXT|[BLOCKS]}}
+                                  text and image ({"source":{"type":"base64","media_type","data"}})
+                                  blocks; run in order, queued while a turn runs; slash commands
+                                  and !COMMAND work as typed
+                                {"type":"control_request","request_id":ID,"request":{"subtype":
+                                  "interrupt"}} stops the running turn; answered by
+                                  {"type":"control_response","response":{"subtype":"success",
+                                  "request_id":ID}} (other subtypes: subtype "error", with error)
+                                {"type":"permission_response","id":ID,"decision":"allow"|
+                                  "allow_always"|"deny"} answers a permission_request event
+                                  (allow_always: that tool for the rest of the session)
+                                Each input ends with a result event; a bad line is an error
+                                event {code: "usage", message: "stdin line N: ..."} and the session
+                                goes on. When stdin ends, the running and queued inputs finish,
+                                then done; exit status 0, or the last failure's (a result's
+                                exit_code, 2 for a bad line). A question still open when stdin
+                                ends is denied. Context warnings and prepared compactions run as
+                                in the terminal.
   panto demo [--keep]           offline simulation of an overflow, a compaction and a retry;
                                 its temporary folder is removed at the end (--keep keeps it)
   panto sessions [--json]       this project's sessions, newest first: short id, started, last
@@ -427,7 +448,8 @@ JSON events (--json; one object per line, always ending with "done"):
     request_tokens?, context_window? (the provider's numbers from the overflow error, when stated),
     prepared? (true: the summary prepared ahead was applied, no summary request was sent)}
   compaction_prepared {model, turns_summarised, tokens_summarised, summary_tokens, duration_ms}
-    (config prepare_compaction_at, long-lived sessions only: -p and --json prepare nothing)
+    (config prepare_compaction_at, long-lived sessions only: the terminal, ACP and
+    --input-format stream-json; a one-shot -p or --json run prepares nothing)
   context_warning {level, used, size}   (the next request passed level, a fraction of config
     context_warnings, of a known window of size tokens; once per level until it drops below)
   todo_updated {items: [{content, status: pending|in_progress|completed|cancelled, evidence?,
@@ -467,9 +489,17 @@ JSON events (--json; one object per line, always ending with "done"):
   error {code, message, hint?}   (code: a provider error code such as context_overflow or
     invalid_request, or usage/config/session/auth, sandbox (it cannot start), path (a folder or file
     panto cannot use),
-    or max_turns when --max-turns stopped the run); a command line panto refuses (a bad
+    or max_turns when --max-turns stopped the run, or not_run for a stream-json input still
+    queued when /exit or Ctrl-C ended the session); a command line panto refuses (a bad
     flag, exit 2) is an error {code: "usage"} then done, or the error alone for a
     subcommand's --json (panto rewind --json, panto sessions --json...)
+  permission_request {id, tool, input, tool_call_id, escape_reason? (it asks to leave the
+    sandbox), rule? (the permission rule that asks), origin? (a task child)}   (stream-json input
+    only: waits for a permission_response naming id)
+  control_response {response: {subtype: success|error, request_id, error?}}   (stream-json input)
+  result {line (the stdin line of the input), exit_code, is_error, text?, session_id, usage}
+    (stream-json input: after each input, its errors first; exit_code and text as done's for
+    a one-shot run; usage as done's, the session's totals so far)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, compaction: {the same four}, subagents?: {sessions, the same four}}}
     usage: the whole session's totals as /cost shows them (resumed history included, all models);
@@ -499,6 +529,8 @@ Examples:
   EDITOR=vim panto -c -p "/summary edit"          fix the summary by hand
   panto -c -p "/handoff ship the parser fix"      draft a handoff (add --yes to start the new session)
   panto --json --allow-tools -p "run the tests and fix what fails" > events.jsonl
+  printf '%s\\n' '{"type":"user","message":{"role":"user","content":"hi"}}' |
+    panto --input-format stream-json --json     one session, one JSON message per stdin line
   panto --sandbox read-only -p "review this change"   commands may not write the project
   panto sandbox                                   what the sandbox enforces on this machine
   panto --max-turns 10 --allow-tools -p "fix the lint errors"   at most 10 model requests

@@ -56,7 +56,13 @@ function jsonUsageError(
   subcommands: Set<string>,
 ): string | undefined {
   const end = argv.indexOf("--");
-  if (!(end === -1 ? argv : argv.slice(0, end)).includes("--json")) return undefined;
+  const options = end === -1 ? argv : argv.slice(0, end);
+  const streamJson = options.some(
+    (arg, index) =>
+      arg === "--output-format=stream-json" ||
+      (arg === "--output-format" && options[index + 1] === "stream-json"),
+  );
+  if (!options.includes("--json") && !streamJson) return undefined;
   const error = { type: "error", code: "usage", message: message.replace(/^error: /, "") };
   const lines = [error, ...(subcommands.has(argv[0] ?? "") ? [] : [{ type: "done", exit_code: EXIT_USAGE }])];
   return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
@@ -71,6 +77,18 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .helpOption("-h, --help", "show this help and exit")
     .addOption(new Option("-p, --print [prompt]", "run one prompt, print the final answer, exit"))
     .addOption(new Option("--json", "print one JSON event per line instead of text (implies --print)"))
+    .addOption(
+      new Option(
+        "--input-format <format>",
+        "text (default), or stream-json: with --json, one session fed one JSON message per stdin line",
+      ).choices(["text", "stream-json"]),
+    )
+    .addOption(
+      new Option("--output-format <format>", "text (default), or stream-json: the same as --json").choices([
+        "text",
+        "stream-json",
+      ]),
+    )
     .addOption(new Option("-m, --model <provider/model>", "model to use, e.g. anthropic/claude-sonnet-4-5"))
     .addOption(new Option("--session <path>", "use or create exactly this session file"))
     .addOption(

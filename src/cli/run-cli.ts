@@ -30,6 +30,8 @@ export async function runCli(given: CliOptions, rawIo: CliIo): Promise<number> {
       io.stderr.write("panto: error: --max-turns applies to print and JSON runs (-p, --json)\n");
       return EXIT_USAGE;
     }
+    if (options.inputFormat === "stream-json")
+      return await (await import("../frontends/json/run-stream-json.js")).runStreamJson(options, io);
     if (options.json) return await (await import("../frontends/json/run-json.js")).runJson(options, io);
     // `panto "PROMPT"` opens the terminal session with it; without a terminal on both ends it is -p.
     if (

@@ -15,6 +15,9 @@ export interface RawOptions {
   sandbox?: SandboxMode;
   allowUnsandboxed?: true;
   fork?: string;
+  inputFormat?: "text" | "stream-json";
+  /** Claude Code's spelling: "stream-json" is --json; "text" the default. */
+  outputFormat?: "text" | "stream-json";
 }
 
 /** "SESSION@TURN" or "SESSION": the session argument and the turn, or a problem. */
@@ -51,9 +54,12 @@ export function toCliOptions(raw: RawOptions, words: readonly string[] = []): Cl
   const maxTurns = raw.maxTurns === undefined ? undefined : Number(raw.maxTurns);
   if (maxTurns !== undefined && !(Number.isSafeInteger(maxTurns) && maxTurns > 0))
     return `--max-turns needs a whole number of model requests above 0 (got "${raw.maxTurns}")`;
+  const json = raw.json === true || raw.outputFormat === "stream-json";
+  const streamInput = streamInputProblem(raw, json, positional);
+  if (streamInput !== undefined) return streamInput;
   const options: CliOptions = {
-    print: raw.print !== undefined || raw.json === true,
-    json: raw.json === true,
+    print: raw.print !== undefined || json,
+    json,
     continue: raw.continue === true,
     allowTools: raw.allowTools === true,
     yes: raw.yes === true,
@@ -67,5 +73,20 @@ export function toCliOptions(raw: RawOptions, words: readonly string[] = []): Cl
   if (raw.resume !== undefined) options.resume = raw.resume === true ? true : raw.resume.trim();
   if (maxTurns !== undefined) options.maxTurns = maxTurns;
   if (fork !== undefined) options.fork = fork;
+  if (raw.inputFormat === "stream-json") options.inputFormat = "stream-json";
   return options;
+}
+
+/** Why `--input-format stream-json` cannot run with these options: its prompts come from stdin, its answers as JSON. */
+function streamInputProblem(
+  raw: RawOptions,
+  json: boolean,
+  positional: string | undefined,
+): string | undefined {
+  if (raw.inputFormat !== "stream-json") return undefined;
+  if (!json)
+    return "--input-format stream-json answers with JSON events: add --json (or --output-format stream-json)";
+  if (positional !== undefined || typeof raw.print === "string")
+    return "--input-format stream-json reads every prompt from stdin, one JSON message a line: give no prompt on the command line";
+  return undefined;
 }

@@ -88,6 +88,39 @@ describe("parseCliArgs", () => {
     expect(parse(["--json"]).parsed).toMatchObject({ command: "run", options: { print: true, json: true } });
   });
 
+  it("takes --input-format stream-json with JSON output and no prompt, and --output-format stream-json as --json", () => {
+    expect(parse(["--input-format", "stream-json", "--json"]).parsed).toMatchObject({
+      command: "run",
+      options: { print: true, json: true, inputFormat: "stream-json" },
+    });
+    const synonym = parse(["-p", "--input-format", "stream-json", "--output-format", "stream-json"]).parsed;
+    expect(synonym).toMatchObject({ command: "run", options: { json: true, inputFormat: "stream-json" } });
+    const text = parse(["--input-format", "text", "--output-format", "text", "-p", "hi"]).parsed;
+    expect(text.command === "run" && text.options).toEqual({
+      print: true,
+      json: false,
+      prompt: "hi",
+      continue: false,
+      allowTools: false,
+      yes: false,
+      allowUnsandboxed: false,
+    });
+  });
+
+  it("refuses stream-json input without JSON output, with a prompt, or an input format it does not know", () => {
+    const cases: Array<[string[], string]> = [
+      [["--input-format", "stream-json", "-p"], "add --json (or --output-format stream-json)"],
+      [["--input-format", "stream-json", "--json", "-p", "hi"], "give no prompt on the command line"],
+      [["--input-format", "stream-json", "--json", "hi"], "give no prompt on the command line"],
+      [["--input-format", "yaml", "--json"], "yaml"],
+    ];
+    for (const [argv, message] of cases) {
+      const { parsed, stderr } = parse(argv);
+      expect(parsed, argv.join(" ")).toEqual({ command: "exit", code: 2 });
+      expect(stderr).toContain(message);
+    }
+  });
+
   it("recognises the demo command", () => {
     expect(parse(["demo"]).parsed).toEqual({ command: "demo", keep: false });
     expect(parse(["demo", "--keep"]).parsed).toEqual({ command: "demo", keep: true });

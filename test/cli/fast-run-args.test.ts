@@ -39,6 +39,10 @@ const WORDS = [
   "-cp",
   "-pm",
   "--nope",
+  "--input-format",
+  "--output-format",
+  "stream-json",
+  "text",
   "read-only",
   "full",
   "bogus-mode",
@@ -94,6 +98,8 @@ describe("fastRunArgs, a plain run's command line read without commander", () =>
       ["-m", "a", "-m", "b"],
       ["--", "-p"],
       ["--nope"],
+      ["--input-format", "stream-json", "--json"],
+      ["--output-format", "stream-json", "-p", "hi"],
     ])
       expect(fastRunArgs(argv), argv.join(" ")).toBeUndefined();
   });

@@ -19,11 +19,20 @@ export interface JsonIo extends OnceIo {
  * Warnings are also written to stderr so a human watching the terminal sees them.
  */
 export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
+  return runOnce(options, io, jsonReporter(io));
+}
+
+/**
+ * What JSON mode reports of a run: every event as its `--json` line on `io.stdout` (warnings and
+ * notices on stderr too), and `done` with the session's usage at the end. The stream-json
+ * front-end reuses it for every turn of its long-lived session.
+ */
+export function jsonReporter(io: Pick<JsonIo, "stdout" | "stderr">): OnceReporter {
   const emit = (event: JsonEvent): void => {
     io.stdout.write(jsonLine(event));
   };
   let current: RunContext | undefined;
-  const reporter: OnceReporter = {
+  return {
     started: (run) => {
       current = run;
       emit({
@@ -61,5 +70,4 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
       emit({ type: "done", exit_code: exitCode, ...optional("text", text), ...optional("usage", usage) });
     },
   };
-  return runOnce(options, io, reporter);
 }

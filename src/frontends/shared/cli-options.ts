@@ -23,4 +23,9 @@ export interface CliOptions {
   allowUnsandboxed?: boolean;
   /** --fork SESSION[@TURN]: continue in a new session started from that one after turn TURN (default: all of it). */
   fork?: { session: string; turn?: number };
+  /**
+   * --input-format stream-json: one long-lived session reading one JSON message a line on stdin
+   * (with --json); absent for the default, text.
+   */
+  inputFormat?: "stream-json";
 }

@@ -130,8 +130,15 @@ async function runOnceInner(
   }
 }
 
-/** How the input ended, as print and JSON modes report it: output, error, and the exit status. */
-async function reportResult(reporter: OnceReporter, run: RunContext, result: TurnResult): Promise<number> {
+/**
+ * How the input ended, as print and JSON modes report it: output, error, and the exit status
+ * (stream-json reports each of its turns so, its `done` emitting the turn's `result`).
+ */
+export async function reportResult(
+  reporter: OnceReporter,
+  run: RunContext,
+  result: TurnResult,
+): Promise<number> {
   switch (result.type) {
     case "command": {
       reportOutcome(reporter, result.outcome);
