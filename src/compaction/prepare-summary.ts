@@ -1,11 +1,9 @@
-import type { EffectiveContext, SizedTurn } from "../core/index.js";
-import { optional, type PantoError } from "../core/index.js";
+import type { EffectiveContext, PantoError, SizedTurn } from "../core/index.js";
 import { groupTurns } from "./group-turns.js";
 import { planRetention, type RetentionPlan } from "./plan-retention.js";
 import { sizeTurns } from "./size-turns.js";
-import { type PrefixSummary, summarisePrefix } from "./summarise-prefix.js";
-import type { CompactionAttemptFailure, CompactionEvent, SummariseFn } from "./summarise-with-fallback.js";
-import type { SummariserFigures } from "./summary-fit.js";
+import { type PrefixSummary, type SummariserSettings, summariseContextPrefix } from "./summarise-prefix.js";
+import type { CompactionAttemptFailure } from "./summarise-with-fallback.js";
 
 /**
  * A summary written ahead of need (config `prepare_compaction_at`) for the first `turns` whole
@@ -17,18 +15,11 @@ export interface PreparedSummary {
   summary: Extract<PrefixSummary, { ok: true }>;
 }
 
-export interface PrepareSummaryInput {
+export interface PrepareSummaryInput extends Omit<SummariserSettings, "instructions"> {
   /** The effective context as the summariser sees it, at the end of a turn (none in flight). */
   context: EffectiveContext;
   /** Keep-verbatim budget in tokens (the one an overflow would use). */
   budgetTokens: number;
-  systemPrompt: string;
-  activeModel: string;
-  compactionModel?: string;
-  summarise: SummariseFn;
-  figures?: SummariserFigures;
-  signal?: AbortSignal;
-  onEvent?: (event: CompactionEvent) => void;
 }
 
 export type PrepareOutcome =
@@ -45,17 +36,7 @@ export async function prepareSummary(input: PrepareSummaryInput): Promise<Prepar
   const sized = sizeTurns(groupTurns(input.context.messages));
   const plan = planRetention(sized, { budgetTokens: input.budgetTokens, lastTurnInFlight: false });
   if (plan.summarise.length === 0) return { type: "nothing-to-summarise" };
-  const result = await summarisePrefix({
-    turns: plan.summarise,
-    previousSummary: input.context.compaction?.summary,
-    systemPrompt: input.systemPrompt,
-    activeModel: input.activeModel,
-    summarise: input.summarise,
-    ...optional("compactionModel", input.compactionModel),
-    ...optional("figures", input.figures),
-    ...optional("signal", input.signal),
-    ...optional("onEvent", input.onEvent),
-  });
+  const result = await summariseContextPrefix(input.context, plan.summarise, input);
   if (!result.ok) return { type: "failed", error: result.error, attempts: result.attempts };
   return { type: "prepared", prepared: { turns: plan.summarise.length, summary: result }, plan };
 }

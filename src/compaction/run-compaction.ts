@@ -11,11 +11,10 @@ import { groupTurns } from "./group-turns.js";
 import { planRetention, type RetentionPlan } from "./plan-retention.js";
 import { type PreparedSummary, preparedPlan } from "./prepare-summary.js";
 import { sizeTurns } from "./size-turns.js";
-import { type PrefixSummary, summarisePrefix } from "./summarise-prefix.js";
-import type { CompactionAttemptFailure, CompactionEvent, SummariseFn } from "./summarise-with-fallback.js";
-import type { SummariserFigures } from "./summary-fit.js";
+import { type PrefixSummary, type SummariserSettings, summariseContextPrefix } from "./summarise-prefix.js";
+import type { CompactionAttemptFailure } from "./summarise-with-fallback.js";
 
-export interface RunCompactionInput {
+export interface RunCompactionInput extends SummariserSettings {
   /** The current effective context: the latest compaction block, if any, and the messages after it. */
   context: EffectiveContext;
   trigger: CompactionTrigger;
@@ -23,25 +22,8 @@ export interface RunCompactionInput {
   lastTurnInFlight: boolean;
   /** Keep-verbatim budget in tokens. */
   budgetTokens: number;
-  /** The resolved COMPACTION.md. */
-  systemPrompt: string;
-  /** `/compact` arguments. */
-  instructions?: string;
   /** `/compact --force`: summarise all but the latest turn even when everything fits the budget. */
   force?: boolean;
-  /** "provider/model" of the chat. */
-  activeModel: string;
-  /** Config `compaction_model`. */
-  compactionModel?: string;
-  summarise: SummariseFn;
-  /**
-   * What the provider's figures say about the model a summary is asked of first (its window, the
-   * smallest ratio of its count to panto's estimate): the whole transcript is cut up front only when
-   * they prove it cannot fit. Without them it is sent whole, and the provider judges.
-   */
-  figures?: SummariserFigures;
-  signal?: AbortSignal;
-  onEvent?: (event: CompactionEvent) => void;
   /**
    * A summary prepared ahead for the context's first turns (the caller has checked they are
    * unchanged): applied instead of a summary request, every later turn kept verbatim.
@@ -90,18 +72,7 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
         ? { forcible: true }
         : {}),
     };
-  const result = await summarisePrefix({
-    turns: plan.summarise,
-    previousSummary: input.context.compaction?.summary,
-    systemPrompt: input.systemPrompt,
-    activeModel: input.activeModel,
-    summarise: input.summarise,
-    ...optional("instructions", input.instructions),
-    ...optional("compactionModel", input.compactionModel),
-    ...optional("figures", input.figures),
-    ...optional("signal", input.signal),
-    ...optional("onEvent", input.onEvent),
-  });
+  const result = await summariseContextPrefix(input.context, plan.summarise, input);
   if (!result.ok) return { type: "failed", error: result.error, attempts: result.attempts };
   return {
     type: "compacted",

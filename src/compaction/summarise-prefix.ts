@@ -1,4 +1,4 @@
-import type { SizedTurn, SummaryChunking } from "../core/index.js";
+import type { EffectiveContext, SizedTurn, SummaryChunking } from "../core/index.js";
 import { optional } from "../core/index.js";
 import { buildCompactionRequest, type CompactionRequest } from "./build-compaction-request.js";
 import { envelopeTokens, nextChunk, type TurnTokens, turnTokensOf } from "./chunk-for-window.js";
@@ -25,15 +25,50 @@ export interface SummarisePrefixInput {
   turns: readonly SizedTurn[];
   /** The summary in effect, passed as `<previous-summary>` to the first request. */
   previousSummary: string | undefined;
+  /** The resolved COMPACTION.md. */
   systemPrompt: string;
+  /** `/compact` arguments. */
   instructions?: string;
+  /** "provider/model" of the chat. */
   activeModel: string;
+  /** Config `compaction_model`. */
   compactionModel?: string;
   summarise: SummariseFn;
-  /** What the provider's figures say about the model asked first, when they say anything. */
+  /**
+   * What the provider's figures say about the model a summary is asked of first (its window, the
+   * smallest ratio of its count to panto's estimate): the whole transcript is cut up front only when
+   * they prove it cannot fit. Without them it is sent whole, and the provider judges.
+   */
   figures?: SummariserFigures;
   signal?: AbortSignal;
   onEvent?: (event: CompactionEvent) => void;
+}
+
+/** What a summary request needs besides its turns: the prompt, the models, the summariser. */
+export type SummariserSettings = Omit<SummarisePrefixInput, "turns" | "previousSummary">;
+
+/**
+ * Summarises `turns`, the first turns of `context`, with the summary in effect there as the previous
+ * one: what a compaction and a prepared summary both ask. Only the settings' own fields are passed
+ * on, whatever else `settings` holds.
+ */
+export function summariseContextPrefix(
+  context: EffectiveContext,
+  turns: readonly SizedTurn[],
+  settings: SummariserSettings,
+): Promise<PrefixSummary> {
+  return summarisePrefix({
+    turns,
+    previousSummary: context.compaction?.summary,
+    systemPrompt: settings.systemPrompt,
+    activeModel: settings.activeModel,
+    summarise: settings.summarise,
+    ...optional("instructions", settings.instructions),
+    ...optional("compactionModel", settings.compactionModel),
+    ...optional("figures", settings.figures),
+    ...optional("signal", settings.signal),
+    ...optional("onEvent", settings.onEvent),
+  });
 }
 
 export type PrefixSummary =
