@@ -65,3 +65,20 @@ describe("the package entry", () => {
     );
   });
 });
+
+describe("what the package ships", () => {
+  it("leaves the benchmarks out and keeps the CLI, the entry and the exported simulator", () => {
+    const packed = execFileSync("npm", ["pack", "--dry-run", "--ignore-scripts", "--json"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const files = (JSON.parse(packed) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map(
+      (file) => file.path,
+    );
+    expect(files?.filter((path) => path.startsWith("dist/bench/"))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining(["dist/bin/panto.cjs", "dist/index.js", "dist/simulator/index.js", "README.md"]),
+    );
+  }, 60_000);
+});
