@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { runConfined } from "./run-confined.js";
-import type { Sandbox } from "./sandbox.js";
 import { SandboxError } from "./sandbox-error.js";
+import type { ToolSandbox } from "./tool-sandbox.js";
 
 /** The way out that always exists, said at the end of every start failure. */
 export const WITHOUT_SANDBOX =
@@ -12,7 +12,10 @@ export const WITHOUT_SANDBOX =
  * AppArmor, a container's seccomp filter) fails before the model's first command, with what failed
  * and how to fix it, instead of running anything unconfined. Throws a SandboxError.
  */
-export async function checkSandboxStarts(sandbox: Sandbox, env: NodeJS.ProcessEnv): Promise<void> {
+export async function checkSandboxStarts(
+  sandbox: ToolSandbox & { readonly launcher: { readonly path: string } },
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   const cwd = sandbox.policy.projectRoot;
   const result = await runConfined(sandbox, "exit 0", { cwd, env }).catch((error: unknown) => ({
     output: error instanceof Error ? error.message : String(error),

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { loadCommandParts, type ToolSandbox } from "./sandbox.js";
+import { loadCommandParts } from "./command-parts-loader.js";
+import type { ToolSandbox } from "./tool-sandbox.js";
 
 /** How a short command run in the sandbox ended. */
 export interface ConfinedResult {

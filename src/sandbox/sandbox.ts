@@ -2,6 +2,7 @@ import { lstatSync, utimesSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { bubblewrapArgs } from "./bubblewrap-args.js";
+import { loadCommandParts, loadedParts } from "./command-parts-loader.js";
 import { findExecutable } from "./find-executable.js";
 import type { FolderListings } from "./find-repositories.js";
 import { userGitConfigs } from "./git-hooks-path.js";
@@ -18,23 +19,9 @@ import {
 } from "./sandbox-policy.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 import { seatbeltProfile } from "./seatbelt-profile.js";
+import type { AfterCommand, PreparedCommand, ToolSandbox } from "./tool-sandbox.js";
 
-/** What starting and checking a command needs (command-parts.ts), once the first command loaded it. */
-let commandParts: typeof import("./command-parts.js") | undefined;
-
-/**
- * Loads what starting a command needs; `prepare` may be called once this has resolved. `ready`
- * and `runConfined` call it, so a run that starts no command never loads the limits and the git walk.
- */
-export async function loadCommandParts(): Promise<void> {
-  commandParts ??= await import("./command-parts.js");
-}
-
-function loadedParts(): typeof import("./command-parts.js") {
-  if (commandParts === undefined)
-    throw new SandboxError("internal: a command was prepared before the sandbox's command code was loaded");
-  return commandParts;
-}
+export type { AfterCommand, PreparedCommand, ToolSandbox };
 
 /** Two seconds: file systems with coarse times (FAT) round a change down by up to this much. */
 const CTIME_MARGIN_NS = 2_000_000_000n;
@@ -43,44 +30,6 @@ const CTIME_MARGIN_NS = 2_000_000_000n;
 export interface SandboxLauncher {
   kind: "bubblewrap" | "seatbelt";
   path: string;
-}
-
-/**
- * How to start one command: the program and its arguments, and whether bubblewrap reports on file
- * descriptor 3 whether the command itself started (so a sandbox that failed to start is told
- * apart from a command that failed). `layout` is what the command runs under; `finish`, called
- * once the command's processes are gone, puts back what it may not change (see AfterCommand).
- */
-export interface PreparedCommand {
-  file: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  statusFd: boolean;
-  layout: SandboxLayout;
-  finish(): AfterCommand;
-}
-
-/** What the check after a command found, one line each, for the model and the user. */
-export interface AfterCommand {
-  /** Protected paths the command changed, each put back or aside: the command did not do all it meant to. */
-  refused: string[];
-  /** Changes left in place that deserve a look (a `.gitmodules`), and checks cut short. */
-  notes: string[];
-}
-
-/**
- * What a tool call needs of a sandbox (ToolContext.sandbox): the policy, the layout to check paths
- * against, and how to start a command confined. `Sandbox` is the real one.
- */
-export interface ToolSandbox {
-  readonly policy: SandboxPolicy;
-  layout(): SandboxLayout;
-  prepare(command: string, cwd: string, env: NodeJS.ProcessEnv): PreparedCommand;
-  /**
-   * Resolves once the sandbox is known to start on this machine, rejects with a SandboxError
-   * saying why it cannot; awaited before the first command, so a run that starts none never pays it.
-   */
-  ready?(env: NodeJS.ProcessEnv): Promise<void>;
 }
 
 /** What a sandbox is built from besides the settings. */
