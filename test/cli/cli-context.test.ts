@@ -48,7 +48,10 @@ describe("/context breaks the next request down (built CLI against a fake Anthro
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Next request, by part \(local estimate/);
     expect(partRow(stdout, "system prompt")?.[2]).toBe("with AGENTS.md");
-    expect(partRow(stdout, "tool definitions")?.[2]).toBe("9 tools");
+    // As many as the requests offered the model.
+    const offered = (server.requests.at(-1)?.body as { tools?: unknown[] } | undefined)?.tools ?? [];
+    expect(offered.length).toBeGreaterThan(7);
+    expect(partRow(stdout, "tool definitions")?.[2]).toBe(`${offered.length} tools`);
     expect(partRow(stdout, "summary")?.[2]).toBe("the compaction block, restored facts included");
     expect(partRow(stdout, "pinned notes")?.[2]).toBe("1 note");
     expect(partRow(stdout, "messages")?.[2]).toBe("3 user and assistant messages");
@@ -93,7 +96,7 @@ describe("one size for the context, told one way (issue 42; built CLI against a 
       server.enqueue({
         type: "text",
         text: "An answer. ".repeat(30),
-        usage: { input: 2000 + index, output: 60 },
+        usage: { input: 2800 + index, output: 60 },
       });
       expect((await run(index === 0 ? ["-p", prompt] : ["-c", "-p", prompt])).code).toBe(0);
     }
@@ -104,17 +107,17 @@ describe("one size for the context, told one way (issue 42; built CLI against a 
       return shownTokens(line)[0] ?? 0;
     };
     const full = await headline();
-    // 2,002 prompt tokens + 60 re-sent output tokens.
-    expect(full).toBe(2100);
+    // 2,802 prompt tokens + 60 re-sent output tokens.
+    expect(full).toBe(2900);
     const context = (await run(["-c", "-p", "/context"])).stdout;
     expect(partRow(context, "system prompt")?.[2]).toBe("no AGENTS.md");
 
     const preview = await run(["-c", "--json", "-p", "/compact --preview"]);
     const previewEvent = jsonLines(preview.stdout).find((event) => event.type === "compaction_preview");
-    expect(Number(previewEvent?.tokens_before)).toBeGreaterThanOrEqual(2050);
-    expect(Number(previewEvent?.tokens_before)).toBeLessThan(2150);
+    expect(Number(previewEvent?.tokens_before)).toBeGreaterThanOrEqual(2850);
+    expect(Number(previewEvent?.tokens_before)).toBeLessThan(2950);
     expect((await run(["-c", "-p", "/compact --preview"])).stdout).toContain(
-      "next request now 2.1k tokens, system prompt and tools included",
+      "next request now 2.9k tokens, system prompt and tools included",
     );
 
     server.enqueue({ type: "text", text: "Summary of the parser work." });
@@ -129,8 +132,8 @@ describe("one size for the context, told one way (issue 42; built CLI against a 
       Number((Number(event?.tokens_before) / 1000).toFixed(1)) * 1000,
       Number((Number(event?.tokens_after) / 1000).toFixed(1)) * 1000,
     ]);
-    expect(Number(event?.tokens_before)).toBeGreaterThanOrEqual(2050);
-    expect(Number(event?.tokens_before)).toBeLessThan(2150);
+    expect(Number(event?.tokens_before)).toBeGreaterThanOrEqual(2850);
+    expect(Number(event?.tokens_before)).toBeLessThan(2950);
     // Compacting shrinks the next request: the after is measured the way the before was (scaled
     // to the provider's count), not by the local estimate, which would read about twice as large.
     const after = Number(event?.tokens_after);
