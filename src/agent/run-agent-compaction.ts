@@ -71,7 +71,7 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
   const summaryUsage: SummaryRequestUsage[] = [];
   const context = contextForSummariser(session);
   const limits = windowLimits(input);
-  const prepared = await takePrepared(input, context.messages, limits.budgetTokens);
+  const prepared = await takePrepared(input, context.messages);
   if (prepared !== undefined) summaryUsage.push(...prepared.usage);
   const outcome = await runCompaction({
     context,
@@ -169,16 +169,15 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
 }
 
 /**
- * The summary prepared ahead, when this compaction can apply it: an overflow's, when the turns
- * added since it was written (the turn in flight apart) still fit the keep budget, so the retry is
- * as likely to fit as after a new summary (spec rule 8); a `/compact`'s without instructions or
- * --force, when it covers the very prefix a new summary would. Otherwise the summary is asked for
- * as v1 does.
+ * The summary prepared ahead, when this compaction can apply it: an overflow's, when its turns are
+ * still the context's first and the turn in flight is not among them (`runCompaction` summarises on
+ * top of it the turns a new summary would also take, so the retry is as likely to fit as v1's,
+ * spec rule 8); a `/compact`'s without instructions or --force, when it covers the very prefix a
+ * new summary would. Otherwise the summary is asked for as v1 does.
  */
 async function takePrepared(
   input: AgentCompactionInput,
   messages: AgentContextMessages,
-  budgetTokens: number,
 ): Promise<PreparedCompaction | undefined> {
   const { trigger, instructions, takePrepared: take } = input;
   if (take === undefined || trigger === "edited") return undefined;
@@ -192,8 +191,7 @@ async function takePrepared(
       });
       return plan.summarise.length === prepared.turns;
     }
-    const plan = preparedPlan(sized, prepared.turns, true);
-    return plan !== undefined && plan.keptTokens - (plan.inFlight?.tokens ?? 0) <= budgetTokens;
+    return preparedPlan(sized, prepared.turns, true) !== undefined;
   });
 }
 

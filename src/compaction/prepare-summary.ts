@@ -2,7 +2,7 @@ import type { EffectiveContext, PantoError, SizedTurn } from "../core/index.js";
 import { groupTurns } from "./group-turns.js";
 import { planRetention, type RetentionPlan } from "./plan-retention.js";
 import { sizeTurns } from "./size-turns.js";
-import { type PrefixSummary, type SummariserSettings, summariseContextPrefix } from "./summarise-prefix.js";
+import { type PrefixSummary, type SummariserSettings, summariseTurns } from "./summarise-prefix.js";
 import type { CompactionAttemptFailure } from "./summarise-with-fallback.js";
 
 /**
@@ -36,7 +36,7 @@ export async function prepareSummary(input: PrepareSummaryInput): Promise<Prepar
   const sized = sizeTurns(groupTurns(input.context.messages));
   const plan = planRetention(sized, { budgetTokens: input.budgetTokens, lastTurnInFlight: false });
   if (plan.summarise.length === 0) return { type: "nothing-to-summarise" };
-  const result = await summariseContextPrefix(input.context, plan.summarise, input);
+  const result = await summariseTurns(input.context.compaction?.summary, plan.summarise, input);
   if (!result.ok) return { type: "failed", error: result.error, attempts: result.attempts };
   return { type: "prepared", prepared: { turns: plan.summarise.length, summary: result }, plan };
 }

@@ -11,7 +11,7 @@ import { groupTurns } from "./group-turns.js";
 import { planRetention, type RetentionPlan } from "./plan-retention.js";
 import { type PreparedSummary, preparedPlan } from "./prepare-summary.js";
 import { sizeTurns } from "./size-turns.js";
-import { type PrefixSummary, type SummariserSettings, summariseContextPrefix } from "./summarise-prefix.js";
+import { type PrefixSummary, type SummariserSettings, summariseTurns } from "./summarise-prefix.js";
 import type { CompactionAttemptFailure } from "./summarise-with-fallback.js";
 
 export interface RunCompactionInput extends SummariserSettings {
@@ -52,18 +52,26 @@ export type CompactionOutcome =
  */
 export async function runCompaction(input: RunCompactionInput): Promise<CompactionOutcome> {
   const sized = sizeTurns(groupTurns(input.context.messages));
+  const plan = planWithinRejectedContext(sized, input);
   const prepared =
     input.prepared === undefined
       ? undefined
       : preparedPlan(sized, input.prepared.turns, input.lastTurnInFlight);
-  if (input.prepared !== undefined && prepared !== undefined)
-    return {
-      type: "compacted",
-      record: buildRecord(input, prepared, sized, input.prepared.summary),
-      kept: keptMessages(prepared),
-      plan: prepared,
-    };
-  const plan = planWithinRejectedContext(sized, input);
+  if (input.prepared !== undefined && prepared !== undefined) {
+    // As written when it summarises at least what a new summary would. Otherwise the turns since
+    // it no longer fit beside the turn in flight: those a new summary would also take are
+    // summarised on top of it (it is their previous summary), so the retry fits as v1's would
+    // (spec rule 8), and the request carries only them.
+    if (prepared.summarise.length >= plan.summarise.length)
+      return compacted(input, prepared, sized, input.prepared.summary);
+    const added = await summariseTurns(
+      input.prepared.summary.summary,
+      plan.summarise.slice(prepared.summarise.length),
+      input,
+    );
+    if (!added.ok) return { type: "failed", error: added.error, attempts: added.attempts };
+    return compacted(input, plan, sized, added);
+  }
   if (plan.summarise.length === 0)
     return {
       type: "nothing-to-summarise",
@@ -72,11 +80,20 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
         ? { forcible: true }
         : {}),
     };
-  const result = await summariseContextPrefix(input.context, plan.summarise, input);
+  const result = await summariseTurns(input.context.compaction?.summary, plan.summarise, input);
   if (!result.ok) return { type: "failed", error: result.error, attempts: result.attempts };
+  return compacted(input, plan, sized, result);
+}
+
+function compacted(
+  input: RunCompactionInput,
+  plan: RetentionPlan,
+  sized: readonly SizedTurn[],
+  summary: Extract<PrefixSummary, { ok: true }>,
+): CompactionOutcome {
   return {
     type: "compacted",
-    record: buildRecord(input, plan, sized, result),
+    record: buildRecord(input, plan, sized, summary),
     kept: keptMessages(plan),
     plan,
   };

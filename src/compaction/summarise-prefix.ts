@@ -1,4 +1,4 @@
-import type { EffectiveContext, SizedTurn, SummaryChunking } from "../core/index.js";
+import type { SizedTurn, SummaryChunking } from "../core/index.js";
 import { optional } from "../core/index.js";
 import { buildCompactionRequest, type CompactionRequest } from "./build-compaction-request.js";
 import { envelopeTokens, nextChunk, type TurnTokens, turnTokensOf } from "./chunk-for-window.js";
@@ -48,18 +48,18 @@ export interface SummarisePrefixInput {
 export type SummariserSettings = Omit<SummarisePrefixInput, "turns" | "previousSummary">;
 
 /**
- * Summarises `turns`, the first turns of `context`, with the summary in effect there as the previous
- * one: what a compaction and a prepared summary both ask. Only the settings' own fields are passed
- * on, whatever else `settings` holds.
+ * Summarises `turns` with `previousSummary` (the summary in effect before them) merged in: what a
+ * compaction, a summary prepared ahead and the turns added on top of a prepared one all ask. Only
+ * the settings' own fields are passed on, whatever else `settings` holds.
  */
-export function summariseContextPrefix(
-  context: EffectiveContext,
+export function summariseTurns(
+  previousSummary: string | undefined,
   turns: readonly SizedTurn[],
   settings: SummariserSettings,
 ): Promise<PrefixSummary> {
   return summarisePrefix({
     turns,
-    previousSummary: context.compaction?.summary,
+    previousSummary,
     systemPrompt: settings.systemPrompt,
     activeModel: settings.activeModel,
     summarise: settings.summarise,

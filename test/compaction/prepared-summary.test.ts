@@ -80,7 +80,8 @@ describe("runCompaction with a prepared summary", () => {
       context: { messages },
       trigger: "overflow",
       lastTurnInFlight: true,
-      budgetTokens: 0,
+      // The turns added since it was written fit the keep budget: a new summary would take no more.
+      budgetTokens: sizeTurns(groupTurns(ADDED)).reduce((total, turn) => total + turn.tokens, 0),
       systemPrompt: "SUMMARISE",
       activeModel: "anthropic/claude-sonnet-4-5",
       summarise: model.summarise,
@@ -100,6 +101,33 @@ describe("runCompaction with a prepared summary", () => {
     expect(result.kept).toEqual(ADDED);
     expect(orphans(result.kept)).toEqual({ calls: [], results: [] });
     expect(result.plan.inFlight?.messages).toEqual([ADDED[2]]);
+  });
+
+  it("on overflow, when the turns added since no longer fit beside the turn in flight: summarises those a new summary would take on top of it, in one request, and keeps what v1 keeps", async () => {
+    const { outcome } = await prepared(0);
+    const asked: string[] = [];
+    const result = await runCompaction({
+      context: { messages: [...FINISHED, ...ADDED] },
+      trigger: "overflow",
+      lastTurnInFlight: true,
+      budgetTokens: 0,
+      systemPrompt: "SUMMARISE",
+      activeModel: "anthropic/claude-sonnet-4-5",
+      summarise: async (_model, request) => {
+        asked.push(request.userPrompt);
+        return { text: "PREPARED AND README" };
+      },
+      prepared: outcome.prepared,
+    });
+    // One request: the prepared summary as the previous one, and only the turn added since.
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("PREPARED");
+    expect(asked[0]).toContain("Now the README");
+    expect(asked[0]).not.toContain("Add a test for parseConfig");
+    if (result.type !== "compacted") throw new Error(result.type);
+    expect(result.record).toMatchObject({ summary: "PREPARED AND README", turnsSummarised: 4, turnsKept: 1 });
+    // As v1 plans with this budget: only the turn in flight is kept.
+    expect(result.kept).toEqual([ADDED[2]]);
   });
 
   it("is not applied where it cannot stand: a turn in flight among its turns, or none", () => {
