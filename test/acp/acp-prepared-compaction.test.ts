@@ -83,7 +83,7 @@ describe("panto acp: a compaction prepared before the wall (issue 34)", { timeou
     return { server, acp, sessionId, prompt, prepared, agentText, entries };
   }
 
-  it("applies the prepared summary at the overflow with no new summary request, the turns added since kept verbatim", async () => {
+  it("applies the prepared summary at the overflow: the turn added since, which no longer fits beside a big turn in flight, is summarised on top of it in one request carrying only that turn", async () => {
     const { server, prompt, prepared, agentText, entries } = await session({ prepare_compaction_at: 0.5 });
     server.enqueue(
       { type: "text", text: "Read it." },
@@ -103,29 +103,32 @@ describe("panto acp: a compaction prepared before the wall (issue 34)", { timeou
 
     server.enqueue({ type: "text", text: "Second answer, verbatim." });
     expect(await prompt("a small second turn")).toBe("end_turn");
-    server.enqueue({ type: "text", text: "Third answer." });
+    server.enqueue({ type: "text", text: "SUMMARY ON TOP." }, { type: "text", text: "Third answer." });
     const before = server.requests.length;
     expect(await prompt(BIG)).toBe("end_turn");
-    // The rejected request, then the retry at once: no summary request between them. (That turn
-    // ended past half the window too, so the next summary may be being prepared after it.)
+    // The rejected request, one summary request, the retry. (That turn ended past half the window
+    // too, so the next summary may be being prepared after it.)
     const sent = server.requests.slice(before);
-    expect(sent.slice(0, 2).map(isSummaryRequest)).toEqual([false, false]);
-    const retry = text(sent[1]);
-    expect(retry).toContain("PREPARED SUMMARY of the first turn.");
-    expect(retry).toContain("a small second turn");
-    expect(retry).toContain("Second answer, verbatim.");
-    // The entry v1 writes for an overflow, the prepared request's usage on it (what /cost counts).
+    expect(sent.slice(0, 3).map(isSummaryRequest)).toEqual([false, true, false]);
+    // The summary request carries the prepared summary and the second turn, not the first turn again.
+    const asked = text(sent[1]);
+    expect(asked).toContain("PREPARED SUMMARY of the first turn.");
+    expect(asked).toContain("a small second turn");
+    expect(asked).not.toContain("Read it.");
+    // The retry keeps what v1 keeps: the turn in flight alone, after the summary.
+    const retry = text(sent[2]);
+    expect(retry).toContain("SUMMARY ON TOP.");
+    expect(retry).not.toContain("Second answer, verbatim.");
+    // The entry v1 writes for an overflow, both summary requests' usage on it (what /cost counts).
     const compactions = (await entries()).filter((entry) => entry.type === "compaction");
     expect(compactions).toHaveLength(1);
     expect(compactions[0]).toMatchObject({
       trigger: "overflow",
-      summary: "PREPARED SUMMARY of the first turn.",
-      turnsSummarised: 1,
-      turnsKept: 2,
-      usage: [{ model: MODEL }],
+      summary: "SUMMARY ON TOP.",
+      turnsSummarised: 2,
+      turnsKept: 1,
+      usage: [{ model: MODEL }, { model: MODEL }],
     });
-    // Up to the retry, one summary request in the whole session: the prepared one.
-    expect(server.requests.slice(0, before + 2).filter(isSummaryRequest)).toHaveLength(1);
     expect(agentText()).toContain("Third answer.");
   });
 
