@@ -1,0 +1,91 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
+import { MODEL } from "./interactive-harness.js";
+import { PANTO_MAIN } from "./panto-process.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+/**
+ * "Always" as a permission rule in a real terminal (tmux): the built CLI against a fake Anthropic
+ * server, with the sandbox off so that commands are asked about.
+ */
+const { start, closeAfter } = useAnthropicSandboxes("test-key");
+
+async function openTerminal(project: string, env: NodeJS.ProcessEnv): Promise<TmuxTerminal> {
+  const terminal = closeAfter(
+    await TmuxTerminal.start([process.execPath, PANTO_MAIN, "-m", MODEL, "--sandbox", "full"], {
+      cwd: project,
+      env,
+      columns: 160,
+      rows: 50,
+    }),
+  );
+  await terminal.waitFor(/Ctrl-D exits/);
+  return terminal;
+}
+
+/** The text of the tool results in the request the server received last. */
+function lastToolResults(server: FakeServer): string {
+  const body = server.requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> };
+  return JSON.stringify(body.messages.at(-1)?.content);
+}
+
+const bash = (command: string) => ({
+  type: "tool-calls" as const,
+  calls: [{ name: "bash", arguments: { command } }],
+});
+
+describe("answering 'always' with a rule in a real terminal", { timeout: 90_000 }, () => {
+  it("shows the rule as it will be written and where it can go, saves it to the project's local file, and a later matching call runs without a question, in this session and the next", async () => {
+    const { box, server, env } = await start();
+    const local = join(box.project, ".panto", "config.local.json");
+    server.enqueue(bash("git diff"), { type: "text", text: "first done" });
+    const terminal = await openTerminal(box.project, env);
+    await terminal.type("run the tests");
+    await terminal.press("Enter");
+    const question = await terminal.waitFor(/Allow\? .*:$/m);
+    expect(question).toContain("[a]lways (save a rule)");
+    await terminal.type("a");
+    const places = await terminal.waitFor(/Keep it where\? .*:$/m);
+    expect(places).toContain("always allow Bash(git diff:*)");
+    expect(places).toContain("[s] for this session only (Enter)");
+    expect(places).toContain(`[l] in this project's local file, not committed: ${local}`);
+    expect(places).toContain(`[u] in your user config, every project: ${join(box.home, "config.json")}`);
+    await terminal.type("l");
+    const saved = await terminal.waitFor(/first done/);
+    expect(saved).toContain(`allowed from now on: Bash(git diff:*) (saved to ${local})`);
+    expect(JSON.parse(await readFile(local, "utf8"))).toEqual({
+      permissions: { allow: ["Bash(git diff:*)"] },
+    });
+
+    // The same session: a call the rule covers runs without a question.
+    server.enqueue(bash("git diff -- src"), { type: "text", text: "second done" });
+    await terminal.type("again");
+    await terminal.press("Enter");
+    const again = await terminal.waitFor(/second done/);
+    expect(again.match(/Allow\?/g)).toHaveLength(1);
+    // It ran (git's own answer, outside a repository, with its exit code), and was not refused.
+    expect(lastToolResults(server)).toMatch(/Exit code: \d+/);
+    expect(lastToolResults(server)).not.toContain("did not allow");
+    await terminal.press("C-d");
+    expect(await terminal.exitStatus()).toBe(0);
+
+    // A new session in the same project reads the rule from the local file.
+    server.enqueue(bash("git diff --stat"), { type: "text", text: "third done" });
+    const next = await openTerminal(box.project, env);
+    await next.type("once more");
+    await next.press("Enter");
+    const third = await next.waitFor(/third done/);
+    expect(third).not.toMatch(/Allow\?/);
+    expect(lastToolResults(server)).toMatch(/Exit code: \d+/);
+    expect(lastToolResults(server)).not.toContain("did not allow");
+    await next.type("/permissions");
+    await next.press("Enter");
+    const listed = await next.waitFor(/Remove one with/);
+    expect(listed).toMatch(
+      /1\. Bash\(git diff:\*\)\s+local\s+permissions\.allow\[0\] in .*config\.local\.json/,
+    );
+  });
+});
