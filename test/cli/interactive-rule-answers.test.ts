@@ -38,7 +38,7 @@ const bash = (command: string) => ({
 });
 
 describe("answering 'always' with a rule in a real terminal", { timeout: 90_000 }, () => {
-  it("shows the rule as it will be written and where it can go, saves it to the project's local file, and a later matching call runs without a question, in this session and the next", async () => {
+  it("shows the rule as it will be written and where it can go, saves it to the project's local file, and a later matching call runs without a question, in this session and the next, until /permissions remove takes it out", async () => {
     const { box, server, env } = await start();
     const local = join(box.project, ".panto", "config.local.json");
     server.enqueue(bash("git diff"), { type: "text", text: "first done" });
@@ -87,5 +87,19 @@ describe("answering 'always' with a rule in a real terminal", { timeout: 90_000 
     expect(listed).toMatch(
       /1\. Bash\(git diff:\*\)\s+local\s+permissions\.allow\[0\] in .*config\.local\.json/,
     );
+
+    // Removed: out of the file and out of force at once, so the next such call is asked again.
+    await next.type("/permissions remove 1");
+    await next.press("Enter");
+    await next.waitFor(/Removed Bash\(git diff:\*\) \(permissions\.allow\[0\]\) from .*config\.local\.json/);
+    expect(JSON.parse(await readFile(local, "utf8"))).toEqual({});
+    server.enqueue(bash("git diff HEAD"), { type: "text", text: "fourth done" });
+    await next.type("and again");
+    await next.press("Enter");
+    await next.waitFor(/git diff HEAD[\s\S]*Allow\? .*:$/m);
+    await next.type("n");
+    await next.waitFor(/why not\?.*:$/m);
+    await next.press("Enter");
+    await next.waitFor(/fourth done/);
   });
 });
