@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
-import { MODEL } from "./interactive-harness.js";
-import { PANTO_MAIN } from "./panto-process.js";
+import { MODEL, startInteractive } from "./interactive-harness.js";
+import { makeSandbox, PANTO_MAIN } from "./panto-process.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
 /**
@@ -101,5 +101,40 @@ describe("answering 'always' with a rule in a real terminal", { timeout: 90_000 
     await next.waitFor(/why not\?.*:$/m);
     await next.press("Enter");
     await next.waitFor(/fourth done/);
+  });
+});
+
+describe("answering 'always' with a rule (in process)", { timeout: 60_000 }, () => {
+  it("reminds of s, l and u after another key, and u saves the rule to the user config, leaving the project alone", async () => {
+    const box = await makeSandbox();
+    const { terminal, exit, server } = await startInteractive(box);
+    closeAfter(server);
+    server.enqueue(
+      { type: "tool-calls", calls: [{ name: "write", arguments: { path: "docs/a.md", content: "x" } }] },
+      { type: "text", text: "written" },
+      { type: "tool-calls", calls: [{ name: "write", arguments: { path: "docs/b.md", content: "y" } }] },
+      { type: "text", text: "written again" },
+    );
+    terminal.type("write it\r");
+    let seen = await terminal.waitFor("Allow? ");
+    terminal.type("a");
+    seen = await terminal.waitFor("Keep it where? ", seen);
+    terminal.type("x");
+    seen = await terminal.waitFor(
+      "answer s or Enter (this session only), l (the project's local file) or u (your user config)",
+      seen,
+    );
+    terminal.type("u");
+    const user = join(box.home, "config.json");
+    seen = await terminal.waitFor(`allowed from now on: Edit(./docs/**) (saved to ${user})`, seen);
+    seen = await terminal.waitForAnswer("written", seen);
+    expect(JSON.parse(await readFile(user, "utf8"))).toEqual({ permissions: { allow: ["Edit(./docs/**)"] } });
+    await expect(readFile(join(box.project, ".panto", "config.local.json"), "utf8")).rejects.toThrow();
+    terminal.type("more\r");
+    const before = seen;
+    seen = await terminal.waitForAnswer("written again", seen);
+    expect(terminal.screen.slice(before, seen)).not.toContain("Allow?");
+    terminal.type("\u0004");
+    expect(await exit).toBe(0);
   });
 });
