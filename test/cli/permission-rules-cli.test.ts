@@ -289,7 +289,31 @@ describe("removing a rule with /permissions remove", () => {
     expect(server?.requests).toHaveLength(0);
   });
 
-  it("reports the same in JSON mode, the rule out of the file", async () => {
+  it("asks for the number when a rule is in force from two files, and says where the same rule still comes from", async () => {
+    const { box, env } = await setup(
+      {
+        ".panto/config.json": { permissions: { allow: ["WebSearch"] } },
+        ".panto/config.local.json": { permissions: { allow: ["WebSearch"] } },
+      },
+      [],
+    );
+    const project = join(box.project, ".panto", "config.json");
+    const local = join(box.project, ".panto", "config.local.json");
+    const command = (text: string) => runPanto(["-m", MODEL, "-p", text], { cwd: box.project, env });
+    const both = await command("/permissions remove WebSearch");
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain(
+      `WebSearch is in force 2 times: 1 (permissions.allow[0] in ${project}), 2 (permissions.allow[0] in ${local}); remove one by its number`,
+    );
+    const second = await command("/permissions remove 2");
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(
+      `Removed WebSearch (permissions.allow[0]) from ${local}: no longer in force. The same allow rule still comes from permissions.allow[0] in ${project}.`,
+    );
+    expect(JSON.parse(await readFile(project, "utf8"))).toEqual({ permissions: { allow: ["WebSearch"] } });
+  });
+
+  it("reports the removal as done.text in JSON mode, the rule out of the file", async () => {
     const { box, env } = await setup(
       { ".panto/config.local.json": { permissions: { ask: ["Bash(git push:*)"] } } },
       [],
@@ -299,8 +323,12 @@ describe("removing a rule with /permissions remove", () => {
       env,
     });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("Removed Bash(git push:*) (permissions.ask[0])");
-    expect(JSON.parse(await readFile(join(box.project, ".panto", "config.local.json"), "utf8"))).toEqual({});
+    const local = join(box.project, ".panto", "config.local.json");
+    expect(jsonLines(run.stdout).find((event) => event.type === "done")).toMatchObject({
+      exit_code: 0,
+      text: `Removed Bash(git push:*) (permissions.ask[0]) from ${local}: no longer in force.`,
+    });
+    expect(JSON.parse(await readFile(local, "utf8"))).toEqual({});
   });
 });
 
