@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
+import { FakeTerminal } from "./fake-terminal.js";
 import { MODEL, startInteractive } from "./interactive-harness.js";
 import { makeSandbox, PANTO_MAIN } from "./panto-process.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
@@ -135,6 +136,28 @@ describe("answering 'always' with a rule (in process)", { timeout: 60_000 }, () 
     seen = await terminal.waitForAnswer("written again", seen);
     expect(terminal.screen.slice(before, seen)).not.toContain("Allow?");
     terminal.type("\u0004");
+    expect(await exit).toBe(0);
+  });
+
+  it("reads the answers as lines where stdin is not a terminal: a, then l saves to the project's local file", async () => {
+    const box = await makeSandbox();
+    const lines = new FakeTerminal();
+    lines.stdin.isTTY = false;
+    const { terminal, exit, server } = await startInteractive(box, {}, lines);
+    closeAfter(server);
+    server.enqueue(
+      { type: "tool-calls", calls: [{ name: "write", arguments: { path: "a.txt", content: "x" } }] },
+      { type: "text", text: "written" },
+    );
+    terminal.type("write it\n");
+    let seen = await terminal.waitFor("Allow? ");
+    terminal.type("a\n");
+    seen = await terminal.waitFor("Keep it where? ", seen);
+    terminal.type("l\n");
+    const local = join(box.project, ".panto", "config.local.json");
+    seen = await terminal.waitForAnswer("written", seen);
+    expect(JSON.parse(await readFile(local, "utf8"))).toEqual({ permissions: { allow: ["Edit(./a.txt)"] } });
+    lines.stdin.end();
     expect(await exit).toBe(0);
   });
 });
