@@ -33,7 +33,6 @@ interface Pending {
 }
 
 const ECHO: Record<Choice, string> = { once: "yes", always: "always", no: "no" };
-const PLACE_KEYS: Record<string, RulePlace> = { s: "session", l: "local", u: "user" };
 
 /**
  * The permission question before write, edit and bash: shows what the call will do, then takes
@@ -108,7 +107,8 @@ export class ApprovalPrompt {
   }
 
   /**
-   * A key pressed while the question waits for y, a or n; returns true when it was taken. Keys
+   * A key pressed while the question waits for y, a or n (or, after a, for s, l, u or Enter: where
+   * to keep the rules); returns true when it was taken. Keys
    * with Ctrl (Ctrl-C, Ctrl-D) are left to readline, which cancels.
    */
   key(rl: Interface, text: string | undefined, key: Key): boolean {
@@ -117,7 +117,7 @@ export class ApprovalPrompt {
     if (key.ctrl === true) return false;
     const enter = key.name === "return" || key.name === "enter";
     if (pending.phase === "place") {
-      const place = enter ? "session" : PLACE_KEYS[(text ?? "").toLowerCase()];
+      const place = enter ? "session" : /^[slu]$/i.test(text ?? "") ? parseRulePlace(text ?? "") : undefined;
       if (place === undefined) this.#remindPlace(rl, "\n");
       else {
         pending.output.write(`${place}\n`);
