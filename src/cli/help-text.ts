@@ -208,8 +208,13 @@ Tools:
   so). Always offered; it only reads.
   read, ls, glob and grep always run; inside the sandbox (the default) so does bash. write,
   edit (and bash with --sandbox full) change things: the interactive mode asks with one key
-  (y = once, a = always for this session, n = no, then an optional
-  reason the model is told; /tools lists the grants, /last shows the last output whole);
+  (y = once, a = always, n = no, then an optional reason the model is told). a shows the
+  permission rule it adds, as written (Bash(npm run test:*), Edit(./src/**)), and one more key
+  keeps it: Enter/s this session, l the project's .panto/config.local.json, u the user config
+  (paths shown; the file is validated and replaced whole); a call no rule can name: the tool, this
+  session (/tools lists those grants). /permissions lists the rules numbered, /permissions remove
+  N|RULE takes one out at once (and out of its file; managed rules cannot be); /last shows the
+  last output whole;
   print and JSON modes deny them unless --allow-tools is given (the model is told the user
   did not allow it).
   Tools work on regular files only (a pipe, socket or device is refused at once), and a call
@@ -377,7 +382,9 @@ Configuration (JSON; each file wins per key over the ones before it):
                           even where the mode would not; refused in -p), then allow (no question;
                           the sandbox still confines); a command is judged by each part of
                           a && b, pipes, $(...); grep and glob leave out files a Read deny
-                          covers. A bad rule stops panto naming permissions.allow[N]
+                          covers. A bad rule stops panto naming permissions.allow[N]. "always"
+                          in the terminal saves a rule to .panto/config.local.json or the user
+                          config (or keeps it for the session; ACP's allow_always: the session)
     sandbox               how the model's tools are confined (see Sandbox): a mode
                           ("workspace-write", "read-only", "full") or { "mode": ..., "network":
                           false, "writable_roots": ["~/scratch"], "hidden_paths": ["~/.my-creds"],

@@ -90,6 +90,14 @@ export class ApprovalPolicy {
     this.#onRulesFailed = options.onRulesFailed;
   }
 
+  /**
+   * The run's rules, live: what `/permissions remove` changes, and the files an "always" may save
+   * to (`files`), which a front-end shows. Undefined for a policy made without them (tests).
+   */
+  get runRules(): RunRules | undefined {
+    return this.#runRules;
+  }
+
   get mode(): ApprovalMode {
     return this.#mode;
   }

@@ -46,6 +46,11 @@ export class RunRules {
     return rules;
   }
 
+  /** The files an "always" may save rules to: the project's local file and the user's config. */
+  get files(): { readonly local: string; readonly user: string } {
+    return this.#files;
+  }
+
   /** The agent's `permissionRules`: the verdict of the rules in force on one call, if any. */
   readonly check = (call: ToolCallBlock, tool: Tool): RuleVerdict | undefined => this.#check?.(call, tool);
 
@@ -82,6 +87,31 @@ export class RunRules {
     }
     await this.#rebuild();
     return file;
+  }
+
+  /**
+   * Takes `rule` (one of `list`) out of force at once, and out of its file when it came from one
+   * (validated and written whole, as an "always" writes). The other rules of that file's list move
+   * up one place, as in the file. Returns false when the file no longer held the rule (changed
+   * since panto read it): it is out of force all the same. Rejects with a ConfigError naming the
+   * file when it cannot be rewritten (the rule then stays in force). Managed rules are the
+   * caller's to refuse: this would rewrite their file like any other.
+   */
+  async remove(rule: SourcedRule): Promise<boolean> {
+    let inFile = true;
+    if (rule.file !== undefined) {
+      const { removePermissionRule } = await import("../config/remove-permission-rule.js");
+      inFile = await removePermissionRule(rule.file, rule.list, rule.text, rule.index);
+    }
+    const at = this.list.indexOf(rule);
+    if (at >= 0) this.list.splice(at, 1);
+    if (inFile)
+      this.list.forEach((other, position) => {
+        if (other.file === rule.file && other.list === rule.list && other.index > rule.index)
+          this.list[position] = { ...other, index: other.index - 1 };
+      });
+    await this.#rebuild();
+    return inFile;
   }
 
   async #load(): Promise<RulesModule> {

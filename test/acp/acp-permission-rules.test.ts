@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -58,5 +59,65 @@ describe("panto acp with permission rules", { timeout: 60_000 }, () => {
     expect(results).toContain(
       `Denied by the permission rule Edit(locked.txt) (permissions.deny[0] in ${config})`,
     );
+  });
+
+  it("answers allow_always with the suggested rule for the session: a later call it covers sends no permission request, one it does not cover does, and no file is written", async () => {
+    const server = closeAfter(await startFakeAnthropicServer());
+    const { home, project } = await tempProject();
+    const env = cliEnv(home, {
+      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: server.url,
+      PANTO_MANAGED_SETTINGS: join(home, "no-managed.json"),
+    });
+    const acp = new AcpProcess(
+      ["-m", MODEL],
+      { cwd: project, env },
+      { permissions: ["allow_always", "reject_once"] },
+    );
+    processes.push(acp);
+    await acp.initialize();
+    const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
+    server.enqueue(
+      {
+        type: "tool-calls",
+        calls: [{ id: "toolu_1", name: "write", arguments: { path: "src/a.txt", content: "a\n" } }],
+      },
+      {
+        type: "tool-calls",
+        calls: [{ id: "toolu_2", name: "write", arguments: { path: "src/deep/b.txt", content: "b\n" } }],
+      },
+      { type: "text", text: "both written" },
+    );
+    await acp.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "write in src" }],
+    });
+    const asked = acp.log.flatMap((entry) => (entry.kind === "permission" ? [entry.request] : []));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.toolCall.toolCallId).toBe("toolu_1");
+    expect(asked[0]?.options.find((option) => option.kind === "allow_always")?.name).toBe(
+      "Always allow Edit(./src/**) in this session",
+    );
+    expect(await readFile(join(project, "src", "deep", "b.txt"), "utf8")).toBe("b\n");
+    expect(acp.stderr).toContain("allowed from now on: Edit(./src/**) (this session)");
+
+    // Outside what the rule covers: asked again (and refused, so nothing is written).
+    server.enqueue(
+      {
+        type: "tool-calls",
+        calls: [{ id: "toolu_3", name: "write", arguments: { path: "docs/c.txt", content: "c\n" } }],
+      },
+      { type: "text", text: "refused" },
+    );
+    await acp.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "write in docs" }],
+    });
+    const later = acp.log.flatMap((entry) => (entry.kind === "permission" ? [entry.request] : []));
+    expect(later.map((request) => request.toolCall.toolCallId)).toEqual(["toolu_1", "toolu_3"]);
+    expect(existsSync(join(project, "docs", "c.txt"))).toBe(false);
+    // For the session only: no config file was written.
+    expect(existsSync(join(project, ".panto", "config.local.json"))).toBe(false);
+    expect(existsSync(join(home, "config.json"))).toBe(false);
   });
 });

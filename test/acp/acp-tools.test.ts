@@ -98,22 +98,23 @@ describe("panto acp: tool calls, permissions, files and cancel", { timeout: 60_0
     });
   });
 
-  it("remembers allow_always for the session and a rejection fails the call without running it", async () => {
+  it("remembers allow_always for the session (as the suggested rule: the folder written to) and a rejection fails the call without running it", async () => {
     const { server, project, acp, sessionId } = await start({ permissions: ["allow_always", "reject_once"] });
+    await writeFile(join(project, "a.txt"), "first\n");
     server.enqueue(
       {
         type: "tool-calls",
-        calls: [{ id: "toolu_w1", name: "write", arguments: { path: "a.txt", content: "first\n" } }],
+        calls: [{ id: "toolu_w1", name: "write", arguments: { path: "notes/a.txt", content: "first\n" } }],
       },
       {
         type: "tool-calls",
-        calls: [{ id: "toolu_w2", name: "write", arguments: { path: "b.txt", content: "second\n" } }],
+        calls: [{ id: "toolu_w2", name: "write", arguments: { path: "notes/b.txt", content: "second\n" } }],
       },
       { type: "text", text: "both written" },
     );
     await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write two" }] });
     expect(acp.log.filter((entry) => entry.kind === "permission")).toHaveLength(1);
-    expect(await readFile(join(project, "b.txt"), "utf8")).toBe("second\n");
+    expect(await readFile(join(project, "notes", "b.txt"), "utf8")).toBe("second\n");
     const write = toolUpdates(acp.updates(sessionId)).find((update) => update.sessionUpdate === "tool_call");
     expect(write).toMatchObject({ kind: "edit", toolCallId: "toolu_w1" });
 

@@ -3,6 +3,9 @@ import {
   approvalQuestion,
   describeApproval,
   parseApprovalAnswer,
+  parseRulePlace,
+  RULE_PLACE_QUESTION,
+  rulePlaceChoices,
 } from "../../src/frontends/terminal/toolkit/approval-preview.js";
 
 const call = (name: string, args: Record<string, unknown>) => ({
@@ -82,5 +85,43 @@ describe("approval answers", () => {
   it("asks a shorter question in a narrow terminal", () => {
     expect(approvalQuestion("bash", 120)).toBe("Allow? [y]es once · [a]lways for bash this session · [N]o: ");
     expect(approvalQuestion("bash", 40).length).toBeLessThan(40);
+  });
+});
+
+describe("where an 'always' keeps its rules", () => {
+  const files = { local: "/work/app/.panto/config.local.json", user: "/home/me/.panto/config.json" };
+
+  it("says 'always' saves a rule when the question suggests one, and names the tool when not", () => {
+    expect(approvalQuestion("bash", 120, true)).toBe("Allow? [y]es once · [a]lways (save a rule) · [N]o: ");
+    expect(approvalQuestion("bash", 120, false)).toContain("[a]lways for bash this session");
+  });
+
+  it("shows each rule exactly as it will be written, then the session (the default), the local file and the user config with their paths", () => {
+    expect(rulePlaceChoices(["Bash(npm run test:*)", "Bash(git diff:*)"], files)).toEqual([
+      "  always allow Bash(npm run test:*), Bash(git diff:*)",
+      "    [s] for this session only (Enter)",
+      "    [l] in this project's local file, not committed: /work/app/.panto/config.local.json",
+      "    [u] in your user config, every project: /home/me/.panto/config.json",
+    ]);
+    expect(RULE_PLACE_QUESTION).toBe("Keep it where? [S]ession/[l]ocal/[u]ser: ");
+  });
+
+  it("makes control characters in a rule from the model's command visible", () => {
+    expect(rulePlaceChoices(["Bash(echo\u001b[2J:*)"], files)[0]).not.toContain("\u001b");
+  });
+
+  it("reads s, l, u (and the words), takes an empty answer as the session, and anything else as no answer", () => {
+    expect(["s", "", "  ", "Session", "l", "LOCAL", "u", "user"].map(parseRulePlace)).toEqual([
+      "session",
+      "session",
+      "session",
+      "session",
+      "local",
+      "local",
+      "user",
+      "user",
+    ]);
+    expect(parseRulePlace("project")).toBeUndefined();
+    expect(parseRulePlace("x")).toBeUndefined();
   });
 });

@@ -56,10 +56,7 @@ describe("interactive input", { timeout: 60_000 }, () => {
     terminal.type("write one\r");
     let seen = await terminal.waitFor("Allow? ");
     terminal.type("x");
-    seen = await terminal.waitFor(
-      "answer y (yes, this once), a (always for write this session) or n (no)",
-      seen,
-    );
+    seen = await terminal.waitFor("answer y (yes, this once), a (always: save a rule) or n (no)", seen);
     expect(existsSync(join(box.project, "one.txt"))).toBe(false);
     // One key answers: no Enter after it.
     terminal.type("y");

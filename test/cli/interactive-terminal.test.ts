@@ -102,7 +102,7 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
     expect(lastUserText(server)).toBe(`why does this fail? ${pasted} thanks`);
   });
 
-  it("answers a permission question with one key, asks to leave the sandbox with the model's reason and no 'always', sends the reason for a no, and lists grants in /tools", async () => {
+  it("answers a permission question with one key, asks to leave the sandbox with the model's reason and no 'always', sends the reason for a no, and 'always' keeps the suggested rule for the session (listed by /permissions)", async () => {
     const { terminal, server, project } = await startPanto();
     server.enqueue(
       { type: "tool-calls", calls: [{ name: "write", arguments: { path: "a.txt", content: "x" } }] },
@@ -139,11 +139,14 @@ describe("the interactive session in a real terminal", { timeout: 60_000 }, () =
       "did not allow running this command outside the sandbox. Their reason: the build folder is shared",
     );
     await terminal.type("a");
-    await terminal.waitFor(/all done/);
-    await terminal.type("/tools");
+    // "Always" offers the rule as it will be written; Enter keeps it for this session.
+    await terminal.waitFor(/always allow Edit\(\.\/b\.txt\)[\s\S]*Keep it where\? .*:$/m);
     await terminal.press("Enter");
-    const tools = await terminal.waitFor(/write .*\n.*bash .*runs in the sandbox without asking/);
-    expect(tools).toMatch(/write +write +allowed for this session \(you answered a\)/);
+    await terminal.waitFor(/all done/);
+    await terminal.type("/permissions");
+    await terminal.press("Enter");
+    const rules = await terminal.waitFor(/Remove one with/);
+    expect(rules).toMatch(/allow:\n +1\. Edit\(\.\/b\.txt\) +session +permissions\.allow\[0\]\n/);
   });
 
   it("summarises a tool's output without counting blank lines and exit status 0, and /last shows it whole", async () => {

@@ -64,7 +64,7 @@ describe("interactive mode", { timeout: 60_000 }, () => {
     expect(await exit).toBe(0);
   });
 
-  it("asks before a write: y runs it once, a allows the tool for the rest of the session, n denies", async () => {
+  it("asks before a write: y runs it once, a (then Enter: this session) allows what the suggested rule covers for the rest of the session, n denies", async () => {
     const box = await makeSandbox();
     const { terminal, exit } = await start(box);
     const write = (path: string) => ({
@@ -88,17 +88,18 @@ describe("interactive mode", { timeout: 60_000 }, () => {
     seen = await terminal.waitForAnswer("was denied", seen);
     expect(existsSync(join(box.project, "denied.txt"))).toBe(false);
 
-    server?.enqueue(write("always.txt"), { type: "text", text: "always on" });
+    server?.enqueue(write("notes/always.txt"), { type: "text", text: "always on" });
     terminal.type("write always\r");
-    seen = await question("always.txt", seen);
+    seen = await question("notes/always.txt", seen);
     terminal.type("a\r");
+    seen = await terminal.waitFor("allowed from now on: Edit(./notes/**) (this session)", seen);
     seen = await terminal.waitForAnswer("always on", seen);
-    server?.enqueue(write("again.txt"), { type: "text", text: "no question asked" });
+    server?.enqueue(write("notes/again.txt"), { type: "text", text: "no question asked" });
     terminal.type("write again\r");
     const beforeAgain = seen;
     seen = await terminal.waitForAnswer("no question asked", seen);
     expect(terminal.screen.slice(beforeAgain, seen)).not.toContain("Allow?");
-    expect(existsSync(join(box.project, "again.txt"))).toBe(true);
+    expect(existsSync(join(box.project, "notes", "again.txt"))).toBe(true);
     terminal.type("\u0004");
     expect(await exit).toBe(0);
     // Answers to permission questions are not kept as input history.

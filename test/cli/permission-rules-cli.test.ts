@@ -223,7 +223,8 @@ describe("listing the rules in force", () => {
     const { box, env } = await setup({ ".panto/config.json": { permissions: { deny: ["Bash(rm:*)"] } } }, []);
     const listed = await runPanto(["-m", MODEL, "-p", "/permissions"], { cwd: box.project, env });
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toContain("deny:\n  Bash(rm:*)  project  permissions.deny[0] in");
+    expect(listed.stdout).toContain("deny:\n  1. Bash(rm:*)  project  permissions.deny[0] in");
+    expect(listed.stdout).toContain("Remove one with /permissions remove N");
     const empty = await makeSandbox();
     const none = await runPanto(["-m", MODEL, "-p", "/permissions"], {
       cwd: empty.project,
@@ -231,6 +232,103 @@ describe("listing the rules in force", () => {
     });
     expect(none.stdout).toContain("No permission rules");
     expect(server?.requests).toHaveLength(0);
+  });
+});
+
+describe("removing a rule with /permissions remove", () => {
+  it("removes a rule from the local, project or user file by its text or number, refuses a managed one naming its file, and says what is not there", async () => {
+    const { box, env } = await setup(
+      {
+        ".panto/config.json": { model: "anthropic/claude-rules", permissions: { allow: ["Edit(src/**)"] } },
+        ".panto/config.local.json": { permissions: { allow: ["Bash(npm test:*)", "WebSearch"] } },
+        [join("..", "managed.json")]: { permissions: { deny: ["Read(./.env)"] } },
+      },
+      [],
+    );
+    const userFile = join(box.home, "config.json");
+    await writeFile(userFile, JSON.stringify({ permissions: { allow: ["Bash(git diff:*)"] } }));
+    const local = join(box.project, ".panto", "config.local.json");
+    const project = join(box.project, ".panto", "config.json");
+    const managed = join(box.root, "managed.json");
+    const command = (text: string) => runPanto(["-m", MODEL, "-p", text], { cwd: box.project, env });
+
+    const byText = await command("/permissions remove Bash(npm test:*)");
+    expect(byText.code).toBe(0);
+    expect(byText.stdout).toContain(
+      `Removed Bash(npm test:*) (permissions.allow[0]) from ${local}: no longer in force.`,
+    );
+    expect(JSON.parse(await readFile(local, "utf8"))).toEqual({ permissions: { allow: ["WebSearch"] } });
+
+    // Numbered as /permissions lists them: deny first (the managed rule is 1).
+    const listed = await command("/permissions");
+    expect(listed.stdout).toMatch(/deny:\n {2}1\. Read\(\.\/\.env\)\s+managed/);
+    const managedRule = await command("/permissions remove 1");
+    expect(managedRule.code).toBe(2);
+    expect(managedRule.stderr).toContain(`Read(./.env) comes from the managed settings (${managed})`);
+    expect(JSON.parse(await readFile(managed, "utf8"))).toEqual({ permissions: { deny: ["Read(./.env)"] } });
+
+    const projectRule = await command("/permissions remove Edit(src/**)");
+    expect(projectRule.code).toBe(0);
+    expect(projectRule.stdout).toContain(`from ${project}`);
+    // The rest of the project file stays as it was.
+    expect(JSON.parse(await readFile(project, "utf8"))).toEqual({ model: "anthropic/claude-rules" });
+
+    const userRule = await command("/permissions remove Bash(git diff:*)");
+    expect(userRule.code).toBe(0);
+    expect(JSON.parse(await readFile(userFile, "utf8"))).toEqual({});
+
+    const missing = await command("/permissions remove Bash(rm:*)");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("no permission rule Bash(rm:*) is in force");
+    const outOfRange = await command("/permissions remove 9");
+    expect(outOfRange.code).toBe(2);
+    expect(outOfRange.stderr).toContain("needs a number from 1 to 2");
+    const unknown = await command("/permissions drop 1");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('/permissions takes no argument, or "remove"');
+    expect(server?.requests).toHaveLength(0);
+  });
+
+  it("asks for the number when a rule is in force from two files, and says where the same rule still comes from", async () => {
+    const { box, env } = await setup(
+      {
+        ".panto/config.json": { permissions: { allow: ["WebSearch"] } },
+        ".panto/config.local.json": { permissions: { allow: ["WebSearch"] } },
+      },
+      [],
+    );
+    const project = join(box.project, ".panto", "config.json");
+    const local = join(box.project, ".panto", "config.local.json");
+    const command = (text: string) => runPanto(["-m", MODEL, "-p", text], { cwd: box.project, env });
+    const both = await command("/permissions remove WebSearch");
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain(
+      `WebSearch is in force 2 times: 1 (permissions.allow[0] in ${project}), 2 (permissions.allow[0] in ${local}); remove one by its number`,
+    );
+    const second = await command("/permissions remove 2");
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(
+      `Removed WebSearch (permissions.allow[0]) from ${local}: no longer in force. The same allow rule still comes from permissions.allow[0] in ${project}.`,
+    );
+    expect(JSON.parse(await readFile(project, "utf8"))).toEqual({ permissions: { allow: ["WebSearch"] } });
+  });
+
+  it("reports the removal as done.text in JSON mode, the rule out of the file", async () => {
+    const { box, env } = await setup(
+      { ".panto/config.local.json": { permissions: { ask: ["Bash(git push:*)"] } } },
+      [],
+    );
+    const run = await runPanto(["-m", MODEL, "--json", "-p", "/permissions remove Bash(git push:*)"], {
+      cwd: box.project,
+      env,
+    });
+    expect(run.code).toBe(0);
+    const local = join(box.project, ".panto", "config.local.json");
+    expect(jsonLines(run.stdout).find((event) => event.type === "done")).toMatchObject({
+      exit_code: 0,
+      text: `Removed Bash(git push:*) (permissions.ask[0]) from ${local}: no longer in force.`,
+    });
+    expect(JSON.parse(await readFile(local, "utf8"))).toEqual({});
   });
 });
 

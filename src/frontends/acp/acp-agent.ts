@@ -215,6 +215,7 @@ export class AcpAgent {
             signal,
             ...optional("escapeReason", request.kind === "escape" ? request.reason : undefined),
             ...optional("origin", origin),
+            ...optional("suggestedRules", request.kind === "tool" ? request.suggestedRules : undefined),
           });
           if (answer !== "cancelled") return answer;
           // A permission request answered "cancelled" is the user cancelling the turn.

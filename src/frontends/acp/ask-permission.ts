@@ -4,7 +4,10 @@ import type { ApprovalAnswer } from "../../runtime/front-end.js";
 import { type FileAccess, previewFileChange } from "../../tools/index.js";
 import { diffContent, toolCallView } from "./tool-call-view.js";
 
-/** The choices offered for a tool call: once, always (remembered by panto for this session), or no. */
+/**
+ * The choices offered for a tool call: once, always (remembered by panto for this session), or
+ * no. With suggested rules, "always" is those rules for the session, and its name says so.
+ */
 export const PERMISSION_OPTIONS: PermissionOption[] = [
   { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
   { optionId: "allow_always", name: "Always allow this tool in this session", kind: "allow_always" },
@@ -23,6 +26,8 @@ export interface PermissionRequest {
   escapeReason?: string;
   /** Who asks when it is not the main agent (a `task` child). */
   origin?: string;
+  /** The allow rules an "always" adds (see suggestRules); none: "always" allows the tool. */
+  suggestedRules?: readonly string[];
 }
 
 /**
@@ -32,6 +37,7 @@ export interface PermissionRequest {
  */
 export async function askPermission(request: PermissionRequest): Promise<ApprovalAnswer | "cancelled"> {
   const { client, sessionId, cwd, call, files, signal, escapeReason, origin } = request;
+  const rules = escapeReason === undefined ? (request.suggestedRules ?? []) : [];
   const change = await previewFileChange(call, cwd, files).catch(() => undefined);
   const view = toolCallView(call, cwd, change);
   const title = [
@@ -42,7 +48,11 @@ export async function askPermission(request: PermissionRequest): Promise<Approva
   // An escape is asked every time: no "always" is offered for it.
   const options =
     escapeReason === undefined
-      ? PERMISSION_OPTIONS
+      ? PERMISSION_OPTIONS.map((option) =>
+          option.kind === "allow_always" && rules.length > 0
+            ? { ...option, name: `Always allow ${rules.join(", ")} in this session` }
+            : option,
+        )
       : PERMISSION_OPTIONS.filter((option) => option.kind !== "allow_always");
   const toolCall: ToolCallUpdate = {
     toolCallId: call.id,
@@ -63,7 +73,8 @@ export async function askPermission(request: PermissionRequest): Promise<Approva
     const { outcome } = response;
     if (outcome.outcome === "cancelled") return "cancelled";
     if (outcome.optionId === "allow_once") return "once";
-    if (outcome.optionId === "allow_always") return "always";
+    if (outcome.optionId === "allow_always")
+      return rules.length > 0 ? { allowRules: rules, saveTo: "session" } : "always";
     return "deny";
   } catch (error) {
     // Checked again: the turn may have been cancelled while the question was open.

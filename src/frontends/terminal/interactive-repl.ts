@@ -1,9 +1,8 @@
 import { join } from "node:path";
 import { createInterface, type Interface } from "node:readline";
-import type { ApprovalRequest } from "../../agent/index.js";
 import type { ToolCallBlock } from "../../core/index.js";
 import { shorten } from "../../runtime/format-text.js";
-import type { ApprovalAnswer, RewindChoice } from "../../runtime/front-end.js";
+import type { ApprovalAnswer, AskedRequest, RewindChoice } from "../../runtime/front-end.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import type { Tool } from "../../tools/index.js";
 import type { CliIo } from "../shared/cli-io.js";
@@ -128,20 +127,22 @@ export class Repl {
   }
 
   /**
-   * The run's approval asker: y = this once, a = always for this tool this session, n = no. Asked
-   * only about calls the run's policy does not already allow; none while a request is cancelled.
+   * The run's approval asker: y = this once, a = always (the suggested rules, kept where the user
+   * says; without any, this tool this session), n = no. Asked only about calls the run's policy
+   * does not already allow; none while a request is cancelled.
    */
   async askApproval(
     call: ToolCallBlock,
     tool: Tool,
-    request?: ApprovalRequest,
+    request?: AskedRequest,
     origin?: string,
   ): Promise<ApprovalAnswer> {
     const rl = this.#rl;
     if (rl === undefined || this.#busy?.signal.aborted === true || this.#closing) return "deny";
     this.#renderer.stopStatus();
     this.#renderer.endLine();
-    const answer = await this.#approval.ask(rl, this.#output, call, tool, request, origin);
+    const files = this.#run?.approvals.runRules?.files;
+    const answer = await this.#approval.ask(rl, this.#output, call, tool, request, origin, files);
     rl.setPrompt(PROMPT);
     return answer;
   }

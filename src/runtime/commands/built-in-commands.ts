@@ -95,8 +95,9 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
   {
     name: "permissions",
     aliases: [],
-    args: "",
-    summary: "the permission rules in force (deny, ask, allow), each with the file and key it came from",
+    args: "[remove N|RULE]",
+    summary:
+      "the permission rules in force (deny, ask, allow), numbered, each with the file and key it came from; remove N (or the rule as written) takes one out of force at once and out of its file (user config, .panto/config.json, .panto/config.local.json) or this session; managed rules cannot be removed",
   },
   {
     name: "last",

@@ -51,11 +51,7 @@ const HANDLERS: Record<string, CommandHandler> = {
     return info("session", `${describeSession(run)}\n${history}`);
   },
   tools: async (run) => info("tools", describeTools(run)),
-  permissions: async (run) =>
-    info(
-      "permissions",
-      (await import("../describe-permissions.js")).describePermissions(run.approvals.rules),
-    ),
+  permissions: lazy(async () => (await import("./permissions-command.js")).runPermissionsCommand),
   last: async (run) => {
     const { describeLastToolOutput } = await import("./last-tool-output.js");
     return info("last", describeLastToolOutput(run.agent.effectiveContext()));

@@ -1,5 +1,6 @@
 import type { ToolCallBlock } from "../../../core/index.js";
 import { formatToolCall, plural, visible } from "../../../runtime/format-text.js";
+import type { RulePlace } from "../../../runtime/run-rules.js";
 
 /** Lines of file content shown before a write or edit is allowed; the rest is counted, not shown. */
 const PREVIEW_LINES = 12;
@@ -38,10 +39,46 @@ export function describeApproval(call: ToolCallBlock): string[] {
   return prefixed(JSON.stringify(args, null, 2), "  ", "  ");
 }
 
-/** The question itself, short enough for a narrow terminal. */
-export function approvalQuestion(toolName: string, columns: number | undefined): string {
+/**
+ * The question itself, short enough for a narrow terminal. `asRule`: "always" would add permission
+ * rules (shown, with where to keep them, once a is pressed), not allow the whole tool.
+ */
+export function approvalQuestion(toolName: string, columns: number | undefined, asRule = false): string {
   if (columns !== undefined && columns < 72) return "Allow? [y]es/[a]lways/[N]o: ";
+  if (asRule) return "Allow? [y]es once · [a]lways (save a rule) · [N]o: ";
   return `Allow? [y]es once · [a]lways for ${toolName} this session · [N]o: `;
+}
+
+/** Where an "always" can keep its rules: the project's local file and the user's config. */
+export interface RuleFiles {
+  readonly local: string;
+  readonly user: string;
+}
+
+/**
+ * What "always" shows when it adds rules: each rule exactly as it will be written, then the three
+ * places to keep them with their files, session first (the default, Enter). The rules come from
+ * the model's call (a command's words): made visible like the call itself.
+ */
+export function rulePlaceChoices(rules: readonly string[], files: RuleFiles): string[] {
+  return [
+    `  always allow ${rules.map(visible).join(", ")}`,
+    "    [s] for this session only (Enter)",
+    `    [l] in this project's local file, not committed: ${visible(files.local)}`,
+    `    [u] in your user config, every project: ${visible(files.user)}`,
+  ];
+}
+
+/** The question after the choices. */
+export const RULE_PLACE_QUESTION = "Keep it where? [S]ession/[l]ocal/[u]ser: ";
+
+/** How an answer to where to keep the rules reads (Enter or nothing: the session); undefined when it is none. */
+export function parseRulePlace(answer: string): RulePlace | undefined {
+  const choice = answer.trim().toLowerCase();
+  if (choice === "" || choice === "s" || choice === "session") return "session";
+  if (choice === "l" || choice === "local") return "local";
+  if (choice === "u" || choice === "user") return "user";
+  return undefined;
 }
 
 /** How an answer to the question reads: undefined when it is none of the choices. */

@@ -1,11 +1,19 @@
 import type { Interface, Key } from "node:readline";
-import type { ApprovalRequest } from "../../../agent/index.js";
 import type { ToolCallBlock } from "../../../core/index.js";
 import { visible } from "../../../runtime/format-text.js";
-import type { ApprovalAnswer } from "../../../runtime/front-end.js";
+import type { ApprovalAnswer, AskedRequest } from "../../../runtime/front-end.js";
+import type { RulePlace } from "../../../runtime/run-rules.js";
 import type { Tool } from "../../../tools/index.js";
 import type { Style } from "../../shared/style.js";
-import { approvalQuestion, describeApproval, parseApprovalAnswer } from "./approval-preview.js";
+import {
+  approvalQuestion,
+  describeApproval,
+  parseApprovalAnswer,
+  parseRulePlace,
+  RULE_PLACE_QUESTION,
+  type RuleFiles,
+  rulePlaceChoices,
+} from "./approval-preview.js";
 import type { MutableOutput } from "./mutable-output.js";
 import type { TerminalRenderer } from "./terminal-renderer.js";
 
@@ -13,8 +21,13 @@ type Choice = NonNullable<ReturnType<typeof parseApprovalAnswer>>;
 
 interface Pending {
   toolName: string;
-  /** "choice" until y, a or n; then "reason", while the user may say why they said no. */
-  phase: "choice" | "reason";
+  /**
+   * "choice" until y, a or n; then "reason", while the user may say why they said no, or "place",
+   * while they say where the rules an "always" adds are kept.
+   */
+  phase: "choice" | "reason" | "place";
+  /** The rules an "always" adds, with the files they may be saved to; none: "always" allows the tool. */
+  rules: { suggested: readonly string[]; files: RuleFiles } | undefined;
   output: MutableOutput;
   resolve: (answer: ApprovalAnswer) => void;
 }
@@ -23,10 +36,13 @@ const ECHO: Record<Choice, string> = { once: "yes", always: "always", no: "no" }
 
 /**
  * The permission question before write, edit and bash: shows what the call will do, then takes
- * one key: y (this once), a (always for this tool, this session: the run's approval policy
- * remembers it), n or Enter (no). Other keys get a reminder of the choices. After no, one line of
- * reason may follow (Enter alone gives none); the model is told it. Without a terminal (no keys)
- * the answer is read as a line. Text typed ahead before the question is put aside and restored.
+ * one key: y (this once), a (always), n or Enter (no). Other keys get a reminder of the choices.
+ * When the question comes with suggested rules, a shows them as they will be written and one more
+ * key says where to keep them: s or Enter for this session, l for the project's local file, u for
+ * the user's config (the run adds them, in force at once); without, a allows the tool for the
+ * session. After no, one line of reason may follow (Enter alone gives none); the model is told it.
+ * Without a terminal (no keys) each answer is read as a line. Text typed ahead before the question
+ * is put aside and restored.
  */
 export class ApprovalPrompt {
   readonly #renderer: TerminalRenderer;
@@ -43,14 +59,18 @@ export class ApprovalPrompt {
     return this.#pending !== undefined;
   }
 
-  /** Asks about one call (`origin`: the child agent asking, when not the main one); resolves when the user answers (or cancels). */
+  /**
+   * Asks about one call (`origin`: the child agent asking, when not the main one; `ruleFiles`: where
+   * rules an "always" adds may be saved); resolves when the user answers (or cancels).
+   */
   ask(
     rl: Interface,
     output: MutableOutput,
     call: ToolCallBlock,
     tool: Tool,
-    request: ApprovalRequest = { kind: "tool" },
+    request: AskedRequest = { kind: "tool" },
     origin?: string,
+    ruleFiles?: RuleFiles,
   ): Promise<ApprovalAnswer> {
     const typedAhead = takeLine(rl);
     const wasMuted = output.muted;
@@ -61,10 +81,14 @@ export class ApprovalPrompt {
     if (origin !== undefined) this.#renderer.line(this.#style.yellow(`${visible(origin)} asks:`));
     if (preview.length > 0) this.#renderer.line(this.#style.bold(preview.join("\n")));
     if (request.kind === "escape") this.#renderer.line(this.#style.yellow(escapeNotice(request.reason)));
+    const suggested = request.kind === "tool" ? (request.suggestedRules ?? []) : [];
+    const rules =
+      suggested.length > 0 && ruleFiles !== undefined ? { suggested, files: ruleFiles } : undefined;
     return new Promise((resolve) => {
       this.#pending = {
         toolName,
         phase: "choice",
+        rules,
         output,
         resolve: (answer) => {
           this.#pending = undefined;
@@ -74,21 +98,33 @@ export class ApprovalPrompt {
         },
       };
       const question =
-        request.kind === "escape" ? ESCAPE_QUESTION : approvalQuestion(toolName, this.#renderer.columns);
+        request.kind === "escape"
+          ? ESCAPE_QUESTION
+          : approvalQuestion(toolName, this.#renderer.columns, rules !== undefined);
       rl.setPrompt(this.#style.yellow(question));
       rl.prompt();
     });
   }
 
   /**
-   * A key pressed while the question waits for y, a or n; returns true when it was taken. Keys
+   * A key pressed while the question waits for y, a or n (or, after a, for s, l, u or Enter: where
+   * to keep the rules); returns true when it was taken. Keys
    * with Ctrl (Ctrl-C, Ctrl-D) are left to readline, which cancels.
    */
   key(rl: Interface, text: string | undefined, key: Key): boolean {
     const pending = this.#pending;
-    if (pending === undefined || pending.phase !== "choice") return false;
+    if (pending === undefined || pending.phase === "reason") return false;
     if (key.ctrl === true) return false;
     const enter = key.name === "return" || key.name === "enter";
+    if (pending.phase === "place") {
+      const place = enter ? "session" : /^[slu]$/i.test(text ?? "") ? parseRulePlace(text ?? "") : undefined;
+      if (place === undefined) this.#remindPlace(rl, "\n");
+      else {
+        pending.output.write(`${place}\n`);
+        this.#keep(pending, place);
+      }
+      return true;
+    }
     const letter = /^[yan]$/i.test(text ?? "") ? (text ?? "") : undefined;
     const choice = enter ? "no" : letter === undefined ? undefined : parseApprovalAnswer(letter);
     if (choice === undefined) this.#remind(rl, pending, "\n");
@@ -107,6 +143,12 @@ export class ApprovalPrompt {
       const reason = line.trim();
       this.#renderer.line(this.#style.dim(reason === "" ? "  denied" : "  denied; the model is told why"));
       pending.resolve(reason === "" ? "deny" : { deny: true, reason });
+      return;
+    }
+    if (pending.phase === "place") {
+      const place = parseRulePlace(line);
+      if (place === undefined) this.#remindPlace(rl, "");
+      else this.#keep(pending, place);
       return;
     }
     const choice = parseApprovalAnswer(line);
@@ -129,15 +171,37 @@ export class ApprovalPrompt {
       rl.prompt();
       return;
     }
+    if (choice === "always" && pending.rules !== undefined) {
+      pending.phase = "place";
+      this.#renderer.line(rulePlaceChoices(pending.rules.suggested, pending.rules.files).join("\n"));
+      rl.setPrompt(this.#style.yellow(RULE_PLACE_QUESTION));
+      rl.prompt();
+      return;
+    }
     this.#renderer.line(this.#style.dim("  allowed"));
     pending.resolve(choice);
+  }
+
+  /** The rules are kept where the user said; the run adds them and says so (a run-notice). */
+  #keep(pending: Pending, place: RulePlace): void {
+    this.#renderer.line(this.#style.dim("  allowed"));
+    pending.resolve({ allowRules: pending.rules?.suggested ?? [], saveTo: place });
+  }
+
+  #remindPlace(rl: Interface, lead: string): void {
+    this.#renderer.line(
+      this.#style.dim(
+        `${lead}  answer s or Enter (this session only), l (the project's local file) or u (your user config)`,
+      ),
+    );
+    rl.prompt();
   }
 
   /** Repeats the choices; `lead` ends the question's line first when no Enter did. */
   #remind(rl: Interface, pending: Pending, lead: string): void {
     this.#renderer.line(
       this.#style.dim(
-        `${lead}  answer y (yes, this once), a (always for ${pending.toolName} this session) or n (no)`,
+        `${lead}  answer y (yes, this once), a (${pending.rules === undefined ? `always for ${pending.toolName} this session` : "always: save a rule"}) or n (no)`,
       ),
     );
     rl.prompt();
