@@ -1,6 +1,7 @@
 import { TODO_TOOL, todoItemsOf, todoProgress } from "../compaction/index.js";
 import type { FlaggedTodoItem, Message, TodoItem } from "../core/index.js";
 import { flagsInTodoAnswer } from "../todos/index.js";
+import type { SessionLine } from "./session-lines.js";
 
 /** One accepted `todo` call: the list as it stood from then on, with the flags its answer gave. */
 export interface TodoChange {
@@ -23,6 +24,14 @@ export interface TodoChange {
 export class TodoChanges {
   readonly #held = new Map<string, TodoItem[]>();
   #count = 0;
+
+  /** The changes a line of the file makes, by the todo call's id; undefined for none (a kept copy makes none). */
+  ofLine(item: SessionLine): ReadonlyMap<string, TodoChange> | undefined {
+    if (item.kind !== "entry" || item.entry.type !== "message" || item.entry.keptBy !== undefined)
+      return undefined;
+    const changes = this.see(item.entry.message);
+    return changes.length === 0 ? undefined : new Map(changes.map((change) => [change.callId, change]));
+  }
 
   /**
    * The changes a message makes (none but for a tool message answering todo calls); a message

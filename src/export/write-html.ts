@@ -65,14 +65,8 @@ export async function writeHtml(
   for await (const item of readSessionLines(path)) {
     if ("header" in item) continue;
     // A todo call's result shows the list it set: followed here as in the first pass.
-    const changes =
-      item.kind === "entry" && item.entry.type === "message" && item.entry.keptBy === undefined
-        ? todos.see(item.entry.message)
-        : [];
-    const shown =
-      changes.length === 0
-        ? context
-        : { ...context, todoChanges: new Map(changes.map((change) => [change.callId, change])) };
+    const todoChanges = todos.ofLine(item);
+    const shown = todoChanges === undefined ? context : { ...context, todoChanges };
     await sink.write(`${renderSafely(item, tracker, shown)}\n`);
   }
   const cut = context.full

@@ -94,18 +94,22 @@ async function sessionWithTwoLists() {
     { type: "text", text: "All done." },
   );
   expect((await t.run("go on", ["--allow-tools"])).code).toBe(0);
-  const page = join(t.project, "page.html");
-  const exported = await runCli(["export", t.session, "--format", "html", "-o", page], {
-    cwd: t.project,
-    env: t.env,
-  });
-  expect(exported.code, exported.stderr).toBe(0);
-  return { page, html: await readFile(page, "utf8") };
+  const exportAs = async (format: "html" | "md") => {
+    const page = join(t.project, `page.${format}`);
+    const exported = await runCli(["export", t.session, "--format", format, "-o", page], {
+      cwd: t.project,
+      env: t.env,
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    return page;
+  };
+  const page = await exportAs("html");
+  return { page, html: await readFile(page, "utf8"), exportAs };
 }
 
 describe("panto export --format html: the task list at each change", { timeout: 120_000 }, () => {
   it("renders each accepted list where its call's result is, with statuses, evidence and flags, and lists each change on the timeline", async () => {
-    const { html } = await sessionWithTwoLists();
+    const { html, exportAs } = await sessionWithTwoLists();
     const lists = [...html.matchAll(/<section class="todo-list" id="(todo-\d+)"[^>]*>(.*?)<\/section>/g)];
     expect(lists.map((match) => match[1])).toEqual(["todo-1", "todo-2"]);
     const [first, second] = lists.map((match) => match[2] ?? "");
@@ -136,6 +140,17 @@ describe("panto export --format html: the task list at each change", { timeout: 
     ]);
     // The list sits just before the result of the call that set it.
     expect(html).toMatch(/<\/section><details class="tool-result"><summary>Result of <code>todo<\/code>/);
+
+    // The Markdown export: the same lists, worded as /todo words them, and the timeline's list.
+    const markdown = await readFile(await exportAs("md"), "utf8");
+    expect(markdown).toContain(
+      "**Task list 1: 1 of 2 completed (1 flagged)**\n\n1. completed: Run the tests (evidence: `npm test`)\n   flagged: completed, but the latest `npm test` (turn 1) exited 1\n2. in progress: Fix the <parser> (evidence: `src/parser.ts`)\n3. cancelled: Rewrite the lexer\n\n<details><summary>result of todo",
+    );
+    expect(markdown).toContain("**Task list 2: 2 of 2 completed**\n\n1. completed: Run the tests");
+    expect(markdown).toMatch(
+      /### Task list\n\n1\. Task list 1: 1 of 2 completed \(1 flagged\) \(after request \d+, line \d+\)\n2\. Task list 2: 2 of 2 completed \(after request \d+, line \d+\)\n\n## Entries/,
+    );
+    expect(markdown.match(/\*\*Task list \d/g)).toHaveLength(2);
   });
 
   it.skipIf(!existsSync(CHROMIUM))(
