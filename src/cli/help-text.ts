@@ -166,7 +166,10 @@ Task list: the model keeps one with the todo tool (each call replaces the whole 
   flagged ("completed, but the latest \`npm test\` (turn 14) exited 1"), worked out again each time,
   so the flag clears once it passes. /todo shows the list. It lives in the session (resume, fork,
   rewind keep it), every compaction carries it in a fixed section of the block, a handoff carries
-  it, and its outputs are never cleared.
+  it, and its outputs are never cleared. The terminal prints it as it changes and counts it in the
+  status line (tasks 3/7: completed of all, cancelled in neither); ACP sends it as a plan update
+  (priority medium; cancelled and flagged items under _meta "panto/todo"), also on load/resume;
+  panto export (HTML and md) shows it at each change, listed and marked on the timeline.
 
 Handoff: /handoff GOAL drafts the first prompt of a fresh session (the model writes where things
   stand, decisions and their reasons, files and commands that matter, open problems; panto adds

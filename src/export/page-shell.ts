@@ -46,6 +46,10 @@ button{font:inherit;padding:.2rem .7rem;border:1px solid var(--line);border-radi
 .compaction h3{margin:.2rem 0}.compaction h4{margin:.6rem 0 .2rem}
 details>summary{cursor:pointer;color:var(--muted)}details[open]>summary{color:var(--fg)}
 .tool-result.error>summary{color:var(--failed)}.markdown img{display:none}.md-image{color:var(--muted)}
+.timeline .todo-marker path{fill:var(--kept);stroke:var(--bg)}.timeline .todo-marker.flagged path{fill:var(--failed)}.legend .todo::before{background:var(--kept);border-radius:0;transform:rotate(45deg) scale(.8)}
+.todo-list{border:1px solid var(--line);border-radius:6px;padding:.3rem .8rem;margin:.4rem 0;background:var(--panel)}.todo-list h4{margin:.2rem 0}.todo-list ol{margin:.2rem 0;padding-left:1.5rem}
+.todo .status{font-weight:600;margin-right:.3rem}.todo.completed .status{color:var(--kept)}.todo.in-progress .status{color:var(--accent)}.todo.cancelled{color:var(--muted);text-decoration:line-through}
+.todo .evidence{color:var(--muted);font-size:13px}.todo .flag{color:var(--failed);margin:0;font-size:13px}.todo-marks li.flagged a{color:var(--failed)}
 `;
 
 /** The script's hash for the Content-Security-Policy. */

@@ -9,6 +9,7 @@ import { describeMark } from "./render-timeline.js";
 import { sandboxLabel } from "./sandbox-label.js";
 import type { CompactionMark } from "./scan-session.js";
 import type { EntryFields } from "./session-lines.js";
+import type { TodoChange } from "./todo-changes.js";
 
 /** Tool results and other long texts are cut to this many characters on the page unless --full. */
 export const CUT_CHARS = 4000;
@@ -27,6 +28,8 @@ export interface RenderContext {
   effectiveCompactionId?: string;
   /** Whether a clearing in force holds a stub for this result (from the first pass). */
   cleared?: (line: number, toolCallId: string) => boolean;
+  /** The task list changes the entry being rendered makes, by the todo call's id. */
+  todoChanges?: ReadonlyMap<string, TodoChange>;
 }
 
 const lineLink = (line: number, text = `line ${line}`): string => `<a href="#L${line}">${text}</a>`;
@@ -86,7 +89,39 @@ function toolResult(block: ToolResultBlock, context: RenderContext, line: number
     context.cleared?.(line, String(block.toolCallId)) === true
       ? " · cleared from the context (the next request carries a one-line stub; recall reads it back)"
       : "";
-  return `<details class="tool-result${error}"><summary>Result of <code>${htmlText(String(block.toolName), context.redact)}</code>${block.isError ? " (error)" : ""} · ${formatCount(text.length)} characters${cleared}</summary>${preformatted(text, context)}</details>`;
+  const change = context.todoChanges?.get(String(block.toolCallId));
+  const list = change === undefined ? "" : renderTodoChange(change, context);
+  return `${list}<details class="tool-result${error}"><summary>Result of <code>${htmlText(String(block.toolName), context.redact)}</code>${block.isError ? " (error)" : ""} · ${formatCount(text.length)} characters${cleared}</summary>${preformatted(text, context)}</details>`;
+}
+
+/** A status as the page says it. */
+const TODO_STATUS_WORDS: Record<string, string> = {
+  pending: "pending",
+  in_progress: "in progress",
+  completed: "completed",
+  cancelled: "cancelled",
+};
+
+/**
+ * An accepted todo call as the task list it set, as it stood then: each item with its status, its
+ * evidence and the flag the call's answer gave it (an id, `todo-N`, the timeline links to).
+ */
+export function renderTodoChange(change: TodoChange, context: RenderContext): string {
+  const text = (value: string): string => htmlText(value, context.redact);
+  const flagged = change.flagged === 0 ? "" : ` (${formatCount(change.flagged)} flagged)`;
+  const title = `Task list ${change.ordinal}: ${formatCount(change.completed)} of ${formatCount(change.total)} completed${flagged}`;
+  const items = change.items.map((item) => {
+    const classes = `todo ${item.status.replace("_", "-")}${item.flag === undefined ? "" : " flagged"}`;
+    const evidence =
+      item.evidence === undefined
+        ? ""
+        : ` <span class="evidence">evidence: <code>${text(item.evidence)}</code></span>`;
+    const flag = item.flag === undefined ? "" : `<p class="flag">flagged: ${text(item.flag)}</p>`;
+    return `<li class="${classes}"><span class="status">${TODO_STATUS_WORDS[item.status] ?? text(item.status)}</span> ${text(item.content)}${evidence}${flag}</li>`;
+  });
+  const list =
+    change.items.length === 0 ? `<p class="note">The list was cleared.</p>` : `<ol>${items.join("")}</ol>`;
+  return `<section class="todo-list" id="todo-${change.ordinal}" aria-label="${title}"><h4>${title}</h4>${list}</section>`;
 }
 
 function assistantBody(message: AssistantMessage, context: RenderContext): string {

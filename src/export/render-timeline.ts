@@ -1,6 +1,6 @@
 import { escapeHtml } from "./clean-text.js";
 import { formatCount, formatShort } from "./format-count.js";
-import type { CompactionMark, SessionScan, Totals } from "./scan-session.js";
+import type { CompactionMark, SessionScan, TodoMark, Totals } from "./scan-session.js";
 import { type PlotMarker, TIMELINE_BOX, timelineGeometry } from "./timeline-geometry.js";
 
 const round = (value: number): string => (Math.round(value * 10) / 10).toString();
@@ -22,6 +22,19 @@ export function describeMark(mark: CompactionMark): string {
   return `${name}${sizes}${status}`;
 }
 
+/** "Task list 2: 3 of 5 completed (1 flagged)": a task list change's name and tooltip. */
+export function describeTodoMark(mark: TodoMark): string {
+  const flagged = mark.flagged === 0 ? "" : ` (${formatCount(mark.flagged)} flagged)`;
+  return `Task list ${mark.ordinal}: ${formatCount(mark.completed)} of ${formatCount(mark.total)} completed${flagged}`;
+}
+
+/** A change of the task list: a small diamond on the baseline, linking to the list as it stood. */
+function renderTodoMarker(mark: TodoMark, x: number, baseY: number): string {
+  const label = escapeHtml(describeTodoMark(mark));
+  const flagged = mark.flagged === 0 ? "" : " flagged";
+  return `<a class="todo-marker${flagged}" href="#todo-${mark.ordinal}" aria-label="${label}"><title>${label}</title><path d="M${round(x)} ${round(baseY - 6)}l5 6l-5 6l-5 -6z"/></a>`;
+}
+
 function renderMarker(marker: PlotMarker): string {
   const { mark, x } = marker;
   const label = escapeHtml(describeMark(mark));
@@ -36,7 +49,7 @@ function renderMarker(marker: PlotMarker): string {
 /** The context-size chart: one point per model request, a marker per compaction, the window line. */
 export function renderTimelineSvg(scan: SessionScan): string {
   const box = TIMELINE_BOX;
-  const geometry = timelineGeometry(scan.requests, scan.compactions, scan.window);
+  const geometry = timelineGeometry(scan.requests, scan.compactions, scan.window, scan.todos);
   const right = box.width - box.right;
   const axis = [0, geometry.maxTokens / 2, geometry.maxTokens]
     .map((tokens) => {
@@ -57,7 +70,7 @@ export function renderTimelineSvg(scan: SessionScan): string {
       ? ""
       : `<line class="window" x1="${box.left}" y1="${round(geometry.windowY)}" x2="${right}" y2="${round(geometry.windowY)}"/><text class="tick window-label" x="${right}" y="${round(geometry.windowY)}" dy="-4" text-anchor="end">context window ${formatCount(scan.window)}</text>`;
   const title = `Context size of ${formatCount(scan.requests.length)} model requests, with ${formatCount(scan.compactions.length)} compactions`;
-  return `<svg class="timeline" viewBox="0 0 ${box.width} ${box.height}" role="group" aria-label="${escapeHtml(title)}"><title>${escapeHtml(title)}</title>${axis}${window}${line}${estimated}${geometry.markers.map(renderMarker).join("")}<text class="tick" x="${box.left}" y="${box.height - 8}">request 1</text><text class="tick" x="${right}" y="${box.height - 8}" text-anchor="end">request ${formatCount(scan.requests.length)}</text></svg>`;
+  return `<svg class="timeline" viewBox="0 0 ${box.width} ${box.height}" role="group" aria-label="${escapeHtml(title)}"><title>${escapeHtml(title)}</title>${axis}${window}${line}${estimated}${geometry.markers.map(renderMarker).join("")}${geometry.todoMarkers.map(({ mark, x }) => renderTodoMarker(mark, x, geometry.baseY)).join("")}<text class="tick" x="${box.left}" y="${box.height - 8}">request 1</text><text class="tick" x="${right}" y="${box.height - 8}" text-anchor="end">request ${formatCount(scan.requests.length)}</text></svg>`;
 }
 
 function renderTotals(totals: Totals, estimatedRequests: number): string {
@@ -86,9 +99,19 @@ function renderMarkList(marks: readonly CompactionMark[]): string {
   return `<ol class="marks">${items.join("")}</ol>`;
 }
 
-/** The section at the top of the page: chart, legend, totals and the list of compactions. */
+/** The task list's changes in file order, each linking to the list as it stood; nothing without any. */
+function renderTodoMarks(marks: readonly TodoMark[]): string {
+  if (marks.length === 0) return "";
+  const items = marks.map(
+    (mark) =>
+      `<li${mark.flagged === 0 ? "" : ` class="flagged"`}><a href="#todo-${mark.ordinal}">${escapeHtml(describeTodoMark(mark))}</a></li>`,
+  );
+  return `<h3>Task list</h3><ol class="todo-marks">${items.join("")}</ol>`;
+}
+
+/** The section at the top of the page: chart, legend, totals, the compactions and the task list's changes. */
 export function renderTimelineSection(scan: SessionScan): string {
   const estimated = scan.requests.filter((point) => point.estimated).length;
-  const legend = `<p class="legend"><span class="key size">context size per request</span> <span class="key overflow">overflow</span> <span class="key manual">manual</span> <span class="key edited">edited</span> <span class="key failed">failed</span> <span class="key undone">undone</span>${scan.window === undefined ? "" : ` <span class="key window">learned window</span>`}</p>`;
-  return `<section id="timeline" aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>${renderTimelineSvg(scan)}${legend}${renderTotals(scan.totals, estimated)}${renderMarkList(scan.compactions)}</section>`;
+  const legend = `<p class="legend"><span class="key size">context size per request</span> <span class="key overflow">overflow</span> <span class="key manual">manual</span> <span class="key edited">edited</span> <span class="key failed">failed</span> <span class="key undone">undone</span>${scan.todos.length === 0 ? "" : ` <span class="key todo">task list changed</span>`}${scan.window === undefined ? "" : ` <span class="key window">learned window</span>`}</p>`;
+  return `<section id="timeline" aria-labelledby="timeline-title"><h2 id="timeline-title">Timeline</h2>${renderTimelineSvg(scan)}${legend}${renderTotals(scan.totals, estimated)}${renderMarkList(scan.compactions)}${renderTodoMarks(scan.todos)}</section>`;
 }

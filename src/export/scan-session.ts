@@ -11,6 +11,21 @@ import {
 import { compactionExtras, undoneCompactionId, windowsOfEntry } from "./future-entries.js";
 import { sandboxLabel } from "./sandbox-label.js";
 import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
+import { TodoChanges } from "./todo-changes.js";
+
+/** An accepted `todo` call, as the timeline lists it: its figures and where it is. */
+export interface TodoMark {
+  /** The line of the tool message holding its result, where the page shows the list. */
+  line: number;
+  callId: string;
+  /** 1-based, in file order. */
+  ordinal: number;
+  completed: number;
+  total: number;
+  flagged: number;
+  /** How many request points come before it. */
+  afterRequest: number;
+}
 
 /** The context size of one model request (one assistant message, kept copies excluded). */
 export interface RequestPoint {
@@ -73,6 +88,8 @@ export interface SessionScan {
   invalidLines: number[];
   /** The line of each pin entry, by its id, so an unpin can link to the note it ends. */
   pinLines: Map<string, number>;
+  /** Each change of the task list (an accepted todo call), in file order. */
+  todos: TodoMark[];
 }
 
 interface Pending {
@@ -100,6 +117,8 @@ class Scanner {
     compactionCalls: 0,
   };
   readonly pinLines = new Map<string, number>();
+  readonly todos: TodoMark[] = [];
+  readonly #todoChanges = new TodoChanges();
   /** Windows learned so far by "provider/model", and the latest one learned for any model. */
   private readonly windows = new Map<string, number>();
   private latestWindow: number | undefined;
@@ -146,6 +165,17 @@ class Scanner {
   private seeMessage(line: number, entry: MessageEntry): void {
     const { message } = entry;
     if (entry.keptBy !== undefined && this.pending !== undefined) this.pending.copies++;
+    if (entry.keptBy === undefined)
+      for (const { callId, ordinal, completed, total, flagged } of this.#todoChanges.see(message))
+        this.todos.push({
+          line,
+          callId,
+          ordinal,
+          completed,
+          total,
+          flagged,
+          afterRequest: this.requests.length,
+        });
     if (message.role === "assistant" && entry.keptBy === undefined) {
       this.lastModel = `${message.provider}/${message.model}`;
       const usage = message.usage;
@@ -265,6 +295,7 @@ export async function scanSession(path: string): Promise<SessionScan> {
     entries: scanner.entries,
     invalidLines: scanner.invalidLines,
     pinLines: scanner.pinLines,
+    todos: scanner.todos,
   };
   if (scanner.window !== undefined) scan.window = scanner.window;
   return scan;

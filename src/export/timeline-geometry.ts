@@ -1,4 +1,4 @@
-import type { CompactionMark, CompactionStatus, RequestPoint } from "./scan-session.js";
+import type { CompactionMark, CompactionStatus, RequestPoint, TodoMark } from "./scan-session.js";
 
 /** Drawing area of the timeline, in SVG user units. */
 export const TIMELINE_BOX = { width: 960, height: 220, left: 64, right: 16, top: 16, bottom: 28 } as const;
@@ -25,6 +25,8 @@ export interface PlotMarker {
 export interface TimelineGeometry {
   points: PlotPoint[];
   markers: PlotMarker[];
+  /** Each change of the task list, on the boundary after the requests before it. */
+  todoMarkers: Array<{ mark: TodoMark; x: number }>;
   /** The value at the top of the plot. */
   maxTokens: number;
   windowY?: number;
@@ -66,6 +68,7 @@ export function timelineGeometry(
   requests: readonly RequestPoint[],
   compactions: readonly CompactionMark[],
   window?: number,
+  todos: readonly TodoMark[] = [],
 ): TimelineGeometry {
   const box = TIMELINE_BOX;
   const plotWidth = box.width - box.left - box.right;
@@ -99,6 +102,7 @@ export function timelineGeometry(
       yAfter: yOf(mark.after ?? mark.before ?? 0),
       status: mark.status,
     })),
+    todoMarkers: todos.map((mark) => ({ mark, x: xAt(mark.afterRequest) })),
     maxTokens,
     baseY: yOf(0),
   };

@@ -18,6 +18,7 @@ import { renderTimelineSection } from "./render-timeline.js";
 import type { SessionScan } from "./scan-session.js";
 import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
 import type { TextSink } from "./text-sink.js";
+import { TodoChanges } from "./todo-changes.js";
 
 function renderLine(item: SessionLine, tracker: EntryStatusTracker, context: RenderContext): string {
   if (item.kind === "invalid") return renderInvalid(item.text, item.reason, item.line, context);
@@ -60,8 +61,13 @@ export async function writeHtml(
   await sink.write(renderTimelineSection(scan));
   await sink.write(entriesStart());
   const tracker = new EntryStatusTracker(scan, effective.messageIds);
+  const todos = new TodoChanges();
   for await (const item of readSessionLines(path)) {
-    if (!("header" in item)) await sink.write(`${renderSafely(item, tracker, context)}\n`);
+    if ("header" in item) continue;
+    // A todo call's result shows the list it set: followed here as in the first pass.
+    const todoChanges = todos.ofLine(item);
+    const shown = todoChanges === undefined ? context : { ...context, todoChanges };
+    await sink.write(`${renderSafely(item, tracker, shown)}\n`);
   }
   const cut = context.full
     ? "Exported with --full: nothing is cut."

@@ -5,15 +5,37 @@ import { EntryStatusTracker } from "./entry-status.js";
 import { formatCount } from "./format-count.js";
 import { compactionFailedInfo, pinText, undoneCompactionId } from "./future-entries.js";
 import { CUT_CHARS } from "./render-entries.js";
-import { describeMark } from "./render-timeline.js";
+import { describeMark, describeTodoMark } from "./render-timeline.js";
 import { sandboxLabel } from "./sandbox-label.js";
 import type { SessionScan } from "./scan-session.js";
 import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
 import type { TextSink } from "./text-sink.js";
+import { type TodoChange, TodoChanges } from "./todo-changes.js";
 
 export interface MarkdownContext {
   redact: Redact;
   full: boolean;
+  /** The task list changes the entry being written makes, by the todo call's id. */
+  todoChanges?: ReadonlyMap<string, TodoChange>;
+}
+
+const STATUS_WORDS: Record<string, string> = {
+  pending: "pending",
+  in_progress: "in progress",
+  completed: "completed",
+  cancelled: "cancelled",
+};
+
+/** An accepted todo call as the list it set, as `/todo` words it, with the flags its answer gave. */
+function todoChangeMarkdown(change: TodoChange, text: (value: string) => string): string {
+  const flagged = change.flagged === 0 ? "" : ` (${formatCount(change.flagged)} flagged)`;
+  const items = change.items.map((item, index) => {
+    const evidence = item.evidence === undefined ? "" : ` (evidence: \`${text(item.evidence)}\`)`;
+    const flag = item.flag === undefined ? "" : `\n   flagged: ${text(item.flag)}`;
+    return `${index + 1}. ${STATUS_WORDS[item.status] ?? text(item.status)}: ${text(item.content)}${evidence}${flag}`;
+  });
+  const list = items.length === 0 ? "The list was cleared." : items.join("\n");
+  return `**Task list ${change.ordinal}: ${formatCount(change.completed)} of ${formatCount(change.total)} completed${flagged}**\n\n${list}`;
 }
 
 /** A fenced block that no backtick run inside the text can close. */
@@ -66,7 +88,9 @@ function messageMarkdown(
         return `Tool call \`${text(String(block.name))}\`:\n\n${fence(JSON.stringify(block.arguments, null, 2) ?? "", context)}`;
       case "tool-result": {
         const result = toolResultText(block);
-        return `<details><summary>result of ${text(String(block.toolName))}${block.isError ? " (error)" : ""}, ${formatCount(result.length)} characters</summary>\n\n${fence(result, context)}\n\n</details>`;
+        const change = context.todoChanges?.get(String(block.toolCallId));
+        const list = change === undefined ? "" : `${todoChangeMarkdown(change, text)}\n\n`;
+        return `${list}<details><summary>result of ${text(String(block.toolName))}${block.isError ? " (error)" : ""}, ${formatCount(result.length)} characters</summary>\n\n${fence(result, context)}\n\n</details>`;
       }
       default:
         return `[${block.type}]`;
@@ -134,6 +158,16 @@ function controlMarkdown(
     : `compaction ${mark.ordinal} (line ${mark.line}) undone`;
 }
 
+/** The task list's changes under the timeline, each with where it is; nothing without any. */
+function todoMarksMarkdown(scan: SessionScan): string {
+  if (scan.todos.length === 0) return "";
+  const lines = scan.todos.map(
+    (mark) =>
+      `${mark.ordinal}. ${describeTodoMark(mark)} (after request ${mark.afterRequest}, line ${mark.line})`,
+  );
+  return `### Task list\n\n${lines.join("\n")}\n\n`;
+}
+
 function sandboxLine(scan: SessionScan, text: (value: string) => string): string {
   return scan.sandboxes.length === 0 ? "" : ` Sandbox: ${scan.sandboxes.map(text).join("; ")}.`;
 }
@@ -155,10 +189,15 @@ export async function writeMarkdown(
     `## Timeline\n\n${formatCount(totals.requests)} model requests · ${formatCount(totals.inputTokens)} input, ${formatCount(totals.outputTokens)} output, ${formatCount(totals.cacheReadTokens)} cache read, ${formatCount(totals.cacheWriteTokens)} cache write tokens · ${formatCount(totals.compactionCalls)} compaction calls${scan.window === undefined ? "" : ` · context window ${formatCount(scan.window)}`}\n\n`,
   );
   await sink.write(
-    `${scan.compactions.map((mark) => `${mark.ordinal}. ${describeMark(mark)} (after request ${mark.afterRequest}, line ${mark.line})`).join("\n")}\n\n## Entries\n\n`,
+    `${scan.compactions.map((mark) => `${mark.ordinal}. ${describeMark(mark)} (after request ${mark.afterRequest}, line ${mark.line})`).join("\n")}\n\n${todoMarksMarkdown(scan)}## Entries\n\n`,
   );
   const tracker = new EntryStatusTracker(scan, effective.messageIds);
+  const todos = new TodoChanges();
   for await (const item of readSessionLines(path)) {
-    if (!("header" in item)) await sink.write(`${lineMarkdown(item, scan, tracker, context)}\n\n`);
+    if ("header" in item) continue;
+    // A todo call's result shows the list it set, as on the HTML page.
+    const todoChanges = todos.ofLine(item);
+    const shown = todoChanges === undefined ? context : { ...context, todoChanges };
+    await sink.write(`${lineMarkdown(item, scan, tracker, shown)}\n\n`);
   }
 }

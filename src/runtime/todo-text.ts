@@ -1,4 +1,5 @@
-import type { FlaggedTodoItem, TodoStatus } from "../core/index.js";
+import { todoProgress } from "../compaction/index.js";
+import type { FlaggedTodoItem, TodoItem, TodoStatus } from "../core/index.js";
 import { visible } from "./format-text.js";
 
 /** A status as the user reads it. */
@@ -8,6 +9,16 @@ const STATUS_WORDS: Record<TodoStatus, string> = {
   completed: "completed",
   cancelled: "cancelled",
 };
+
+/**
+ * The task list's count for a status line: "tasks 3/7" (completed of all, cancelled items in
+ * neither: the figures of `todoProgress`), or "" when no list is in force.
+ */
+export function todoCountText(items: readonly TodoItem[]): string {
+  if (items.length === 0) return "";
+  const { completed, total } = todoProgress(items);
+  return `tasks ${completed}/${total}`;
+}
 
 /** The first line of a task list's report: "Task list: 2 of 5 completed (1 flagged)". */
 export function todoHeadline(items: readonly FlaggedTodoItem[], completed: number, total: number): string {

@@ -1,2 +1,2 @@
 export { flaggedTodos, sessionLedger, todosInForce } from "./todo-state.js";
-export { createTodoTool, type TodoToolOptions, todoAnswer } from "./todo-tool.js";
+export { createTodoTool, flagsInTodoAnswer, type TodoToolOptions, todoAnswer } from "./todo-tool.js";

@@ -60,3 +60,39 @@ export function todoAnswer(items: readonly FlaggedTodoItem[]): string {
     );
   return lines.join("\n");
 }
+
+/**
+ * The items of an accepted call with the flags its answer gave them then (`todoAnswer` read back,
+ * for an export showing the list as it stood): the flags are not kept apart in the session, and
+ * the ledger they came from is the one of that moment. Each item's line is known from the call, so
+ * the answer is matched line by line, never guessed at; an answer that is not `todoAnswer`'s own
+ * (another tool's, a session edited by hand) gives the items unflagged.
+ */
+export function flagsInTodoAnswer(items: readonly TodoItem[], answer: string): FlaggedTodoItem[] {
+  const unflagged = items.map((item) => ({ ...item }));
+  // Each item's line, as the answer wrote it after the headline, and where each one ends.
+  const lines = todoLines(unflagged).map((line) => `\n${line}`);
+  const spans: Array<{ start: number; end: number }> = [];
+  let from = answer.indexOf("\n");
+  for (const [index, line] of lines.entries()) {
+    const start = index === 0 ? from : answer.indexOf(line, from);
+    if (start === -1 || !answer.startsWith(line, start)) return unflagged;
+    spans.push({ start, end: start + line.length });
+    from = start + line.length;
+  }
+  // What follows the last item: the footer explaining flags, when there are any.
+  const footer = answer.lastIndexOf("\n\n");
+  const flagged: FlaggedTodoItem[] = [];
+  for (const [index, item] of unflagged.entries()) {
+    const end = spans[index]?.end ?? 0;
+    const next = spans[index + 1]?.start ?? (footer >= end ? footer : answer.length);
+    const between = answer.slice(end, next);
+    if (between === "") flagged.push(item);
+    else if (between.startsWith(FLAG_LINE)) flagged.push({ ...item, flag: between.slice(FLAG_LINE.length) });
+    else return unflagged;
+  }
+  return flagged;
+}
+
+/** How `todoLines` sets a flag under its item. */
+const FLAG_LINE = "\n   flagged: ";

@@ -33,6 +33,7 @@ function renderer(out: Collected, notes: string[], usage: SessionUpdate | undefi
     note: (message) => notes.push(message),
     activeSummary: () => undefined,
     configChanged: () => {},
+    todos: async () => [],
   });
 }
 

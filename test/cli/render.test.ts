@@ -140,4 +140,27 @@ describe("fitStatus", () => {
     expect(status).not.toContain("\n");
     expect(status).toContain("line two\\u001b[2J");
   });
+
+  it("keeps the task list's count after the clock, and keeps it when the row is too narrow for the cancel hint", () => {
+    const wide = fitStatus("⠋", "waiting for anthropic/claude-sonnet-4-5", "", "3s", 100, "tasks 3/7");
+    expect(wide).toBe("⠋ waiting for anthropic/claude-sonnet-4-5… · 3s · tasks 3/7 · Ctrl-C cancels");
+    const narrow = fitStatus(
+      "⠋",
+      "waiting for anthropic/claude-sonnet-4-5",
+      "1.2k characters",
+      "3s",
+      30,
+      "tasks 3/7",
+    );
+    expect(narrow).toBe("⠋ waiting… · 3s · tasks 3/7");
+    const roomy = fitStatus(
+      "⠋",
+      "waiting for anthropic/claude-sonnet-4-5",
+      "1.2k characters",
+      "3s",
+      40,
+      "tasks 3/7",
+    );
+    expect(roomy).toBe("⠋ waiting… · 1.2k chars · 3s · tasks 3/7");
+  });
 });

@@ -1,6 +1,6 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../../agent/index.js";
-import type { StopReason, ToolCallBlock } from "../../core/index.js";
+import type { FlaggedTodoItem, StopReason, ToolCallBlock } from "../../core/index.js";
 import type { CommandOutcome } from "../../runtime/command-outcome.js";
 import { contextWarningText } from "../../runtime/context-warnings.js";
 import { formatClearingLine, formatToolCall } from "../../runtime/format-text.js";
@@ -8,6 +8,7 @@ import type { RunEvent } from "../../runtime/run-events.js";
 import type { FileChange } from "../../tools/index.js";
 import { CompactionReporter } from "./compaction-reporter.js";
 import { type OutcomeDeps, reportOutcome } from "./outcome-reporter.js";
+import { planUpdate } from "./plan-update.js";
 import { toolCallView, toolResultView } from "./tool-call-view.js";
 import { agentText, type SessionOutput } from "./update-sender.js";
 
@@ -25,6 +26,8 @@ export interface RendererOptions {
   note?: (message: string) => void;
   activeSummary: OutcomeDeps["activeSummary"];
   configChanged: () => void;
+  /** The task list in force now, flagged by the session's record as it stands (for the `plan` update). */
+  todos: () => Promise<readonly FlaggedTodoItem[]>;
 }
 
 /** A tool call the editor was told about and not yet given its result. */
@@ -48,6 +51,8 @@ export class AcpRenderer {
   #thoughtId: string | undefined;
   /** Why the latest answer ended (its `length` is the prompt's `max_tokens`). */
   lastStop: StopReason | undefined;
+  /** The `plan` update the editor was sent last (as JSON), or that of no list before any. */
+  #planSent = JSON.stringify(planUpdate([]));
 
   constructor(options: RendererOptions) {
     this.#options = options;
@@ -99,7 +104,7 @@ export class AcpRenderer {
         this.#contextWarning(event);
         return;
       case "todo-updated":
-        // The todo call's own result shows the list; the protocol's plan updates are not sent yet.
+        this.#plan(event.items);
         return;
       case "task-started":
       case "task-event":
@@ -110,6 +115,28 @@ export class AcpRenderer {
       default:
         this.#agentEvent(event);
     }
+  }
+
+  /**
+   * The task list in force as a `plan` update, sent when it differs from the one sent last: on a
+   * session's opening (a loaded or resumed one with a list) and after each prompt, where a /clear,
+   * /rewind or fork changed the list, or a flag cleared once its evidence passed.
+   */
+  syncPlan(): void {
+    this.#options.out.later(async () => this.#changedPlan(await this.#options.todos()));
+  }
+
+  #plan(items: readonly FlaggedTodoItem[]): void {
+    const update = this.#changedPlan(items);
+    if (update !== undefined) this.#options.out.send(update);
+  }
+
+  #changedPlan(items: readonly FlaggedTodoItem[]): SessionUpdate | undefined {
+    const update = planUpdate(items);
+    const text = JSON.stringify(update);
+    if (text === this.#planSent) return undefined;
+    this.#planSent = text;
+    return update;
   }
 
   /** Calls announced and never answered (an interrupted answer): closed as failed, so none stays open. */

@@ -3,6 +3,7 @@ import { optional } from "../../core/index.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import type { TurnResult } from "../../runtime/turn-result.js";
 import { composeCompactionSummary } from "../../session/index.js";
+import { flaggedTodos } from "../../todos/index.js";
 import { AcpRenderer } from "./acp-renderer.js";
 import { availableCommands } from "./available-commands.js";
 import { toUserInput, withCommandOptions } from "./prompt-input.js";
@@ -68,6 +69,7 @@ export class AcpSession {
         });
         return { id: active.id, summary, ...optional("editedFrom", active.editedFrom) };
       },
+      todos: () => flaggedTodos(run.session),
       configChanged: () => {
         this.#models.add(run.agent.model);
         this.sender.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
@@ -98,11 +100,15 @@ export class AcpSession {
     return configOptions(this.run, [...this.#models]);
   }
 
-  /** The updates sent after a session/new, load or resume response: its commands and usage. */
+  /**
+   * The updates sent after a session/new, load or resume response: its commands, usage, and the
+   * task list in force as a `plan` (a loaded or resumed session's; a new one has none to send).
+   */
   announce(): void {
     const commands = availableCommands(this.run.commands.list());
     this.sender.send({ sessionUpdate: "available_commands_update", availableCommands: commands });
     this.sender.later(() => usageUpdate(this.run));
+    this.renderer.syncPlan();
   }
 
   /** Sends an update in order with the rest. */
@@ -126,6 +132,8 @@ export class AcpSession {
       return await running;
     } finally {
       this.renderer.closeOpenCalls("Interrupted before it ran.");
+      // The list as it stands after the prompt: a command may have changed it, a flag cleared.
+      this.renderer.syncPlan();
       // A context warning the turn's last answer raised goes out before the response.
       await this.run.contextWatch.settled();
       await this.sender.flush();

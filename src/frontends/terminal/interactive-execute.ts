@@ -1,6 +1,8 @@
 import { prefetchContextWindow } from "../../runtime/context-usage.js";
 import type { RunContext } from "../../runtime/run-context.js";
+import { todoCountText } from "../../runtime/todo-text.js";
 import type { TurnResult } from "../../runtime/turn-result.js";
+import { todosInForce } from "../../todos/index.js";
 import type { Style } from "../shared/style.js";
 import { contextStatusLine } from "./context-status-line.js";
 import { interruptNotice } from "./interactive-extras.js";
@@ -27,6 +29,8 @@ export async function executeLine(
     result = await run.submit(text, { signal });
   } finally {
     stop();
+    // A /clear, /rewind, /uncompact or handoff changes the list without a todo call.
+    renderer.tasks(todoCountText(todosInForce(run.session)));
   }
   await showResult(run, result, renderer, style);
   return result.type === "command" && result.outcome.type === "exit";

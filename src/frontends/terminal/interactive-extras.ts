@@ -1,6 +1,8 @@
 import { describeSandbox, plural } from "../../runtime/format-text.js";
 import type { RunContext } from "../../runtime/run-context.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
+import { todoCountText } from "../../runtime/todo-text.js";
+import { todosInForce } from "../../todos/index.js";
 import type { Style } from "../shared/style.js";
 import { type RecapLine, resumeRecap } from "./resume-recap.js";
 
@@ -18,7 +20,8 @@ export function interruptNotice(result: { keptInterrupted?: boolean }): string {
 
 /**
  * The interactive session's opening lines: version, model, the session's id (what `panto -r`
- * takes) and file and what it holds, notices, keys; a resumed session then shows its latest turns.
+ * takes) and file and what it holds, notices, keys; a resumed session then shows its latest turns
+ * and, when one is in force, its task list's count (the status line shows it from then on).
  */
 export function printBanner(run: RunContext, version: string, out: LineWriter, style: Style): void {
   const context = run.agent.effectiveContext();
@@ -34,6 +37,8 @@ export function printBanner(run: RunContext, version: string, out: LineWriter, s
   if (run.fork !== undefined) write(style.dim(describeFork(run.fork)));
   for (const notice of run.notices) write(style.yellow(notice));
   if (run.resumed) for (const line of resumeRecap(context)) write(recapText(line, style));
+  const tasks = todoCountText(todosInForce(run.session));
+  if (tasks !== "") write(style.dim(`${tasks} in the task list in force (/todo shows it)`));
   write(
     style.dim("/help for commands · \\ at the end of a line continues it · Ctrl-C cancels · Ctrl-D exits"),
   );

@@ -4,6 +4,8 @@ import type { ToolCallBlock } from "../../core/index.js";
 import { shorten } from "../../runtime/format-text.js";
 import type { ApprovalAnswer, AskedRequest, RewindChoice } from "../../runtime/front-end.js";
 import type { RunContext } from "../../runtime/run-context.js";
+import { todoCountText } from "../../runtime/todo-text.js";
+import { todosInForce } from "../../todos/index.js";
 import type { Tool } from "../../tools/index.js";
 import type { CliIo } from "../shared/cli-io.js";
 import { EXIT_HANGUP, EXIT_INTERRUPTED, EXIT_OK } from "../shared/exit-status.js";
@@ -99,6 +101,8 @@ export class Repl {
       keys.onDoubleEscape = () => this.#onDoubleEscape();
     }
     printBanner(run, this.#io.version, this.#renderer, this.#style);
+    // A resumed (or forked) session's list is in force from the start: its count is in the status line.
+    this.#renderer.tasks(todoCountText(todosInForce(run.session)));
     await run.sessionStart();
     keys?.enablePaste(this.#io.stdout);
     const onHangUp = (): void => this.#onHangUp();

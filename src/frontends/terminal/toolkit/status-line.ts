@@ -30,6 +30,8 @@ export class StatusLine {
   readonly #err: Output;
   readonly #style: Style;
   #shown: Shown | undefined;
+  /** The task list's count ("tasks 3/7"), shown while a list is in force; "" for none. */
+  #tasks = "";
 
   constructor(err: Output, style: Style) {
     this.#err = err;
@@ -73,6 +75,15 @@ export class StatusLine {
     this.#shown.noun = noun;
   }
 
+  /**
+   * The task list's count to show beside the clock ("tasks 3/7"), or "" once no list is in force:
+   * kept across starts, since the list outlives any one wait; redrawn at once when showing.
+   */
+  tasks(text: string): void {
+    this.#tasks = text;
+    if (this.#shown !== undefined) this.#draw();
+  }
+
   get showing(): boolean {
     return this.#shown !== undefined;
   }
@@ -99,7 +110,7 @@ export class StatusLine {
     const received = shown.characters === 0 ? "" : `${formatTokens(shown.characters)} ${shown.noun}`;
     // One column short of the width: writing into the last column makes some terminals wrap.
     const room = (this.#err.columns ?? 80) - 1;
-    const text = fitStatus(frame, label, received, formatElapsed(now - shown.started), room);
+    const text = fitStatus(frame, label, received, formatElapsed(now - shown.started), room, this.#tasks);
     this.#err.write(`\r\u001b[2K${this.#style.dim(text)}`);
   }
 }
@@ -107,6 +118,8 @@ export class StatusLine {
 /**
  * The fullest status that fits in `room` columns: the label is cut first, then the cancel hint
  * goes, then the label shrinks to its first word ("compacting") and the count to "12k chars".
+ * `tasks` (the task list's "tasks 3/7", "" for none) stays to the last: it is short, and the one
+ * figure of the work's progress.
  */
 export function fitStatus(
   frame: string,
@@ -114,19 +127,19 @@ export function fitStatus(
   received: string,
   elapsed: string,
   room: number,
+  tasks = "",
 ): string {
   const join = (...parts: string[]): string => parts.filter((part) => part !== "").join(" · ");
   // One row whatever the label holds: a line break in it would leave a row that cannot be redrawn.
   const label = visible(rawLabel.replace(/\s+/g, " "));
-  const full = join(`${frame} ${label}…`, received, elapsed, CANCEL_HINT);
+  const full = join(`${frame} ${label}…`, received, elapsed, tasks, CANCEL_HINT);
   if (textWidth(full) <= room) return full;
-  const tail = ` · ${join(received, elapsed, CANCEL_HINT)}`;
+  const tail = ` · ${join(received, elapsed, tasks, CANCEL_HINT)}`;
   if (textWidth(tail) + 16 <= room) return `${fitWidth(`${frame} ${label}`, room - textWidth(tail))}${tail}`;
-  const short = join(
-    `${frame} ${label.split(" ")[0] ?? ""}…`,
-    received.replace(/ characters.*$/, " chars"),
-    elapsed,
-  );
+  const word = `${frame} ${label.split(" ")[0] ?? ""}…`;
+  const short = join(word, received.replace(/ characters.*$/, " chars"), elapsed, tasks);
+  // Too narrow still: the count of characters goes before the task list's.
+  if (tasks !== "" && textWidth(short) > room) return fitWidth(join(word, elapsed, tasks), room);
   return fitWidth(short, room);
 }
 

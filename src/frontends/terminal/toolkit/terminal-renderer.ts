@@ -14,7 +14,7 @@ import {
 import { describeOutcome, handedOffLine, type OutcomeReport } from "../../../runtime/outcome-text.js";
 import type { RunEvent } from "../../../runtime/run-events.js";
 import { taskEventLine } from "../../../runtime/task-text.js";
-import { todoListText } from "../../../runtime/todo-text.js";
+import { todoCountText, todoListText } from "../../../runtime/todo-text.js";
 import type { Style } from "../../shared/style.js";
 import type { MarkdownStream } from "./markdown-stream.js";
 import { StatusLine } from "./status-line.js";
@@ -139,6 +139,7 @@ export class TerminalRenderer {
         return;
       case "todo-updated":
         this.line(this.#style.dim(todoListText(event.items, event.completed, event.total)));
+        this.#spinner.tasks(todoCountText(event.items));
         return;
       case "compaction-prepared":
         // Without a prompt to keep (the interactive session says it above its prompt).
@@ -281,6 +282,15 @@ export class TerminalRenderer {
     const rest = this.#answer.flush();
     if (rest !== "") this.#out.write(this.#thinking ? this.#style.dim(rest) : rest);
     if (!this.#answer.atLineStart) this.#out.write(this.#answer.push("\n"));
+  }
+
+  /**
+   * The task list's count the status line shows while panto works ("tasks 3/7", "" for no list):
+   * set from the session when it opens and after each line (a /clear, /rewind or fork changes the
+   * list without a todo call), and from each todo call as it is accepted.
+   */
+  tasks(text: string): void {
+    this.#spinner.tasks(text);
   }
 
   /** Takes the status line away (before a question is asked). */
