@@ -101,6 +101,11 @@ export class AcpRenderer {
       case "todo-updated":
         // The todo call's own result shows the list; the protocol's plan updates are not sent yet.
         return;
+      case "mode-changed":
+        // Whatever changed it (/plan in a prompt, the client's own switch), the editor's menu follows.
+        this.#options.out.send({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
+        this.#options.configChanged();
+        return;
       case "task-started":
       case "task-event":
       case "task-finished":

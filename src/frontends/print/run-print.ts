@@ -9,6 +9,7 @@ import {
   toolDeniedText,
   visible,
 } from "../../runtime/format-text.js";
+import { modeChangedText } from "../../runtime/mode-text.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
 import { taskEventLine } from "../../runtime/task-text.js";
 import { todoHeadline } from "../../runtime/todo-text.js";
@@ -58,6 +59,8 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
           );
         case "todo-updated":
           return note(todoHeadline(event.items, event.completed, event.total));
+        case "mode-changed":
+          return note(modeChangedText(event.mode, event.previous));
         case "task-started":
         case "task-event":
         case "task-finished": {

@@ -26,6 +26,7 @@ const HANDLERS: Record<string, CommandHandler> = {
   pins: lazy(async () => (await compaction()).runPins),
   unpin: lazy(async () => (await compaction()).runUnpin),
   todo: lazy(async () => (await import("./todo-command.js")).runTodoCommand),
+  plan: lazy(async () => (await import("./plan-command.js")).runPlanCommand),
   summary: lazy(async () => (await compaction()).runSummary),
   init: lazy(async () => (await import("./init-command.js")).runInitCommand),
   handoff: lazy(async () => (await import("./handoff-command.js")).runHandoff),
@@ -133,7 +134,7 @@ function describeTools(run: RunContext): string {
               : "runs in the sandbox without asking; leaving it asks every time"
             : run.approvals.allowAll
               ? "allowed by --allow-tools (or the allow-all mode)"
-              : run.approvals.mode === "accept-edits" && tool.kind === "write"
+              : run.approvals.workingMode === "accept-edits" && tool.kind === "write"
                 ? "allowed by the accept-edits mode"
                 : granted.includes(tool.definition.name)
                   ? "allowed for this session (you answered a)"

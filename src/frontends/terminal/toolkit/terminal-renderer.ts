@@ -11,6 +11,7 @@ import {
   toolDeniedText,
   visible,
 } from "../../../runtime/format-text.js";
+import { modeChangedText } from "../../../runtime/mode-text.js";
 import { describeOutcome, handedOffLine, type OutcomeReport } from "../../../runtime/outcome-text.js";
 import type { RunEvent } from "../../../runtime/run-events.js";
 import { taskEventLine } from "../../../runtime/task-text.js";
@@ -139,6 +140,9 @@ export class TerminalRenderer {
         return;
       case "todo-updated":
         this.line(this.#style.dim(todoListText(event.items, event.completed, event.total)));
+        return;
+      case "mode-changed":
+        this.line(this.#style.dim(modeChangedText(event.mode, event.previous)));
         return;
       case "compaction-prepared":
         // Without a prompt to keep (the interactive session says it above its prompt).
