@@ -93,8 +93,11 @@ export interface AgentOptions {
  */
 export type ApprovalRequest = { kind: "tool"; rule?: string } | { kind: "escape"; reason: string };
 
-/** What `restrictTool` does to one call: refuse it with this text, or run it in this sandbox. */
-export type ToolRestriction = { refuse: string } | { sandbox: ToolSandbox };
+/**
+ * What `restrictTool` does to one call: refuse it with this text, or run it in this sandbox, with
+ * `failureNote` added to its result when it fails (why it may have failed: the sandbox's mode).
+ */
+export type ToolRestriction = { refuse: string } | { sandbox: ToolSandbox; failureNote?: string };
 
 /** What the configured permission rules say of one call: the verdict and the rule, named with its file. */
 export interface RuleVerdict {

@@ -103,13 +103,13 @@ async function runChecked(
   const tool = options.tools.find((candidate) => candidate.definition.name === call.name);
   const restriction = tool === undefined ? undefined : await options.restrictTool?.(call, tool);
   if (restriction !== undefined && "refuse" in restriction) return errorResult(call, restriction.refuse);
-  return runAllowed(
-    call,
-    tool,
-    restriction === undefined ? options : { ...options, ...restriction },
-    signal,
-    listeners,
-  );
+  if (restriction === undefined) return runAllowed(call, tool, options, signal, listeners);
+  const sandboxed = { ...options, sandbox: restriction.sandbox };
+  const result = await runAllowed(call, tool, sandboxed, signal, listeners);
+  const note = restriction.failureNote;
+  return result.isError && note !== undefined
+    ? { ...result, content: [...result.content, { type: "text", text: note }] }
+    : result;
 }
 
 /** The call once no restriction refused it: permission rules, the sandbox's check, the question, the run. */

@@ -31,7 +31,11 @@ export function planModeRestriction(
   const args = call.arguments !== null && typeof call.arguments === "object" ? call.arguments : {};
   if (tool.confinable.escapeReason(args as Record<string, unknown>) !== undefined)
     return refuse("commands run only inside the read-only sandbox in plan mode; no escape is asked for.");
-  if (sandbox !== undefined) return { sandbox: sandbox.readOnlyView() };
+  if (sandbox !== undefined)
+    return {
+      sandbox: sandbox.readOnlyView(),
+      failureNote: `Plan mode is on: commands run in a read-only sandbox (nothing writable but the private /tmp), so one that changes the project fails. ${HOW_TO_LEAVE}`,
+    };
   const command = (args as Record<string, unknown>).command;
   if (typeof command === "string" && isReadOnlyCommand(command)) return undefined;
   return refuse(
