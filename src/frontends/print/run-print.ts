@@ -9,7 +9,6 @@ import {
   toolDeniedText,
   visible,
 } from "../../runtime/format-text.js";
-import { modeChangedText } from "../../runtime/mode-text.js";
 import { describeFork } from "../../runtime/setup/fork-run-session.js";
 import { taskEventLine } from "../../runtime/task-text.js";
 import { todoHeadline } from "../../runtime/todo-text.js";
@@ -60,7 +59,8 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
         case "todo-updated":
           return note(todoHeadline(event.items, event.completed, event.total));
         case "mode-changed":
-          return note(modeChangedText(event.mode, event.previous));
+          // Plain ids, as --help and the JSON event name them (the terminal's sentence is not loaded here).
+          return note(`mode: ${event.mode} (was ${event.previous})`);
         case "task-started":
         case "task-event":
         case "task-finished": {
