@@ -8,7 +8,7 @@ export function modeName(mode: ApprovalMode): string {
 /** The one line a front-end shows when the mode changed. */
 export function modeChangedText(mode: ApprovalMode, previous: ApprovalMode): string {
   if (mode === "plan")
-    return `plan mode on: reading, searching and read-only commands only; write and edit are refused (/plan off returns to ${modeName(previous).toLowerCase()})`;
+    return `plan mode on: read and search only, write and edit refused (/plan off: back to ${modeName(previous).toLowerCase()})`;
   if (previous === "plan") return `plan mode off: back to ${modeName(mode).toLowerCase()}`;
   return `mode: ${modeName(mode).toLowerCase()}`;
 }
