@@ -61,7 +61,7 @@ describe("panto acp: plan mode", { timeout: 90_000 }, () => {
       .updates(sessionId)
       .find((update) => update.sessionUpdate === "tool_call_update" && update.status === "failed");
     expect(JSON.stringify(failed)).toContain("plan mode");
-    const system = JSON.stringify((server.requests[0]?.body as { system?: unknown }).system);
+    const system = JSON.stringify((server.requests[0]?.body as { system?: unknown } | undefined)?.system);
     expect(system).toContain("Plan mode is on");
 
     await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/plan off" }] });
