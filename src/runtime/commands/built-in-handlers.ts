@@ -123,7 +123,7 @@ function describeSession(run: RunContext): string {
 function describeTools(run: RunContext): string {
   const granted = run.approvals.granted();
   const width = Math.max(...run.tools.map((tool) => tool.definition.name.length));
-  return run.tools
+  const lines = run.tools
     .map((tool) => {
       const permission =
         tool.kind === "read"
@@ -142,4 +142,8 @@ function describeTools(run: RunContext): string {
       return `  ${tool.definition.name.padEnd(width)}  ${tool.kind.padEnd(5)}  ${permission}`;
     })
     .join("\n");
+  // The list is the same in every mode; plan mode decides when a call runs.
+  return run.approvals.mode === "plan"
+    ? `Plan mode is on: write, edit and tools that may change things are refused, bash runs read-only (/plan off leaves it).\n${lines}`
+    : lines;
 }
