@@ -41,6 +41,13 @@ export interface AgentOptions {
    * from the sandbox is still asked). Absent without rules.
    */
   permissionRules?: (call: ToolCallBlock, tool: Tool) => RuleVerdict | undefined;
+  /**
+   * Checked when each call runs, after the PreToolUse hooks and before the permission rules (plan
+   * mode, in the runtime): `refuse` makes the call's result an error with that text; `sandbox` runs
+   * it in that sandbox in place of `sandbox`. Undefined: the call goes on as usual. The tool
+   * definitions the model sees never change with it.
+   */
+  restrictTool?: (call: ToolCallBlock, tool: Tool) => Promise<ToolRestriction | undefined>;
   /** The rule that denies reading a file, for the searches' results (see `ToolContext.readDenied`). */
   readDenied?: (path: string) => string | undefined;
   onEvent: (event: AgentEvent) => void;
@@ -85,6 +92,12 @@ export interface AgentOptions {
  * whatever the mode, and refused where nobody can be asked.
  */
 export type ApprovalRequest = { kind: "tool"; rule?: string } | { kind: "escape"; reason: string };
+
+/**
+ * What `restrictTool` does to one call: refuse it with this text, or run it in this sandbox, with
+ * `failureNote` added to its result when it fails (why it may have failed: the sandbox's mode).
+ */
+export type ToolRestriction = { refuse: string } | { sandbox: ToolSandbox; failureNote?: string };
 
 /** What the configured permission rules say of one call: the verdict and the rule, named with its file. */
 export interface RuleVerdict {

@@ -66,7 +66,7 @@ export type {
  * context overflow by compacting once and retrying the failed request once (spec rule 6).
  */
 export class Agent {
-  readonly #options: AgentOptions;
+  #options: AgentOptions;
   #modelId: string;
   #client: ModelClient;
   /** Whether the prompt running now kept an interrupted answer (so the turn stays in the context). */
@@ -98,6 +98,14 @@ export class Agent {
     this.#client = this.#options.createClient(modelId);
     this.#modelId = modelId;
     this.#modelToRecord = modelId;
+  }
+
+  /**
+   * The system prompt of the requests sent from now on (plan mode's section switched); the tool
+   * definitions and everything else stay as they are.
+   */
+  setSystemPrompt(systemPrompt: string): void {
+    this.#options = { ...this.#options, systemPrompt };
   }
 
   /**

@@ -8,6 +8,7 @@ export type {
   PromptOptions,
   PromptResult,
   RuleVerdict,
+  ToolRestriction,
 } from "./agent-options.js";
 export { assistantText } from "./assistant-text.js";
 export { buildSystemPrompt, instructionFilesIn } from "./build-system-prompt.js";

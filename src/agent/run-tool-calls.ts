@@ -17,6 +17,7 @@ type ToolCallOptions = Pick<
   | "toolDeadlineMs"
   | "permissionRules"
   | "readDenied"
+  | "restrictTool"
 > &
   // Optional here: only the file-changed events of write and edit are reported through it.
   Partial<Pick<AgentOptions, "onEvent">>;
@@ -100,6 +101,25 @@ async function runChecked(
   if (verdict?.blocked === true)
     return errorResult(call, `Blocked by a PreToolUse hook: ${verdict.reason ?? ""}`);
   const tool = options.tools.find((candidate) => candidate.definition.name === call.name);
+  const restriction = tool === undefined ? undefined : await options.restrictTool?.(call, tool);
+  if (restriction !== undefined && "refuse" in restriction) return errorResult(call, restriction.refuse);
+  if (restriction === undefined) return runAllowed(call, tool, options, signal, listeners);
+  const sandboxed = { ...options, sandbox: restriction.sandbox };
+  const result = await runAllowed(call, tool, sandboxed, signal, listeners);
+  const note = restriction.failureNote;
+  return result.isError && note !== undefined
+    ? { ...result, content: [...result.content, { type: "text", text: note }] }
+    : result;
+}
+
+/** The call once no restriction refused it: permission rules, the sandbox's check, the question, the run. */
+async function runAllowed(
+  call: ToolCallBlock,
+  tool: Tool | undefined,
+  options: ToolCallOptions,
+  signal: AbortSignal | undefined,
+  listeners: ToolCallListeners,
+): Promise<ToolResultBlock> {
   const ruled = tool === undefined ? undefined : options.permissionRules?.(call, tool);
   if (ruled?.verdict === "deny") return errorResult(call, ruleDenialText(ruled.rule));
   const request =

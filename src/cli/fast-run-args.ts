@@ -18,7 +18,7 @@ export const SUBCOMMAND_NAMES: readonly string[] = [
   "rewind",
 ];
 
-type Flag = "json" | "continue" | "allowTools" | "yes" | "allowUnsandboxed";
+type Flag = "json" | "continue" | "allowTools" | "plan" | "yes" | "allowUnsandboxed";
 type Valued = "model" | "session" | "fork" | "maxTurns" | "sandbox";
 type Optional = "print" | "resume";
 
@@ -28,6 +28,7 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   "-c": "continue",
   "--continue": "continue",
   "--allow-tools": "allowTools",
+  "--plan": "plan",
   "--yes": "yes",
   "--allow-unsandboxed": "allowUnsandboxed",
 };

@@ -50,7 +50,7 @@ Modes:
                                 streamed turns, tool calls with diffs, permission requests (bash
                                 runs in the sandbox unasked; each escape from it is asked with its
                                 reason, never "always"), modes
-                                (ask, accept-edits, allow-all) and the model as config options,
+                                (plan, ask, accept-edits, allow-all) and the model as config options,
                                 cancel, load/resume/list/close, compactions as compaction_update
                                 and usage_update; stdout carries protocol only; SIGTERM closes
                                 the sessions and exits 143 (README: Editors)
@@ -113,7 +113,8 @@ Interactive keys:
   Enter sends; a paste is one prompt, sent only on Enter (bracketed paste; its breaks show as ↵,
   a paste over 10 lines or 2,000 characters as [pasted N lines #k], sent whole);
   Alt-Enter (Shift-Enter where the terminal reports it) or a trailing \\ inserts a line break;
-  Up/Down history, Tab completes commands, Esc Esc opens the rewind list (as /rewind), Ctrl-C
+  Up/Down history, Tab completes commands, Esc Esc opens the rewind list (as /rewind),
+  Shift+Tab steps the mode: ask, accept-edits, plan (allow-all too when started with it), Ctrl-C
   cancels a request (twice at an empty prompt exits), Ctrl-D exits. A status line shows what
   panto waits for (the model, a retry, a tool).
   Answers are rendered as Markdown with colour; code and paths are never wrapped by panto, so
@@ -220,6 +221,15 @@ Tools:
   last output whole;
   print and JSON modes deny them unless --allow-tools is given (the model is told the user
   did not allow it).
+  Plan mode (--plan, /plan [on|off], Shift+Tab, ACP mode "plan"): the model reads, searches,
+  fetches (asked as usual) and keeps the task list; write, edit, MCP tools not marked read-only
+  and requests to leave the sandbox are refused with an error naming plan mode; bash runs in
+  the sandbox made read-only (nothing writable but its private /tmp), and with --sandbox full
+  only a short read-only list runs (git status/log/diff/show, ls, cat, head, tail, wc, grep,
+  rg, find without -exec/-delete; no > or $). The tool definitions never change; the system
+  prompt's last section says plan mode is on. /plan off returns to the mode before it with the
+  plan's task list in force; in the terminal, after a plan-mode answer, y accepts the plan and
+  leaves plan mode. -p --plan ends with the plan as the answer.
   Tools work on regular files only (a pipe, socket or device is refused at once), and a call
   still running after 2 minutes (bash: its own timeout) is abandoned with an error result.
   web_fetch {url} fetches an http(s) page in panto's own process and returns it as Markdown
@@ -465,6 +475,8 @@ JSON events (--json; one object per line, always ending with "done"):
   todo_updated {items: [{content, status: pending|in_progress|completed|cancelled, evidence?,
     flag?}], completed, total}   (a todo call replaced the task list, before its tool_result;
     flag: a completed item the session's record contradicts; total leaves cancelled items out)
+  mode_changed {mode, previous}   (plan, ask, accept-edits or allow-all: /plan or, over ACP,
+    the editor's mode menu changed it; --plan starts in plan mode without one)
   compaction_failed {trigger, code, message, attempts: [{model, code, message}], duration_ms}
   compaction_skipped {trigger, reason}
   compaction_preview {trigger, model, fallback_model?, turns_summarised, turns_kept,

@@ -117,6 +117,12 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     )
     .addOption(
       new Option(
+        "--plan",
+        "start in plan mode: the model reads, searches and runs read-only commands, write and edit are refused; it ends with a plan (/plan off, Shift+Tab leave it)",
+      ),
+    )
+    .addOption(
+      new Option(
         "--yes",
         "print and JSON modes: start what a command prepares without asking (/handoff's new session)",
       ),

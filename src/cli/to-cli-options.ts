@@ -11,6 +11,7 @@ export interface RawOptions {
   resume?: string | true;
   maxTurns?: string;
   allowTools?: true;
+  plan?: true;
   yes?: true;
   sandbox?: SandboxMode;
   allowUnsandboxed?: true;
@@ -65,6 +66,7 @@ export function toCliOptions(raw: RawOptions, words: readonly string[] = []): Cl
     yes: raw.yes === true,
     allowUnsandboxed: raw.allowUnsandboxed === true,
   };
+  if (raw.plan === true) options.plan = true;
   if (raw.sandbox !== undefined) options.sandbox = raw.sandbox;
   if (typeof raw.print === "string") options.prompt = raw.print;
   else if (positional !== undefined) options.prompt = positional;

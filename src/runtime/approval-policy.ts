@@ -12,12 +12,26 @@ export const ESCAPE_REFUSED =
 /**
  * How freely tool calls run: "ask" before every call that changes things; "accept-edits" lets the
  * file tools (write, edit) run and still asks for commands and MCP tools; "allow-all" asks nothing
- * (--allow-tools).
+ * (--allow-tools); "plan" changes nothing (--plan, /plan: see plan-mode-guard.ts): write and edit
+ * are refused, commands run in a read-only sandbox, and what is still asked is asked as in the
+ * mode before it.
  */
-export type ApprovalMode = "ask" | "accept-edits" | "allow-all";
+export type ApprovalMode = "ask" | "accept-edits" | "allow-all" | "plan";
 
-/** The modes as a front-end offers them (an editor's mode menu), in order of increasing freedom. */
+/** The modes that let the model change things: the one before plan mode is one of them. */
+export type WorkingMode = Exclude<ApprovalMode, "plan">;
+
+/**
+ * The modes as a front-end offers them (an editor's mode menu), in order of increasing freedom:
+ * plan mode first.
+ */
 export const APPROVAL_MODES: ReadonlyArray<{ id: ApprovalMode; name: string; description: string }> = [
+  {
+    id: "plan",
+    name: "Plan",
+    description:
+      "read, search and plan only: write and edit are refused, commands run read-only; leaving returns to the mode before",
+  },
   {
     id: "ask",
     name: "Ask",
@@ -48,6 +62,10 @@ export const APPROVAL_MODES: ReadonlyArray<{ id: ApprovalMode; name: string; des
  */
 export class ApprovalPolicy {
   #mode: ApprovalMode;
+  /** The mode plan mode returns to (and whose answers hold meanwhile); the mode itself outside plan mode. */
+  #working: WorkingMode;
+  readonly #onModeChanged: ((mode: ApprovalMode, previous: ApprovalMode) => void) | undefined;
+  readonly #startedAllowAll: boolean;
   readonly allowUnsandboxed: boolean;
   readonly #ask: ApprovalAsker | undefined;
   readonly #onDenied: (call: ToolCallBlock, leaving: boolean, origin: string | undefined) => void;
@@ -75,12 +93,20 @@ export class ApprovalPolicy {
     /** --allow-tools: the same as mode "allow-all". */
     allowAll?: boolean;
     mode?: ApprovalMode;
+    /** Start in plan mode (--plan); leaving it returns to `mode` (or allow-all with `allowAll`). */
+    plan?: boolean;
+    /** Told after every change of mode (not of the mode the run starts in). */
+    onModeChanged?: (mode: ApprovalMode, previous: ApprovalMode) => void;
     allowUnsandboxed?: boolean;
     ask?: ApprovalAsker;
     /** A call denied without a question; `leaving`: it asked to leave the sandbox; `origin`: the subagent that made it. */
     onDenied: (call: ToolCallBlock, leaving: boolean, origin: string | undefined) => void;
   }) {
-    this.#mode = options.allowAll === true ? "allow-all" : (options.mode ?? "ask");
+    const start = options.allowAll === true ? "allow-all" : (options.mode ?? "ask");
+    this.#working = start === "plan" ? "ask" : start;
+    this.#startedAllowAll = start === "allow-all";
+    this.#mode = options.plan === true ? "plan" : start;
+    this.#onModeChanged = options.onModeChanged;
     this.allowUnsandboxed = options.allowUnsandboxed === true;
     this.#ask = options.ask;
     this.#onDenied = options.onDenied;
@@ -102,14 +128,49 @@ export class ApprovalPolicy {
     return this.#mode;
   }
 
-  /** Changes the mode from the next call on ("always" answers given so far still hold). */
-  setMode(mode: ApprovalMode): void {
-    this.#mode = mode;
+  /** The mode plan mode returns to; outside plan mode, the mode itself. */
+  get workingMode(): WorkingMode {
+    return this.#working;
   }
 
-  /** Every call runs without a question (mode "allow-all", --allow-tools). */
+  /**
+   * Changes the mode from the next call on ("always" answers given so far still hold) and tells
+   * `onModeChanged`; entering plan mode remembers the mode it leaves, for `leavePlan`. Setting the
+   * mode in force does nothing.
+   */
+  setMode(mode: ApprovalMode): void {
+    const previous = this.#mode;
+    if (mode === previous) return;
+    if (mode !== "plan") this.#working = mode;
+    this.#mode = mode;
+    this.#onModeChanged?.(mode, previous);
+  }
+
+  /**
+   * The terminal's Shift+Tab order: ask, accept edits, plan, and round again; allow all between
+   * accept edits and plan only in a run started with it (--allow-tools), so a key never grants it.
+   */
+  get cycle(): readonly ApprovalMode[] {
+    return this.#startedAllowAll
+      ? ["ask", "accept-edits", "allow-all", "plan"]
+      : ["ask", "accept-edits", "plan"];
+  }
+
+  /** Shift+Tab: the next mode of `cycle` (from plan mode, back to its start: ask). */
+  cycleMode(): void {
+    const order = this.cycle;
+    const index = order.indexOf(this.#mode);
+    this.setMode(order[(index + 1) % order.length] ?? "ask");
+  }
+
+  /** Leaves plan mode for the mode that was in force before it (nothing outside plan mode). */
+  leavePlan(): void {
+    this.setMode(this.#working);
+  }
+
+  /** Every call runs without a question (mode "allow-all", --allow-tools; plan mode entered from it). */
   get allowAll(): boolean {
-    return this.#mode === "allow-all";
+    return this.#working === "allow-all";
   }
 
   /** The tools the user allowed "always" in this run, in the order they were allowed (`/tools`). */
@@ -137,8 +198,9 @@ export class ApprovalPolicy {
    * `decide` asks about each of those.
    */
   allowsWithoutAsking(tool: Tool): boolean {
-    if (this.#mode === "allow-all") return true;
-    if (this.#mode === "accept-edits" && tool.kind === "write") return true;
+    // Plan mode refuses what it must before this (plan-mode-guard.ts); the rest is asked as before it.
+    if (this.#working === "allow-all") return true;
+    if (this.#working === "accept-edits" && tool.kind === "write") return true;
     const name = tool.definition.name;
     if (this.#granted.has(name)) return true;
     return this.#scoped.some((names) => names.includes(name.toLowerCase()));

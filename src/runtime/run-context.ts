@@ -27,6 +27,8 @@ export interface RunOptions {
   allowTools?: boolean;
   /** How freely tool calls run at start (default "ask"; `allowTools` means "allow-all"). */
   approvalMode?: ApprovalMode;
+  /** Start in plan mode (--plan): leaving it returns to the mode above. */
+  plan?: boolean;
   /**
    * MCP servers the front-end adds beside the configured ones (an editor's, from ACP
    * `session/new`); one with a configured server's name replaces it for this run.
@@ -87,7 +89,7 @@ export interface RunContext {
   readonly toolSandbox: ToolSandbox | undefined;
   /** The MCP servers, when any are configured (`/mcp`). */
   readonly mcp: McpServers | undefined;
-  /** The system prompt every request carries. */
+  /** The system prompt the next request carries (its mode section follows plan mode). */
   readonly systemPrompt: string;
   /** The Agent Skills found at start (listed in the system prompt, loaded by the `skill` tool), by name. */
   readonly skills: readonly Skill[];

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { FlaggedTodoItem, ToolCallBlock } from "../core/index.js";
 import type { TaskEvent } from "../subagents/index.js";
+import type { ApprovalMode } from "./approval-policy.js";
 import type { CommandOutcome } from "./command-outcome.js";
 import type { WindowSource } from "./window-source.js";
 
@@ -56,6 +57,11 @@ export type RunEvent =
    * of how many (cancelled items count in neither). Reported when the call is accepted, before its result.
    */
   | { type: "todo-updated"; items: readonly FlaggedTodoItem[]; completed: number; total: number }
+  /**
+   * The approval mode changed (`/plan`, Shift+Tab, an editor's mode menu, accepting a plan):
+   * `mode` is in force from the next call, `previous` was before it.
+   */
+  | { type: "mode-changed"; mode: ApprovalMode; previous: ApprovalMode }
   /** A `task` tool call's child agent: its start, each of its own events, its end. */
   | TaskEvent;
 

@@ -28,13 +28,14 @@ import { skillsPromptSection } from "../skills/skills-prompt-section.js";
 import type { TaskEnvironment } from "../subagents/index.js";
 import { createTodoTool } from "../todos/todo-tool.js";
 import { createDefaultTools } from "../tools/index.js";
-import { ApprovalPolicy } from "./approval-policy.js";
+import { type ApprovalMode, ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
 import { CommandRegistry } from "./command-registry.js";
 import { builtInCommands } from "./commands/built-in-handlers.js";
 import { DEFAULT_CONTEXT_WARNINGS } from "./context-warnings.js";
 import { ContextWatch } from "./context-watch.js";
 import type { FrontEnd } from "./front-end.js";
+import { modePromptSection } from "./mode-prompt-section.js";
 import type { RunContext, RunOptions, RuntimeCommand } from "./run-context.js";
 import type { RunEvents } from "./run-events.js";
 import { RunRules } from "./run-rules.js";
@@ -120,10 +121,11 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     return resolveCompactionPrompt(layers).prompt;
   });
   const skills = await loadRunSkills({ projectRoot, pantoHome }, onWarning);
-  const systemPrompt = withSection(
-    await buildSystemPrompt({ cwd, projectRoot }),
-    skillsPromptSection(skills),
-  );
+  const basePrompt = withSection(await buildSystemPrompt({ cwd, projectRoot }), skillsPromptSection(skills));
+  // The mode section comes last, so a switch of plan mode changes nothing before it.
+  let planSeen = options.plan === true;
+  const promptFor = (mode: ApprovalMode): string =>
+    withSection(basePrompt, modePromptSection(mode, planSeen));
   const bashEnv = toolEnvironment(env, {
     passthrough: config.bash_env_passthrough ?? [],
     isSecret: (value) => secrets.isSecret(value),
@@ -160,6 +162,14 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   const approvals = new ApprovalPolicy({
     allowAll: options.allowTools === true,
     ...optional("mode", options.approvalMode),
+    plan: options.plan === true,
+    onModeChanged: (mode, previous) => {
+      planSeen ||= mode === "plan";
+      systemPrompt = promptFor(mode);
+      if (agentOptions !== undefined) agentOptions = { ...agentOptions, systemPrompt };
+      agent.setSystemPrompt(systemPrompt);
+      events.emit({ type: "mode-changed", mode, previous });
+    },
     allowUnsandboxed: options.allowUnsandboxed === true,
     runRules,
     onRulesAdded: (rules, file) =>
@@ -181,6 +191,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
         ...optional("origin", origin),
       }),
   });
+  let systemPrompt = promptFor(approvals.mode);
   let agentHooks: AgentHooks | undefined;
   let agentOptions: AgentOptions | undefined;
   const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
@@ -202,6 +213,11 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("toolDeadlineMs", config.tool_deadline_ms),
       approve: approvals.decide,
       permissionRules: runRules.check,
+      // Plan mode is enforced when a call runs; its code loads only when a call runs in it.
+      restrictTool: async (call, tool) =>
+        approvals.mode === "plan"
+          ? (await import("./plan-mode-guard.js")).planModeRestriction(call, tool, confinement.sandbox)
+          : undefined,
       readDenied: runRules.readDenied,
       onEvent: (event) => events.emit(event),
       // What /pin, /unpin, /uncompact, /summary edit and /compact --preview did is their outcome.
@@ -272,7 +288,9 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     mcp,
     prices: config.prices,
     models: config.models,
-    systemPrompt,
+    get systemPrompt() {
+      return systemPrompt;
+    },
     skills,
     modelClient: () => createClient(agent.model),
     redact: secrets.redact,

@@ -56,6 +56,7 @@ export class Sandbox implements ToolSandbox {
   #started: Promise<void> | undefined;
   /** The writable folders' listings, kept between commands so the check after one reads only what changed. */
   #listings: FolderListings | undefined;
+  #readOnly: ToolSandbox | undefined;
 
   private constructor(policy: SandboxPolicy, launcher: SandboxLauncher, folders: PrivateFolders) {
     this.policy = policy;
@@ -101,9 +102,30 @@ export class Sandbox implements ToolSandbox {
 
   /** How to run `command` with /bin/bash -c in `cwd`, confined and within the policy's limits. */
   prepare(command: string, cwd: string, env: NodeJS.ProcessEnv): PreparedCommand {
+    return this.#prepare(this.policy, command, cwd, env);
+  }
+
+  /**
+   * This sandbox with nothing writable but its private temporary folder (mode read-only, no
+   * writable roots, the rest of the policy as it is): plan mode's commands. It shares the launcher,
+   * the private folders, the start check and the process limit with this one.
+   */
+  readOnlyView(): ToolSandbox {
+    if (this.#readOnly !== undefined) return this.#readOnly;
+    const policy: SandboxPolicy = { ...this.policy, mode: "read-only", writableRoots: [] };
+    this.#readOnly = {
+      policy,
+      layout: () => sandboxLayout(policy),
+      prepare: (command, cwd, env) => this.#prepare(policy, command, cwd, env),
+      ready: (env) => this.ready(env),
+    };
+    return this.#readOnly;
+  }
+
+  #prepare(policy: SandboxPolicy, command: string, cwd: string, env: NodeJS.ProcessEnv): PreparedCommand {
     const { confinedShell, inCgroup } = loadedParts();
-    const layout = this.layout();
-    const bash = confinedShell(command, this.policy.limits);
+    const layout = sandboxLayout(policy);
+    const bash = confinedShell(command, policy.limits);
     const since = this.#stamp();
     const finish = (): AfterCommand => this.#finish(layout, since);
     if (this.launcher.kind === "bubblewrap") {
@@ -119,7 +141,7 @@ export class Sandbox implements ToolSandbox {
       const [file, ...args] = cgroup === undefined ? argv : inCgroup(cgroup.joinFile, argv);
       return { file: file ?? this.launcher.path, args, env, statusFd: true, layout, finish };
     }
-    const seatbeltEnv = { ...env, TMPDIR: this.policy.tmp.host };
+    const seatbeltEnv = { ...env, TMPDIR: policy.tmp.host };
     return {
       file: this.launcher.path,
       args: ["-p", seatbeltProfile(layout), ...bash],
@@ -165,7 +187,7 @@ export class Sandbox implements ToolSandbox {
     const parts = loadedParts();
     this.#listings ??= new parts.FolderListings();
     const git = parts.putAsideGitChanges({
-      roots: this.policy.writableRoots,
+      roots: layout.policy.writableRoots,
       since,
       watched,
       listings: this.#listings,

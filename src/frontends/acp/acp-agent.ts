@@ -279,9 +279,8 @@ export class AcpAgent {
   #setMode(session: AcpSession, modeId: string): void {
     const mode = approvalModeOf(modeId);
     if (mode === undefined) throw RequestError.invalidParams(undefined, `unknown mode "${modeId}"`);
+    // The run's mode-changed event sends current_mode_update and config_option_update (AcpRenderer).
     session.run.approvals.setMode(mode);
-    session.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
-    session.send({ sessionUpdate: "config_option_update", configOptions: session.configOptions() });
   }
 
   async #setModel(session: AcpSession, model: string): Promise<void> {

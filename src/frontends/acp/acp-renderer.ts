@@ -106,6 +106,11 @@ export class AcpRenderer {
       case "todo-updated":
         this.#plan(event.items);
         return;
+      case "mode-changed":
+        // Whatever changed it (/plan in a prompt, the client's own switch), the editor's menu follows.
+        this.#options.out.send({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
+        this.#options.configChanged();
+        return;
       case "task-started":
       case "task-event":
       case "task-finished":

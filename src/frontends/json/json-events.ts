@@ -139,6 +139,8 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
       return { type: "context_warning", level: event.level, used: event.used, size: event.size };
     case "todo-updated":
       return todoUpdatedJson(event.items, event.completed, event.total);
+    case "mode-changed":
+      return { type: "mode_changed", mode: event.mode, previous: event.previous };
     case "task-started":
     case "task-event":
     case "task-finished":

@@ -58,6 +58,9 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
           );
         case "todo-updated":
           return note(todoHeadline(event.items, event.completed, event.total));
+        case "mode-changed":
+          // Plain ids, as --help and the JSON event name them (the terminal's sentence is not loaded here).
+          return note(`mode: ${event.mode} (was ${event.previous})`);
         case "task-started":
         case "task-event":
         case "task-finished": {

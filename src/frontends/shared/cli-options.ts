@@ -15,6 +15,8 @@ export interface CliOptions {
   /** --max-turns: model requests a print or JSON run may make. */
   maxTurns?: number;
   allowTools: boolean;
+  /** --plan: start in plan mode (leaving it returns to ask, or allow-all with --allow-tools). */
+  plan?: boolean;
   /** --yes: what a command prepares is started without asking (/handoff's new session). */
   yes: boolean;
   /** --sandbox MODE: how the model's tools are confined (else config "sandbox", else workspace-write). */

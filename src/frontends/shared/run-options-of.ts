@@ -10,6 +10,7 @@ export function runOptionsOf(options: CliOptions): RunOptions {
     ...(options.fork === undefined ? {} : { fork: options.fork }),
     continue: options.continue,
     allowTools: options.allowTools,
+    ...(options.plan === true ? { plan: true } : {}),
     yes: options.yes,
     ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     allowUnsandboxed: options.allowUnsandboxed === true,

@@ -10,8 +10,8 @@ import type { TerminalRenderer } from "./toolkit/terminal-renderer.js";
 
 /**
  * Runs one submitted line of the interactive session through `run.submit` (`!COMMAND`, a slash
- * command, or a prompt to the model) and shows how it ended; returns true when the user asked to
- * leave. What happened meanwhile the renderer showed from the run's events.
+ * command, or a prompt to the model) and shows how it ended, which it returns (a command outcome
+ * "exit": the user asked to leave). What happened meanwhile the renderer showed from the run's events.
  */
 export async function executeLine(
   run: RunContext,
@@ -19,7 +19,7 @@ export async function executeLine(
   signal: AbortSignal,
   renderer: TerminalRenderer,
   style: Style,
-): Promise<boolean> {
+): Promise<TurnResult> {
   // The status line after an answer shows the window: ask the server for it while the model answers.
   const stop = run.events.subscribe((event) => {
     if (event.type === "prompt-sent") prefetchContextWindow(run);
@@ -33,7 +33,7 @@ export async function executeLine(
     renderer.tasks(todoCountText(todosInForce(run.session)));
   }
   await showResult(run, result, renderer, style);
-  return result.type === "command" && result.outcome.type === "exit";
+  return result;
 }
 
 async function showResult(

@@ -35,6 +35,12 @@ export function printBanner(run: RunContext, version: string, out: LineWriter, s
   const sandbox = `sandbox ${describeSandbox(run.sandbox)}`;
   write(run.sandbox.mode === "full" ? style.yellow(sandbox) : style.dim(sandbox));
   if (run.fork !== undefined) write(style.dim(describeFork(run.fork)));
+  if (run.approvals.mode === "plan")
+    write(
+      style.yellow(
+        "plan mode on (--plan): read and search only, write and edit refused (/plan off or Shift+Tab leaves it)",
+      ),
+    );
   for (const notice of run.notices) write(style.yellow(notice));
   if (run.resumed) for (const line of resumeRecap(context)) write(recapText(line, style));
   const tasks = todoCountText(todosInForce(run.session));

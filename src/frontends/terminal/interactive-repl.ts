@@ -99,6 +99,7 @@ export class Repl {
     if (keys !== undefined) {
       keys.intercept = (text, key) => this.#approval.key(rl, text, key);
       keys.onDoubleEscape = () => this.#onDoubleEscape();
+      keys.onShiftTab = () => this.#onShiftTab();
     }
     printBanner(run, this.#io.version, this.#renderer, this.#style);
     // A resumed (or forked) session's list is in force from the start: its count is in the status line.
@@ -227,6 +228,43 @@ export class Repl {
     void this.#submit("/rewind");
   }
 
+  /**
+   * Shift+Tab: the next mode (ask, accept edits, plan; see ApprovalPolicy.cycle), said on a line of
+   * its own (the run's mode-changed event) above the prompt, which is drawn again as it was.
+   */
+  #onShiftTab(): void {
+    const rl = this.#rl;
+    const run = this.#run;
+    if (rl === undefined || run === undefined || this.#approval.waiting || this.#review.waiting) return;
+    const idle = this.#busy === undefined && !this.#closing;
+    if (idle) this.#io.stdout.write("\r\x1b[2K");
+    run.approvals.cycleMode();
+    if (idle) rl.prompt(true);
+  }
+
+  /**
+   * After an answer in plan mode: one key, y leaves plan mode for the mode before it (the plan's
+   * task list in force), anything else stays in plan mode. Only on a terminal that gives keys.
+   */
+  async #offerToLeavePlan(run: RunContext): Promise<void> {
+    const keys = this.#keys;
+    if (keys === undefined || this.#closing) return;
+    this.#output.muted = false;
+    this.#io.stdout.write(this.#style.yellow("Accept the plan and leave plan mode? (y/N) "));
+    const yes = await new Promise<boolean>((resolve) => {
+      const previous = keys.intercept;
+      keys.intercept = (text) => {
+        keys.intercept = previous;
+        const accepted = text === "y" || text === "Y";
+        this.#io.stdout.write(`${accepted ? "y" : "n"}\n`);
+        resolve(accepted);
+        return true;
+      };
+    });
+    if (yes) this.#renderer.commandOutcome(await run.runCommand({ name: "plan", args: "off" }));
+    else this.#renderer.line(this.#style.dim("(still in plan mode: say what to change, or /plan off)"));
+  }
+
   /** The run's editor (`/summary edit`): $VISUAL or $EDITOR, given the terminal meanwhile. */
   editText(text: string): Promise<string> {
     return editorOverTerminal(this.#io, this.#rl, this.#keys)(text);
@@ -292,8 +330,10 @@ export class Repl {
     this.#busy = controller;
     this.#output.muted = true;
     try {
-      const exit = await executeLine(run, text, controller.signal, this.#renderer, this.#style);
-      if (exit) return this.#settle(EXIT_OK);
+      const result = await executeLine(run, text, controller.signal, this.#renderer, this.#style);
+      if (result.type === "command" && result.outcome.type === "exit") return this.#settle(EXIT_OK);
+      if (result.type === "answered" && run.approvals.mode === "plan" && this.#queue.length === 0)
+        await this.#offerToLeavePlan(run);
     } catch (error) {
       this.#renderer.reset();
       this.#renderer.line(

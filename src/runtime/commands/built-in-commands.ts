@@ -50,6 +50,13 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
       "show the task list the model keeps with the todo tool: each item's status, its evidence's latest run or change, and a flag on a completed item the record contradicts",
   },
   {
+    name: "plan",
+    aliases: [],
+    args: "[on|off]",
+    summary:
+      "plan mode (toggle, on or off): the model reads, searches, runs read-only commands and keeps the task list, but write and edit are refused; off returns to the mode before it, the plan's task list in force (Shift+Tab in the terminal)",
+  },
+  {
     name: "handoff",
     aliases: [],
     args: "[--edit] [GOAL]",

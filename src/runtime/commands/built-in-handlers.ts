@@ -26,6 +26,7 @@ const HANDLERS: Record<string, CommandHandler> = {
   pins: lazy(async () => (await compaction()).runPins),
   unpin: lazy(async () => (await compaction()).runUnpin),
   todo: lazy(async () => (await import("./todo-command.js")).runTodoCommand),
+  plan: lazy(async () => (await import("./plan-command.js")).runPlanCommand),
   summary: lazy(async () => (await compaction()).runSummary),
   init: lazy(async () => (await import("./init-command.js")).runInitCommand),
   handoff: lazy(async () => (await import("./handoff-command.js")).runHandoff),
@@ -118,7 +119,7 @@ function describeSession(run: RunContext): string {
 function describeTools(run: RunContext): string {
   const granted = run.approvals.granted();
   const width = Math.max(...run.tools.map((tool) => tool.definition.name.length));
-  return run.tools
+  const lines = run.tools
     .map((tool) => {
       const permission =
         tool.kind === "read"
@@ -129,7 +130,7 @@ function describeTools(run: RunContext): string {
               : "runs in the sandbox without asking; leaving it asks every time"
             : run.approvals.allowAll
               ? "allowed by --allow-tools (or the allow-all mode)"
-              : run.approvals.mode === "accept-edits" && tool.kind === "write"
+              : run.approvals.workingMode === "accept-edits" && tool.kind === "write"
                 ? "allowed by the accept-edits mode"
                 : granted.includes(tool.definition.name)
                   ? "allowed for this session (you answered a)"
@@ -137,4 +138,8 @@ function describeTools(run: RunContext): string {
       return `  ${tool.definition.name.padEnd(width)}  ${tool.kind.padEnd(5)}  ${permission}`;
     })
     .join("\n");
+  // The list is the same in every mode; plan mode decides when a call runs.
+  return run.approvals.mode === "plan"
+    ? `Plan mode is on: write, edit and tools that may change things are refused, bash runs read-only (/plan off leaves it).\n${lines}`
+    : lines;
 }

@@ -43,6 +43,8 @@ export class KeyInput extends EventEmitter {
   intercept: KeyInterceptor | undefined;
   /** Called on Esc Esc (when no interceptor took the keys); readline never sees them. */
   onDoubleEscape: (() => void) | undefined;
+  /** Called on Shift+Tab (ESC [ Z; when no interceptor took it), which readline would take for Tab. */
+  onShiftTab: (() => void) | undefined;
   #lastEscape = 0;
   readonly #stdin: Stdin;
   #paste: string | undefined;
@@ -138,6 +140,10 @@ export class KeyInput extends EventEmitter {
     }
     if (this.intercept?.(text, key) === true) return;
     if (this.#doubleEscape(key)) return;
+    if (key.name === "tab" && key.shift === true && this.onShiftTab !== undefined) {
+      this.onShiftTab();
+      return;
+    }
     this.emit("keypress", text, key);
   }
 

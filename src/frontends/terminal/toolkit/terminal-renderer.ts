@@ -11,6 +11,7 @@ import {
   toolDeniedText,
   visible,
 } from "../../../runtime/format-text.js";
+import { modeChangedText } from "../../../runtime/mode-text.js";
 import { describeOutcome, handedOffLine, type OutcomeReport } from "../../../runtime/outcome-text.js";
 import type { RunEvent } from "../../../runtime/run-events.js";
 import { taskEventLine } from "../../../runtime/task-text.js";
@@ -140,6 +141,9 @@ export class TerminalRenderer {
       case "todo-updated":
         this.line(this.#style.dim(todoListText(event.items, event.completed, event.total)));
         this.#spinner.tasks(todoCountText(event.items));
+        return;
+      case "mode-changed":
+        this.line(this.#style.dim(modeChangedText(event.mode, event.previous)));
         return;
       case "compaction-prepared":
         // Without a prompt to keep (the interactive session says it above its prompt).
