@@ -341,6 +341,21 @@ describe("the program API (createPanto)", { timeout: 60_000 }, () => {
     await expect(failed).rejects.toThrow(/ANTHROPIC_API_KEY/);
   });
 
+  it("close stops the running turn and tells a queued one it did not run", async () => {
+    const { server, options } = await setUp();
+    server.enqueue({ type: "hang" });
+    const session = await open((await createPanto(options)).startSession());
+    const running = session.run("think forever");
+    const queued = session.run("then this");
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await session.close();
+    expect(await running).toMatchObject({ interrupted: true, error: { code: "aborted" } });
+    const notRun = await queued;
+    expectValid(notRun.events);
+    expect(notRun).toMatchObject({ ok: false, error: { code: "not_run" } });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("refuses a turn on a closed session", async () => {
     const { options } = await setUp();
     const session = await open((await createPanto(options)).startSession());
