@@ -1,6 +1,8 @@
 /**
- * panto's public API, listed by name: the agent, compaction's steps (spec v1), sessions, config,
- * model clients and the provider-error classifier. Importing it loads no vendor SDK: provider
+ * panto's public API, listed by name: the program API (`createPanto`: sessions held in this
+ * process, set up as the CLI sets up a run, reporting the `--json` events as `PantoEvent`s), the
+ * agent, compaction's steps (spec v1), sessions, config, model clients and the provider-error
+ * classifier. Importing it loads no vendor SDK: provider
  * adapters are imported on a model's first request. Fake provider servers for tests live at
  * `panto/simulator`.
  *
