@@ -1,6 +1,8 @@
 /**
- * panto's public API, listed by name: the agent, compaction's steps (spec v1), sessions, config,
- * model clients and the provider-error classifier. Importing it loads no vendor SDK: provider
+ * panto's public API, listed by name: the program API (`createPanto`: sessions held in this
+ * process, set up as the CLI sets up a run, reporting the `--json` events as `PantoEvent`s), the
+ * agent, compaction's steps (spec v1), sessions, config, model clients and the provider-error
+ * classifier. Importing it loads no vendor SDK: provider
  * adapters are imported on a model's first request. Fake provider servers for tests live at
  * `panto/simulator`.
  *
@@ -30,6 +32,17 @@
 
 export type { AgentEvent, AgentOptions, ApprovalVerdict, PromptResult } from "./agent/index.js";
 export { Agent, buildSystemPrompt } from "./agent/index.js";
+export { createPanto, type Panto } from "./api/create-panto.js";
+export type {
+  PantoOptions,
+  PermissionCallback,
+  PermissionDecision,
+  PermissionRequest,
+  TurnOptions,
+} from "./api/panto-options.js";
+export type { PantoSession } from "./api/panto-session.js";
+export { PantoSetupError } from "./api/panto-setup-error.js";
+export type { RunResult } from "./api/run-result.js";
 export {
   BASE_COMPACTION_PROMPT_PATH,
   buildCompactionRequest,
@@ -109,6 +122,7 @@ export {
   type Usage,
   type UserMessage,
 } from "./core/index.js";
+export type { PantoEvent, SessionUsage } from "./frontends/json/json-event-schema.js";
 export type { AdapterOptions } from "./providers/adapter-options.js";
 export { classifyProviderError, type ProviderFailure } from "./providers/classify-provider-error.js";
 export { type CreateModelClientOptions, createModelClient } from "./providers/create-model-client.js";

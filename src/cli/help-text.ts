@@ -446,7 +446,9 @@ Environment:
   Keys (and secret-looking config header values) are never printed or written to session
   files: they show as [redacted NAME], also when a server echoes them in an error.
 
-JSON events (--json; one object per line, always ending with "done"):
+JSON events (--json; one object per line, always ending with "done"; their JSON Schema ships in
+the package as panto/schema/events.json, and the program API, createPanto in the "panto" package,
+yields the same events from sessions held in a Node process: README "Use panto from a program"):
   session_started {session_id, session_path, model, resumed, cwd,
     sandbox: {mode, network, writable_roots}}   (mode "full": no sandbox)
   assistant_message {text, stop_reason, model, provider, usage: {prompt_tokens, output_tokens,
@@ -521,7 +523,8 @@ JSON events (--json; one object per line, always ending with "done"):
   control_response {response: {subtype: success|error, request_id, error?}}   (stream-json input)
   result {line (the stdin line of the input), exit_code, is_error, text?, session_id, usage}
     (stream-json input: after each input, its errors first; exit_code and text as done's for
-    a one-shot run; usage as done's, the session's totals so far)
+    a one-shot run; usage as done's, the session's totals so far; the program API's turns end
+    with it too, without line)
   done {exit_code, text?, usage?: {input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, compaction: {the same four}, subagents?: {sessions, the same four}}}
     usage: the whole session's totals as /cost shows them (resumed history included, all models);

@@ -60,7 +60,16 @@ export function managedConfigPath(env: NodeJS.ProcessEnv): string {
  * add up across files instead (src/permissions decides with all of them, deny first). Missing
  * files are fine; an unreadable or invalid one is a ConfigError naming the file.
  */
-export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<LoadedConfig> {
+export async function loadConfig(options: {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /**
+   * Settings a program gives beside the files (the program API's `createPanto({ config })`),
+   * already validated: they win over the user's and the project's files, never over the managed
+   * settings; their permission rules hold for this run only (layer "session", named by `source`).
+   */
+  given?: { config: PantoConfig; source: string };
+}): Promise<LoadedConfig> {
   const pantoHome = resolvePantoHome(options.env);
   const projectRoot = findProjectRoot(options.cwd, { pantoHome });
   const candidates: Array<{ file: string; layer: ConfigLayerName }> = [
@@ -71,9 +80,18 @@ export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv 
   ];
   const layers: PantoConfig[] = [];
   const files: string[] = [];
+  /** Where each layer came from: its file, or the program's name for given settings. */
+  const layerNames: string[] = [];
   const permissionRules: SourcedRule[] = [];
   let managed: LoadedConfig["managed"];
   for (const { file, layer } of candidates) {
+    if (layer === "managed" && options.given !== undefined) {
+      const { config, source } = options.given;
+      layers.push(config);
+      layerNames.push(source);
+      if (config.permissions !== undefined)
+        permissionRules.push(...(await sourcedRules(config, "session", source)));
+    }
     // The project's own file is the user's when panto runs in the home folder: read it once.
     if (files.includes(file)) continue;
     const text = await readConfigFile(file);
@@ -82,6 +100,7 @@ export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv 
     const { parseConfigText } = await import("./parse-config-text.js");
     const config = parseConfigText(text, file);
     layers.push(config);
+    layerNames.push(file);
     files.push(file);
     if (layer === "managed") managed = { file, config };
     if (config.permissions !== undefined) permissionRules.push(...(await sourcedRules(config, layer, file)));
@@ -94,16 +113,12 @@ export async function loadConfig(options: { cwd: string; env: NodeJS.ProcessEnv 
     ...(permissionRules.length === 0 ? {} : { permissionRules }),
     ...(managed === undefined ? {} : { managed }),
   };
-  const sources = mcpServerSources(layers, files);
+  const sources = mcpServerSources(layers, layerNames);
   return sources === undefined ? loaded : { ...loaded, mcpServerSources: sources };
 }
 
 /** One file's permission rules, read (parseConfigText has already refused a bad one). */
-async function sourcedRules(
-  config: PantoConfig,
-  layer: ConfigLayerName,
-  file: string,
-): Promise<SourcedRule[]> {
+async function sourcedRules(config: PantoConfig, layer: RuleLayer, file: string): Promise<SourcedRule[]> {
   const { PERMISSION_LISTS, parsePermissionRule } = await import("../permissions/permission-rule.js");
   return PERMISSION_LISTS.flatMap((list) =>
     (config.permissions?.[list] ?? []).flatMap((text, index) => {

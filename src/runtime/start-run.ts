@@ -8,6 +8,7 @@ import {
   type LoadedConfig,
   loadConfig,
   localConfigPath,
+  type PantoConfig,
   projectConfigPath,
   readCompactionPromptLayers,
   userConfigPath,
@@ -66,6 +67,8 @@ export interface StartRunInput {
   frontEnd: FrontEnd;
   /** The stream the run reports to: subscribe to it first, and setup's warnings arrive too. */
   events: RunEvents;
+  /** Settings a program gives beside the config files (validated), winning over all but the managed ones. */
+  config?: { config: PantoConfig; source: string };
 }
 
 /**
@@ -82,7 +85,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   const onWarning = (message: string): void => events.emit({ type: "run-warning", message });
   const secrets = input.io.secrets ?? new SecretRedactor();
   addEnvironmentSecrets(secrets, env);
-  const loaded = await setupStep(() => loadConfig({ cwd, env }));
+  const loaded = await setupStep(() => loadConfig({ cwd, env, ...optional("given", input.config) }));
   const { config, pantoHome, projectRoot } = loaded;
   await checkRunFolders({ pantoHome, projectRoot, env, checkpoints: config.checkpoints !== false });
   addConfigSecrets(secrets, config.providers, env);

@@ -124,4 +124,44 @@ describe("loadConfig", () => {
       message: `${userFile}: cannot read the config file: it is a directory (EISDIR)`,
     });
   });
+
+  it("layers settings a program gives over the user's and the project's files, under the managed ones", async () => {
+    await mkdir(path.join(project(), ".git"), { recursive: true });
+    await put(path.join(home(), "config.json"), JSON.stringify({ model: "a/user", keep_verbatim_tokens: 5 }));
+    await put(
+      path.join(project(), ".panto", "config.json"),
+      JSON.stringify({ model: "b/project", mcp_servers: { docs: { command: "docs-server" } } }),
+    );
+    const managed = path.join(dir(), "managed.json");
+    await put(managed, JSON.stringify({ keep_verbatim_tokens: 7 }));
+    const given = {
+      config: {
+        model: "c/program",
+        keep_verbatim_tokens: 9,
+        mcp_servers: { tools: { command: "tools-server" } },
+        permissions: { allow: ["Bash(npm test)"] },
+      },
+      source: "createPanto({ config })",
+    };
+    const loaded = await loadConfig({
+      cwd: project(),
+      env: { PANTO_HOME: home(), PANTO_MANAGED_SETTINGS: managed },
+      given,
+    });
+    expect(loaded.config.model).toBe("c/program");
+    expect(loaded.config.keep_verbatim_tokens).toBe(7);
+    // Only files are files; each MCP server is named by where it came from.
+    expect(loaded.files).toEqual([
+      path.join(home(), "config.json"),
+      path.join(project(), ".panto", "config.json"),
+      managed,
+    ]);
+    expect(loaded.mcpServerSources).toEqual({
+      docs: path.join(project(), ".panto", "config.json"),
+      tools: "createPanto({ config })",
+    });
+    expect(loaded.permissionRules).toMatchObject([
+      { text: "Bash(npm test)", list: "allow", layer: "session", file: "createPanto({ config })", index: 0 },
+    ]);
+  });
 });

@@ -24,6 +24,10 @@ const SHARED = "src/frontends/shared";
 const FRONT_ENDS = foldersIn("src/frontends").filter((folder) => folder !== SHARED);
 /** The entry, its options, `--help` and the subcommands; it reaches a front-end only to start it. */
 const ENTRY = "src/cli";
+/** The program API: only the package entry reaches it, so the CLI never loads it. */
+const API = "src/api";
+/** What the API may use of src/frontends: JSON mode's events and what the front-ends share. */
+const API_MAY_USE = ["src/frontends/json", SHARED];
 /** What every front-end shares: a run's setup, the commands, the one way in for input. */
 const RUNTIME = "src/runtime";
 /**
@@ -34,6 +38,7 @@ const ABOVE_RUNTIME = {
   "src/frontends": "the front-ends",
   [ENTRY]: "the command line's entry and subcommands",
   "src/bench": "the benchmarks (npm run bench), which drive the CLI and the runtime",
+  [API]: "the program API (createPanto), a front-end for programs reporting JSON mode's events",
 } as const;
 const BELOW_RUNTIME = foldersIn("src").filter((folder) => folder !== RUNTIME && !(folder in ABOVE_RUNTIME));
 /** Where the CLI may reach into src/frontends besides a front-end's start (its run-*.ts). */
@@ -143,6 +148,23 @@ describe("the layers", () => {
       return !ENTRY_MAY_USE.some((folder) => within(target, folder));
     });
     expect(problems).toEqual([]);
+  });
+
+  it("lets only the package entry import the program API, and the API only JSON mode and the shared front-end parts", () => {
+    expect(sourceFiles(API).length).toBeGreaterThan(0);
+    const everywhere = foldersIn("src").filter((folder) => folder !== API);
+    expect(
+      crossings(everywhere, (_file, target) => within(target, API)),
+      "the CLI and the front-ends must not load the API (panto -p start-up)",
+    ).toEqual([]);
+    expect(importsOf("src/index.ts").filter((target) => within(target, API)).length).toBeGreaterThan(0);
+    const reached = crossings(
+      [API],
+      (_file, target) =>
+        within(target, ENTRY) ||
+        (within(target, "src/frontends") && !API_MAY_USE.some((folder) => within(target, folder))),
+    );
+    expect(reached).toEqual([]);
   });
 
   it("keeps the runtime below every front-end: src/runtime imports nothing above it", () => {

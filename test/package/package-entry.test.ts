@@ -55,6 +55,39 @@ describe("the package entry", () => {
     ).toEqual([]);
   });
 
+  it("ships the events schema at panto/schema/events.json and holds a session through createPanto, built", () => {
+    const output = runModule(`
+      import { mkdtempSync, mkdirSync } from "node:fs";
+      import { createRequire } from "node:module";
+      import { tmpdir } from "node:os";
+      import { join } from "node:path";
+      import { createPanto } from "panto";
+      import { startFakeAnthropicServer } from "panto/simulator";
+      const schema = createRequire(import.meta.url)("panto/schema/events.json");
+      const root = mkdtempSync(join(tmpdir(), "panto-entry-"));
+      mkdirSync(join(root, "project", ".git"), { recursive: true });
+      const server = await startFakeAnthropicServer();
+      server.enqueue({ type: "text", text: "Hello from a program." });
+      const panto = await createPanto({
+        cwd: join(root, "project"),
+        model: "anthropic/claude-sonnet-4-5",
+        env: { PATH: process.env.PATH, PANTO_HOME: join(root, "home"), HOME: root, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url },
+      });
+      const session = await panto.startSession();
+      const result = await session.run("hi");
+      await session.close();
+      await server.close();
+      console.log(JSON.stringify({ oneOf: schema.oneOf.length, text: result.text, ok: result.ok, same: result.sessionId === session.id }));
+    `);
+    expect(JSON.parse(output)).toEqual({
+      oneOf: expect.any(Number),
+      text: "Hello from a program.",
+      ok: true,
+      same: true,
+    });
+    expect(JSON.parse(output).oneOf).toBeGreaterThan(30);
+  });
+
   it("exposes the fake provider servers at panto/simulator", () => {
     const output = runModule(`
       import * as simulator from "panto/simulator";

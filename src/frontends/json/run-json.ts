@@ -28,9 +28,18 @@ export function runJson(options: CliOptions, io: JsonIo): Promise<number> {
  * front-end reuses it for every turn of its long-lived session.
  */
 export function jsonReporter(io: Pick<JsonIo, "stdout" | "stderr">): OnceReporter {
-  const emit = (event: JsonEvent): void => {
-    io.stdout.write(jsonLine(event));
-  };
+  return jsonEventReporter((event) => io.stdout.write(jsonLine(event)), io.stderr);
+}
+
+/**
+ * JSON mode's reporter over any sink: each event as the object its `--json` line holds, handed to
+ * `emit`; warnings and notices also written to `stderr` when given. The program API's sessions
+ * use it with a sink of their own.
+ */
+export function jsonEventReporter(
+  emit: (event: JsonEvent) => void,
+  stderr: NodeJS.WritableStream | undefined,
+): OnceReporter {
   let current: RunContext | undefined;
   return {
     started: (run) => {
@@ -60,8 +69,8 @@ export function jsonReporter(io: Pick<JsonIo, "stdout" | "stderr">): OnceReporte
       const json = toJsonEvent(event);
       if (json !== undefined) emit(json);
       if (event.type === "warning" || event.type === "run-warning")
-        io.stderr.write(`panto: warning: ${visible(event.message)}\n`);
-      if (event.type === "run-notice") io.stderr.write(`panto: ${visible(event.message)}\n`);
+        stderr?.write(`panto: warning: ${visible(event.message)}\n`);
+      if (event.type === "run-notice") stderr?.write(`panto: ${visible(event.message)}\n`);
     },
     output: () => {},
     failure: (error) => emit({ type: "error", ...error }),

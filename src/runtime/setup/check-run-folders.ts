@@ -65,7 +65,10 @@ async function makeAndCheck(path: string): Promise<void> {
 
 function vanished(error: unknown): boolean {
   const cause = isPathProblem(error) ? error.cause : error;
-  return (cause as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  // EEXIST reaches here only when the folder was there at mkdir and gone just after (makeFolder
+  // accepts one that stays): the other run's check removed it.
+  return code === "ENOENT" || code === "EEXIST";
 }
 
 /** The temporary folder must already exist (panto does not create the system's) and take a new folder. */
