@@ -518,7 +518,8 @@ yields the same events from sessions held in a Node process: README "Use panto f
     flag, exit 2) is an error {code: "usage"} then done, or the error alone for a
     subcommand's --json (panto rewind --json, panto sessions --json...)
   permission_request {id, tool, input, tool_call_id, escape_reason? (it asks to leave the
-    sandbox), rule? (the permission rule that asks), origin? (a task child)}   (stream-json input
+    sandbox), rule? (the permission rule that asks), suggested_rules? (what allow_always adds for
+    the session; without them it allows the tool), origin? (a task child)}   (stream-json input
     only: waits for a permission_response naming id)
   control_response {response: {subtype: success|error, request_id, error?}}   (stream-json input)
   result {line (the stdin line of the input), exit_code, is_error, text?, session_id, usage}

@@ -188,6 +188,7 @@ describe("the program API (createPanto)", { timeout: 60_000 }, () => {
         tool: "bash",
         input: { command: "rm -rf build" },
         tool_call_id: "toolu_rm",
+        suggested_rules: ["Bash(rm:*)"],
       },
     ]);
     expect(result.events.map((event) => event.type)).toEqual([

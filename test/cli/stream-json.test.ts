@@ -269,6 +269,7 @@ describe("panto --input-format stream-json", () => {
         tool: "write",
         input: { path: "denied.txt", content: "denied.txt\n" },
         tool_call_id: "w1",
+        suggested_rules: ["Edit(./denied.txt)"],
       });
       panto.write(answer(first.id, "deny"));
       await panto.waitFor((event) => event.type === "result" && event.line === 1);
@@ -293,26 +294,41 @@ describe("panto --input-format stream-json", () => {
       expect(await readFile(join(project, "allowed.txt"), "utf8")).toBe("allowed.txt\n");
     });
 
-    it("allow_always lets the tool run without a question for the rest of the session", async () => {
+    it("allow_always adds the suggested rules for the session: a call they cover runs without a question, another is asked", async () => {
       const panto = await startStream({
         replies: [
           writeCall("w1", "one.txt"),
           { type: "text", text: "DONE-1" },
-          writeCall("w2", "two.txt"),
+          writeCall("w2", "one.txt"),
           { type: "text", text: "DONE-2" },
+          writeCall("w3", "two.txt"),
+          { type: "text", text: "DONE-3" },
         ],
       });
       panto.write(user("write one.txt"));
       const asked = await panto.waitFor((event) => event.type === "permission_request");
+      expect(asked.suggested_rules).toEqual(["Edit(./one.txt)"]);
       panto.write(answer(asked.id, "allow_always"));
+      panto.write(user("write one.txt again"));
       panto.write(user("write two.txt"));
+      const second = await panto.waitFor(
+        (event) => event.type === "permission_request" && event.tool_call_id === "w3",
+      );
+      panto.write(answer(second.id, "deny"));
       panto.end();
       const run = await panto.exit;
       const events = jsonLines(run.stdout);
-      expect(events.filter((event) => event.type === "permission_request")).toHaveLength(1);
-      expect(events.filter((event) => event.type === "tool_result").map((event) => event.is_error)).toEqual([
-        false,
-        false,
+      expect(
+        events.filter((event) => event.type === "permission_request").map((event) => event.tool_call_id),
+      ).toEqual(["w1", "w3"]);
+      expect(
+        events
+          .filter((event) => event.type === "tool_result")
+          .map((event) => [event.tool_call_id, event.is_error]),
+      ).toEqual([
+        ["w1", false],
+        ["w2", false],
+        ["w3", true],
       ]);
       expect(run.code).toBe(0);
     });

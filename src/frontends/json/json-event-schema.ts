@@ -400,6 +400,7 @@ const permissionRequest = z.strictObject({
   tool_call_id: z.string(),
   escape_reason: z.string().optional(),
   rule: z.string().optional(),
+  suggested_rules: z.array(z.string()).optional(),
   origin: z.string().optional(),
 });
 
