@@ -1,0 +1,12 @@
+/** A source that cannot be imported: not readable, not a known format, or empty. Names the file. */
+export class ImportError extends Error {
+  readonly code = "import_failed";
+
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ImportError";
+  }
+}
