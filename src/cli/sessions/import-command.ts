@@ -89,8 +89,8 @@ function sessionJson(report: ImportReport): Record<string, unknown> {
   };
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
+function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
 }
 
 function sessionText(report: ImportReport): string {
@@ -110,7 +110,7 @@ function sessionText(report: ImportReport): string {
     `${plural(counts.toolCalls, "tool call")} (${counts.unansweredCalls} without a result)`,
     plural(counts.thinking, "thinking block"),
     plural(counts.images, "image placeholder"),
-    `${plural(counts.compactions, "compaction")} (${plural(counts.keptCopies, "kept copy")})`,
+    `${plural(counts.compactions, "compaction")} (${plural(counts.keptCopies, "kept copy", "kept copies")})`,
     `${plural(counts.notes, "note")}${unknown.length === 0 ? "" : ` (unknown: ${unknown.join(", ")})`}`,
   ];
   const tail = report.status === "imported" ? `  panto -r ${short} continues it\n` : "";
