@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { newSessionHeader, newSessionPath, sessionDirectory, writeNewSession } from "../session/index.js";
+import { newSessionHeader, newSessionPath, sessionDirectory } from "../session/index.js";
+// Not in the session index: only the import writes whole sessions, and a plain run must not load it.
+import { writeNewSession } from "../session/write-new-session.js";
 import { buildImportEntries, type ImportCounts } from "./build-import-entries.js";
 import { detectFormat } from "./detect-format.js";
 import { findImportedSession } from "./find-imported-session.js";

@@ -105,4 +105,3 @@ export {
   turnStarts,
   turnsBefore,
 } from "./turn-numbers.js";
-export { writeNewSession } from "./write-new-session.js";
