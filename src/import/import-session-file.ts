@@ -47,7 +47,9 @@ const PARSERS: Readonly<Record<ImportFormat, (lines: readonly SourceLine[]) => P
 };
 
 /** Reads the source and tells its format, or throws an ImportError naming the file. */
-export async function readSource(path: string) {
+async function readSource(
+  path: string,
+): Promise<{ text: ReturnType<typeof readSourceLines>; format: ImportFormat }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -62,7 +64,7 @@ export async function readSource(path: string) {
       first === undefined
         ? "it holds no JSON lines"
         : `line ${first.line} is no Claude Code, Codex or pi entry`;
-    throw new ImportError(path, `${path}: not a Claude Code, Codex or pi session (${what})`);
+    throw new ImportError(path, `${path}: not a Claude Code, Codex or pi session (${what})`, "unrecognised");
   }
   return { text, format };
 }
@@ -93,7 +95,11 @@ export async function importSessionFile(
   const parsed = PARSERS[format](text.lines);
   const { entries, counts } = buildImportEntries(parsed);
   if (counts.messages.user + counts.messages.assistant === 0)
-    throw new ImportError(path, `${path}: a ${format} session with no conversation in it; nothing to import`);
+    throw new ImportError(
+      path,
+      `${path}: a ${format} session with no conversation in it; nothing to import`,
+      "empty",
+    );
   const warnings = [...parsed.warnings, ...lineWarnings(path, text.lines, text.truncatedLast)];
   const header = newSessionHeader(place.cwd, {
     id: parsed.sourceId ?? text.sha256.slice(0, 32),

@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { ImportError } from "./import-error.js";
-import { type ImportPlace, type ImportReport, importSessionFile, readSource } from "./import-session-file.js";
+import { type ImportPlace, type ImportReport, importSessionFile } from "./import-session-file.js";
 
 /** What `panto import FILE|DIR` did with every file it looked at. */
 export interface ImportOutcome {
@@ -48,15 +48,11 @@ export async function importSessions(
   }
   for (const file of await sessionFilesUnder(path)) {
     try {
-      await readSource(file);
-    } catch (error) {
-      outcome.unrecognised.push({ source: file, reason: (error as Error).message });
-      continue;
-    }
-    try {
       outcome.sessions.push(await importSessionFile(file, place, dryRun));
     } catch (error) {
-      outcome.failed.push({ source: file, error: (error as Error).message });
+      if (error instanceof ImportError && error.problem === "unrecognised")
+        outcome.unrecognised.push({ source: file, reason: error.message });
+      else outcome.failed.push({ source: file, error: (error as Error).message });
     }
   }
   return outcome;

@@ -116,7 +116,17 @@ class CodexReader {
   }
 
   private compacted(line: number, payload: Json): void {
-    const summary = typeof payload.message === "string" ? payload.message : "";
+    // Newer rollouts may leave `message` empty and give the rebuilt history, whose last user
+    // message is the summary Codex carried on.
+    const rebuilt = Array.isArray(payload.replacement_history)
+      ? payload.replacement_history.filter(isObject)
+      : [];
+    const carried = rebuilt.filter((item) => item.type === "message" && item.role === "user").at(-1);
+    const carriedText = (Array.isArray(carried?.content) ? carried.content.filter(isObject) : [])
+      .map((part) => asText(part.text ?? ""))
+      .join("\n");
+    const summary =
+      typeof payload.message === "string" && payload.message !== "" ? payload.message : carriedText;
     this.items.push({ kind: "compaction", summary, trigger: "manual", line });
   }
 

@@ -269,3 +269,119 @@ describe("panto import, whatever the source", () => {
     ]);
   });
 });
+
+describe("panto import of a compaction in the middle of a turn", () => {
+  it("keeps the interrupted turn as copies after the block, so the answer the source went on with follows its own prompt (Claude Code's auto-compact)", async () => {
+    const where = await place();
+    const base = { sessionId: "cc-mid", cwd: "/p", timestamp: "2025-10-01T10:00:00.000Z" };
+    const answer = (uuid: string, parentUuid: string, content: unknown[]) => ({
+      ...base,
+      type: "assistant",
+      uuid,
+      parentUuid,
+      message: {
+        id: `m-${uuid}`,
+        role: "assistant",
+        model: "claude-opus-4-1",
+        content,
+        usage: { input_tokens: 10, output_tokens: 5 },
+      },
+    });
+    const lines = [
+      {
+        ...base,
+        type: "user",
+        uuid: "a",
+        parentUuid: null,
+        message: { role: "user", content: "run the tests" },
+      },
+      answer("b", "a", [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "npm test" } }]),
+      {
+        ...base,
+        type: "user",
+        uuid: "c",
+        parentUuid: "b",
+        message: {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "t1", content: "1 failing" }],
+        },
+      },
+      {
+        ...base,
+        type: "system",
+        subtype: "compact_boundary",
+        uuid: "d",
+        parentUuid: null,
+        logicalParentUuid: "c",
+        compactMetadata: { trigger: "auto", preTokens: 190000 },
+      },
+      {
+        ...base,
+        type: "user",
+        uuid: "e",
+        parentUuid: "d",
+        isCompactSummary: true,
+        message: { role: "user", content: "Summary: the tests were run." },
+      },
+      answer("f", "e", [{ type: "text", text: "One test fails; fixing it." }]),
+    ];
+    const source = join(where.root, "mid.jsonl");
+    await writeFile(source, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const report = (await importSessions(source, where, false)).sessions[0] as ImportReport;
+    const entries = (await readFile(report.sessionPath, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .slice(1)
+      .map((line) => JSON.parse(line));
+    expect(entries.find((entry) => entry.type === "compaction")).toMatchObject({
+      trigger: "overflow",
+      keptMessages: 3,
+      turns: { through: 0, kept: [1], total: 1 },
+    });
+    const session = await openSession(report.sessionPath, {
+      cwd: where.cwd,
+      onWarning: (message) => expect.fail(message),
+    });
+    const context = session.effectiveContext();
+    await session.close();
+    expect(context.compaction?.summary).toContain("Summary: the tests were run.");
+    expect(roles(context.messages)).toBe("uata");
+    expect(pairingHolds(context.messages)).toBe(true);
+  });
+
+  it("takes a Codex compaction's summary from its rebuilt history when its message is empty", async () => {
+    const where = await place();
+    const wrap = (type: string, payload: unknown) =>
+      JSON.stringify({ timestamp: "2025-10-01T10:00:00.000Z", type, payload });
+    const user = (text: string) => ({
+      type: "message",
+      role: "user",
+      content: [{ type: "input_text", text }],
+    });
+    const source = join(where.root, "rollout.jsonl");
+    await writeFile(
+      source,
+      [
+        wrap("session_meta", { id: "cx", cwd: "/p" }),
+        wrap("response_item", user("first question")),
+        wrap("response_item", {
+          type: "message",
+          role: "assistant",
+          content: [{ type: "output_text", text: "first answer" }],
+        }),
+        wrap("compacted", {
+          message: "",
+          replacement_history: [user("first question"), user("CARRIED SUMMARY of the first question")],
+        }),
+        wrap("response_item", user("second question")),
+        "",
+      ].join("\n"),
+    );
+    const report = (await importSessions(source, where, false)).sessions[0] as ImportReport;
+    const session = await openSession(report.sessionPath, { cwd: where.cwd });
+    const context = session.effectiveContext();
+    await session.close();
+    expect(context.compaction?.summary).toContain("CARRIED SUMMARY of the first question");
+    expect(roles(context.messages)).toBe("u");
+  });
+});
