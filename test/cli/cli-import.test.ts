@@ -164,4 +164,26 @@ describe("panto import (built CLI)", { timeout: 180_000 }, () => {
     });
     expect(run.stderr).not.toContain("could not be read");
   });
+
+  it("the imported turns a source compaction summarised stay on record: recall finds and reads them back by number", async () => {
+    const box = await makeSandbox();
+    server = await startFakeAnthropicServer({});
+    server.enqueue(
+      { type: "tool-calls", calls: [{ id: "toolu_r1", name: "recall", arguments: { query: "two fields" } }] },
+      { type: "tool-calls", calls: [{ id: "toolu_r2", name: "recall", arguments: { turn: 2 } }] },
+      { type: "text", text: "It was a login form with two fields." },
+    );
+    const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
+    const imported = await runPanto(["import", CLAUDE, "--json"], { cwd: box.project, env });
+    const id = String(firstSession(imported.stdout)?.session_id).slice(0, 8);
+    const run = await runPanto(["-p", "-r", id, "what did the screenshot show?"], { cwd: box.project, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("It was a login form with two fields.");
+    const [search, read, answer] = server.requests.map(requestText);
+    expect(search).toContain("This summary stands for turns 1 to 2 of this session.");
+    expect(read).toMatch(/turn 2 [^"]*assistant · summarised/);
+    expect(answer).toContain("Turn 2 of this session");
+    expect(answer).toContain("A login form with two fields.");
+    expect(run.stderr).not.toContain("could not be read");
+  });
 });
