@@ -40,8 +40,16 @@ const IMAGE_PLACEHOLDER = /^\[image \(/;
 export function buildImportEntries(source: ParsedSource): { entries: SessionEntry[]; counts: ImportCounts } {
   const paired = pairToolResults(mergeMessages(source.items));
   const builder = new EntryBuilder(source.format, paired.counts);
+  // Whether the message after each item is not a user message: a compaction there interrupted a turn.
+  const midTurn = new Array<boolean>(paired.items.length).fill(false);
+  let nextRole: string | undefined;
+  for (let index = paired.items.length - 1; index >= 0; index--) {
+    midTurn[index] = nextRole !== undefined && nextRole !== "user";
+    const item = paired.items[index];
+    if (item?.kind === "message") nextRole = item.message.role;
+  }
   paired.items.forEach((item, index) => {
-    builder.add(item, paired.items.slice(index + 1));
+    builder.add(item, midTurn[index] === true);
   });
   return { entries: builder.entries, counts: builder.counts };
 }
@@ -74,7 +82,8 @@ class EntryBuilder {
     };
   }
 
-  add(item: MergedItem, after: readonly MergedItem[]): void {
+  /** `midTurn`: the next message is no user message (the item interrupted a turn). */
+  add(item: MergedItem, midTurn: boolean): void {
     if (item.kind === "note") {
       this.counts.notes++;
       if (item.unknown) this.counts.unknown[item.type] = (this.counts.unknown[item.type] ?? 0) + 1;
@@ -85,8 +94,6 @@ class EntryBuilder {
       this.message(item.message, item.sourceIds);
       return;
     }
-    const next = after.find((later) => later.kind === "message");
-    const midTurn = next?.kind === "message" && next.message.role !== "user";
     this.compaction(item.summary, item.trigger, this.keptPart(item.keepFrom, midTurn));
   }
 
