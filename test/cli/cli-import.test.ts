@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
 import type { FakeReply, FakeServer, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
 import { jsonLines, makeSandbox, runPanto, type Sandbox } from "./panto-process.js";
 
@@ -14,6 +15,15 @@ const SUMMARY = "SUMMARY-AFTER-IMPORT: the imported work and the new question.";
 const OVERFLOW_BODY = JSON.stringify({
   type: "error",
   error: { type: "invalid_request_error", message: "prompt is too long: 212345 tokens > 200000 maximum" },
+});
+
+const OPENAI_OVERFLOW_BODY = JSON.stringify({
+  error: {
+    message: "Your input exceeds the context window of this model. Please adjust your input and try again.",
+    type: "invalid_request_error",
+    param: "input",
+    code: "context_length_exceeded",
+  },
 });
 
 let server: FakeServer | undefined;
@@ -43,13 +53,47 @@ function requestText(request: RecordedRequest | undefined): string {
 }
 
 /** Overflows the first request carrying the new question without the new summary. */
-function responder(request: RecordedRequest): FakeReply {
+function responder(request: RecordedRequest, overflowBody: string): FakeReply {
   const text = requestText(request);
   if (text.includes("<transcript>")) return { type: "text", text: SUMMARY };
   if (text.includes("overflowing question") && !text.includes("SUMMARY-AFTER-IMPORT"))
-    return { type: "error", status: 400, body: OVERFLOW_BODY };
+    return { type: "error", status: 400, body: overflowBody };
   return { type: "text", text: "The answer after the import." };
 }
+
+/** Each source resumed against the fake server of the API its answers came from. */
+const RESUMES = [
+  {
+    format: "claude-code",
+    fixture: CLAUDE,
+    start: startFakeAnthropicServer,
+    env: (url: string) => ({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url }),
+    overflowBody: OVERFLOW_BODY,
+    model: "anthropic/claude-sonnet-4-5-20250929",
+    summary: "showed a screenshot of a login form",
+    lastTurn: "Now add a test for app.ts",
+  },
+  {
+    format: "codex",
+    fixture: CODEX,
+    start: startFakeOpenAIResponsesServer,
+    env: (url: string) => ({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: url }),
+    overflowBody: OPENAI_OVERFLOW_BODY,
+    model: "openai/gpt-5-codex",
+    summary: "a diagram of a three-stage pipeline",
+    lastTurn: "Add a CHANGELOG",
+  },
+  {
+    format: "pi",
+    fixture: PI,
+    start: startFakeAnthropicServer,
+    env: (url: string) => ({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: url }),
+    overflowBody: OVERFLOW_BODY,
+    model: "anthropic/claude-sonnet-4-5",
+    summary: "one in src/a.ts line 3",
+    lastTurn: "Fix the TODO",
+  },
+];
 
 describe("panto import (built CLI)", { timeout: 180_000 }, () => {
   it("imports a session once, reports it as JSON naming the truncated line, and finds it on a second import", async () => {
@@ -119,51 +163,59 @@ describe("panto import (built CLI)", { timeout: 180_000 }, () => {
     expect(jsonLines(missing.stdout)[0]).toMatchObject({ type: "error", code: "usage" });
   });
 
-  it("an imported session resumes with -p -r ID, overflows, compacts over the imported summary and retries like a native one", async () => {
-    const box = await makeSandbox();
-    server = await startFakeAnthropicServer({ responder });
-    await mkdir(join(box.project, ".panto"));
-    await writeFile(
-      join(box.project, ".panto", "config.json"),
-      JSON.stringify({ model: "anthropic/claude-sonnet-4-5", keep_verbatim_tokens: 10 }),
-    );
-    const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
-    const imported = await runPanto(["import", CLAUDE, "--json"], { cwd: box.project, env });
-    const session = firstSession(imported.stdout);
-    const id = String(session?.session_id).slice(0, 8);
+  it.each(RESUMES)(
+    "an imported $format session resumes with -p -r ID, overflows, compacts over the imported summary and retries like a native one",
+    async (source) => {
+      const box = await makeSandbox();
+      const overflow = source.overflowBody;
+      server = await source.start({ responder: (request) => responder(request, overflow) });
+      await mkdir(join(box.project, ".panto"));
+      await writeFile(
+        join(box.project, ".panto", "config.json"),
+        JSON.stringify({ keep_verbatim_tokens: 10 }),
+      );
+      const env = { ...box.env, ...source.env(server.url) };
+      const imported = await runPanto(["import", source.fixture, "--json"], { cwd: box.project, env });
+      const session = firstSession(imported.stdout);
+      const id = String(session?.session_id).slice(0, 8);
 
-    const run = await runPanto(["-p", "--json", "-r", id, "the overflowing question"], {
-      cwd: box.project,
-      env,
-    });
-    expect(run.code).toBe(0);
-    const events = jsonLines(run.stdout);
-    expect(events.find((event) => event.type === "compaction")).toMatchObject({
-      trigger: "overflow",
-      turns_summarised: 1,
-    });
-    expect(events.at(-1)).toMatchObject({ type: "done", exit_code: 0 });
-    // The first request carried the imported block and the turn after it; the summary request got
-    // the imported summary as the previous one; the retry carries the new summary only.
-    const bodies = server.requests.map(requestText);
-    expect(bodies[0]).toContain("showed a screenshot of a login form");
-    expect(bodies[0]).toContain("Now add a test for app.ts");
-    const summaryRequest = bodies.find((body) => body.includes("<transcript>")) ?? "";
-    expect(summaryRequest).toMatch(/<previous-summary>[\s\S]*showed a screenshot of a login form/);
-    expect(summaryRequest).toContain("Now add a test for app.ts");
-    const retry = bodies.at(-1) ?? "";
-    expect(retry).toContain("SUMMARY-AFTER-IMPORT");
-    expect(retry).toContain("the overflowing question");
-    expect(retry).not.toContain("Now add a test for app.ts");
-    // The new compaction numbers its turns after the imported ones: 3 imported, the 4th in flight.
-    const lines = (await readFile(String(session?.session_path), "utf8")).trimEnd().split("\n");
-    const compactions = lines.map((line) => JSON.parse(line)).filter((entry) => entry.type === "compaction");
-    expect(compactions.at(-1)).toMatchObject({
-      trigger: "overflow",
-      turns: { through: 3, kept: [4], total: 4 },
-    });
-    expect(run.stderr).not.toContain("could not be read");
-  });
+      const run = await runPanto(["-p", "--json", "-r", id, "the overflowing question"], {
+        cwd: box.project,
+        env,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      const events = jsonLines(run.stdout);
+      // The model the source last used is restored from the imported answers.
+      expect(events[0]).toMatchObject({ type: "session_started", model: source.model });
+      expect(events.find((event) => event.type === "compaction")).toMatchObject({
+        trigger: "overflow",
+        turns_summarised: 1,
+      });
+      expect(events.at(-1)).toMatchObject({ type: "done", exit_code: 0 });
+      // The first request carried the imported block and the turn after it; the summary request got
+      // the imported summary as the previous one; the retry carries the new summary only.
+      const bodies = server.requests.map(requestText);
+      expect(bodies[0]).toContain(source.summary);
+      expect(bodies[0]).toContain(source.lastTurn);
+      const summaryRequest = bodies.find((body) => body.includes("<transcript>")) ?? "";
+      expect(summaryRequest).toMatch(new RegExp(`<previous-summary>[\\s\\S]*${source.summary}`));
+      expect(summaryRequest).toContain(source.lastTurn);
+      const retry = bodies.at(-1) ?? "";
+      expect(retry).toContain("SUMMARY-AFTER-IMPORT");
+      expect(retry).toContain("the overflowing question");
+      expect(retry).not.toContain(source.lastTurn);
+      // The new compaction numbers its turns after the imported ones: 3 imported, the 4th in flight.
+      const lines = (await readFile(String(session?.session_path), "utf8")).trimEnd().split("\n");
+      const compactions = lines
+        .map((line) => JSON.parse(line))
+        .filter((entry) => entry.type === "compaction");
+      expect(compactions.at(-1)).toMatchObject({
+        trigger: "overflow",
+        turns: { through: 3, kept: [4], total: 4 },
+      });
+      expect(run.stderr).not.toContain("could not be read");
+    },
+  );
 
   it("the imported turns a source compaction summarised stay on record: recall finds and reads them back by number", async () => {
     const box = await makeSandbox();
