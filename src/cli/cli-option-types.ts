@@ -1,6 +1,7 @@
 import type { SandboxMode } from "../core/index.js";
 import type { CliOptions } from "../frontends/shared/cli-options.js";
 import type { RewindCliOptions } from "./rewind/run-rewind.js";
+import type { ImportCliOptions } from "./sessions/import-command.js";
 
 /** `panto export [SESSION] [-o FILE] [--format html|md|json] [--full]` */
 export interface ExportCliOptions {
@@ -36,6 +37,8 @@ export type ParsedArgs =
   /** `panto sessions [--json]`: list this project's sessions. */
   | { command: "sessions"; json: boolean }
   | { command: "export"; options: ExportCliOptions }
+  /** `panto import FILE|DIR [--dry-run] [--json]`: Claude Code, Codex and pi sessions made panto sessions. */
+  | { command: "import"; options: ImportCliOptions }
   /** `panto acp [-m MODEL] [--max-turns N] [--sandbox MODE]`: the Agent Client Protocol agent on stdio. */
   | { command: "acp"; model?: string; maxTurns?: number; sandbox?: SandboxMode }
   /** `panto sandbox [--sandbox MODE] [--json]`: probe each sandbox rule on this machine. */

@@ -14,6 +14,7 @@ export const SUBCOMMAND_NAMES: readonly string[] = [
   "help",
   "acp",
   "export",
+  "import",
   "fidelity",
   "rewind",
 ];

@@ -65,6 +65,13 @@ Modes:
                                 <session name>.html beside the session file, not in the project
                                 (-o FILE into an existing folder, -o - for stdout; md/json also by
                                 -o extension); tool results cut to 4,000 characters unless --full
+  panto import FILE|DIR [--dry-run] [--json]
+                                a Claude Code, Codex or pi session file (format told by content), or
+                                each *.jsonl one under DIR, made a session of this project: turns,
+                                thinking, tool calls paired with results, images as placeholders,
+                                the source's compactions as compaction blocks, unknown entries as
+                                notes; a second import of the same unchanged file names the session
+                                made first; panto -r ID continues it (README: Import a session)
   panto fidelity [SESSION] [--fresh] [--prompt FILE] [--compaction-model P/M] [--probe]
                  [--baseline] [-m P/M] [--json]
                                 what the compaction in effect kept of the summarised turns' paths,

@@ -72,6 +72,8 @@ async function main(): Promise<number> {
   };
   if (parsed.command === "export")
     return (await import("./sessions/run-export.js")).runExport(parsed.options, io);
+  if (parsed.command === "import")
+    return (await import("./sessions/import-command.js")).runImport(parsed.options, io);
   if (parsed.command === "fidelity")
     return (await import("./fidelity/run-fidelity.js")).runFidelity(parsed.options, io);
   if (parsed.command === "rewind")

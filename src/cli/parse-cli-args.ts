@@ -196,6 +196,7 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
   addHelpCommand(program, output, onParsed);
   addAcpCommand(program, output, onParsed);
   addExportCommand(program, output, onParsed);
+  addImportCommand(program, output, onParsed);
   addFidelityCommand(program, output, onParsed);
   addRewindCommand(program, output, onParsed);
   return program;
@@ -297,5 +298,31 @@ function addExportCommand(
         if (raw.format !== undefined) options.format = raw.format;
         onParsed({ command: "export", options });
       },
+    );
+}
+
+function addImportCommand(
+  program: Command,
+  output: ArgsOutput,
+  onParsed: (result: ParsedArgs) => void,
+): void {
+  program
+    .command("import")
+    .description(
+      "make a session of this project from a Claude Code, Codex or pi session file, or from each one under a folder (panto -r ID continues it)",
+    )
+    .argument(
+      "<file|dir>",
+      "a session file (format told by its content), or a folder searched for *.jsonl session files",
+    )
+    .addOption(new Option("--dry-run", "say what would be imported; write nothing"))
+    .addOption(new Option("--json", "print the import report as one JSON object"))
+    .exitOverride()
+    .configureOutput({ writeOut: output.stdout, writeErr: output.stderr })
+    .action((target: string, raw: { dryRun?: true; json?: true }) =>
+      onParsed({
+        command: "import",
+        options: { target, dryRun: raw.dryRun === true, json: raw.json === true },
+      }),
     );
 }

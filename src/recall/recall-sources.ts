@@ -33,6 +33,8 @@ export async function recallLineage(path: string, header: SessionHeader): Promis
   let child = header;
   while (child.parent !== undefined && sources.length < MAX_LINEAGE) {
     const parent = child.parent;
+    // An imported session's parent is another agent's file: its turns are in this session already.
+    if (parent.relation === "import") break;
     if (sources.some((source) => source.id === parent.id)) break;
     let found: SessionHeader;
     try {

@@ -174,6 +174,10 @@ function checkKnownEntry(value: JsonObject): string | undefined {
       return checkClearing(value);
     case "unclear":
       return checkUnclear(value);
+    case "note":
+      return typeof value.kind === "string" && typeof value.text === "string"
+        ? undefined
+        : "note entry without a kind and a text";
     default:
       return undefined;
   }

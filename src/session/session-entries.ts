@@ -41,7 +41,7 @@ export interface SessionHeader {
 }
 
 /** How a session was started from another one. */
-export type SessionRelation = "fork" | "handoff" | "task";
+export type SessionRelation = "fork" | "handoff" | "task" | "import";
 
 /** The session a session was started from, as its header names it. */
 export interface SessionParent {
@@ -56,6 +56,12 @@ export interface SessionParent {
   relation: SessionRelation | (string & {});
   /** The parent's 1-based user turn the child starts after (a fork's point); absent: the whole parent. */
   turn?: number;
+  /**
+   * Relation "import": the source file's format ("claude-code", "codex", "pi") and the sha256 of its
+   * bytes when imported, so importing the same file again finds this session instead of a copy.
+   */
+  format?: string;
+  sha256?: string;
 }
 
 /** One message with its content blocks (and, for assistant messages, provider, model, usage, stop reason). */
@@ -213,7 +219,23 @@ export interface SandboxEntry extends EntryBase, SandboxRecord {
   type: "sandbox";
 }
 
+/**
+ * Something kept on record that is no part of the conversation: what `panto import` could not map
+ * to a panto entry (an entry type it does not know, a line off the source's active branch), so
+ * nothing of the source is lost. Replay, sizing and compaction ignore it.
+ */
+export interface NoteEntry extends EntryBase {
+  type: "note";
+  /** What the note is, e.g. "claude-code file-history-snapshot". */
+  kind: string;
+  /** The kept material, verbatim (a source line's JSON text). */
+  text: string;
+  /** Where it came from: the source file's 1-based line. */
+  line?: number;
+}
+
 export type SessionEntry =
+  | NoteEntry
   | MessageEntry
   | CompactionEntry
   | TurnFailedEntry
@@ -245,6 +267,7 @@ export const ENTRY_TYPES: ReadonlySet<string> = new Set([
   "rewind",
   "clearing",
   "unclear",
+  "note",
 ]);
 
 /** A new entry id: 8 hex characters from the system's random source. */
