@@ -77,7 +77,7 @@ export function createKillTaskTool(tasks: BackgroundTasks): Tool {
   });
 }
 
-/** "Task bg1 (`npm run dev`): running for 12 s, 3400 bytes of output" and the like. */
+/** "Task bg1: running for 12 s, 3400 bytes of output" and the like (the model has the command in its call). */
 export function taskState(info: BackgroundTaskInfo): string {
   const seconds = Math.round(((info.endedAt ?? Date.now()) - info.startedAt) / 1000);
   const state =
@@ -88,10 +88,7 @@ export function taskState(info: BackgroundTaskInfo): string {
     info.after === undefined
       ? []
       : [...info.after.refused.map((note) => `refused by the sandbox: ${note}`), ...info.after.notes];
-  return [
-    `Task ${info.id} (\`${info.command}\`): ${state}, ${info.outputBytes} bytes of output`,
-    ...after,
-  ].join("\n");
+  return [`Task ${info.id}: ${state}, ${info.outputBytes} bytes of output`, ...after].join("\n");
 }
 
 function compileFilter(source: string): RegExp {

@@ -77,7 +77,7 @@ export async function spawnTask(
 /** One running task: its supervisor process, and how it ended. */
 class SupervisedTask implements RunningTask {
   readonly ended: Promise<void>;
-  #stoppedBy: "kill_task" | "session-end" | undefined;
+  #stoppedBy: "kill_task" | "user" | "session-end" | undefined;
   #status = "";
   #escalation: NodeJS.Timeout | undefined;
 
@@ -112,7 +112,7 @@ class SupervisedTask implements RunningTask {
     return this.child.pid;
   }
 
-  async stop(by: "kill_task" | "session-end"): Promise<void> {
+  async stop(by: "kill_task" | "user" | "session-end"): Promise<void> {
     if (this.info.ending === undefined && this.#stoppedBy === undefined) {
       this.#stoppedBy = by;
       signalGroup(this.child.pid, "SIGTERM");

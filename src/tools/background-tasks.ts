@@ -5,7 +5,7 @@ import { ToolError } from "./tool-error.js";
 /** How a background task ended. */
 export type TaskEnding =
   | { kind: "exited"; code: number }
-  | { kind: "killed"; by: "kill_task" | "session-end" | "signal"; signal?: string }
+  | { kind: "killed"; by: "kill_task" | "user" | "session-end" | "signal"; signal?: string }
   | { kind: "sandbox-failed"; message: string };
 
 /** What `/tasks`, the status line and the model see of one background task. */
@@ -36,7 +36,7 @@ export type BackgroundTaskEvent =
 export interface RunningTask {
   readonly info: BackgroundTaskInfo;
   /** SIGTERM to its process group, SIGKILL after a grace; resolves once it has ended. */
-  stop(by: "kill_task" | "session-end"): Promise<void>;
+  stop(by: "kill_task" | "user" | "session-end"): Promise<void>;
   /** Resolves once it has ended. */
   readonly ended: Promise<void>;
 }
@@ -124,6 +124,11 @@ export class BackgroundTasks {
     return task.info;
   }
 
+  /** Stops `id` at the user's word (/tasks kill): unlike kill_task, the model is told at its next request. */
+  async stopForUser(id: string): Promise<void> {
+    await this.get(id).stop("user");
+  }
+
   /** Marks `id`'s exit as told to the model (bash_output showed it). */
   reported(id: string): void {
     this.#unreported.delete(id);
@@ -149,7 +154,9 @@ export class BackgroundTasks {
   }
 
   #ended(info: BackgroundTaskInfo): void {
-    if (info.ending?.kind !== "killed" || info.ending.by === "signal") this.#unreported.add(info.id);
+    const told =
+      info.ending?.kind === "killed" && (info.ending.by === "kill_task" || info.ending.by === "session-end");
+    if (!told) this.#unreported.add(info.id);
     this.#emit({ type: "background-task-exited", task: info });
   }
 
@@ -164,7 +171,8 @@ export function describeEnding(ending: TaskEnding): string {
     case "exited":
       return `exit code ${ending.code}`;
     case "killed":
-      return ending.by === "signal" ? `killed by ${ending.signal ?? "a signal"}` : `killed by ${ending.by}`;
+      if (ending.by === "signal") return `killed by ${ending.signal ?? "a signal"}`;
+      return ending.by === "user" ? "stopped by the user" : `killed by ${ending.by}`;
     case "sandbox-failed":
       return `the sandbox could not start: ${ending.message}`;
   }

@@ -227,6 +227,12 @@ export const TOOL_PARAMETERS = {
         type: "string",
         minLength: 1,
       },
+      task: {
+        description:
+          'Read: a background task\'s whole output log, by its id (e.g. "bg1"), paged with `offset` (kept in the session folder, also after the task or the session ended).',
+        type: "string",
+        pattern: "^bg\\d+$",
+      },
       session: {
         description:
           'Read or search only this session: "current", "parent", or the id prefix of a session this one was started from (default: search them all, read the current one).',

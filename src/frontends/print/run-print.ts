@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/describe-rewind.js";
+import { backgroundTaskLine } from "../../runtime/background-task-text.js";
 import { contextWarningText } from "../../runtime/context-warnings.js";
 import {
   formatClearingLine,
@@ -58,6 +59,9 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
           );
         case "todo-updated":
           return note(todoHeadline(event.items, event.completed, event.total));
+        case "background-task-started":
+        case "background-task-exited":
+          return note(backgroundTaskLine(event));
         case "task-started":
         case "task-event":
         case "task-finished": {

@@ -50,6 +50,13 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
       "show the task list the model keeps with the todo tool: each item's status, its evidence's latest run or change, and a flag on a completed item the record contradicts",
   },
   {
+    name: "tasks",
+    aliases: ["bashes"],
+    args: "[kill ID]",
+    summary:
+      "list the background commands (bash run_in_background): id, running or how it ended, runtime, output size, command; kill ID stops one and every process it started",
+  },
+  {
     name: "handoff",
     aliases: [],
     args: "[--edit] [GOAL]",

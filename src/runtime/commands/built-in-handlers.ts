@@ -26,6 +26,7 @@ const HANDLERS: Record<string, CommandHandler> = {
   pins: lazy(async () => (await compaction()).runPins),
   unpin: lazy(async () => (await compaction()).runUnpin),
   todo: lazy(async () => (await import("./todo-command.js")).runTodoCommand),
+  tasks: lazy(async () => (await import("./tasks-command.js")).runTasksCommand),
   summary: lazy(async () => (await compaction()).runSummary),
   init: lazy(async () => (await import("./init-command.js")).runInitCommand),
   handoff: lazy(async () => (await import("./handoff-command.js")).runHandoff),
