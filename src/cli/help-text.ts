@@ -233,9 +233,10 @@ Tools:
   started; both run without a question. Output goes to <session>.tasks/<id>.log (recall
   {"task": "bg1"} reads it back); the model is told in one line, with its next request, when a
   task ends. Tasks die with the session, a crash or kill -9 of panto included. With the network
-  off (the default) each command has its own loopback: a background server is reachable from
-  later commands only with "sandbox": {"network": true} or --sandbox full. /tasks lists them
-  (/tasks kill ID stops one); the status line counts those running.
+  off (the default), from the first background command on every command of the session shares
+  one loopback-only network namespace (needs nsenter), so a background server answers later
+  commands on 127.0.0.1 and nothing else. /tasks lists them (/tasks kill ID stops one); the
+  status line counts those running.
 
 Sandbox (--sandbox MODE, config "sandbox"; Linux: bubblewrap, macOS: sandbox-exec):
   workspace-write (default)  the model's commands may write the project, a private /tmp and

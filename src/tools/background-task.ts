@@ -144,7 +144,30 @@ class SupervisedTask implements RunningTask {
     this.info.outputBytes = logSize(this.info.logPath, this.info.outputBytes);
     if (this.launch.finish !== undefined) this.info.after = this.launch.finish();
     this.onEnded(this.info);
-    resolve();
+    // SIGKILL takes a moment, and bubblewrap's sandbox dies with bubblewrap a moment later: wait for
+    // the group and the sandbox's first process (which takes its PID namespace along), so a run's
+    // close returns with nothing of the task left.
+    const sandboxPid = /"child-pid"\s*:\s*(\d+)/.exec(this.#status)?.[1];
+    const pgid = this.child.pid === undefined ? undefined : -this.child.pid;
+    void Promise.all([gone(pgid), gone(sandboxPid === undefined ? undefined : Number(sandboxPid))]).then(() =>
+      resolve(),
+    );
+  }
+}
+
+/**
+ * Resolves once process `pid` (a negative one: every process of that group) is gone, or after a
+ * second: it was sent SIGKILL, so it is going anyway.
+ */
+async function gone(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  for (let waited = 0; waited < 1000; waited += 10) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

@@ -137,6 +137,8 @@ async function startInBackground(
     info = await tasks.start({ ...base, launch: bashLaunch(command), env });
   } else {
     await context.sandbox.ready?.(env);
+    // With the network off, from now on commands share one loopback, so later ones reach this one.
+    await context.sandbox.shareLoopback?.();
     const prepared = context.sandbox.prepare(command, context.cwd, env);
     const { file, args, statusFd } = prepared;
     info = await tasks.start({

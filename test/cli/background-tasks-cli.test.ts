@@ -83,8 +83,8 @@ function toolResults(stdout: string): Array<Record<string, unknown>> {
 
 const modes: Array<{ title: string; sandbox: Record<string, unknown> | string; skip: boolean }> = [
   {
-    title: "under bubblewrap (workspace-write, network on)",
-    sandbox: { mode: "workspace-write", network: true },
+    title: "under bubblewrap (workspace-write, network off: the commands share one loopback)",
+    sandbox: { mode: "workspace-write", network: false },
     skip: !SANDBOXED,
   },
   { title: "without a sandbox (--sandbox full)", sandbox: "full", skip: false },
