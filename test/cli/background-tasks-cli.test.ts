@@ -232,6 +232,36 @@ describe.each(modes)("background commands $title", ({ sandbox, skip }) => {
   );
 });
 
+describe.skipIf(!SANDBOXED)("the loopback background commands share with the network off", () => {
+  it("is the sandbox's own: a server in it answers a later command there, never the host", async () => {
+    const { box, env, session } = await setup({ mode: "workspace-write", network: false }, [
+      { name: "bash", arguments: { command: `node -e "${SERVER}"`, run_in_background: true } },
+      { name: "bash", arguments: { command: `${fetchCommand("/inside")} && sleep 2` } },
+    ]);
+    let fromHost = "";
+    const portFile = join(box.project, "port.txt");
+    const run = await runPanto(["--json", "--allow-tools", "--session", session, "-p", "go"], {
+      cwd: box.project,
+      env,
+      onSpawn: () => {
+        void waitFor(() => existsSync(portFile) && readFileSync(portFile, "utf8") !== "", 20_000).then(() =>
+          fetch(`http://127.0.0.1:${readFileSync(portFile, "utf8")}/host`).then(
+            () => {
+              fromHost = "answered";
+            },
+            (error: { cause?: { code?: string } }) => {
+              fromHost = error.cause?.code ?? "failed";
+            },
+          ),
+        );
+      },
+    });
+    expect(run.code).toBe(0);
+    expect(String(toolResults(run.stdout)[1]?.text)).toContain("answer: hello from /inside");
+    expect(fromHost).toBe("ECONNREFUSED");
+  }, 60_000);
+});
+
 describe("/tasks", () => {
   it("says there are none in a run that started none", async () => {
     const box = await makeSandbox();
