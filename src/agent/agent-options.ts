@@ -81,6 +81,12 @@ export interface AgentOptions {
   contextWindow?: (modelId: string) => Promise<number | undefined>;
   /** Records what each tool call changes (checkpoints for rewinds); none: nothing is recorded. */
   checkpoints?: CheckpointRecorder;
+  /**
+   * Lines the model is told with its next request (background tasks that ended), taken once each:
+   * added as a text block to the next user message or the next round of tool results, so the
+   * session records them and a resume replays the same request.
+   */
+  notes?: () => readonly string[];
 }
 
 /**

@@ -210,6 +210,8 @@ export class Agent {
       await session.appendSandbox(this.#sandboxToRecord);
       this.#sandboxToRecord = undefined;
     }
+    const notes = this.#options.notes?.() ?? [];
+    if (notes.length > 0) content.push({ type: "text", text: notes.join("\n") });
     await session.appendMessage({ role: "user", content });
     this.#keptInterrupted = false;
     const { signal } = options;

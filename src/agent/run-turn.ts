@@ -70,6 +70,10 @@ async function runToolRound(
     onStart: (call) => onEvent({ type: "tool-started", call }),
     onCheckpoint: (entry) => onEvent({ type: "checkpoint", entry }),
   });
+  const notes = options.notes?.() ?? [];
+  const last = results.at(-1);
+  // With the last result, so the note rides in the message the next request sends anyway.
+  if (notes.length > 0 && last !== undefined) last.content.push({ type: "text", text: notes.join("\n") });
   const toolMessage: ToolResultMessage = { role: "tool", content: results };
   await session.appendMessage(toolMessage);
   // Reported only once written, so a result a script has seen survives a crash.

@@ -251,6 +251,17 @@ Tools:
   link-local, private (RFC 1918, fc00::/7, 100.64/10), unspecified and metadata addresses are
   refused, checked on every address the name resolves to at every hop, unless config
   "web_fetch": {"allow_private": true}.
+  bash {"run_in_background": true} starts a command (a dev server, a watcher) and returns at once
+  with a task id (bg1, ...): same sandbox, environment and approvals as a foreground bash call.
+  bash_output {id, filter?} returns what it printed since the last read (bounded like bash;
+  filter: a regular expression lines must match), kill_task {id} stops it and every process it
+  started; both run without a question. Output goes to <session>.tasks/<id>.log (recall
+  {"task": "bg1"} reads it back); the model is told in one line, with its next request, when a
+  task ends. Tasks die with the session, a crash or kill -9 of panto included. With the network
+  off (the default), from the first background command on every command of the session shares
+  one loopback-only network namespace (needs nsenter), so a background server answers later
+  commands on 127.0.0.1 and nothing else. /tasks lists them (/tasks kill ID stops one); the
+  status line counts those running.
 
 Sandbox (--sandbox MODE, config "sandbox"; Linux: bubblewrap, macOS: sandbox-exec):
   workspace-write (default)  the model's commands may write the project, a private /tmp and
@@ -509,6 +520,9 @@ yields the same events from sessions held in a Node process: README "Use panto f
   task_started {tool_call_id, agent, session_id, session_path}   (a task call's child agent)
   task_event {tool_call_id, agent, event}   (one of the child's events, shaped as above)
   task_finished {tool_call_id, agent, session_id, ok}
+  background_task_started {id, command, tool_call_id, log}   (bash with run_in_background)
+  background_task_exited {id, command, tool_call_id, log, ending: exited|killed|sandbox-failed,
+    exit_code? (exited), killed_by? (kill_task|user|session-end|signal), output_bytes, duration_ms}
   checkpoint {tool_call_id, tool, scope: file|workspace, files: [{path, change:
     created|modified|deleted}], uncovered: [{path, reason: ignored|too-large|nested-repository|
     special-file|content-unavailable|outside-workspace}], error? ("checkpoints unavailable: ...")}

@@ -24,6 +24,7 @@ const DESCRIPTION = [
   "or run changed what it says, and a snippet.",
   "Read with `turn` (and `to` for a range): those turns whole, paged with `offset` when long.",
   'Read one tool output whole with `tool_result` (a call id): a cleared output\'s stub names it, e.g. {"tool_result": "toolu_01"}.',
+  'Read a background task\'s whole output log with `task` (e.g. {"task": "bg1"}), paged by `offset` in bytes.',
   "Searches cover cleared outputs too, marked as cleared.",
 ].join(" ");
 

@@ -25,6 +25,8 @@ export interface RecallRequest {
   session?: string | undefined;
   /** Read one tool call's output whole (a cleared one among them), by the call's id. */
   tool_result?: string | undefined;
+  /** Read a background task's output log whole (paged), by its id. */
+  task?: string | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -44,11 +46,21 @@ const KIND_ALIASES: Record<string, string> = {
  */
 export async function recall(session: RecallSession, request: RecallRequest): Promise<RecallAnswer> {
   const hasQuery = request.query !== undefined && request.query.trim() !== "";
-  const asked = [hasQuery, request.turn !== undefined, request.tool_result !== undefined];
+  const asked = [
+    hasQuery,
+    request.turn !== undefined,
+    request.tool_result !== undefined,
+    request.task !== undefined,
+  ];
   if (asked.filter(Boolean).length !== 1)
     return fail(
-      'give either "query" (to search), "turn" (to read a turn back) or "tool_result" (to read one tool output back), exactly one of them',
+      'give either "query" (to search), "turn" (to read a turn back), "tool_result" (to read one tool output back) or "task" (to read a background task\'s log), exactly one of them',
     );
+  if (request.task !== undefined) {
+    const { readTaskLog } = await import("./read-task-log.js");
+    const answer = await readTaskLog(session.path, request.task, request.offset ?? 0, READ_CHARS);
+    return answer.ok ? answer : fail(answer.text);
+  }
   const lineage = await recallLineage(session.path, session.header);
   if (!session.hasFile) lineage.sources.shift();
   const chosen = chooseSources(lineage.sources, request.session);

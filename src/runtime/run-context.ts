@@ -5,7 +5,7 @@ import type { McpServerSpec, McpServers } from "../mcp/index.js";
 import type { ToolSandbox } from "../sandbox/index.js";
 import type { ForkedSession, Session } from "../session/index.js";
 import type { Skill } from "../skills/index.js";
-import type { Tool } from "../tools/index.js";
+import type { BackgroundTasks, Tool } from "../tools/index.js";
 import type { ApprovalMode, ApprovalPolicy } from "./approval-policy.js";
 import type { CommandOutcome } from "./command-outcome.js";
 import type { CommandInfo, CommandRegistry } from "./command-registry.js";
@@ -87,6 +87,8 @@ export interface RunContext {
   readonly sandbox: SandboxRecord;
   /** The sandbox itself, which `@path` checks too; undefined in mode full. */
   readonly toolSandbox: ToolSandbox | undefined;
+  /** The model's background commands (`bash` with run_in_background): `/tasks`, the status line. */
+  readonly tasks: BackgroundTasks;
   /** The MCP servers, when any are configured (`/mcp`). */
   readonly mcp: McpServers | undefined;
   /** The system prompt the next request carries (its mode section follows plan mode). */

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../agent/index.js";
 import type { FlaggedTodoItem, ToolCallBlock } from "../core/index.js";
 import type { TaskEvent } from "../subagents/index.js";
+import type { BackgroundTaskEvent } from "../tools/index.js";
 import type { ApprovalMode } from "./approval-policy.js";
 import type { CommandOutcome } from "./command-outcome.js";
 import type { WindowSource } from "./window-source.js";
@@ -63,7 +64,9 @@ export type RunEvent =
    */
   | { type: "mode-changed"; mode: ApprovalMode; previous: ApprovalMode }
   /** A `task` tool call's child agent: its start, each of its own events, its end. */
-  | TaskEvent;
+  | TaskEvent
+  /** A background command (`bash` with run_in_background) started, or ended (its `task.ending` says how). */
+  | BackgroundTaskEvent;
 
 export type RunEventListener = (event: RunEvent) => void;
 

@@ -28,7 +28,7 @@ import { createSkillTool } from "../skills/create-skill-tool.js";
 import { skillsPromptSection } from "../skills/skills-prompt-section.js";
 import type { TaskEnvironment } from "../subagents/index.js";
 import { createTodoTool } from "../todos/todo-tool.js";
-import { createDefaultTools } from "../tools/index.js";
+import { BackgroundTasks, createDefaultTools } from "../tools/index.js";
 import { type ApprovalMode, ApprovalPolicy } from "./approval-policy.js";
 import { usageError } from "./command-outcome.js";
 import { CommandRegistry } from "./command-registry.js";
@@ -136,11 +136,15 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   // recall and todo are always offered, so the tool list (and the cached prefix) never changes; it follows
   // the run's session as /clear or a handoff replaces it.
   const confinement = await startRunSandbox(options, loaded, env, session);
+  // Background commands log beside the session they were started in; they all stop with the run.
+  const tasks = new BackgroundTasks(() => `${session.path}.tasks`);
+  tasks.subscribe((event) => events.emit(event));
   const tools = [
     ...createDefaultTools({
       bashEnv,
       ...optional("sandbox", confinement.sandbox?.policy),
       ...optional("webFetch", config.web_fetch),
+      tasks,
     }),
     createRecallTool({ session: () => session, redact: secrets.redact }),
     createTodoTool({
@@ -231,6 +235,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       ...optional("sandbox", confinement.sandbox),
       sandboxRecord: confinement.record,
       ...optional("checkpoints", recorder),
+      notes: () => tasks.takeExitNotes(),
       clearing: clearingSettings(config.clearing),
       // Loaded when clearing first needs the window (its default trigger), not at every start.
       contextWindow: async (id) => {
@@ -288,6 +293,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     projectRoot,
     sandbox: confinement.record,
     toolSandbox: confinement.sandbox,
+    tasks,
     mcp,
     prices: config.prices,
     models: config.models,
@@ -348,6 +354,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       return fork;
     },
     close: async () => {
+      await tasks.close();
       await contextWatch.close();
       await agent.closePreparation();
       await recorder?.close();

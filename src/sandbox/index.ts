@@ -28,6 +28,7 @@ export {
 export { restoreWatched } from "./restore-watched.js";
 export { type ConfinedResult, runConfined } from "./run-confined.js";
 export {
+  type AfterCommand,
   type PreparedCommand,
   Sandbox,
   type SandboxEnvironment,

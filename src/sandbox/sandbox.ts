@@ -19,6 +19,7 @@ import {
 } from "./sandbox-policy.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 import { seatbeltProfile } from "./seatbelt-profile.js";
+import type { SharedLoopback } from "./shared-loopback.js";
 import type { AfterCommand, PreparedCommand, ToolSandbox } from "./tool-sandbox.js";
 
 export type { AfterCommand, PreparedCommand, ToolSandbox };
@@ -57,11 +58,23 @@ export class Sandbox implements ToolSandbox {
   /** The writable folders' listings, kept between commands so the check after one reads only what changed. */
   #listings: FolderListings | undefined;
   #readOnly: ToolSandbox | undefined;
+  /** Where nsenter is looked for (PATH). */
+  readonly #searchPath: string | undefined;
+  /** The network namespace commands share once a background command asked for it (SharedLoopback). */
+  #loopback: Promise<void> | undefined;
+  #joined: SharedLoopback | undefined;
+  #closed = false;
 
-  private constructor(policy: SandboxPolicy, launcher: SandboxLauncher, folders: PrivateFolders) {
+  private constructor(
+    policy: SandboxPolicy,
+    launcher: SandboxLauncher,
+    folders: PrivateFolders,
+    searchPath: string | undefined,
+  ) {
     this.policy = policy;
     this.launcher = launcher;
     this.#folders = folders;
+    this.#searchPath = searchPath;
   }
 
   /**
@@ -88,7 +101,7 @@ export class Sandbox implements ToolSandbox {
         platform,
         hostTmpDir,
       });
-      return new Sandbox(policy, launcher, folders);
+      return new Sandbox(policy, launcher, folders, environment.env.PATH);
     } catch (error) {
       void folders.remove();
       throw error;
@@ -129,9 +142,12 @@ export class Sandbox implements ToolSandbox {
     const since = this.#stamp();
     const finish = (): AfterCommand => this.#finish(layout, since);
     if (this.launcher.kind === "bubblewrap") {
+      const joined = this.#joined;
+      const own = bubblewrapArgs(layout, cwd);
       const argv = [
+        ...(joined === undefined ? [] : joined.prefix()),
         this.launcher.path,
-        ...bubblewrapArgs(layout, cwd),
+        ...(joined === undefined ? own : own.filter((arg) => arg !== "--unshare-net")),
         "--json-status-fd",
         "3",
         "--",
@@ -165,8 +181,29 @@ export class Sandbox implements ToolSandbox {
     return this.#started;
   }
 
-  /** Removes the private folders and the cgroup. */
+  shareLoopback(): Promise<void> {
+    if (this.launcher.kind !== "bubblewrap" || this.policy.network) return Promise.resolve();
+    const nsenter = findExecutable("nsenter", this.#searchPath);
+    if (nsenter === undefined) return Promise.resolve();
+    const bwrap = this.launcher.path;
+    // Loaded when a background command first needs it: most runs never do.
+    this.#loopback ??= import("./shared-loopback.js")
+      .then(async ({ SharedLoopback }) => SharedLoopback.start(bwrap, nsenter))
+      .then(
+        (loopback) => {
+          if (this.#closed) loopback.close();
+          else this.#joined = loopback;
+        },
+        // Without it each command keeps a namespace of its own, as before.
+        () => undefined,
+      );
+    return this.#loopback;
+  }
+
+  /** Removes the private folders and the cgroup, and ends the shared namespace. */
   async close(): Promise<void> {
+    this.#closed = true;
+    this.#joined?.close();
     this.#cgroup?.remove();
     await this.#folders.remove();
   }

@@ -37,4 +37,10 @@ export interface ToolSandbox {
    * saying why it cannot; awaited before the first command, so a run that starts none never pays it.
    */
   ready?(env: NodeJS.ProcessEnv): Promise<void>;
+  /**
+   * From now on, run every command of this sandbox in one shared network namespace (a loopback
+   * only, when the network is off), so a server started in the background can be reached by later
+   * commands; awaited before a background command starts. Where it cannot, nothing changes.
+   */
+  shareLoopback?(): Promise<void>;
 }

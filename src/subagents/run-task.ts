@@ -84,7 +84,8 @@ export async function runTask(environment: TaskEnvironment, request: TaskRequest
   environment.onTaskEvent({ type: "task-started", ...base, sessionId: header.id, sessionPath: session.path });
   const activity = new TaskActivity();
   const approve = environment.approveFor(`task ${name}: ${request.description}`);
-  const { checkpoints: _parentCheckpoints, ...inherited } = parent;
+  // The parent's notes are the parent's to tell (its background tasks' ends), not the child's.
+  const { checkpoints: _parentCheckpoints, notes: _parentNotes, ...inherited } = parent;
   const checkpoints = environment.checkpointsFor?.(session);
   const options = childOptions(
     { ...inherited, approve, ...optional("checkpoints", checkpoints) },

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { optional } from "../core/index.js";
 import type { SandboxPolicy } from "../sandbox/index.js";
 import { toolEnvironment } from "../secrets/index.js";
+import type { BackgroundTaskInfo, BackgroundTasks } from "./background-tasks.js";
 import { describeSandboxForCommands, sandboxFailureHint } from "./bash-sandbox-text.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
@@ -24,6 +25,13 @@ export const bashSchema = (z: Zod) =>
       .max(MAX_BASH_TIMEOUT_MS)
       .optional()
       .describe(`Milliseconds before the command is killed (default ${DEFAULT_BASH_TIMEOUT_MS}).`),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe(
+        "Start the command and return at once with a task id (for servers, watchers, long builds): read its output " +
+          "with bash_output, stop it with kill_task; you are told when it ends. timeout_ms does not apply.",
+      ),
     unsandboxed_reason: z
       .string()
       .min(1)
@@ -42,14 +50,17 @@ export const bashSchema = (z: Zod) =>
  * this tool without one only once the user allowed it; see runToolCalls). `options.sandbox` only
  * words the description the model reads.
  */
-export function createBashTool(options: { env?: NodeJS.ProcessEnv; sandbox?: SandboxPolicy } = {}): Tool {
+export function createBashTool(
+  options: { env?: NodeJS.ProcessEnv; sandbox?: SandboxPolicy; tasks?: BackgroundTasks } = {},
+): Tool {
   return defineBuiltInTool({
     name: "bash",
     kind: "exec",
     description:
       "Run a shell command with /bin/bash -c in the working directory (stdin closed). Returns stdout and " +
       `stderr interleaved and the exit code; long output keeps its first and last ${MAX_BASH_OUTPUT_CHARS / 2} ` +
-      `characters. Killed after timeout_ms (default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}).` +
+      `characters. Killed after timeout_ms (default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}). ` +
+      "With run_in_background it returns at once with a task id instead (bash_output reads it, kill_task stops it)." +
       (options.sandbox === undefined ? "" : ` ${describeSandboxForCommands(options.sandbox)}`),
     schema: bashSchema,
     confinable: {
@@ -64,6 +75,10 @@ export function createBashTool(options: { env?: NodeJS.ProcessEnv; sandbox?: San
       if (!isDirectory) throw new ToolError(`Working directory ${context.cwd} does not exist`);
       const timeoutMs = args.timeout_ms ?? DEFAULT_BASH_TIMEOUT_MS;
       const env = options.env ?? toolEnvironment(process.env);
+      if (args.run_in_background === true) {
+        if (options.tasks === undefined) throw new ToolError("bash: background tasks are not available here");
+        return await startInBackground(args.command, env, context, options.tasks);
+      }
       return await runBash(args.command, timeoutMs, env, context);
     },
   });
@@ -103,6 +118,41 @@ async function runBash(
     ...(hint === undefined ? [] : [hint]),
   ];
   return formatCommandResult(result, timeoutMs, notes, after.refused.length > 0);
+}
+
+/**
+ * Starts `command` as a background task, confined like a foreground one (the same sandbox and
+ * environment), and says how to follow it.
+ */
+async function startInBackground(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  context: ToolContext,
+  tasks: BackgroundTasks,
+): Promise<ToolOutput> {
+  const { bashLaunch } = await import("./run-process.js");
+  const base = { command, cwd: context.cwd, ...optional("callId", context.callId) };
+  let info: BackgroundTaskInfo;
+  if (context.sandbox === undefined) {
+    info = await tasks.start({ ...base, launch: bashLaunch(command), env });
+  } else {
+    await context.sandbox.ready?.(env);
+    // With the network off, from now on commands share one loopback, so later ones reach this one.
+    await context.sandbox.shareLoopback?.();
+    const prepared = context.sandbox.prepare(command, context.cwd, env);
+    const { file, args, statusFd } = prepared;
+    info = await tasks.start({
+      ...base,
+      launch: { file, args, statusFd },
+      env: prepared.env,
+      finish: prepared.finish,
+    });
+  }
+  const text =
+    `Started background task ${info.id}: \`${command}\`.\n` +
+    `Read its output with bash_output {"id": "${info.id}"}, stop it with kill_task {"id": "${info.id}"}; ` +
+    `you will be told when it ends. Its whole output is kept in ${info.logPath}.`;
+  return { content: [{ type: "text", text }], isError: false };
 }
 
 /**

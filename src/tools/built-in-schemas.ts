@@ -1,3 +1,4 @@
+import { bashOutputSchema, killTaskSchema } from "./background-task-tools.js";
 import { bashSchema } from "./bash-tool.js";
 import { editSchema } from "./edit-tool.js";
 import { globSchema } from "./glob-tool.js";
@@ -15,6 +16,8 @@ export const BUILT_IN_SCHEMAS = {
   write: writeSchema,
   edit: editSchema,
   bash: bashSchema,
+  bash_output: bashOutputSchema,
+  kill_task: killTaskSchema,
   ls: lsSchema,
   glob: globSchema,
   grep: grepSchema,

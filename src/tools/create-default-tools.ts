@@ -1,4 +1,8 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { SandboxPolicy } from "../sandbox/index.js";
+import { createBashOutputTool, createKillTaskTool } from "./background-task-tools.js";
+import { BackgroundTasks } from "./background-tasks.js";
 import { createBashTool } from "./bash-tool.js";
 import { createEditTool } from "./edit-tool.js";
 import { createGlobTool } from "./glob-tool.js";
@@ -10,17 +14,20 @@ import { createWebFetchTool } from "./web-fetch-tool.js";
 import { createWriteTool } from "./write-tool.js";
 
 /**
- * The coding tools offered by default: read, write, edit, bash, ls, glob, grep, web_fetch. `bashEnv`
- * is the environment `bash` commands get (default: this process's, secret-looking names withheld);
- * `webFetch` is config "web_fetch".
+ * The coding tools offered by default: read, write, edit, bash, bash_output, kill_task, ls, glob,
+ * grep, web_fetch. `bashEnv` is the environment `bash` commands get (default: this process's,
+ * secret-looking names withheld); `webFetch` is config "web_fetch"; `tasks` holds the background
+ * commands (a run's, whose logs go to its session folder; by default one logging under the temp folder).
  */
 export function createDefaultTools(
   options: {
     bashEnv?: NodeJS.ProcessEnv;
     sandbox?: SandboxPolicy;
     webFetch?: { allow_private?: boolean };
+    tasks?: BackgroundTasks;
   } = {},
 ): Tool[] {
+  const tasks = options.tasks ?? new BackgroundTasks(() => join(tmpdir(), `panto-tasks-${process.pid}`));
   return [
     createReadTool(),
     createWriteTool(),
@@ -28,7 +35,10 @@ export function createDefaultTools(
     createBashTool({
       ...(options.bashEnv === undefined ? {} : { env: options.bashEnv }),
       ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+      tasks,
     }),
+    createBashOutputTool(tasks),
+    createKillTaskTool(tasks),
     createLsTool(),
     createGlobTool(),
     createGrepTool(),

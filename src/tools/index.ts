@@ -1,4 +1,12 @@
 export {
+  type BackgroundTaskEvent,
+  type BackgroundTaskInfo,
+  BackgroundTasks,
+  describeEnding as describeTaskEnding,
+  MAX_RUNNING_TASKS,
+  type TaskEnding,
+} from "./background-tasks.js";
+export {
   createBashTool,
   DEFAULT_BASH_TIMEOUT_MS,
   MAX_BASH_OUTPUT_CHARS,

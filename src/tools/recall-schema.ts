@@ -48,6 +48,13 @@ export const recallSchema = (z: Zod) =>
       .describe(
         "Read: the id of a tool call whose output to read back whole (a cleared output's stub names it).",
       ),
+    task: z
+      .string()
+      .regex(/^bg\d+$/, 'a background task id such as "bg1"')
+      .optional()
+      .describe(
+        'Read: a background task\'s whole output log, by its id (e.g. "bg1"), paged with `offset` (kept in the session folder, also after the task or the session ended).',
+      ),
     session: z
       .string()
       .min(1)

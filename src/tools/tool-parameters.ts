@@ -80,6 +80,11 @@ export const TOOL_PARAMETERS = {
         minimum: 1,
         maximum: 600000,
       },
+      run_in_background: {
+        description:
+          "Start the command and return at once with a task id (for servers, watchers, long builds): read its output with bash_output, stop it with kill_task; you are told when it ends. timeout_ms does not apply.",
+        type: "boolean",
+      },
       unsandboxed_reason: {
         description:
           "Only when the command cannot work inside the sandbox (it needs the network, or to write outside the writable folders): why, in one sentence for the user. Asks the user every time; leave it out otherwise.",
@@ -88,6 +93,36 @@ export const TOOL_PARAMETERS = {
       },
     },
     required: ["command"],
+    additionalProperties: false,
+  },
+  bash_output: {
+    type: "object",
+    properties: {
+      id: {
+        type: "string",
+        minLength: 1,
+        description: 'The background task\'s id, as `bash` with run_in_background returned it (e.g. "bg1").',
+      },
+      filter: {
+        description:
+          "A regular expression (JavaScript syntax): only new lines matching it are returned; the others are skipped for good.",
+        type: "string",
+        minLength: 1,
+      },
+    },
+    required: ["id"],
+    additionalProperties: false,
+  },
+  kill_task: {
+    type: "object",
+    properties: {
+      id: {
+        type: "string",
+        minLength: 1,
+        description: 'The background task\'s id (e.g. "bg1").',
+      },
+    },
+    required: ["id"],
     additionalProperties: false,
   },
   ls: {
@@ -191,6 +226,12 @@ export const TOOL_PARAMETERS = {
           "Read: the id of a tool call whose output to read back whole (a cleared output's stub names it).",
         type: "string",
         minLength: 1,
+      },
+      task: {
+        description:
+          'Read: a background task\'s whole output log, by its id (e.g. "bg1"), paged with `offset` (kept in the session folder, also after the task or the session ended).',
+        type: "string",
+        pattern: "^bg\\d+$",
       },
       session: {
         description:

@@ -13,13 +13,15 @@ function call(name: string, args: Record<string, unknown>): ToolCallBlock {
 }
 
 describe("createDefaultTools", () => {
-  it("offers exactly read, write, edit, bash, ls, glob, grep and web_fetch with their permission kinds (web_fetch asked like a command)", () => {
+  it("offers exactly read, write, edit, bash, bash_output, kill_task, ls, glob, grep and web_fetch with their permission kinds (web_fetch asked like a command; reading or stopping a background task asks nothing)", () => {
     const tools = createDefaultTools();
     expect(tools.map((tool) => [tool.definition.name, tool.kind])).toEqual([
       ["read", "read"],
       ["write", "write"],
       ["edit", "write"],
       ["bash", "exec"],
+      ["bash_output", "read"],
+      ["kill_task", "read"],
       ["ls", "read"],
       ["glob", "read"],
       ["grep", "read"],
@@ -68,7 +70,7 @@ describe("runTool", () => {
     const result = await runTool(createDefaultTools(), call("delete_everything", {}), { cwd: dir() });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      'Unknown tool "delete_everything". Available tools: read, write, edit, bash, ls, glob, grep, web_fetch',
+      'Unknown tool "delete_everything". Available tools: read, write, edit, bash, bash_output, kill_task, ls, glob, grep, web_fetch',
     );
   });
 

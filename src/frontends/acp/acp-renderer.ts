@@ -6,6 +6,7 @@ import { contextWarningText } from "../../runtime/context-warnings.js";
 import { formatClearingLine, formatToolCall } from "../../runtime/format-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
 import type { FileChange } from "../../tools/index.js";
+import { BackgroundCalls } from "./background-calls.js";
 import { CompactionReporter } from "./compaction-reporter.js";
 import { type OutcomeDeps, reportOutcome } from "./outcome-reporter.js";
 import { planUpdate } from "./plan-update.js";
@@ -47,6 +48,7 @@ export class AcpRenderer {
   readonly #options: RendererOptions;
   readonly compactions: CompactionReporter;
   readonly #open = new Map<string, OpenCall>();
+  readonly #background = new BackgroundCalls();
   #messageId: string | undefined;
   #thoughtId: string | undefined;
   /** Why the latest answer ended (its `length` is the prompt's `max_tokens`). */
@@ -111,6 +113,14 @@ export class AcpRenderer {
         this.#options.out.send({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
         this.#options.configChanged();
         return;
+      case "background-task-started":
+        this.#background.started(event);
+        return;
+      case "background-task-exited": {
+        const update = this.#background.exited(event);
+        if (update !== undefined) this.#options.out.send(update);
+        return;
+      }
       case "task-started":
       case "task-event":
       case "task-finished":
@@ -323,7 +333,10 @@ export class AcpRenderer {
     if (open === undefined)
       this.#announce({ type: "tool-call", id: result.toolCallId, name: result.toolName, arguments: {} });
     this.#open.delete(result.toolCallId);
-    const view = toolResultView(result, open?.change);
+    const view = withBackground(
+      toolResultView(result, open?.change),
+      this.#background.resultStatus(result.toolCallId),
+    );
     const locations =
       open?.change === undefined
         ? {}
@@ -356,4 +369,17 @@ export class AcpRenderer {
 /** A one-line description of a call, for stderr logs. */
 export function describeCall(call: ToolCallBlock): string {
   return formatToolCall(call);
+}
+
+/** A result's view, kept `in_progress` while the background task it started runs (see BackgroundCalls). */
+function withBackground(
+  view: ReturnType<typeof toolResultView>,
+  background: ReturnType<BackgroundCalls["resultStatus"]>,
+): ReturnType<typeof toolResultView> {
+  if (background === undefined) return view;
+  const line =
+    background.line === undefined
+      ? []
+      : [{ type: "content" as const, content: { type: "text" as const, text: background.line } }];
+  return { status: background.status, content: [...view.content, ...line] };
 }

@@ -291,6 +291,28 @@ const contextWarning = z.strictObject({
   size: tokens,
 });
 
+const backgroundTask = {
+  id: z.string(),
+  command: z.string(),
+  tool_call_id: z.string().nullable(),
+  log: z.string(),
+};
+
+const backgroundTaskStarted = z.strictObject({
+  type: z.literal("background_task_started"),
+  ...backgroundTask,
+});
+
+const backgroundTaskExited = z.strictObject({
+  type: z.literal("background_task_exited"),
+  ...backgroundTask,
+  ending: z.enum(["exited", "killed", "sandbox-failed", "running"]),
+  exit_code: z.number().int().optional(),
+  killed_by: z.enum(["kill_task", "user", "session-end", "signal"]).optional(),
+  output_bytes: count,
+  duration_ms: count,
+});
+
 const approvalMode = z.enum(["plan", "ask", "accept-edits", "allow-all"]);
 
 const modeChanged = z.strictObject({
@@ -465,6 +487,8 @@ export const jsonEventSchema = z.discriminatedUnion("type", [
   contextWarning,
   todoUpdated,
   modeChanged,
+  backgroundTaskStarted,
+  backgroundTaskExited,
   taskStarted,
   taskEvent,
   taskFinished,

@@ -5,6 +5,7 @@ import { toolDeniedText } from "../../runtime/format-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
 import { todoUpdatedJson } from "../../runtime/todo-text.js";
 import { checkpointJson } from "../shared/rewind-json.js";
+import { backgroundTaskJson } from "./background-task-json.js";
 import { compactionControlEvent, compactionPreviewEvent } from "./compaction-json-events.js";
 import type { JsonEvent } from "./json-event.js";
 import { taskJsonEvent } from "./task-json-events.js";
@@ -145,6 +146,9 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
     case "task-event":
     case "task-finished":
       return taskJsonEvent(event, toJsonEvent);
+    case "background-task-started":
+    case "background-task-exited":
+      return backgroundTaskJson(event);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../../agent/index.js";
 import { checkpointWarning } from "../../checkpoints/describe-rewind.js";
+import { backgroundTaskLine } from "../../runtime/background-task-text.js";
 import { contextWarningText } from "../../runtime/context-warnings.js";
 import {
   formatClearingLine,
@@ -61,6 +62,9 @@ export function runPrint(options: CliOptions, io: PrintIo): Promise<number> {
         case "mode-changed":
           // Plain ids, as --help and the JSON event name them (the terminal's sentence is not loaded here).
           return note(`mode: ${event.mode} (was ${event.previous})`);
+        case "background-task-started":
+        case "background-task-exited":
+          return note(backgroundTaskLine(event));
         case "task-started":
         case "task-event":
         case "task-finished": {

@@ -117,7 +117,10 @@ async function runOnceInner(
       await reporter.done(EXIT_INTERRUPTED);
       return EXIT_INTERRUPTED;
     }
-    return await reportResult(reporter, run, await run.submit(input, { signal }));
+    const result = await run.submit(input, { signal });
+    // The run ends here: its background commands stop now, so their ends are told before `done`.
+    await run.tasks.close();
+    return await reportResult(reporter, run, result);
   } catch (error) {
     // A session or folder that fails at its first write (after setup found it usable) is still the user's to fix.
     const usage = asUsageError(error);

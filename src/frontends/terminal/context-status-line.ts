@@ -27,7 +27,8 @@ export function formatContextStatus(
 }
 
 /**
- * The status line for the interactive session after an answer. `learnedWindow`: the window the
+ * The status line for the interactive session after an answer, with how many background tasks
+ * run (when any do). `learnedWindow`: the window the
  * session learned from an overflow for the active model, when it knows one.
  */
 export async function contextStatusLine(
@@ -36,5 +37,14 @@ export async function contextStatusLine(
   learnedWindow?: number,
 ): Promise<string> {
   const { size, window } = await contextUsage(run, learnedWindow);
-  return formatContextStatus(size, window, style, todoCountText(todosInForce(run.session)));
+  return (
+    formatContextStatus(size, window, style, todoCountText(todosInForce(run.session))) +
+    backgroundCount(run.tasks.runningCount(), style)
+  );
+}
+
+/** " · 2 background tasks running (/tasks)" while any runs, else nothing. */
+export function backgroundCount(running: number, style: Style): string {
+  if (running === 0) return "";
+  return style.dim(` · ${running} background task${running === 1 ? "" : "s"} running (/tasks)`);
 }

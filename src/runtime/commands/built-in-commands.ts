@@ -57,6 +57,13 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
       "plan mode (toggle, on or off): the model reads, searches, runs read-only commands and keeps the task list, but write and edit are refused; off returns to the mode before it, the plan's task list in force (Shift+Tab in the terminal)",
   },
   {
+    name: "tasks",
+    aliases: ["bashes"],
+    args: "[kill ID]",
+    summary:
+      "list the background commands (bash run_in_background): id, running or how it ended, runtime, output size, command; kill ID stops one and every process it started",
+  },
+  {
     name: "handoff",
     aliases: [],
     args: "[--edit] [GOAL]",

@@ -27,6 +27,7 @@ const HANDLERS: Record<string, CommandHandler> = {
   unpin: lazy(async () => (await compaction()).runUnpin),
   todo: lazy(async () => (await import("./todo-command.js")).runTodoCommand),
   plan: lazy(async () => (await import("./plan-command.js")).runPlanCommand),
+  tasks: lazy(async () => (await import("./tasks-command.js")).runTasksCommand),
   summary: lazy(async () => (await compaction()).runSummary),
   init: lazy(async () => (await import("./init-command.js")).runInitCommand),
   handoff: lazy(async () => (await import("./handoff-command.js")).runHandoff),

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../../../agent/index.js";
 import { checkpointWarning } from "../../../checkpoints/index.js";
 import type { CompactionTrigger } from "../../../core/index.js";
+import { backgroundTaskLine } from "../../../runtime/background-task-text.js";
 import type { CommandOutcome } from "../../../runtime/command-outcome.js";
 import { contextWarningText, preparedCompactionText } from "../../../runtime/context-warnings.js";
 import {
@@ -144,6 +145,10 @@ export class TerminalRenderer {
         return;
       case "mode-changed":
         this.line(this.#style.dim(modeChangedText(event.mode, event.previous)));
+        return;
+      case "background-task-started":
+      case "background-task-exited":
+        this.line(this.#style.dim(backgroundTaskLine(event)));
         return;
       case "compaction-prepared":
         // Without a prompt to keep (the interactive session says it above its prompt).
