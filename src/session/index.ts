@@ -77,6 +77,7 @@ export type {
 } from "./session-entries.js";
 export { ENTRY_TYPES, SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";
+export { imagesFolder } from "./session-images.js";
 export { SESSION_INDEX_FILE } from "./session-index.js";
 export {
   type EntryShape,

@@ -10,6 +10,7 @@ import {
 import { readSessionHeader } from "./read-session-header.js";
 import { rewindsConversation } from "./rewound-ranges.js";
 import type { RewindEntry, SessionEntry, SessionHeader } from "./session-entries.js";
+import { imagesFolder, loadImages } from "./session-images.js";
 import { isTurnStart } from "./turn-numbers.js";
 
 /** What resuming a session file found: its header and its active suffix. */
@@ -214,10 +215,16 @@ export async function readActiveSuffix(
     scan = await scanBackward(file, end, size, chunkBytes, ignored);
   }
   scan.notes.sort((a, b) => a.fromEnd - b.fromEnd);
+  // The bytes of the suffix's images, from the folder beside the file: resuming re-sends them.
+  const images = await loadImages(scan.found.reverse(), imagesFolder(path));
   return {
     header,
-    entries: scan.found.reverse(),
-    warnings: [...bogus, ...formatNotes(path, scan.notes, scan.reachedHeader ? scan.linesRead : undefined)],
+    entries: images.entries,
+    warnings: [
+      ...bogus,
+      ...formatNotes(path, scan.notes, scan.reachedHeader ? scan.linesRead : undefined),
+      ...images.warnings.map((warning) => `${path}: ${warning}`),
+    ],
     endsWithNewline: await endsWithNewline(file, size),
     linesRead: scan.linesRead,
     rewoundTurns: scan.rewoundTurns,
