@@ -23,6 +23,7 @@ import {
   type CompactionAttemptRecord,
   type CompactionEntry,
   type CompactionFailedEntry,
+  entryHoldsImage,
   type MessageEntry,
   type ModelEntry,
   newEntryId,
@@ -39,7 +40,7 @@ import {
   type WindowEntry,
 } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
-import { imagesFolder, type StoredEntries, storeImages, withImageData } from "./session-images.js";
+import type { StoredEntries } from "./session-images.js";
 import type { SessionLock } from "./session-lock.js";
 
 /** What openSession learned from the file before handing it over. */
@@ -397,13 +398,22 @@ export class FileSession implements Session {
       entries.map((entry, index) =>
         redacted[index] === plain[index]
           ? entry
-          : withImageData(JSON.parse(redacted[index] as string) as SessionEntry, stored.data),
+          : this.withImageData(JSON.parse(redacted[index] as string) as SessionEntry, stored.data),
       ),
     );
   }
 
+  /** An entry as re-read after redaction, with its images' bytes put back. */
+  private async withImageData(entry: SessionEntry, data: ReadonlyMap<string, string>): Promise<SessionEntry> {
+    if (data.size === 0) return entry;
+    return (await import("./session-images.js")).withImageData(entry, data);
+  }
+
   /** The entries with their images' bytes in the session's images folder, which is told apart from the file by name. */
   private async storeImages(entries: SessionEntry[]): Promise<StoredEntries> {
+    if (!entries.some(entryHoldsImage)) return { entries, data: new Map() };
+    // Loaded with the first image, not with every run.
+    const { imagesFolder, storeImages } = await import("./session-images.js");
     try {
       return await storeImages(entries, imagesFolder(this.path));
     } catch (cause) {

@@ -7,9 +7,9 @@ import { toLine, writeAll } from "./file-session.js";
 import { newSessionHeader } from "./open-session.js";
 import { parseSessionLine } from "./parse-session-line.js";
 import { validateHeader } from "./read-session-header.js";
-import type { SessionEntry, SessionHeader } from "./session-entries.js";
+import { entryHoldsImage, type SessionEntry, type SessionHeader } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
-import { copyImages, imagesFolder, storedImageNames } from "./session-images.js";
+import { imagesFolder } from "./session-paths.js";
 import { isTurnStart } from "./turn-numbers.js";
 
 export interface ForkSessionOptions {
@@ -101,7 +101,7 @@ async function writeFork(options: ForkSessionOptions, target: FileHandle, turn: 
   let turnsSeen = 0;
   let entries = 0;
   const objects = new Map<string, Set<string>>();
-  const images = new Set<string>();
+  const images = new Set<SessionEntry>();
   for await (const item of parentEntries(options.parentPath)) {
     if ("header" in item) {
       const parent = { id: item.header.id, path: resolve(options.parentPath), relation: "fork", turn };
@@ -112,7 +112,7 @@ async function writeFork(options: ForkSessionOptions, target: FileHandle, turn: 
     if (endsFork(item.entry, turnsSeen, turn)) break;
     if (isTurnStart(item.entry)) turnsSeen++;
     noteObjects(item.entry, objects);
-    for (const name of storedImageNames(item.entry)) images.add(name);
+    if (entryHoldsImage(item.entry)) images.add(item.entry);
     await writeAll(target, Buffer.from(`${item.line}\n`, "utf8"));
     entries++;
   }
@@ -148,7 +148,11 @@ export async function forkSession(options: ForkSessionOptions): Promise<ForkedSe
       );
     await file.close();
     // The copied lines name images by file: the fork gets its own copies before it appears.
-    await copyImages(written.images, imagesFolder(resolve(options.parentPath)), imagesFolder(path));
+    if (written.images.size > 0) {
+      const { copyImages, storedImageNames } = await import("./session-images.js");
+      const names = new Set([...written.images].flatMap(storedImageNames));
+      await copyImages(names, imagesFolder(resolve(options.parentPath)), imagesFolder(path));
+    }
     await rename(temporary, path);
     return { path, header: written.header, turn, entries: written.entries, objects: written.objects };
   } catch (error) {

@@ -77,7 +77,6 @@ export type {
 } from "./session-entries.js";
 export { ENTRY_TYPES, SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";
-export { imagesFolder } from "./session-images.js";
 export { SESSION_INDEX_FILE } from "./session-index.js";
 export {
   type EntryShape,
@@ -88,7 +87,13 @@ export {
   type SessionView,
   type TurnStatus,
 } from "./session-model.js";
-export { findLatestSession, newSessionPath, projectSlug, sessionDirectory } from "./session-paths.js";
+export {
+  findLatestSession,
+  imagesFolder,
+  newSessionPath,
+  projectSlug,
+  sessionDirectory,
+} from "./session-paths.js";
 export {
   addCounts,
   readSessionUsage,

@@ -9,8 +9,13 @@ import {
 } from "./read-lines-backward.js";
 import { readSessionHeader } from "./read-session-header.js";
 import { rewindsConversation } from "./rewound-ranges.js";
-import type { RewindEntry, SessionEntry, SessionHeader } from "./session-entries.js";
-import { imagesFolder, loadImages } from "./session-images.js";
+import {
+  entryHoldsImage,
+  type RewindEntry,
+  type SessionEntry,
+  type SessionHeader,
+} from "./session-entries.js";
+import { imagesFolder } from "./session-paths.js";
 import { isTurnStart } from "./turn-numbers.js";
 
 /** What resuming a session file found: its header and its active suffix. */
@@ -216,7 +221,10 @@ export async function readActiveSuffix(
   }
   scan.notes.sort((a, b) => a.fromEnd - b.fromEnd);
   // The bytes of the suffix's images, from the folder beside the file: resuming re-sends them.
-  const images = await loadImages(scan.found.reverse(), imagesFolder(path));
+  const found = scan.found.reverse();
+  const images = found.some(entryHoldsImage)
+    ? await loadImagesOf(found, path)
+    : { entries: found, warnings: [] };
   return {
     header,
     entries: images.entries,
@@ -229,4 +237,13 @@ export async function readActiveSuffix(
     linesRead: scan.linesRead,
     rewoundTurns: scan.rewoundTurns,
   };
+}
+
+/** The images' bytes, read back: loaded with the first session that holds an image, not with every run. */
+async function loadImagesOf(
+  entries: SessionEntry[],
+  path: string,
+): Promise<{ entries: SessionEntry[]; warnings: string[] }> {
+  const { loadImages } = await import("./session-images.js");
+  return await loadImages(entries, imagesFolder(path));
 }

@@ -3,8 +3,8 @@ import { resolve } from "node:path";
 import { readSessionHeader } from "./read-session-header.js";
 import type { SessionHeader } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
-import { imagesFolder } from "./session-images.js";
 import { acquireSessionLock } from "./session-lock.js";
+import { imagesFolder } from "./session-paths.js";
 
 /** A session file deleted: its header, size and when it was last written. */
 export interface RemovedSession {

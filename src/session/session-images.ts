@@ -3,7 +3,9 @@ import { copyFile, readFile, rename, rm, stat, writeFile } from "node:fs/promise
 import { join } from "node:path";
 import type { ImageBlock, Message, TextBlock } from "../core/index.js";
 import { makeFolder } from "../core/index.js";
-import type { SessionEntry } from "./session-entries.js";
+import { entryHoldsImage, type SessionEntry } from "./session-entries.js";
+
+export { imagesFolder } from "./session-paths.js";
 
 /** A stored image's name: the sha256 of its bytes and its type's extension (nothing else is read back). */
 const STORED_NAME = /^[0-9a-f]{64}\.(png|jpg|gif|webp)$/;
@@ -14,15 +16,6 @@ const EXTENSION_BY_TYPE: Readonly<Record<string, string>> = {
   "image/gif": "gif",
   "image/webp": "webp",
 };
-
-/**
- * The folder beside a session file that holds its images, one file each, named by the sha256 of
- * the bytes: `work.jsonl` keeps them in `work.images/`. The session file names them and never
- * holds their bytes, so an image sent in every request of a long session is on disk once.
- */
-export function imagesFolder(sessionPath: string): string {
-  return `${sessionPath.endsWith(".jsonl") ? sessionPath.slice(0, -".jsonl".length) : sessionPath}.images`;
-}
 
 /** Applies `change` to every image block of a message (in the user's content and in tool results). */
 async function mapMessageImages(
@@ -42,15 +35,6 @@ async function mapMessageImages(
   return message;
 }
 
-function holdsImage(entry: SessionEntry): boolean {
-  if (entry.type !== "message") return false;
-  const { message } = entry;
-  if (message.role === "user") return message.content.some((block) => block.type === "image");
-  if (message.role === "tool")
-    return message.content.some((result) => result.content.some((block) => block.type === "image"));
-  return false;
-}
-
 /** Entries as the session file holds them: each image's bytes written to the folder (once), a name in its place. */
 export interface StoredEntries {
   entries: SessionEntry[];
@@ -67,7 +51,7 @@ export async function storeImages(entries: readonly SessionEntry[], folder: stri
   const data = new Map<string, string>();
   const stored: SessionEntry[] = [];
   for (const entry of entries) {
-    if (entry.type !== "message" || !holdsImage(entry)) {
+    if (entry.type !== "message" || !entryHoldsImage(entry)) {
       stored.push(entry);
       continue;
     }
@@ -105,7 +89,7 @@ export async function withImageData(
   entry: SessionEntry,
   data: ReadonlyMap<string, string>,
 ): Promise<SessionEntry> {
-  if (entry.type !== "message" || !holdsImage(entry)) return entry;
+  if (entry.type !== "message" || !entryHoldsImage(entry)) return entry;
   const message = await mapMessageImages(entry.message, async (image) =>
     image.file !== undefined && data.has(image.file)
       ? { ...image, data: data.get(image.file) as string }
@@ -138,7 +122,7 @@ export async function loadImages(
   };
   const loaded: SessionEntry[] = [];
   for (const entry of entries) {
-    if (entry.type !== "message" || !holdsImage(entry)) {
+    if (entry.type !== "message" || !entryHoldsImage(entry)) {
       loaded.push(entry);
       continue;
     }
