@@ -75,7 +75,9 @@ function shellCommandOf(input: UserInput): string | undefined {
 async function sendPrompt(run: RunContext, input: UserInput, signal?: AbortSignal): Promise<TurnResult> {
   let text = input.text;
   let files: readonly string[] = [];
-  const images: ImageBlock[] = [...(input.images ?? [])];
+  const given = await checkGivenImages(input.images ?? []);
+  if (!given.ok) return refused(given.error);
+  const images: ImageBlock[] = given.images;
   if (input.composed !== true) {
     // @PATH is read in what the user typed only: piped input and an editor's blocks go as they came.
     const attached = await attachFiles(input.text, run.cwd, run.toolSandbox);
@@ -121,6 +123,28 @@ async function sendPrompt(run: RunContext, input: UserInput, signal?: AbortSigna
     ...optional("hint", result.hint),
     ...(result.keptInterrupted === true ? { keptInterrupted: true } : {}),
   };
+}
+
+/**
+ * The images a front-end handed over (stream-json, ACP), each checked as a file would be: a real
+ * PNG, JPEG, GIF or WebP header (its type taken from there) and within the limits; the first that
+ * is not is refused, by its place.
+ */
+async function checkGivenImages(
+  images: readonly ImageBlock[],
+): Promise<{ ok: true; images: ImageBlock[] } | { ok: false; error: string }> {
+  if (images.length === 0) return { ok: true, images: [] };
+  const { imageFromBytes } = await import("../tools/image-from-bytes.js");
+  const checked: ImageBlock[] = [];
+  for (const [index, image] of images.entries()) {
+    try {
+      const read = imageFromBytes(Buffer.from(image.data, "base64"), image.name ?? `image ${index + 1}`);
+      checked.push({ ...image, mediaType: read.mediaType });
+    } catch (error) {
+      return { ok: false, error: `${(error as Error).message}; nothing was sent` };
+    }
+  }
+  return { ok: true, images: checked };
 }
 
 /** The prompt, then the piped input as one tagged block after it (as Codex does; Claude Code sends both too). */

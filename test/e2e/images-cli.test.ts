@@ -102,7 +102,7 @@ async function setUp(family: Family) {
   await writeFile(join(home, "config.json"), JSON.stringify(family.config(server)));
   const env = cliEnv(home, family.env(server));
   const run = (args: string[]) => runCli(["-m", family.model, ...args], { cwd: project, env });
-  return { server, project, run };
+  return { server, project, env, run };
 }
 
 describe.each(FAMILIES)("images through $name", (family) => {
@@ -217,6 +217,36 @@ describe("images from the command line", () => {
       expect(body).toContain(
         `[image: shot.png, image/png, 3x2, ${png.length} B] (not sent: this model does not accept images)`,
       );
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "takes stream-json image blocks: a real image is sent and stored, a block that is no image is refused by its place",
+    async () => {
+      const { server, project, env } = await setUp(anthropic);
+      const message = (content: unknown) =>
+        `${JSON.stringify({ type: "user", message: { role: "user", content } })}\n`;
+      const source = (data: string) => ({ type: "base64", media_type: "image/png", data });
+      const input =
+        message([
+          { type: "text", text: "what is this?" },
+          { type: "image", source: source(base64) },
+        ]) + message([{ type: "image", source: source(Buffer.from("not a picture").toString("base64")) }]);
+      const result = await runCli(
+        ["-m", anthropic.model, "--session", "s.jsonl", "--input-format", "stream-json", "--json"],
+        { cwd: project, env, input },
+      );
+      const events = result.stdout
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const results = events.filter((event) => event.type === "result");
+      expect(results.map((event) => event.exit_code)).toEqual([0, 2]);
+      expect(result.stdout).toContain("image 1: not a PNG, JPEG, GIF or WebP image; nothing was sent");
+      expect(server.requests).toHaveLength(1);
+      expect(anthropic.images(server.requests[0] as RecordedRequest)).toEqual([WIRE_SHAPES[anthropic.name]]);
+      expect(await readFile(join(project, "s.jsonl"), "utf8")).toContain(`"file":"${stored}"`);
     },
     TIMEOUT,
   );

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
-import { basename, extname, isAbsolute, relative, resolve } from "node:path";
+import { homedir } from "node:os";
+import { basename, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { IMAGE_EXTENSIONS, type ImageBlock } from "../../core/index.js";
 import { checkAccess } from "../../sandbox/check-access.js";
 import type { ToolSandbox } from "../../sandbox/index.js";
@@ -46,8 +47,48 @@ export async function attachFiles(prompt: string, cwd: string, sandbox?: ToolSan
       return { ok: false, error: `@${path}: ${attachFailure(error)}` };
     }
   }
-  if (blocks.length === 0) return { ok: true, text: prompt, files: paths.files, images };
-  return { ok: true, text: `${prompt}\n\n${blocks.join("\n\n")}`, files: paths.files, images };
+  const pasted = await attachPastedImages(prompt, cwd, sandbox, paths.files);
+  if (!pasted.ok) return pasted;
+  images.push(...pasted.images);
+  const files = [...paths.files, ...pasted.files];
+  if (blocks.length === 0) return { ok: true, text: prompt, files, images };
+  return { ok: true, text: `${prompt}\n\n${blocks.join("\n\n")}`, files, images };
+}
+
+/**
+ * A path as a terminal pastes a file dropped on it: absolute or under `~/`, quoted ('...' or "...")
+ * or with its spaces escaped, standing alone between spaces.
+ */
+const PASTED_PATH = /(?<=^|\s)(?:'([~/][^'\n]*)'|"([~/][^"\n]*)"|([~/](?:\\ |\S)*))(?=\s|$)/g;
+
+/**
+ * Every image file pasted into the prompt as a path (see PASTED_PATH) that exists, attached as an
+ * image like `@PATH`; a path that names no file, or no image, stays plain text.
+ */
+async function attachPastedImages(
+  prompt: string,
+  cwd: string,
+  sandbox: ToolSandbox | undefined,
+  mentioned: readonly string[],
+): Promise<{ ok: true; images: ImageBlock[]; files: string[] } | { ok: false; error: string }> {
+  const images: ImageBlock[] = [];
+  const files: string[] = [];
+  const layout = sandbox?.layout();
+  for (const match of prompt.matchAll(PASTED_PATH)) {
+    const written = (match[1] ?? match[2] ?? match[3] ?? "").replace(/\\ /g, " ");
+    const given = written.startsWith("~/") ? join(homedir(), written.slice(2)) : written;
+    if (!isImagePath(given) || mentioned.includes(given) || files.includes(given)) continue;
+    if (!(await stat(given).catch(() => undefined))?.isFile()) continue;
+    try {
+      const absolute =
+        layout === undefined ? resolve(cwd, given) : checkAccess(layout, resolve(cwd, given), "read", given);
+      images.push(await readImageAttachment(absolute, given, layout));
+      files.push(given);
+    } catch (error) {
+      return { ok: false, error: `${given}: ${attachFailure(error)}` };
+    }
+  }
+  return { ok: true, images, files };
 }
 
 /** A PNG, JPEG, GIF or WebP file by its name: attached as an image, not as text. */
