@@ -117,3 +117,47 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+/** The providers' documented ways of counting an image's tokens. */
+export type ImageTokenFormula = "anthropic" | "openai" | "gemini";
+
+/**
+ * What one provider counts for an image of `width` x `height` pixels, by its documented formula:
+ * - Anthropic: width * height / 750, after scaling the long side down to 1568 px, and at most about
+ *   1600 (larger images are scaled down to that);
+ * - OpenAI (high detail, the most `auto` can cost): fit in 2048 x 2048, shortest side down to 768,
+ *   then 85 + 170 per 512 px tile;
+ * - Gemini: 258 when both sides are at most 384 px, else 258 per tile, a tile's side being the
+ *   shorter side / 1.5 (from 256 to 768 px).
+ */
+export function imageTokens(width: number, height: number, formula: ImageTokenFormula): number {
+  if (width <= 0 || height <= 0) return 0;
+  if (formula === "anthropic") {
+    const scale = Math.min(1, 1568 / Math.max(width, height));
+    return Math.min(1600, Math.ceil((width * scale * height * scale) / 750));
+  }
+  if (formula === "openai") {
+    const fit = Math.min(1, 2048 / Math.max(width, height));
+    const shortest = Math.min(width, height) * fit;
+    const scale = fit * Math.min(1, 768 / shortest);
+    return 85 + 170 * Math.ceil((width * scale) / 512) * Math.ceil((height * scale) / 512);
+  }
+  if (width <= 384 && height <= 384) return 258;
+  const tile = Math.min(768, Math.max(256, Math.floor(Math.min(width, height) / 1.5)));
+  return 258 * Math.ceil(width / tile) * Math.ceil(height / tile);
+}
+
+/** Images sized lately, by a cheap key: the estimator sizes the same images on every request. */
+const sized = new Map<string, ImageInfo | undefined>();
+const SIZED_KEPT = 64;
+
+/** {@link imageBlockInfo}, remembered for the last images asked about. */
+export function cachedImageInfo(block: Pick<ImageBlock, "data">): ImageInfo | undefined {
+  const { data } = block;
+  const key = `${data.length}:${data.slice(0, 64)}:${data.slice(-64)}`;
+  if (sized.has(key)) return sized.get(key);
+  const info = imageBlockInfo(block);
+  if (sized.size >= SIZED_KEPT) sized.delete(sized.keys().next().value as string);
+  sized.set(key, info);
+  return info;
+}

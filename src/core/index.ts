@@ -5,11 +5,14 @@ export type * from "./context.js";
 export * from "./error-codes.js";
 export {
   base64Bytes,
+  cachedImageInfo,
   IMAGE_EXTENSIONS,
   IMAGE_MEDIA_TYPES,
   type ImageInfo,
+  type ImageTokenFormula,
   imageBlockInfo,
   imagePlaceholder,
+  imageTokens,
   readImageInfo,
 } from "./image-info.js";
 export type * from "./learned-window.js";
