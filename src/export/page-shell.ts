@@ -46,6 +46,7 @@ button{font:inherit;padding:.2rem .7rem;border:1px solid var(--line);border-radi
 .compaction h3{margin:.2rem 0}.compaction h4{margin:.6rem 0 .2rem}
 details>summary{cursor:pointer;color:var(--muted)}details[open]>summary{color:var(--fg)}
 .tool-result.error>summary{color:var(--failed)}.markdown img{display:none}.md-image{color:var(--muted)}
+figure.image{margin:.4rem 0}figure.image img{max-width:100%;max-height:32rem;border:1px solid var(--line)}figure.image figcaption,p.image{color:var(--muted)}
 `;
 
 /** The script's hash for the Content-Security-Policy. */

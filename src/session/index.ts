@@ -75,7 +75,7 @@ export type {
   UncoveredReason,
   UnpinEntry,
 } from "./session-entries.js";
-export { ENTRY_TYPES, SESSION_VERSION } from "./session-entries.js";
+export { ENTRY_TYPES, entryHoldsImage, SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";
 export { SESSION_INDEX_FILE } from "./session-index.js";
 export {
