@@ -10,6 +10,7 @@ import {
   startFakeOpenAIResponsesServer,
 } from "../../src/simulator/index.js";
 import { closeAfterEach } from "../support/close-after-each.js";
+import { compactionCliProject } from "../support/compaction-cli-project.js";
 import { tinyPng } from "../support/tiny-images.js";
 import { cliEnv, runCli, tempProject } from "./run-cli.js";
 
@@ -247,6 +248,28 @@ describe("images from the command line", () => {
       expect(server.requests).toHaveLength(1);
       expect(anthropic.images(server.requests[0] as RecordedRequest)).toEqual([WIRE_SHAPES[anthropic.name]]);
       expect(await readFile(join(project, "s.jsonl"), "utf8")).toContain(`"file":"${stored}"`);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "summarises a turn with an image from a transcript holding its placeholder line, never its bytes",
+    async () => {
+      const { server, project, run } = await compactionCliProject("anthropic/claude-test", closeAfter);
+      await writeFile(join(project, "shot.png"), png);
+      server.enqueue({ type: "text", text: "a broken layout" });
+      expect((await run("what is wrong in @shot.png?")).code).toBe(0);
+      server.enqueue({ type: "text", text: "answer two" });
+      expect((await run("second question")).code).toBe(0);
+      server.enqueue({ type: "text", text: "## Summary\nThe user showed a screenshot." });
+      const compacted = await run("/compact");
+      expect(compacted.code, compacted.stderr).toBe(0);
+      const summary = server.requests.find((request) =>
+        JSON.stringify(request.body).includes("<transcript>"),
+      );
+      const body = JSON.stringify(summary?.body);
+      expect(body).toContain(`[image: shot.png, image/png, 3x2, ${png.length} B]`);
+      expect(body).not.toContain(base64);
     },
     TIMEOUT,
   );
