@@ -130,7 +130,9 @@ export async function loadImages(
       if (typeof image.data === "string") return image;
       const file = image.file ?? "";
       const data = STORED_NAME.test(file) ? await read(file) : undefined;
-      if (data !== undefined) return { ...image, data };
+      // As the live session holds it: the bytes, and no file name (the next write derives it again).
+      const { file: _stored, ...live } = image;
+      if (data !== undefined) return { ...live, data };
       const path = join(folder, file);
       warnings.push(`entry ${entry.id}: image ${path} is missing; the model is told it was there`);
       return {

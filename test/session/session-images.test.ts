@@ -52,17 +52,14 @@ describe("images in a session", () => {
     expect(session.effectiveContext().messages[0]?.content[1]).toMatchObject({ data: image.data });
   });
 
-  it("reads the bytes back on resume, so the resumed context holds the image", async () => {
+  it("reads the bytes back on resume, so the resumed context holds the image as the live one did", async () => {
     const first = await sandbox.open(sandbox.path);
     await first.appendMessage(prompt());
     await first.close();
     const resumed = await sandbox.open(sandbox.path);
     expect(resumed.effectiveContext().messages[0]).toEqual({
       role: "user",
-      content: [
-        { type: "text", text: "what is wrong here?" },
-        { ...image, file: `${sha}.png` },
-      ],
+      content: [{ type: "text", text: "what is wrong here?" }, image],
     });
   });
 
