@@ -13,6 +13,13 @@ Modes:
   git diff | panto -p "PROMPT"  with both, the prompt is sent, then stdin as a <stdin> block
                                 (read to its end: give </dev/null to send nothing from it)
   panto -p "explain @FILE"      @PATH attaches that file in print and JSON modes too
+  panto -p "PROMPT" --image FILE
+                                sends a PNG, JPEG, GIF or WebP image with the prompt (repeatable);
+                                @FILE of an image, or its path pasted in the terminal, attaches it
+                                as an image too. Only models that accept images get one (known
+                                from the name and API; config models.ID.images says otherwise);
+                                limits: 5 MB base64, 8000 px a side (refused, never scaled down).
+                                Stored once beside the session file (NAME.images/SHA256.EXT)
   panto --json -p "PROMPT"      one JSON event per line on stdout (implies print mode)
   panto --input-format stream-json --json
                                 one long-lived session fed one JSON message per stdin line
@@ -437,7 +444,8 @@ Configuration (JSON; each file wins per key over the ones before it):
                           { "ollama/qwen3-coder": { "context_window": 65536 } }; the window is shown
                           (status line, /context, ACP usage_update) and halved is clearing's default
                           trigger, never used to decide compaction;
-                          a window the server reports or an overflow taught wins over it
+                          a window the server reports or an overflow taught wins over it;
+                          { "images": true|false } says whether the model accepts images
     prices                what tokens cost, for /cost, in US dollars per million tokens:
                           { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,
                             "cache_read_per_mtok": 0.3, "cache_write_per_mtok": 3.75 } } (cache

@@ -79,6 +79,12 @@ function buildProgram(version: string, output: ArgsOutput, onParsed: (result: Pa
     .addOption(new Option("--json", "print one JSON event per line instead of text (implies --print)"))
     .addOption(
       new Option(
+        "--image <file>",
+        "with -p or --json: send this PNG, JPEG, GIF or WebP image with the prompt (repeatable)",
+      ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
+    )
+    .addOption(
+      new Option(
         "--input-format <format>",
         "text (default), or stream-json: with --json, one session fed one JSON message per stdin line",
       ).choices(["text", "stream-json"]),

@@ -19,6 +19,8 @@ export interface RawOptions {
   inputFormat?: "text" | "stream-json";
   /** Claude Code's spelling: "stream-json" is --json; "text" the default. */
   outputFormat?: "text" | "stream-json";
+  /** --image FILE, each time given. */
+  image?: string[];
 }
 
 /** "SESSION@TURN" or "SESSION": the session argument and the turn, or a problem. */
@@ -58,6 +60,8 @@ export function toCliOptions(raw: RawOptions, words: readonly string[] = []): Cl
   const json = raw.json === true || raw.outputFormat === "stream-json";
   const streamInput = streamInputProblem(raw, json, positional);
   if (streamInput !== undefined) return streamInput;
+  const images = imagesProblem(raw, json);
+  if (images !== undefined) return images;
   const options: CliOptions = {
     print: raw.print !== undefined || json,
     json,
@@ -76,7 +80,19 @@ export function toCliOptions(raw: RawOptions, words: readonly string[] = []): Cl
   if (maxTurns !== undefined) options.maxTurns = maxTurns;
   if (fork !== undefined) options.fork = fork;
   if (raw.inputFormat === "stream-json") options.inputFormat = "stream-json";
+  if (raw.image !== undefined) options.images = raw.image;
   return options;
+}
+
+/** Why `--image` cannot be used here: it goes with the one prompt of -p or --json. */
+function imagesProblem(raw: RawOptions, json: boolean): string | undefined {
+  if (raw.image === undefined) return undefined;
+  if (raw.image.some((file) => file.trim() === "")) return "--image needs a file: --image screenshot.png";
+  if (raw.print === undefined && !json)
+    return '--image goes with -p or --json (panto -p "PROMPT" --image FILE); in the interactive session, write @FILE in the prompt';
+  if (raw.inputFormat === "stream-json")
+    return "--input-format stream-json takes images as image blocks in its messages, not --image";
+  return undefined;
 }
 
 /** Why `--input-format stream-json` cannot run with these options: its prompts come from stdin, its answers as JSON. */

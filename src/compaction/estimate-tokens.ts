@@ -1,4 +1,13 @@
-import type { AssistantMessage, ImageBlock, Message, TextBlock, ToolResultMessage } from "../core/index.js";
+import {
+  type AssistantMessage,
+  cachedImageInfo,
+  type ImageBlock,
+  imageTokens,
+  type Message,
+  type TextBlock,
+  type ToolResultMessage,
+} from "../core/index.js";
+import { IMAGE_TOKENS_BOUND } from "./token-upper-bound.js";
 
 /** Framing every provider adds around a message (role markers, separators). */
 const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -7,10 +16,23 @@ const MESSAGE_OVERHEAD_TOKENS = 4;
 const TOOL_BLOCK_OVERHEAD_TOKENS = 8;
 
 /**
- * Charge for one image. Anthropic scales images to at most ~1.15 megapixels (about 1,600 tokens);
- * OpenAI and Gemini charge less for the same picture, so this is the high end.
+ * Charge for an image whose size cannot be read from its header. Anthropic scales images to at
+ * most ~1.15 megapixels (about 1,600 tokens); OpenAI and Gemini charge less for most pictures.
  */
 export const IMAGE_TOKEN_ESTIMATE = 1600;
+
+/**
+ * What an image costs, from its size in pixels: the most any provider's documented formula counts
+ * for it (imageTokens), since the estimate does not know which provider will be asked and errs
+ * large; never above IMAGE_TOKENS_BOUND, the certain ceiling.
+ */
+export function estimateImageTokens(image: ImageBlock): number {
+  const info = typeof image.data === "string" ? cachedImageInfo(image) : undefined;
+  if (info === undefined) return IMAGE_TOKEN_ESTIMATE;
+  const formulas = ["anthropic", "openai", "gemini"] as const;
+  const most = Math.max(...formulas.map((formula) => imageTokens(info.width, info.height, formula)));
+  return Math.min(IMAGE_TOKENS_BOUND, most);
+}
 
 /**
  * A cheap local token estimate that errs large on every kind of text a coding session holds.
@@ -190,8 +212,9 @@ function addParts(
     if (part.type === "text") {
       estimate.tokens += textTokens(part.text);
     } else {
-      estimate.tokens += IMAGE_TOKEN_ESTIMATE;
-      estimate.imageTokens += IMAGE_TOKEN_ESTIMATE;
+      const tokens = estimateImageTokens(part);
+      estimate.tokens += tokens;
+      estimate.imageTokens += tokens;
     }
   }
 }

@@ -1,11 +1,19 @@
-import type { AssistantMessage, ImageBlock, Message, TextBlock, ToolResultMessage } from "../core/index.js";
+import {
+  type AssistantMessage,
+  type ImageBlock,
+  imagePlaceholder,
+  type Message,
+  type TextBlock,
+  type ToolResultMessage,
+} from "../core/index.js";
 import { quoteTranscriptText } from "./quote-transcript-text.js";
 
 /**
  * Renders messages as the plain-text transcript the compaction model summarises. Each entry starts
  * with a role marker: `[User]:`, `[Assistant]:`, `[Assistant thinking]:`, `[Assistant tool calls]:`
  * (one call a line: name and JSON arguments) and `[Tool result]:` (tool name, and `(error)` for a
- * failed call). Images become `[image: <media type>]`. Nothing is truncated (spec v1).
+ * failed call). An image becomes one line naming it, never its bytes: `[image: shot.png, image/png,
+ * 1280x800, 312 KB]` (see imagePlaceholder). Nothing is truncated (spec v1).
  *
  * Everything that comes from the conversation (text, tool names, arguments, media types) is quoted
  * by {@link quoteTranscriptText}: a line inside it that looks like a role marker gets a leading
@@ -92,7 +100,5 @@ function renderParts(parts: ReadonlyArray<TextBlock | ImageBlock>): string {
 }
 
 function renderPart(part: TextBlock | ImageBlock): string {
-  return part.type === "text"
-    ? quoteTranscriptText(part.text)
-    : `[image: ${quoteTranscriptText(part.mediaType)}]`;
+  return part.type === "text" ? quoteTranscriptText(part.text) : quoteTranscriptText(imagePlaceholder(part));
 }

@@ -103,6 +103,7 @@ export const clearingSchema = z.strictObject({
 /** Config "models": what panto should take as known about one model. */
 export const modelSettingsSchema = z.strictObject({
   context_window: positiveInteger.optional(),
+  images: z.boolean().optional(),
 });
 
 function compiles(pattern: string): boolean {
@@ -211,7 +212,8 @@ export const KEY_RULES: Record<string, string> = {
   "prices.*.cache_write_per_mtok": "must be a non-negative number (price per million cache-write tokens)",
   models:
     'must be an object mapping "provider/model" to model settings, e.g. {"ollama/qwen3-coder": {"context_window": 65536}}',
-  "models.*": 'must be an object such as {"context_window": 200000}',
+  "models.*": 'must be an object such as {"context_window": 200000, "images": true}',
+  "models.*.images": "must be true or false (whether the model accepts images)",
   "models.*.context_window":
     "must be a positive integer (the model's context window in tokens; shown, never used to decide when to compact)",
   sandbox: `must be a mode (${SANDBOX_MODES.map((mode) => `"${mode}"`).join(", ")}) or an object such as {"mode": "workspace-write", "network": false, "writable_roots": ["~/scratch"]}`,

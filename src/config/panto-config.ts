@@ -165,6 +165,11 @@ export interface ModelSettings {
    * server reports or an overflow taught still wins. Never used to decide when to compact.
    */
   context_window?: number;
+  /**
+   * Whether the model accepts images, over what panto knows from its name and API (a vision model
+   * behind an OpenAI-compatible server; a text-only one behind a vision family's name).
+   */
+  images?: boolean;
 }
 
 /** Config "timeouts". */

@@ -5,13 +5,21 @@ export interface TextBlock {
   text: string;
 }
 
-/** An image carried inline as base64. */
+/**
+ * An image carried inline as base64. In a session file the bytes are not on the line: `file` names
+ * the copy in the session's images folder (content-addressed) and `data` is absent until the session
+ * layer reads the file back (openSession), so everything above it always sees the bytes.
+ */
 export interface ImageBlock {
   type: "image";
   /** e.g. "image/png" */
   mediaType: string;
   /** base64 without a data: prefix */
   data: string;
+  /** Where the image came from (the file name the user gave), for placeholders; absent when unknown. */
+  name?: string;
+  /** `<sha256 of the bytes>.<ext>` in the session's images folder, once stored there. */
+  file?: string;
 }
 
 /** Model reasoning. `signature` is the provider's opaque token that must be echoed back verbatim (Anthropic). */

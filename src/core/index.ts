@@ -3,6 +3,18 @@ export type * from "./compaction-record.js";
 export type * from "./content.js";
 export type * from "./context.js";
 export * from "./error-codes.js";
+export {
+  base64Bytes,
+  cachedImageInfo,
+  IMAGE_EXTENSIONS,
+  IMAGE_MEDIA_TYPES,
+  type ImageInfo,
+  type ImageTokenFormula,
+  imageBlockInfo,
+  imagePlaceholder,
+  imageTokens,
+  readImageInfo,
+} from "./image-info.js";
 export type * from "./learned-window.js";
 export { describeFileError, isPathProblem, makeFolder, PathProblem } from "./make-folder.js";
 export type * from "./messages.js";

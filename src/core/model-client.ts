@@ -54,6 +54,12 @@ export interface ModelClient {
    */
   readonly selfHosted?: boolean;
   /**
+   * Whether the model takes images (known from its name and API, or config `models.<id>.images`).
+   * False: a prompt with an image is refused before any request, and older images go as placeholders.
+   * Absent: not known (a client made without createModelClient), taken as yes.
+   */
+  readonly acceptsImages?: boolean;
+  /**
    * The model names (without the provider prefix) the provider's list endpoint reports, for
    * `/model`. Rejects with a classified PantoError; absent where the wire protocol has no list.
    */

@@ -50,6 +50,7 @@ details>summary{cursor:pointer;color:var(--muted)}details[open]>summary{color:va
 .todo-list{border:1px solid var(--line);border-radius:6px;padding:.3rem .8rem;margin:.4rem 0;background:var(--panel)}.todo-list h4{margin:.2rem 0}.todo-list ol{margin:.2rem 0;padding-left:1.5rem}
 .todo .status{font-weight:600;margin-right:.3rem}.todo.completed .status{color:var(--kept)}.todo.in-progress .status{color:var(--accent)}.todo.cancelled{color:var(--muted);text-decoration:line-through}
 .todo .evidence{color:var(--muted);font-size:13px}.todo .flag{color:var(--failed);margin:0;font-size:13px}.todo-marks li.flagged a{color:var(--failed)}
+figure.image{margin:.4rem 0}figure.image img{max-width:100%;max-height:32rem;border:1px solid var(--line)}figure.image figcaption,p.image{color:var(--muted)}
 `;
 
 /** The script's hash for the Content-Security-Policy. */

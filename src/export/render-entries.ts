@@ -1,4 +1,11 @@
-import type { AssistantMessage, ImageBlock, TextBlock, ToolResultBlock } from "../core/index.js";
+import {
+  type AssistantMessage,
+  IMAGE_MEDIA_TYPES,
+  type ImageBlock,
+  imagePlaceholder,
+  type TextBlock,
+  type ToolResultBlock,
+} from "../core/index.js";
 import type { CompactionEntry, MessageEntry, TurnFailedEntry } from "../session/index.js";
 import { cleanText, escapeHtml, htmlText, type Redact } from "./clean-text.js";
 import type { EntryStatus } from "./entry-status.js";
@@ -74,9 +81,28 @@ function statusClasses(status: EntryStatus): string {
 }
 
 function blockText(block: TextBlock | ImageBlock, context: RenderContext): string {
-  if (block.type === "image")
-    return `<p class="image">[image ${htmlText(String(block.mediaType), context.redact)}, ${formatCount(String(block.data).length)} base64 characters, not shown]</p>`;
+  if (block.type === "image") return imageFigure(block, context);
   return preformatted(String(block.text), context, "prompt");
+}
+
+/** Base64 and nothing else: what may go into a data: URL inside an attribute. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * An image shown inline as a data: URL (the page loads nothing else) with its one-line
+ * placeholder under it; without its bytes (its stored file gone) or of a type panto does not send,
+ * the placeholder alone.
+ */
+function imageFigure(block: ImageBlock, context: RenderContext): string {
+  const caption = htmlText(imagePlaceholder(block), context.redact);
+  const { data, mediaType } = block;
+  const showable =
+    typeof data === "string" &&
+    BASE64.test(data) &&
+    (IMAGE_MEDIA_TYPES as readonly string[]).includes(mediaType);
+  if (!showable) return `<p class="image">${caption}</p>`;
+  const alt = htmlText(String(block.name ?? mediaType), context.redact);
+  return `<figure class="image"><img src="data:${mediaType};base64,${data}" alt="${alt}"><figcaption>${caption}</figcaption></figure>`;
 }
 
 function toolResult(block: ToolResultBlock, context: RenderContext, line: number): string {
@@ -91,7 +117,11 @@ function toolResult(block: ToolResultBlock, context: RenderContext, line: number
       : "";
   const change = context.todoChanges?.get(String(block.toolCallId));
   const list = change === undefined ? "" : renderTodoChange(change, context);
-  return `${list}<details class="tool-result${error}"><summary>Result of <code>${htmlText(String(block.toolName), context.redact)}</code>${block.isError ? " (error)" : ""} · ${formatCount(text.length)} characters${cleared}</summary>${preformatted(text, context)}</details>`;
+  const images = parts
+    .filter((part): part is ImageBlock => part.type === "image")
+    .map((part) => imageFigure(part, context))
+    .join("");
+  return `${list}<details class="tool-result${error}"><summary>Result of <code>${htmlText(String(block.toolName), context.redact)}</code>${block.isError ? " (error)" : ""} · ${formatCount(text.length)} characters${cleared}</summary>${preformatted(text, context)}${images}</details>`;
 }
 
 /** A status as the page says it. */

@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { entryHoldsImage, imagesFolder } from "../session/index.js";
 import { htmlText } from "./clean-text.js";
 import type { EffectiveIds } from "./effective-entries.js";
 import { EntryStatusTracker } from "./entry-status.js";
@@ -44,6 +45,14 @@ function renderSafely(item: SessionLine, tracker: EntryStatusTracker, context: R
   }
 }
 
+/** A message line with its images' bytes read from the folder beside the session (shown inline). */
+async function withImages(item: SessionLine, path: string): Promise<SessionLine> {
+  if (item.kind !== "entry" || !entryHoldsImage(item.entry)) return item;
+  const { loadImages } = await import("../session/session-images.js");
+  const [entry] = (await loadImages([item.entry], imagesFolder(path))).entries;
+  return entry === undefined ? item : { ...item, entry: entry as typeof item.entry };
+}
+
 /** The second pass: streams the page, one entry at a time, after the timeline from the first pass. */
 export async function writeHtml(
   path: string,
@@ -67,7 +76,7 @@ export async function writeHtml(
     // A todo call's result shows the list it set: followed here as in the first pass.
     const todoChanges = todos.ofLine(item);
     const shown = todoChanges === undefined ? context : { ...context, todoChanges };
-    await sink.write(`${renderSafely(item, tracker, shown)}\n`);
+    await sink.write(`${renderSafely(await withImages(item, path), tracker, shown)}\n`);
   }
   const cut = context.full
     ? "Exported with --full: nothing is cut."

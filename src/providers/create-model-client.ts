@@ -2,9 +2,11 @@ import type { ModelClient } from "../core/index.js";
 import { optional } from "../core/index.js";
 import type { AdapterOptions } from "./adapter-options.js";
 import { lazyModelClient } from "./lazy-model-client.js";
+import { modelAcceptsImages } from "./model-accepts-images.js";
 import { type ModelSpec, type ProvidersConfig, resolveModelSpec } from "./resolve-model-spec.js";
 import { queryContextWindow, serverKind } from "./shared/query-context-window.js";
 import { withChatFallback } from "./with-chat-fallback.js";
+import { withImageCheck } from "./with-image-check.js";
 import type { RetryOptions } from "./with-retry.js";
 
 export interface CreateModelClientOptions {
@@ -26,6 +28,8 @@ export interface CreateModelClientOptions {
   fetch?: typeof fetch;
   /** Where windows servers reported are kept between runs, and whether to ask servers at all. */
   contextWindows?: ContextWindowStore;
+  /** Config `models.<id>.images`: whether the model takes images, over what panto knows of it. */
+  acceptsImages?: boolean;
 }
 
 /**
@@ -49,6 +53,11 @@ export function createModelClient(id: string, options: CreateModelClientOptions 
     ...optional("config", options.config),
     ...optional("env", options.env),
   });
+  const accepts = options.acceptsImages ?? modelAcceptsImages(spec.api, spec.model);
+  return withImageCheck(createClientFor(spec, options), accepts);
+}
+
+function createClientFor(spec: ModelSpec, options: CreateModelClientOptions): ModelClient {
   const adapterOptions = toAdapterOptions(spec, options);
   if (spec.api === "openai-responses" && spec.chatFallback === true) {
     return withChatFallback(

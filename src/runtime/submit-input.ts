@@ -1,7 +1,8 @@
 import type { PromptContent } from "../agent/index.js";
-import { optional } from "../core/index.js";
+import { type ImageBlock, optional } from "../core/index.js";
+import { imagesRefused } from "../providers/with-image-check.js";
 import { parseSlashCommand } from "./command-registry.js";
-import { attachFiles } from "./input/attach-files.js";
+import { attachFiles, attachImageFiles } from "./input/attach-files.js";
 import { runShellEscape } from "./input/shell-escape.js";
 import type { RunContext } from "./run-context.js";
 import type { TurnResult, UserInput } from "./turn-result.js";
@@ -55,14 +56,18 @@ export function inputRefusal(input: UserInput): Extract<TurnResult, { type: "ref
 
 /** The slash command the input is: its text alone (nothing attached) parsed as one. */
 function commandOf(input: UserInput): { name: string; args: string } | undefined {
-  if ((input.blocks?.length ?? 0) > 0 || (input.images?.length ?? 0) > 0) return undefined;
+  if (attachesMore(input)) return undefined;
   return parseSlashCommand(input.text);
+}
+
+/** Blocks, images or image files come with the text: it is a prompt, never a command. */
+function attachesMore(input: UserInput): boolean {
+  return (input.blocks?.length ?? 0) + (input.images?.length ?? 0) + (input.imageFiles?.length ?? 0) > 0;
 }
 
 /** `!COMMAND`'s command (trimmed; "" for a bare `!`), for typed text with nothing attached. */
 function shellCommandOf(input: UserInput): string | undefined {
-  if (input.composed === true || (input.blocks?.length ?? 0) > 0 || (input.images?.length ?? 0) > 0)
-    return undefined;
+  if (input.composed === true || attachesMore(input)) return undefined;
   const text = input.text.trimStart();
   return text.startsWith("!") ? text.slice(1).trim() : undefined;
 }
@@ -70,22 +75,34 @@ function shellCommandOf(input: UserInput): string | undefined {
 async function sendPrompt(run: RunContext, input: UserInput, signal?: AbortSignal): Promise<TurnResult> {
   let text = input.text;
   let files: readonly string[] = [];
+  const given = await checkGivenImages(input.images ?? []);
+  if (!given.ok) return refused(given.error);
+  const images: ImageBlock[] = given.images;
   if (input.composed !== true) {
     // @PATH is read in what the user typed only: piped input and an editor's blocks go as they came.
     const attached = await attachFiles(input.text, run.cwd, run.toolSandbox);
     if (!attached.ok) return refused(attached.error);
     text = attached.text;
     files = attached.files;
+    images.push(...attached.images);
   }
+  if (input.imageFiles !== undefined) {
+    const attached = await attachImageFiles(input.imageFiles, run.cwd, run.toolSandbox);
+    if (!attached.ok) return refused(attached.error);
+    images.push(...attached.images);
+  }
+  const client = run.modelClient();
+  // Refused before the prompt is written or sent: the session stays as it was.
+  if (images.length > 0 && client.acceptsImages === false) return refused(imagesRefused(client.id));
   run.events.emit({ type: "prompt-sent", files });
   if (input.stdin !== undefined) text = withPipedInput(text, input.stdin);
   const blocks = input.blocks ?? [];
   const full = blocks.length === 0 ? text : `${text}\n\n${blocks.join("\n\n")}`;
   // Content given as blocks (an editor's) goes as blocks: empty text is then no block at all.
   const content: PromptContent | string =
-    input.images === undefined && input.blocks === undefined
+    images.length === 0 && input.blocks === undefined && input.images === undefined
       ? full
-      : [...(full === "" ? [] : [{ type: "text" as const, text: full }]), ...(input.images ?? [])];
+      : [...(full === "" ? [] : [{ type: "text" as const, text: full }]), ...images];
   const result = await run.agent.prompt(content, {
     ...optional("signal", signal),
     ...optional("maxRequests", run.maxTurns),
@@ -106,6 +123,28 @@ async function sendPrompt(run: RunContext, input: UserInput, signal?: AbortSigna
     ...optional("hint", result.hint),
     ...(result.keptInterrupted === true ? { keptInterrupted: true } : {}),
   };
+}
+
+/**
+ * The images a front-end handed over (stream-json, ACP), each checked as a file would be: a real
+ * PNG, JPEG, GIF or WebP header (its type taken from there) and within the limits; the first that
+ * is not is refused, by its place.
+ */
+async function checkGivenImages(
+  images: readonly ImageBlock[],
+): Promise<{ ok: true; images: ImageBlock[] } | { ok: false; error: string }> {
+  if (images.length === 0) return { ok: true, images: [] };
+  const { imageFromBytes } = await import("../tools/image-from-bytes.js");
+  const checked: ImageBlock[] = [];
+  for (const [index, image] of images.entries()) {
+    try {
+      const read = imageFromBytes(Buffer.from(image.data, "base64"), image.name ?? `image ${index + 1}`);
+      checked.push({ ...image, mediaType: read.mediaType });
+    } catch (error) {
+      return { ok: false, error: `${(error as Error).message}; nothing was sent` };
+    }
+  }
+  return { ok: true, images: checked };
 }
 
 /** The prompt, then the piped input as one tagged block after it (as Codex does; Claude Code sends both too). */

@@ -20,6 +20,11 @@ export interface UserInput {
   blocks?: readonly string[];
   images?: readonly ImageBlock[];
   /**
+   * Image files to send with the prompt (`-p --image FILE`), relative to the run's directory: read
+   * as `@PATH` images are; one that cannot be is refused, naming it, and nothing is sent.
+   */
+  imageFiles?: readonly string[];
+  /**
    * The text holds what a front-end wrote into it (an editor's file mentions): it is sent as it
    * is, with no `!COMMAND` or `@PATH` read in it. A slash command is still one.
    */

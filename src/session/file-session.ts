@@ -23,6 +23,7 @@ import {
   type CompactionAttemptRecord,
   type CompactionEntry,
   type CompactionFailedEntry,
+  entryHoldsImage,
   type MessageEntry,
   type ModelEntry,
   newEntryId,
@@ -39,6 +40,7 @@ import {
   type WindowEntry,
 } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
+import type { StoredEntries } from "./session-images.js";
 import type { SessionLock } from "./session-lock.js";
 
 /** What openSession learned from the file before handing it over. */
@@ -378,7 +380,8 @@ export class FileSession implements Session {
    * the context sent to the provider never carries what the file does not.
    */
   private async write(entries: SessionEntry[]): Promise<SessionEntry[]> {
-    const plain = entries.map(toLine);
+    const stored = await this.storeImages(entries);
+    const plain = stored.entries.map(toLine);
     const redacted = plain.map((line) => this.redact(line));
     const lines = redacted.join("");
     const data = Buffer.from(this.needsNewline ? `\n${lines}` : lines, "utf8");
@@ -391,8 +394,37 @@ export class FileSession implements Session {
       throw new PantoError("other", `${this.path}: could not append to the session: ${detail}`, { cause });
     }
     this.needsNewline = false;
-    return entries.map((entry, index) =>
-      redacted[index] === plain[index] ? entry : (JSON.parse(redacted[index] as string) as SessionEntry),
+    return await Promise.all(
+      entries.map((entry, index) =>
+        redacted[index] === plain[index]
+          ? entry
+          : this.withImageData(JSON.parse(redacted[index] as string) as SessionEntry, stored.data),
+      ),
     );
+  }
+
+  /** An entry as re-read after redaction, with its images' bytes put back. */
+  private async withImageData(entry: SessionEntry, data: ReadonlyMap<string, string>): Promise<SessionEntry> {
+    if (data.size === 0) return entry;
+    return (await import("./session-images.js")).withImageData(entry, data);
+  }
+
+  /** The entries with their images' bytes in the session's images folder, which is told apart from the file by name. */
+  private async storeImages(entries: SessionEntry[]): Promise<StoredEntries> {
+    if (!entries.some(entryHoldsImage)) return { entries, data: new Map() };
+    // Loaded with the first image, not with every run.
+    const { imagesFolder, storeImages } = await import("./session-images.js");
+    try {
+      return await storeImages(entries, imagesFolder(this.path));
+    } catch (cause) {
+      const detail = cause instanceof Error ? cause.message : String(cause);
+      throw new PantoError(
+        "other",
+        `${imagesFolder(this.path)}: could not store an image of the session: ${detail}`,
+        {
+          cause,
+        },
+      );
+    }
   }
 }

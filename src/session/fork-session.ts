@@ -7,8 +7,9 @@ import { toLine, writeAll } from "./file-session.js";
 import { newSessionHeader } from "./open-session.js";
 import { parseSessionLine } from "./parse-session-line.js";
 import { validateHeader } from "./read-session-header.js";
-import type { SessionEntry, SessionHeader } from "./session-entries.js";
+import { entryHoldsImage, type SessionEntry, type SessionHeader } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
+import { imagesFolder } from "./session-paths.js";
 import { isTurnStart } from "./turn-numbers.js";
 
 export interface ForkSessionOptions {
@@ -100,6 +101,7 @@ async function writeFork(options: ForkSessionOptions, target: FileHandle, turn: 
   let turnsSeen = 0;
   let entries = 0;
   const objects = new Map<string, Set<string>>();
+  const images = new Set<SessionEntry>();
   for await (const item of parentEntries(options.parentPath)) {
     if ("header" in item) {
       const parent = { id: item.header.id, path: resolve(options.parentPath), relation: "fork", turn };
@@ -110,10 +112,11 @@ async function writeFork(options: ForkSessionOptions, target: FileHandle, turn: 
     if (endsFork(item.entry, turnsSeen, turn)) break;
     if (isTurnStart(item.entry)) turnsSeen++;
     noteObjects(item.entry, objects);
+    if (entryHoldsImage(item.entry)) images.add(item.entry);
     await writeAll(target, Buffer.from(`${item.line}\n`, "utf8"));
     entries++;
   }
-  return { header: header as SessionHeader, turnsSeen, entries, objects };
+  return { header: header as SessionHeader, turnsSeen, entries, objects, images };
 }
 
 /**
@@ -144,6 +147,12 @@ export async function forkSession(options: ForkSessionOptions): Promise<ForkedSe
         `cannot fork at turn ${turn}: ${options.parentPath} has ${written.turnsSeen} turn${written.turnsSeen === 1 ? "" : "s"}`,
       );
     await file.close();
+    // The copied lines name images by file: the fork gets its own copies before it appears.
+    if (written.images.size > 0) {
+      const { copyImages, storedImageNames } = await import("./session-images.js");
+      const names = new Set([...written.images].flatMap(storedImageNames));
+      await copyImages(names, imagesFolder(resolve(options.parentPath)), imagesFolder(path));
+    }
     await rename(temporary, path);
     return { path, header: written.header, turn, entries: written.entries, objects: written.objects };
   } catch (error) {

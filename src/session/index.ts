@@ -76,7 +76,7 @@ export type {
   UncoveredReason,
   UnpinEntry,
 } from "./session-entries.js";
-export { ENTRY_TYPES, newEntryId, SESSION_VERSION } from "./session-entries.js";
+export { ENTRY_TYPES, entryHoldsImage, newEntryId, SESSION_VERSION } from "./session-entries.js";
 export { isSessionError, SessionError } from "./session-error.js";
 export { SESSION_INDEX_FILE } from "./session-index.js";
 export {
@@ -88,7 +88,13 @@ export {
   type SessionView,
   type TurnStatus,
 } from "./session-model.js";
-export { findLatestSession, newSessionPath, projectSlug, sessionDirectory } from "./session-paths.js";
+export {
+  findLatestSession,
+  imagesFolder,
+  newSessionPath,
+  projectSlug,
+  sessionDirectory,
+} from "./session-paths.js";
 export {
   addCounts,
   readSessionUsage,

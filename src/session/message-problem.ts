@@ -15,7 +15,8 @@ const USER_BLOCKS = BLOCKS_BY_ROLE.get("user") as ReadonlySet<string>;
 /** The text fields each block type must carry, and the optional ones that must be text when present. */
 const TEXT_FIELDS: Readonly<Record<string, { required: readonly string[]; optional: readonly string[] }>> = {
   text: { required: ["text"], optional: [] },
-  image: { required: ["mediaType", "data"], optional: [] },
+  // In the file an image names its stored copy (`file`); `data` is there only in files from before.
+  image: { required: ["mediaType"], optional: ["data", "file", "name"] },
   thinking: { required: ["text"], optional: ["signature", "redacted"] },
   "tool-call": { required: ["id", "name"], optional: [] },
   "tool-result": { required: ["toolCallId", "toolName"], optional: [] },
@@ -34,6 +35,8 @@ function blockProblem(block: JsonObject, allowed: ReadonlySet<string>): string |
   if (type === "tool-call" && !isObject(block.arguments))
     return "a tool-call block whose arguments are not an object";
   if (type === "tool-result") return toolResultProblem(block);
+  if (type === "image" && block.data === undefined && block.file === undefined)
+    return "an image block with neither data nor file";
   return undefined;
 }
 

@@ -9,7 +9,13 @@ import {
 } from "./read-lines-backward.js";
 import { readSessionHeader } from "./read-session-header.js";
 import { rewindsConversation } from "./rewound-ranges.js";
-import type { RewindEntry, SessionEntry, SessionHeader } from "./session-entries.js";
+import {
+  entryHoldsImage,
+  type RewindEntry,
+  type SessionEntry,
+  type SessionHeader,
+} from "./session-entries.js";
+import { imagesFolder } from "./session-paths.js";
 import { isTurnStart } from "./turn-numbers.js";
 
 /** What resuming a session file found: its header and its active suffix. */
@@ -214,12 +220,30 @@ export async function readActiveSuffix(
     scan = await scanBackward(file, end, size, chunkBytes, ignored);
   }
   scan.notes.sort((a, b) => a.fromEnd - b.fromEnd);
+  // The bytes of the suffix's images, from the folder beside the file: resuming re-sends them.
+  const found = scan.found.reverse();
+  const images = found.some(entryHoldsImage)
+    ? await loadImagesOf(found, path)
+    : { entries: found, warnings: [] };
   return {
     header,
-    entries: scan.found.reverse(),
-    warnings: [...bogus, ...formatNotes(path, scan.notes, scan.reachedHeader ? scan.linesRead : undefined)],
+    entries: images.entries,
+    warnings: [
+      ...bogus,
+      ...formatNotes(path, scan.notes, scan.reachedHeader ? scan.linesRead : undefined),
+      ...images.warnings.map((warning) => `${path}: ${warning}`),
+    ],
     endsWithNewline: await endsWithNewline(file, size),
     linesRead: scan.linesRead,
     rewoundTurns: scan.rewoundTurns,
   };
+}
+
+/** The images' bytes, read back: loaded with the first session that holds an image, not with every run. */
+async function loadImagesOf(
+  entries: SessionEntry[],
+  path: string,
+): Promise<{ entries: SessionEntry[]; warnings: string[] }> {
+  const { loadImages } = await import("./session-images.js");
+  return await loadImages(entries, imagesFolder(path));
 }

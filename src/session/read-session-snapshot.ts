@@ -2,8 +2,9 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseSessionLine } from "./parse-session-line.js";
 import { validateHeader } from "./read-session-header.js";
-import type { SessionEntry, SessionHeader } from "./session-entries.js";
+import { entryHoldsImage, type SessionEntry, type SessionHeader } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
+import { imagesFolder } from "./session-paths.js";
 
 /** A session file read whole, for a check that never writes to it (fidelity, rewind plans, forks). */
 export interface SessionSnapshot {
@@ -44,7 +45,16 @@ export async function readSessionSnapshot(path: string): Promise<SessionSnapshot
       );
   }
   if (header === undefined) throw new SessionError(path, `${path} is empty: not a session file`);
-  return { path, header, entries, warnings };
+  if (!entries.some(entryHoldsImage)) return { path, header, entries, warnings };
+  // The images' bytes from the folder beside the file, as resuming reads them (fidelity sends them).
+  const { loadImages } = await import("./session-images.js");
+  const images = await loadImages(entries, imagesFolder(path));
+  return {
+    path,
+    header,
+    entries: images.entries,
+    warnings: [...warnings, ...images.warnings.map((warning) => `${path}: ${warning}`)],
+  };
 }
 
 function parseHeader(path: string, line: string): unknown {

@@ -1,9 +1,10 @@
-import { open, stat, unlink } from "node:fs/promises";
+import { open, rm, stat, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
 import { readSessionHeader } from "./read-session-header.js";
 import type { SessionHeader } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
 import { acquireSessionLock } from "./session-lock.js";
+import { imagesFolder } from "./session-paths.js";
 
 /** A session file deleted: its header, size and when it was last written. */
 export interface RemovedSession {
@@ -28,6 +29,8 @@ export async function removeSession(path: string): Promise<RemovedSession> {
   const lock = await acquireSessionLock(absolute);
   try {
     await unlink(absolute);
+    // Its images are its own (a fork copies the ones it names).
+    await rm(imagesFolder(absolute), { recursive: true, force: true });
   } finally {
     await lock.release();
   }

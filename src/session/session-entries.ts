@@ -274,3 +274,13 @@ export const ENTRY_TYPES: ReadonlySet<string> = new Set([
 export function newEntryId(): string {
   return randomBytes(4).toString("hex");
 }
+
+/** A message entry holding an image (in the user's content or a tool result): its bytes live beside the file. */
+export function entryHoldsImage(entry: SessionEntry): boolean {
+  if (entry.type !== "message") return false;
+  const { message } = entry;
+  if (message.role === "user") return message.content.some((block) => block.type === "image");
+  if (message.role === "tool")
+    return message.content.some((result) => result.content.some((block) => block.type === "image"));
+  return false;
+}

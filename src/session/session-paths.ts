@@ -52,3 +52,12 @@ export async function findLatestSession(pantoHome: string, projectRoot: string):
   }
   return latest?.path;
 }
+
+/**
+ * The folder beside a session file that holds its images, one file each, named by the sha256 of
+ * the bytes: `work.jsonl` keeps them in `work.images/`. The session file names them and never
+ * holds their bytes, so an image sent in every request of a long session is on disk once.
+ */
+export function imagesFolder(sessionPath: string): string {
+  return `${sessionPath.endsWith(".jsonl") ? sessionPath.slice(0, -".jsonl".length) : sessionPath}.images`;
+}

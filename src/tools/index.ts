@@ -22,7 +22,7 @@ export { createGlobTool, MAX_GLOB_RESULTS } from "./glob-tool.js";
 export { createGrepTool, DEFAULT_GREP_RESULTS, MAX_GREP_FILE_BYTES, MAX_GREP_RESULTS } from "./grep-tool.js";
 export { createLsTool, MAX_LS_ENTRIES } from "./ls-tool.js";
 export { previewFileChange } from "./preview-file-change.js";
-export { createReadTool, DEFAULT_READ_LIMIT, MAX_IMAGE_BYTES, MAX_READ_CHARS } from "./read-tool.js";
+export { createReadTool, DEFAULT_READ_LIMIT, MAX_READ_CHARS } from "./read-tool.js";
 export { DEFAULT_RECALL_HITS, MAX_RECALL_HITS, recallSchema } from "./recall-schema.js";
 export { type RunToolOptions, runTool, TOOL_DEADLINE_MS } from "./run-tool.js";
 export { sandboxRefusalOf } from "./sandbox-refusal-of.js";

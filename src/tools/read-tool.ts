@@ -1,6 +1,7 @@
 import { type FileHandle, stat } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { IMAGE_EXTENSIONS, imageBlockInfo } from "../core/index.js";
 import { defineBuiltInTool } from "./define-built-in-tool.js";
 import type { Zod } from "./define-tool.js";
 import { fileAccessFailure } from "./describe-error.js";
@@ -17,16 +18,7 @@ import { accessTarget, frontEndFiles } from "./tool-paths.js";
 export const DEFAULT_READ_LIMIT = 2000;
 /** Characters of numbered text returned at most, however short the lines. */
 export const MAX_READ_CHARS = 100_000;
-/** Largest image returned inline (providers reject larger ones). */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-
-const IMAGE_TYPES: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-};
+const IMAGE_TYPES = IMAGE_EXTENSIONS;
 
 export const readSchema = (z: Zod) =>
   z.strictObject({
@@ -60,7 +52,7 @@ export function createReadTool(): Tool {
       const { handle } = await openToolFile(absolute, shown, "read", "read", layout);
       try {
         const mediaType = IMAGE_TYPES[path.extname(absolute).toLowerCase()];
-        if (mediaType !== undefined) return await readImage(handle, shown, mediaType);
+        if (mediaType !== undefined) return await readImage(handle, shown);
         if (looksBinary(await readStart(handle))) {
           throw new ToolError(`${shown}: binary file; the read tool only returns text and images`);
         }
@@ -135,15 +127,22 @@ async function readStart(handle: FileHandle): Promise<Uint8Array> {
   return buffer.subarray(0, bytesRead);
 }
 
-async function readImage(handle: FileHandle, shown: string, mediaType: string): Promise<ToolOutput> {
+/**
+ * The image as an image (a model that does not take images gets the text line and, in its place,
+ * a placeholder: see withImageCheck). Its type is read from its header, not its name.
+ */
+async function readImage(handle: FileHandle, shown: string): Promise<ToolOutput> {
+  // Loaded with the first image read, not with every run.
+  const { checkImageFileSize, imageFromBytes } = await import("./image-from-bytes.js");
+  checkImageFileSize((await handle.stat()).size, shown);
   const data = await handle.readFile();
-  if (data.length > MAX_IMAGE_BYTES) {
-    throw new ToolError(`${shown}: image is ${data.length} bytes; the limit is ${MAX_IMAGE_BYTES}`);
-  }
+  const image = imageFromBytes(data, shown);
+  const info = imageBlockInfo(image);
+  const size = info === undefined ? "" : `, ${info.width}x${info.height}`;
   return {
     content: [
-      { type: "text", text: `Image ${shown} (${mediaType}, ${data.length} bytes)` },
-      { type: "image", mediaType, data: data.toString("base64") },
+      { type: "text", text: `Image ${shown} (${image.mediaType}${size}, ${data.length} bytes)` },
+      image,
     ],
     isError: false,
   };

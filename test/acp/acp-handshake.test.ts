@@ -43,6 +43,15 @@ describe("panto acp: handshake and a text turn", { timeout: 60_000 }, () => {
     for (const message of acp.messages()) expect(message.jsonrpc).toBe("2.0");
   });
 
+  it("advertises images only when -m names a model that accepts them", async () => {
+    const { home, project } = await tempProject();
+    const acp = new AcpProcess(["-m", "ollama/qwen2.5-coder:7b"], { cwd: project, env: cliEnv(home) }, {});
+    processes.push(acp);
+    const init = await acp.initialize();
+    expect(init.agentCapabilities?.promptCapabilities).toEqual({ image: false, embeddedContext: true });
+    expect(await acp.end()).toBe(0);
+  });
+
   it("rejects a relative cwd, or one that is no folder, with invalid params naming it", async () => {
     const { acp, project } = await start();
     await acp.initialize();

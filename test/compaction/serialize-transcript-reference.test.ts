@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { quoteTranscriptText, serializeTranscript } from "../../src/compaction/index.js";
-import type { ImageBlock, Message, TextBlock } from "../../src/core/index.js";
+import { type ImageBlock, imagePlaceholder, type Message, type TextBlock } from "../../src/core/index.js";
 import { looseMessages } from "./message-arbitrary.js";
 
 /**
@@ -38,9 +38,7 @@ function referenceTranscript(messages: readonly Message[]): string {
 function referenceParts(parts: ReadonlyArray<TextBlock | ImageBlock>): string {
   return parts
     .map((part) =>
-      part.type === "text"
-        ? quoteTranscriptText(part.text)
-        : `[image: ${quoteTranscriptText(part.mediaType)}]`,
+      part.type === "text" ? quoteTranscriptText(part.text) : quoteTranscriptText(imagePlaceholder(part)),
     )
     .join("\n");
 }

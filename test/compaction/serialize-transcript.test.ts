@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { serializeTranscript } from "../../src/compaction/index.js";
+import { tinyPng } from "../support/tiny-images.js";
 import { assistant, call, image, results, user } from "./builders.js";
 
 describe("serializeTranscript", () => {
@@ -20,15 +21,28 @@ describe("serializeTranscript", () => {
     ]);
     expect(transcript).toBe(
       [
-        "[User]: Why does `npm test` fail?\n[image: image/png]",
+        "[User]: Why does `npm test` fail?\n[image: image/png, 8 B]",
         "[Assistant thinking]: Run the tests first.",
         "[Assistant]: Let me run them.",
         '[Assistant tool calls]:\nbash {"command":"npm test"}\nread_file {"path":"src/a.ts"}',
         "[Tool result]: bash (error)\nError: Cannot find module './b.js'",
-        "[Tool result]: read_file\nimport './b.js';\n[image: image/jpeg]",
+        "[Tool result]: read_file\nimport './b.js';\n[image: image/jpeg, 8 B]",
         "[Assistant]: The import path is wrong.",
       ].join("\n\n"),
     );
+  });
+
+  it("stands a real image as one line naming its file, type, size in pixels and bytes, never its bytes", () => {
+    const png = tinyPng(640, 400);
+    const data = png.toString("base64");
+    const transcript = serializeTranscript([
+      user("What is wrong on this page?", { type: "image", mediaType: "image/png", data, name: "shot.png" }),
+    ]);
+    const kb = Math.round(png.length / 1024);
+    expect(transcript).toBe(
+      `[User]: What is wrong on this page?\n[image: shot.png, image/png, 640x400, ${png.length < 1024 ? `${png.length} B` : `${kb} KB`}]`,
+    );
+    expect(transcript).not.toContain(data.slice(0, 40));
   });
 
   it("truncates nothing, however long a tool result is", () => {

@@ -237,7 +237,7 @@ describe("parseConfigText", () => {
       '"models.openai/gpt-5.context_window" must be a positive integer',
     );
     expect(errorOf(JSON.stringify({ models: { "openai/gpt-5": { window: 1000 } } })).message).toBe(
-      `${FILE}: unknown key "models.openai/gpt-5.window" (allowed: context_window)`,
+      `${FILE}: unknown key "models.openai/gpt-5.window" (allowed: context_window, images)`,
     );
     expect(errorOf(JSON.stringify({ models: { qwen: { context_window: 1000 } } })).message).toContain(
       'model "qwen" in "models" must be a "provider/model" id',

@@ -11,6 +11,7 @@ describe("parseSessionLine on message entries", () => {
         content: [
           { type: "text", text: "hi" },
           { type: "image", mediaType: "image/png", data: "AA" },
+          { type: "image", mediaType: "image/png", file: "a.png", name: "shot.png" },
         ],
       },
       {
@@ -33,6 +34,11 @@ describe("parseSessionLine on message entries", () => {
   });
 
   it.each([
+    [
+      "an image that holds neither its bytes nor the name of its stored file",
+      { role: "user", content: [{ type: "image", mediaType: "image/png" }] },
+      "content item 1 is an image block with neither data nor file",
+    ],
     [
       "a role that names an Object.prototype member (fuzz find)",
       { role: "constructor", content: [] },

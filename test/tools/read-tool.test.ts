@@ -1,11 +1,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from "../../src/tools/image-from-bytes.js";
 import { createReadTool } from "../../src/tools/index.js";
+import { jpegHeader, tinyPng } from "../support/tiny-images.js";
 import { textOf, useTempDir } from "./temp-dir.js";
 
 const read = createReadTool();
-const PNG_HEADER = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
 function lines(count: number): string {
   return Array.from({ length: count }, (_, index) => `line ${index + 1}`).join("\n");
@@ -70,18 +71,42 @@ describe("read tool", () => {
     expect(textOf(output)).toBe("offset 10 is past the end of short.txt (3 lines)");
   });
 
-  it("returns png, jpg, gif and webp files as image blocks", async () => {
-    await writeFile(path.join(dir(), "pic.png"), PNG_HEADER);
-    await writeFile(path.join(dir(), "photo.JPG"), PNG_HEADER);
+  it("returns png, jpg, gif and webp files as image blocks, the type read from the header", async () => {
+    const bytes = tinyPng(4, 3);
+    await writeFile(path.join(dir(), "pic.png"), bytes);
+    await writeFile(path.join(dir(), "photo.JPG"), jpegHeader(640, 480));
     const png = await read.execute({ path: "pic.png" }, { cwd: dir() });
     expect(png.isError).toBe(false);
+    expect(png.content[0]).toEqual({
+      type: "text",
+      text: `Image pic.png (image/png, 4x3, ${bytes.length} bytes)`,
+    });
     expect(png.content[1]).toEqual({
       type: "image",
       mediaType: "image/png",
-      data: PNG_HEADER.toString("base64"),
+      data: bytes.toString("base64"),
+      name: "pic.png",
     });
     const jpg = await read.execute({ path: "photo.JPG" }, { cwd: dir() });
     expect(jpg.content[1]).toMatchObject({ type: "image", mediaType: "image/jpeg" });
+  });
+
+  it("refuses an image file that is not an image, or is over the size limits, naming the limit", async () => {
+    await writeFile(path.join(dir(), "fake.png"), "not an image at all");
+    await writeFile(path.join(dir(), "wide.png"), tinyPng(MAX_IMAGE_SIDE + 1, 1));
+    await writeFile(
+      path.join(dir(), "big.png"),
+      Buffer.concat([tinyPng(2, 2), Buffer.alloc(MAX_IMAGE_BYTES)]),
+    );
+    expect(textOf(await read.execute({ path: "fake.png" }, { cwd: dir() }))).toBe(
+      "fake.png: not a PNG, JPEG, GIF or WebP image",
+    );
+    expect(textOf(await read.execute({ path: "wide.png" }, { cwd: dir() }))).toContain(
+      `wide.png: image is ${MAX_IMAGE_SIDE + 1}x1 pixels; the limit is 8000 pixels a side`,
+    );
+    expect(textOf(await read.execute({ path: "big.png" }, { cwd: dir() }))).toMatch(
+      /big\.png: image is \d+ bytes; the limit is 3932160 bytes \(5 MB once base64-encoded/,
+    );
   });
 
   it("refuses binary files", async () => {

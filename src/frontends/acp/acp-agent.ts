@@ -33,6 +33,8 @@ export interface AcpAgentOptions {
   secrets: SecretRedactor;
   /** -m: the model of every session this process starts (else config's, or the resumed session's). */
   model?: string;
+  /** Whether `initialize` says prompts may carry images (false when -m names a model that takes none). */
+  images?: boolean;
   /** --max-turns: model requests one prompt may make. */
   maxTurns?: number;
   /** --sandbox: how the model's tools are confined (else config "sandbox", else workspace-write). */
@@ -66,7 +68,7 @@ export class AcpAgent {
     return agent({ name: "panto" })
       .onRequest("initialize", parseInitializeParams, ({ params }): InitializeResponse => {
         this.initialized(params);
-        return initializeResponse(this.#options.version);
+        return initializeResponse(this.#options.version, this.#options.images ?? true);
       })
       .onRequest("session/new", async ({ params, client }) => {
         this.#requireInitialized("session/new");

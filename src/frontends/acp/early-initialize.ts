@@ -6,14 +6,17 @@ import type { InitializeRequest, InitializeResponse } from "@agentclientprotocol
  */
 const FIRST_LINE_LIMIT = 64 * 1024;
 
-/** What `panto acp` answers to `initialize`, whoever answers it (this file or the SDK's app). */
-export function initializeResponse(version: string): InitializeResponse {
+/**
+ * What `panto acp` answers to `initialize`, whoever answers it (this file or the SDK's app).
+ * `images`: whether prompts may carry images (false when `-m` names a model that takes none).
+ */
+export function initializeResponse(version: string, images = true): InitializeResponse {
   return {
     protocolVersion: 1,
     agentInfo: { name: "panto", title: "panto", version },
     agentCapabilities: {
       loadSession: true,
-      promptCapabilities: { image: true, embeddedContext: true },
+      promptCapabilities: { image: images, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
       sessionCapabilities: { list: {}, resume: {}, close: {} },
     },
@@ -56,6 +59,7 @@ export async function answerInitializeEarly(
   input: ReadableStream<Uint8Array>,
   output: NodeJS.WritableStream,
   version: string,
+  images = true,
 ): Promise<EarlyInitialize> {
   const reader = input.getReader();
   const { head, ended } = await readFirstLine(reader);
@@ -64,7 +68,7 @@ export async function answerInitializeEarly(
   const unread = request === undefined ? head : head.subarray(newline + 1);
   if (request !== undefined)
     output.write(
-      `${JSON.stringify({ jsonrpc: "2.0", id: request.id, result: initializeResponse(version) })}\n`,
+      `${JSON.stringify({ jsonrpc: "2.0", id: request.id, result: initializeResponse(version, images) })}\n`,
     );
   const rest = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -1,5 +1,6 @@
 import { Readable, Writable } from "node:stream";
 import type { SandboxMode } from "../../core/index.js";
+import { modelIdAcceptsImages } from "../../providers/model-accepts-images.js";
 import { visible } from "../../runtime/format-text.js";
 import { addEnvironmentSecrets } from "../../runtime/setup/known-secrets.js";
 import { SecretRedactor } from "../../secrets/index.js";
@@ -37,10 +38,13 @@ export async function runAcp(io: AcpIo): Promise<number> {
   // Anything a library prints with console.log would corrupt the protocol stream.
   console.log = console.error;
   console.info = console.error;
+  // Config is not read yet: only -m can say the model takes no images (a prompt with one is refused anyway).
+  const images = io.model === undefined || modelIdAcceptsImages(io.model);
   const early = await answerInitializeEarly(
     Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>,
     io.stdout,
     io.version,
+    images,
   );
   const [{ AcpAgent }, { ndJsonStream }] = await Promise.all([
     import("./acp-agent.js"),
@@ -48,6 +52,7 @@ export async function runAcp(io: AcpIo): Promise<number> {
   ]);
   const agent = new AcpAgent({
     version: io.version,
+    images,
     env: io.env,
     secrets,
     warn,

@@ -30,4 +30,6 @@ export interface CliOptions {
    * (with --json); absent for the default, text.
    */
   inputFormat?: "stream-json";
+  /** --image FILE (repeatable): images sent with the -p prompt, relative to the working directory. */
+  images?: readonly string[];
 }

@@ -80,7 +80,11 @@ async function runOnceInner(
   try {
     const given = await readPrompt(options, io.stdin, waitingNote(io.stderr));
     if (isHelpCommand(given.prompt)) return finish(reporter, EXIT_OK, slashHelpText(await helpCommands(io)));
-    input = { text: given.prompt, ...optional("stdin", given.piped) };
+    input = {
+      text: given.prompt,
+      ...optional("stdin", given.piped),
+      ...optional("imageFiles", options.images),
+    };
     // Input that cannot run is refused before any setup (no session is started for it).
     const refusal = inputRefusal(input);
     if (refusal !== undefined) throw new UsageError(refusal.message);

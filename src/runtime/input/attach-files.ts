@@ -1,5 +1,7 @@
 import { stat } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+import { homedir } from "node:os";
+import { basename, extname, isAbsolute, join, relative, resolve } from "node:path";
+import { IMAGE_EXTENSIONS, type ImageBlock } from "../../core/index.js";
 import { checkAccess } from "../../sandbox/check-access.js";
 import type { ToolSandbox } from "../../sandbox/index.js";
 import { SandboxRefusal } from "../../sandbox/sandbox-error.js";
@@ -8,8 +10,13 @@ import { MAX_READ_CHARS, ToolError } from "../../tools/index.js";
 import { looksBinary } from "../../tools/looks-binary.js";
 import { openToolFile, refuseSpecialFile } from "../../tools/regular-file.js";
 
-/** A prompt with its `@PATH` files attached, or the first reason one cannot be (nothing is sent then). */
-export type Attached = { ok: true; text: string; files: string[] } | { ok: false; error: string };
+/**
+ * A prompt with its `@PATH` files attached (text files after the prompt, images as image blocks),
+ * or the first reason one cannot be (nothing is sent then).
+ */
+export type Attached =
+  | { ok: true; text: string; files: string[]; images: ImageBlock[] }
+  | { ok: false; error: string };
 
 /** `@path` at the start or after whitespace (so e-mail addresses are left alone). */
 const MENTION = /(?:^|\s)@(\S+)/g;
@@ -18,7 +25,8 @@ const TRAILING = /[,;:!?)\]}'"]+$|\.+$/;
 
 /**
  * Attaches the text of every file named `@PATH` in the prompt (relative to `cwd`), after the
- * prompt, each in a `<file path="...">` block. The same checks as the read tool: regular files
+ * prompt, each in a `<file path="...">` block; a PNG, JPEG, GIF or WebP file goes as an image (the
+ * `@PATH` stays in the text, so the model knows which picture is which). The same checks as the read tool: regular files
  * only, text only, at most MAX_READ_CHARS characters each. A missing file is an error naming it.
  * With the run's sandbox, a file its rules keep from the model's tools is refused, naming the rule.
  */
@@ -26,21 +34,121 @@ export async function attachFiles(prompt: string, cwd: string, sandbox?: ToolSan
   const paths = await mentionedPaths(prompt, cwd);
   if (!paths.ok) return paths;
   const blocks: string[] = [];
+  const images: ImageBlock[] = [];
   const layout = sandbox?.layout();
   for (const path of paths.files) {
     try {
       // In a sandbox, what the model's tools may not read is not handed to it through @ either.
       const given = resolve(cwd, path);
       const absolute = layout === undefined ? given : checkAccess(layout, given, "read", path);
-      blocks.push(`<file path="${path}">\n${await readAttachment(absolute, path, layout)}\n</file>`);
+      if (isImagePath(path)) images.push(await readImageAttachment(absolute, path, layout));
+      else blocks.push(`<file path="${path}">\n${await readAttachment(absolute, path, layout)}\n</file>`);
     } catch (error) {
-      const known = error instanceof ToolError || error instanceof SandboxRefusal;
-      if (!known && (error as NodeJS.ErrnoException).code === undefined) throw error;
-      return { ok: false, error: `@${path}: ${error instanceof Error ? error.message : String(error)}` };
+      return { ok: false, error: `@${path}: ${attachFailure(error)}` };
     }
   }
-  if (blocks.length === 0) return { ok: true, text: prompt, files: [] };
-  return { ok: true, text: `${prompt}\n\n${blocks.join("\n\n")}`, files: paths.files };
+  const pasted = await attachPastedImages(prompt, cwd, sandbox, paths.files);
+  if (!pasted.ok) return pasted;
+  images.push(...pasted.images);
+  const files = [...paths.files, ...pasted.files];
+  if (blocks.length === 0) return { ok: true, text: prompt, files, images };
+  return { ok: true, text: `${prompt}\n\n${blocks.join("\n\n")}`, files, images };
+}
+
+/**
+ * A path as a terminal pastes a file dropped on it: absolute or under `~/`, quoted ('...' or "...")
+ * or with its spaces escaped, standing alone between spaces.
+ */
+const PASTED_PATH = /(?<=^|\s)(?:'([~/][^'\n]*)'|"([~/][^"\n]*)"|([~/](?:\\ |\S)*))(?=\s|$)/g;
+
+/**
+ * Every image file pasted into the prompt as a path (see PASTED_PATH) that exists, attached as an
+ * image like `@PATH`; a path that names no file, or no image, stays plain text.
+ */
+async function attachPastedImages(
+  prompt: string,
+  cwd: string,
+  sandbox: ToolSandbox | undefined,
+  mentioned: readonly string[],
+): Promise<{ ok: true; images: ImageBlock[]; files: string[] } | { ok: false; error: string }> {
+  const images: ImageBlock[] = [];
+  const files: string[] = [];
+  const layout = sandbox?.layout();
+  for (const match of prompt.matchAll(PASTED_PATH)) {
+    const written = (match[1] ?? match[2] ?? match[3] ?? "").replace(/\\ /g, " ");
+    const given = written.startsWith("~/") ? join(homedir(), written.slice(2)) : written;
+    if (!isImagePath(given) || mentioned.includes(given) || files.includes(given)) continue;
+    if (!(await stat(given).catch(() => undefined))?.isFile()) continue;
+    try {
+      const absolute =
+        layout === undefined ? resolve(cwd, given) : checkAccess(layout, resolve(cwd, given), "read", given);
+      images.push(await readImageAttachment(absolute, given, layout));
+      files.push(given);
+    } catch (error) {
+      return { ok: false, error: `${given}: ${attachFailure(error)}` };
+    }
+  }
+  return { ok: true, images, files };
+}
+
+/** A PNG, JPEG, GIF or WebP file by its name: attached as an image, not as text. */
+function isImagePath(path: string): boolean {
+  return IMAGE_EXTENSIONS[extname(path).toLowerCase()] !== undefined;
+}
+
+/** What went wrong reading an attachment, for the user; an unexpected failure is rethrown. */
+function attachFailure(error: unknown): string {
+  const known = error instanceof ToolError || error instanceof SandboxRefusal;
+  if (!known && (error as NodeJS.ErrnoException).code === undefined) throw error;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The images `--image FILE` names (relative to `cwd`), read with the same checks as `@PATH` (the
+ * sandbox's read rules, regular files, the size limits, a real image header); the first failure
+ * names its file and nothing is sent.
+ */
+export async function attachImageFiles(
+  paths: readonly string[],
+  cwd: string,
+  sandbox?: ToolSandbox,
+): Promise<{ ok: true; images: ImageBlock[] } | { ok: false; error: string }> {
+  const images: ImageBlock[] = [];
+  const layout = sandbox?.layout();
+  for (const path of paths) {
+    try {
+      const given = resolve(cwd, path);
+      const absolute = layout === undefined ? given : checkAccess(layout, given, "read", path);
+      images.push(await readImageAttachment(absolute, path, layout));
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+      const why = missing ? `no such file (${resolve(cwd, path)})` : attachFailure(error);
+      return { ok: false, error: `--image ${path}: ${why}; nothing was sent` };
+    }
+  }
+  return { ok: true, images };
+}
+
+/** An image file as an image block (the read tool's checks and limits), through the sandbox's descriptor. */
+async function readImageAttachment(
+  absolute: string,
+  shown: string,
+  layout: SandboxLayout | undefined,
+): Promise<ImageBlock> {
+  const info = await stat(absolute);
+  if (info.isDirectory()) throw new ToolError(`${shown} is a directory; attach files, not folders`);
+  refuseSpecialFile(info, shown, "@");
+  // Loaded with the first image attached, not with every run.
+  const { checkImageFileSize, imageFromBytes } = await import("../../tools/image-from-bytes.js");
+  checkImageFileSize(info.size, shown);
+  const { handle } = await openToolFile(absolute, shown, "@", "read", layout);
+  try {
+    checkImageFileSize((await handle.stat()).size, shown);
+    const image = imageFromBytes(await handle.readFile(), shown);
+    return { ...image, name: basename(shown) };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 async function mentionedPaths(

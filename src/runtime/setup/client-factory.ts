@@ -35,6 +35,7 @@ export async function clientFactory(
       contextWindows,
       ...timeoutOptions(loaded.config.timeouts),
       ...optional("config", loaded.config.providers),
+      ...optional("acceptsImages", loaded.config.models?.[modelId]?.images),
       ...(loaded.config.max_output_tokens === undefined
         ? {}
         : { maxOutputTokens: loaded.config.max_output_tokens }),
