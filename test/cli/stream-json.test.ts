@@ -357,6 +357,33 @@ describe("panto --input-format stream-json", () => {
     });
   });
 
+  it("stops the session's background commands when stdin ends, and reports their end before done", async () => {
+    const panto = await startStream(
+      {
+        replies: [
+          {
+            type: "tool-calls",
+            calls: [{ id: "bg", name: "bash", arguments: { command: "sleep 30", run_in_background: true } }],
+          },
+          { type: "text", text: "STARTED" },
+        ],
+      },
+      [...STREAM, "--allow-tools"],
+    );
+    panto.write(user("start a long command"));
+    await panto.waitFor((event) => event.type === "result" && event.line === 1);
+    panto.end();
+    const run = await panto.exit;
+    expect(run.code).toBe(0);
+    const types = jsonLines(run.stdout).map((event) => event.type);
+    expect(types.at(-1)).toBe("done");
+    expect(types.indexOf("background_task_exited")).toBeGreaterThan(types.indexOf("background_task_started"));
+    expect(jsonLines(run.stdout).find((event) => event.type === "background_task_exited")).toMatchObject({
+      ending: "killed",
+      killed_by: "session-end",
+    });
+  });
+
   it("is long-lived: a context warning, a compaction prepared ahead, and /compact applying it", async () => {
     const box = await makeSandbox();
     // The window the server reports and enforces: one attached big.txt (~25k tokens) passes half of it.

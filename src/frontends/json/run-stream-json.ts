@@ -50,6 +50,8 @@ export async function runStreamJson(options: CliOptions, io: JsonIo): Promise<nu
     for (const notice of run.notices) reporter.event({ type: "run-notice", message: notice });
     await run.sessionStart();
     const exitCode = await session.serve(run, io.stdin);
+    // The session ends here: its background commands stop now, so their ends come before `done`.
+    await run.tasks.close();
     await reporter.done(exitCode);
     return exitCode;
   } catch (error) {
