@@ -262,7 +262,7 @@ Tools:
   with a task id (bg1, ...): same sandbox, environment and approvals as a foreground bash call.
   bash_output {id, filter?} returns what it printed since the last read (bounded like bash;
   filter: a regular expression lines must match), kill_task {id} stops it and every process it
-  started; both run without a question. Output goes to <session>.tasks/<id>.log (recall
+  started; both run without a question. Output goes to <name>.tasks/<id>.log beside the session file (work.jsonl: work.tasks/) (recall
   {"task": "bg1"} reads it back); the model is told in one line, with its next request, when a
   task ends. Tasks die with the session, a crash or kill -9 of panto included. With the network
   off (the default), from the first background command on every command of the session shares

@@ -1,8 +1,9 @@
 import { open, readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { tasksFolder } from "../session/index.js";
 
 /**
- * A page of background task `id`'s log, kept beside the session as `<session>.tasks/<id>.log`:
+ * A page of background task `id`'s log, kept beside the session as `<name>.tasks/<id>.log` (`work.jsonl`: `work.tasks/`):
  * up to `bytes` bytes from byte `offset` (cut back to whole UTF-8 characters), with how to ask for
  * the next page. A log is as long as the task's output, so it is never read whole. Not found:
  * which logs there are.
@@ -13,7 +14,7 @@ export async function readTaskLog(
   offset: number,
   bytes: number,
 ): Promise<{ ok: boolean; text: string }> {
-  const folder = `${sessionPath}.tasks`;
+  const folder = tasksFolder(sessionPath);
   if (!/^bg\d+$/.test(id))
     return { ok: false, text: `"${id}" is not a background task id (they look like bg1)` };
   let page: { text: string; size: number; end: number };

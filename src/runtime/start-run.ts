@@ -23,6 +23,7 @@ import {
   openNewSession,
   openSession,
   type Session,
+  tasksFolder,
 } from "../session/index.js";
 import { createSkillTool } from "../skills/create-skill-tool.js";
 import { skillsPromptSection } from "../skills/skills-prompt-section.js";
@@ -137,7 +138,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
   // the run's session as /clear or a handoff replaces it.
   const confinement = await startRunSandbox(options, loaded, env, session);
   // Background commands log beside the session they were started in; they all stop with the run.
-  const tasks = new BackgroundTasks(() => `${session.path}.tasks`);
+  const tasks = new BackgroundTasks(() => tasksFolder(session.path));
   tasks.subscribe((event) => events.emit(event));
   const tools = [
     ...createDefaultTools({

@@ -94,6 +94,7 @@ export {
   newSessionPath,
   projectSlug,
   sessionDirectory,
+  tasksFolder,
 } from "./session-paths.js";
 export {
   addCounts,

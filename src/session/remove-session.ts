@@ -4,7 +4,7 @@ import { readSessionHeader } from "./read-session-header.js";
 import type { SessionHeader } from "./session-entries.js";
 import { SessionError } from "./session-error.js";
 import { acquireSessionLock } from "./session-lock.js";
-import { imagesFolder } from "./session-paths.js";
+import { imagesFolder, tasksFolder } from "./session-paths.js";
 
 /** A session file deleted: its header, size and when it was last written. */
 export interface RemovedSession {
@@ -29,8 +29,9 @@ export async function removeSession(path: string): Promise<RemovedSession> {
   const lock = await acquireSessionLock(absolute);
   try {
     await unlink(absolute);
-    // Its images are its own (a fork copies the ones it names).
+    // Its images are its own (a fork copies the ones it names), and so are its commands' logs.
     await rm(imagesFolder(absolute), { recursive: true, force: true });
+    await rm(tasksFolder(absolute), { recursive: true, force: true });
   } finally {
     await lock.release();
   }

@@ -59,5 +59,17 @@ export async function findLatestSession(pantoHome: string, projectRoot: string):
  * holds their bytes, so an image sent in every request of a long session is on disk once.
  */
 export function imagesFolder(sessionPath: string): string {
-  return `${sessionPath.endsWith(".jsonl") ? sessionPath.slice(0, -".jsonl".length) : sessionPath}.images`;
+  return `${withoutJsonl(sessionPath)}.images`;
+}
+
+/**
+ * The folder beside a session file that keeps its background commands' output, one log each:
+ * `work.jsonl` keeps them in `work.tasks/` (`bg1.log`, ...), so none of it is lost and recall reads it.
+ */
+export function tasksFolder(sessionPath: string): string {
+  return `${withoutJsonl(sessionPath)}.tasks`;
+}
+
+function withoutJsonl(sessionPath: string): string {
+  return sessionPath.endsWith(".jsonl") ? sessionPath.slice(0, -".jsonl".length) : sessionPath;
 }

@@ -58,7 +58,7 @@ export const MAX_RUNNING_TASKS = 16;
 /**
  * The background commands of one run (`bash` with `run_in_background`): started, read and stopped
  * by the model's tools, listed by `/tasks`, all stopped when the run closes. Their output goes to
- * `<folder>/<id>.log` (the session's `<session>.tasks/` folder), and each exit is told to the model
+ * `<folder>/<id>.log` (the session's `<name>.tasks/` folder: `work.jsonl` keeps `work.tasks/`), and each exit is told to the model
  * once, at its next request (takeExitNotes). Spawning code loads with the first task.
  */
 export class BackgroundTasks {

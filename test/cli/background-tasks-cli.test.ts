@@ -135,7 +135,7 @@ describe.each(modes)("background commands $title", ({ sandbox, skip }) => {
         ending: "killed",
         killed_by: "kill_task",
       });
-      const log = await readFile(`${session}.tasks/bg1.log`, "utf8");
+      const log = await readFile(`${session.slice(0, -".jsonl".length)}.tasks/bg1.log`, "utf8");
       expect(log).toContain("listening");
       expect(log).toContain("got /first");
       expect(log).toContain("got /second");
@@ -192,7 +192,7 @@ describe.each(modes)("background commands $title", ({ sandbox, skip }) => {
       expect(exited).toMatchObject({ id: "bg1", ending: "killed", killed_by: "session-end" });
       // JSON mode still ends with `done`: the tasks stop before it.
       expect(events.at(-1)?.type).toBe("done");
-      expect(existsSync(`${session}.tasks/bg1.log`)).toBe(true);
+      expect(existsSync(`${session.slice(0, -".jsonl".length)}.tasks/bg1.log`)).toBe(true);
     },
     60_000,
   );
@@ -212,7 +212,7 @@ describe.each(modes)("background commands $title", ({ sandbox, skip }) => {
         { name: "bash", arguments: { command: "sleep 60" } },
       ]);
       let seen = false;
-      const log = `${session}.tasks/bg1.log`;
+      const log = `${session.slice(0, -".jsonl".length)}.tasks/bg1.log`;
       const run = await runPanto(["--json", "--allow-tools", "--session", session, "-p", "go"], {
         cwd: box.project,
         env,

@@ -7,8 +7,9 @@ import { readTaskLog } from "../../src/recall/read-task-log.js";
 async function sessionWithLog(text: string): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), "panto-task-log-"));
   const session = join(root, "s.jsonl");
-  await mkdir(`${session}.tasks`);
-  await writeFile(join(`${session}.tasks`, "bg1.log"), text);
+  // Beside s.jsonl, as the session keeps it: s.tasks/.
+  await mkdir(join(root, "s.tasks"));
+  await writeFile(join(root, "s.tasks", "bg1.log"), text);
   return session;
 }
 
@@ -36,7 +37,7 @@ describe("recall's reading of a background task's log", () => {
     const session = await sessionWithLog("x\n");
     expect(await readTaskLog(session, "bg7", 0, 100)).toEqual({
       ok: false,
-      text: "no log of background task bg7 beside this session (s.jsonl.tasks): the tasks are bg1",
+      text: "no log of background task bg7 beside this session (s.tasks): the tasks are bg1",
     });
     expect((await readTaskLog(session, "../x", 0, 100)).text).toContain("is not a background task id");
   });

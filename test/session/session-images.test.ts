@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { readdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ImageBlock, Message } from "../../src/core/index.js";
-import { forkSession, imagesFolder, removeSession } from "../../src/session/index.js";
+import { forkSession, imagesFolder, removeSession, tasksFolder } from "../../src/session/index.js";
 import { useSessionSandbox } from "../support/session-sandbox.js";
 import { tinyPng } from "../support/tiny-images.js";
 import { assistant, call, fileLines, warningSink } from "./session-test-helpers.js";
@@ -78,15 +78,19 @@ describe("images in a session", () => {
     expect(sink.warnings.join("\n")).toContain(`image ${missing} is missing`);
   });
 
-  it("gives a fork its own copy of the images its lines name, and removing a session removes its images", async () => {
+  it("gives a fork its own copy of the images its lines name, and removing a session removes its images and its commands' logs", async () => {
     const parent = await sandbox.open(sandbox.path);
     await parent.appendMessage(prompt());
     await parent.appendMessage(assistant("a broken layout"));
     await parent.close();
     const forkPath = join(sandbox.dir, "fork.jsonl");
     await forkSession({ parentPath: sandbox.path, path: forkPath, cwd: sandbox.dir });
+    await mkdir(tasksFolder(sandbox.path));
+    await writeFile(join(tasksFolder(sandbox.path), "bg1.log"), "listening\n");
+    expect(tasksFolder(sandbox.path)).toBe(imagesFolder(sandbox.path).replace(/\.images$/, ".tasks"));
     await removeSession(sandbox.path);
     await expect(stat(imagesFolder(sandbox.path))).rejects.toThrow(/ENOENT/);
+    await expect(stat(tasksFolder(sandbox.path))).rejects.toThrow(/ENOENT/);
     const fork = await sandbox.open(forkPath);
     expect(fork.effectiveContext().messages[0]?.content[1]).toMatchObject({ data: image.data });
   });
