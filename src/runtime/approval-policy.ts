@@ -68,7 +68,12 @@ export class ApprovalPolicy {
   readonly #startedAllowAll: boolean;
   readonly allowUnsandboxed: boolean;
   readonly #ask: ApprovalAsker | undefined;
-  readonly #onDenied: (call: ToolCallBlock, leaving: boolean, origin: string | undefined) => void;
+  readonly #onDenied: (
+    call: ToolCallBlock,
+    leaving: boolean,
+    origin: string | undefined,
+    rule?: string,
+  ) => void;
   readonly #granted = new Set<string>();
   /** Questions go one at a time: `task` children working in parallel may ask together. */
   #asking: Promise<unknown> = Promise.resolve();
@@ -100,7 +105,8 @@ export class ApprovalPolicy {
     allowUnsandboxed?: boolean;
     ask?: ApprovalAsker;
     /** A call denied without a question; `leaving`: it asked to leave the sandbox; `origin`: the subagent that made it. */
-    onDenied: (call: ToolCallBlock, leaving: boolean, origin: string | undefined) => void;
+    /** `rule`: the permission rule that asks, when one did (nobody could be asked). */
+    onDenied: (call: ToolCallBlock, leaving: boolean, origin: string | undefined, rule?: string) => void;
   }) {
     const start = options.allowAll === true ? "allow-all" : (options.mode ?? "ask");
     this.#working = start === "plan" ? "ask" : start;
@@ -221,7 +227,7 @@ export class ApprovalPolicy {
     const ruleAsks = request.rule !== undefined;
     if (!ruleAsks && this.allowsWithoutAsking(tool)) return "allow";
     if (this.#ask === undefined) {
-      this.#onDenied(call, false, origin);
+      this.#onDenied(call, false, origin, request.rule);
       if (ruleAsks)
         return {
           deny: true,

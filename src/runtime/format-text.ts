@@ -178,12 +178,20 @@ export function shorten(text: string, max: number): string {
 }
 
 /** Why a call was denied without a question (print and JSON modes), and the flag that allows it. */
-export function toolDeniedText(event: { call: ToolCallBlock; escape?: true; origin?: string }): string {
+export function toolDeniedText(event: {
+  call: ToolCallBlock;
+  escape?: true;
+  origin?: string;
+  rule?: string;
+}): string {
   // A subagent's call says which task made it (its origin, as an approval question would).
   const by = event.origin === undefined ? "" : ` (asked by ${visible(event.origin)})`;
-  return event.escape === true
-    ? `refused running ${visible(event.call.name)} outside the sandbox${by}: pass --allow-unsandboxed to let the model's escape requests run`
-    : `denied ${visible(event.call.name)}${by}: pass --allow-tools to let write, edit, bash and web_fetch run, or allow it by a permission rule`;
+  if (event.escape === true)
+    return `refused running ${visible(event.call.name)} outside the sandbox${by}: pass --allow-unsandboxed to let the model's escape requests run`;
+  // --allow-tools does not lift a rule that asks: only a person, or a change of the rule, can.
+  if (event.rule !== undefined)
+    return `denied ${visible(event.call.name)}${by}: the permission rule ${visible(event.rule)} asks first, and nobody can be asked here; run it where you can answer (the terminal) or change the rule`;
+  return `denied ${visible(event.call.name)}${by}: pass --allow-tools to let write, edit, bash and web_fetch run, or allow it by a permission rule`;
 }
 
 /** A run's sandbox in words, for the banner and `/session`. */

@@ -40,7 +40,8 @@ export type RunEvent =
    * (--allow-tools; `escape`: a request to leave the sandbox, --allow-unsandboxed). `origin`
    * names the subagent that made the call ("task NAME: DESCRIPTION"), absent for the main agent.
    */
-  | { type: "tool-denied"; call: ToolCallBlock; escape?: true; origin?: string }
+  /** `rule`: the permission rule that asks (nobody could be asked), as `/permissions` names it. */
+  | { type: "tool-denied"; call: ToolCallBlock; escape?: true; origin?: string; rule?: string }
   /**
    * The next request fills at least `level` (a fraction of config `context_warnings`) of a known
    * window: `used` of `size` tokens. Given once per level until the context drops below it again.

@@ -191,12 +191,13 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
         message: `the rule was not saved, so it is not in force: ${message}`,
       }),
     ...optional("ask", frontEnd.askApproval),
-    onDenied: (call, leaving, origin) =>
+    onDenied: (call, leaving, origin, rule) =>
       events.emit({
         type: "tool-denied",
         call,
         ...(leaving ? { escape: true as const } : {}),
         ...optional("origin", origin),
+        ...optional("rule", rule),
       }),
   });
   let systemPrompt = promptFor(approvals.mode);

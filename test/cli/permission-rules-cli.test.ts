@@ -87,6 +87,15 @@ describe("permission rules in print and JSON modes", () => {
     expect(results[1]?.error).toBe(true);
     expect(results[1]?.text).toContain("Bash(git push:*) (permissions.ask[0]");
     expect(results[2]).toEqual({ error: false, text: expect.stringContaining("fine") });
+    // The warning names the rule that asks, and does not offer --allow-tools, which is given.
+    const warnings = jsonLines(run.stdout)
+      .filter((event) => event.type === "warning")
+      .map((event) => String(event.message));
+    const denied = warnings.filter((message) => message.startsWith("denied bash"));
+    expect(denied).toHaveLength(1);
+    expect(denied[0]).toContain("the permission rule Bash(git push:*)");
+    expect(denied[0]).toContain("asks first, and nobody can be asked here");
+    expect(denied[0]).not.toContain("--allow-tools");
   });
 
   it("lets the user's deny and the managed settings beat a project's allow", async () => {
