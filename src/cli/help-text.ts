@@ -475,8 +475,9 @@ Environment:
 JSON events (--json; one object per line, always ending with "done"; their JSON Schema ships in
 the package as panto/schema/events.json, and the program API, createPanto in the "panto" package,
 yields the same events from sessions held in a Node process: README "Use panto from a program"):
-  session_started {session_id, session_path, model, resumed, cwd,
-    sandbox: {mode, network, writable_roots}}   (mode "full": no sandbox)
+  session_started {session_id, session_path, model, resumed, cwd, mode (the approval mode:
+    plan, ask, accept-edits or allow-all), sandbox: {mode, network, writable_roots}}
+    (sandbox mode "full": no sandbox)
   assistant_message {text, stop_reason, model, provider, usage: {prompt_tokens, output_tokens,
     cache_read_tokens?, cache_write_tokens?, reasoning_tokens?} | null}
   tool_call {id, name, arguments}    tool_result {tool_call_id, name, is_error, text}

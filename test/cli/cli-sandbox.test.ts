@@ -46,6 +46,7 @@ describe.skipIf(current?.unavailable !== undefined)(
       const [started] = jsonLines(run.stdout);
       expect(started).toMatchObject({
         type: "session_started",
+        mode: "ask",
         sandbox: { mode: "workspace-write", network: false, writable_roots: [box.project] },
       });
       expect(await readFile(join(box.project, "inside.txt"), "utf8")).toBe("in\n");

@@ -141,6 +141,8 @@ describe("plan mode across a switch (stream-json, --sandbox full)", () => {
     expect(results.get("t")?.text).toContain("--sandbox full");
     // Leaving plan mode restored allow-all (--allow-tools): the write ran without a question.
     const events = jsonLines(run.stdout);
+    // session_started names the mode the run started in.
+    expect(events[0]).toMatchObject({ type: "session_started", mode: "plan" });
     expect(events.filter((event) => event.type === "mode_changed")).toEqual([
       { type: "mode_changed", mode: "allow-all", previous: "plan" },
     ]);

@@ -40,6 +40,8 @@ export const sessionUsageSchema = z
 
 const sessionRef = z.strictObject({ id: z.string(), path: z.string() });
 
+const approvalMode = z.enum(["plan", "ask", "accept-edits", "allow-all"]);
+
 const sessionStarted = z.strictObject({
   type: z.literal("session_started"),
   session_id: z.string(),
@@ -47,6 +49,7 @@ const sessionStarted = z.strictObject({
   model: z.string(),
   resumed: z.boolean(),
   cwd: z.string(),
+  mode: approvalMode,
   sandbox: z.strictObject({
     mode: z.enum(SANDBOX_MODES),
     network: z.boolean(),
@@ -312,8 +315,6 @@ const backgroundTaskExited = z.strictObject({
   output_bytes: count,
   duration_ms: count,
 });
-
-const approvalMode = z.enum(["plan", "ask", "accept-edits", "allow-all"]);
 
 const modeChanged = z.strictObject({
   type: z.literal("mode_changed"),

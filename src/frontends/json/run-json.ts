@@ -51,6 +51,7 @@ export function jsonEventReporter(
         model: run.agent.model,
         resumed: run.resumed,
         cwd: run.cwd,
+        mode: run.approvals.mode,
         sandbox: {
           mode: run.sandbox.mode,
           network: run.sandbox.network,
