@@ -21,7 +21,7 @@ describe("panto acp: a chained compaction", { timeout: 120_000 }, () => {
     let sessionId = "";
     for (let turn = 0; turn < 6; turn++) {
       roomy.enqueue({ type: "text", text: `answer-${turn}` });
-      const prompt = `prompt-${turn} ${"context ".repeat(400)}`;
+      const prompt = `prompt-${turn} ${"context ".repeat(1000)}`;
       const args = turn === 0 ? ["--json"] : ["-r", sessionId, "--json"];
       const seeded = await runCli(["-m", "anthropic/roomy", ...args, "-p", prompt], {
         cwd: project,
@@ -32,8 +32,10 @@ describe("panto acp: a chained compaction", { timeout: 120_000 }, () => {
       sessionId = started.session_id;
       sessionPath = started.session_path;
     }
-    // ...continued in the editor on a model whose window cannot take the summary request whole.
-    const small = closeAfter(await startFakeAnthropicServer({ contextWindow: 3000 }));
+    // ...continued in the editor on a model whose window cannot take the summary request whole (six
+    // turns of ~2k tokens), though it holds the system prompt, the tool definitions and a turn.
+    const WINDOW = 6000;
+    const small = closeAfter(await startFakeAnthropicServer({ contextWindow: WINDOW }));
     const env = cliEnv(home, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: small.url });
     const acp = new AcpProcess(["-m", "anthropic/small"], { cwd: project, env });
     processes.push(acp);
@@ -71,10 +73,10 @@ describe("panto acp: a chained compaction", { timeout: 120_000 }, () => {
     expect(figures.chunking).toMatchObject({
       reason: "cut_up_front",
       model: "anthropic/small",
-      contextWindow: 3000,
+      contextWindow: WINDOW,
       requests: summaryRequests.length,
     });
-    expect(figures.chunking?.leastTokens).toBeGreaterThan(3000);
+    expect(figures.chunking?.leastTokens).toBeGreaterThan(WINDOW);
 
     // The summary the editor shows is the one that took effect: the last chunk's, not each chunk's.
     const shown = updates

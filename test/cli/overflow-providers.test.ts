@@ -20,7 +20,7 @@ import { makeSandbox, runPanto } from "./panto-process.js";
  * context-overflow error (served by the fake server's `contextWindow`), compacts, and retries once.
  *
  * Sizes: each answer is ~2,000 tokens, far more than the prompts, so the window can be set to "the
- * second request plus two fifths": the third request (about 2,000 tokens more) then overflows, the
+ * second request plus 1,900": the third request (about 2,000 tokens more) then overflows, the
  * compaction request (the COMPACTION.md prompt plus the first turn's transcript, no tool definitions)
  * fits, and so does the retry (summary plus the kept second turn), with the margin and the summary's
  * allowance (a quarter in all) that panto holds back from the window the overflow error states.
@@ -88,7 +88,9 @@ describe("overflow recovery through the CLI, per provider family", { timeout: 18
       expect((await run(roomy, ["-c", "-p", "question number 2"])).code).toBe(0);
 
       const second = roomy.requests.at(-1);
-      const window = Math.ceil(estimateRequestTokens(JSON.stringify(second?.body)) * 1.4);
+      // The third request is about 2,000 tokens larger than the second: a window 1,900 past the
+      // second rejects it, whatever the tool definitions weigh.
+      const window = estimateRequestTokens(JSON.stringify(second?.body)) + 1_900;
       const tight = await family.start({ responder, contextWindow: window });
       closeAfter(tight);
       const result = await run(tight, ["-c", "-p", "question number 3"]);

@@ -13,6 +13,12 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
+/**
+ * The small model's window: room for the system prompt and the tool definitions (about 3k tokens
+ * as this server counts) and a turn, far less than the summary request for six turns of ~2k each.
+ */
+const WINDOW = 6000;
+
 const isCompactionRequest = (request: RecordedRequest): boolean =>
   JSON.stringify(request.body).includes("<transcript>");
 
@@ -28,7 +34,7 @@ describe("a session moved to a model whose window cannot take even the summary r
     const roomyEnv = cliEnv(home, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: roomy.url });
     for (let turn = 0; turn < 6; turn++) {
       roomy.enqueue({ type: "text", text: `answer-${turn}` });
-      const prompt = `prompt-${turn} ${"context ".repeat(400)}`;
+      const prompt = `prompt-${turn} ${"context ".repeat(1000)}`;
       const seeded = await runCli(["-m", "anthropic/roomy", "--session", session, "-p", prompt], {
         cwd: project,
         env: roomyEnv,
@@ -36,7 +42,7 @@ describe("a session moved to a model whose window cannot take even the summary r
       expect(seeded.code, seeded.stderr).toBe(0);
     }
     // ...continued on one whose window is smaller than the summary request for all six turns.
-    const small = await startFakeAnthropicServer({ contextWindow: 3000 });
+    const small = await startFakeAnthropicServer({ contextWindow: WINDOW });
     servers.push(small);
     const result = await runCli(
       ["-m", "anthropic/small", "--session", session, "--json", "-p", "next step?"],
@@ -61,7 +67,7 @@ describe("a session moved to a model whose window cannot take even the summary r
     expect(compaction?.chunking).toMatchObject({
       reason: "cut_up_front",
       model: "anthropic/small",
-      context_window: 3000,
+      context_window: WINDOW,
       requests: summaryRequests.length,
     });
     const chunking = compaction?.chunking as {
@@ -70,11 +76,11 @@ describe("a session moved to a model whose window cannot take even the summary r
       ratio: number;
     };
     expect(chunking.least_tokens).toBe(Math.ceil(chunking.estimated_tokens * chunking.ratio));
-    expect(chunking.least_tokens).toBeGreaterThan(3000);
+    expect(chunking.least_tokens).toBeGreaterThan(WINDOW);
     // The fake server rejects by the same estimate, so the accepted requests are the ones within it.
     const accepted = small.requests
       .filter(isCompactionRequest)
-      .filter((request) => estimateRequestTokens(JSON.stringify(request.body)) <= 3000);
+      .filter((request) => estimateRequestTokens(JSON.stringify(request.body)) <= WINDOW);
     expect(accepted).toHaveLength(compaction?.chunks as number);
     for (const [index, request] of accepted.entries()) {
       const messages = JSON.stringify((request.body as { messages: unknown }).messages);
