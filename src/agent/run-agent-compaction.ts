@@ -218,14 +218,20 @@ export function preparedStillFits(
 /**
  * The keep budget the learned window allows (DESIGN: never configured), and what the provider's
  * figures say about the model a summary is asked of first: only those may cut the summary request
- * before it is sent (issue 33); the estimate alone never does.
+ * before it is sent (issue 33); the estimate alone never does. On overflow with a learned window,
+ * also the room that window leaves beside the overhead and a summary (`preparedRoomTokens`): a
+ * summary prepared ahead is applied as written while what it keeps, the turn in flight included,
+ * fits there, as v1's budget is capped by the same room.
  */
 export function windowLimits(
   input: Pick<AgentCompactionInput, "options" | "trigger" | "activeModel" | "overheadTokens">,
-): { budgetTokens: number; figures?: SummariserFigures } {
+): { budgetTokens: number; figures?: SummariserFigures; preparedRoomTokens?: number } {
   const { session, keepVerbatimTokens, compactionModel } = input.options;
   const windows = session.learnedWindows();
   const context = session.effectiveContext();
+  // The kept copies of the compaction in force carry the usage of the longer context they were
+  // first answered in: no measure of this one's overhead.
+  const copies = session.activeCompaction()?.keptMessages ?? 0;
   // A manual /compact keeps the configured budget; only recovery must make its one retry fit.
   const budgetTokens =
     input.trigger === "manual"
@@ -236,9 +242,25 @@ export function windowLimits(
           input.overheadTokens,
           context,
           input.activeModel,
+          copies,
         );
+  const window = windows[input.activeModel];
+  const room =
+    input.trigger === "overflow" && window !== undefined
+      ? effectiveKeepBudget(
+          Number.POSITIVE_INFINITY,
+          window,
+          input.overheadTokens,
+          context,
+          input.activeModel,
+          copies,
+        )
+      : undefined;
   const summariser = compactionModel ?? input.activeModel;
-  const copies = session.activeCompaction()?.keptMessages ?? 0;
   const figures = summariserFigures(summariser, windows[summariser], context, input.overheadTokens, copies);
-  return figures === undefined ? { budgetTokens } : { budgetTokens, figures };
+  return {
+    budgetTokens,
+    ...(figures === undefined ? {} : { figures }),
+    ...(room === undefined ? {} : { preparedRoomTokens: room }),
+  };
 }

@@ -88,11 +88,14 @@ export function overheadFromUsage(
   context: EffectiveContext,
   overheadTokens: number,
   model?: string,
+  copiedMessages = 0,
 ): number | undefined {
   let prefix =
     overheadTokens + (context.compaction === undefined ? 0 : estimateTokens(context.compaction.summary));
-  for (const message of context.messages) {
-    if (message.role === "assistant" && message.usage !== undefined && prefix > 0) {
+  for (const [index, message] of context.messages.entries()) {
+    // A kept copy's usage is that of the longer context it was first answered in: no measure here.
+    const copy = index < copiedMessages;
+    if (!copy && message.role === "assistant" && message.usage !== undefined && prefix > 0) {
       const failed = message.stopReason === "error" || message.stopReason === "aborted";
       const sameModel = model === undefined || `${message.provider}/${message.model}` === model;
       const prompt = message.usage.promptTokens;
@@ -114,9 +117,10 @@ export function overheadInWindowUnits(
   overheadTokens: number,
   context: EffectiveContext,
   model?: string,
+  copiedMessages = 0,
 ): number {
   const upper = providerScale(window, "upper");
-  const fromUsage = overheadFromUsage(context, overheadTokens, model);
+  const fromUsage = overheadFromUsage(context, overheadTokens, model, copiedMessages);
   if (fromUsage !== undefined) return Math.ceil(fromUsage / upper);
   return Math.ceil(overheadTokens * Math.min(1, providerScale(window, "shown")));
 }
@@ -133,9 +137,10 @@ export function effectiveKeepBudget(
   overheadTokens: number,
   context: EffectiveContext,
   model?: string,
+  copiedMessages = 0,
 ): number {
   if (window === undefined) return configured;
-  const overhead = overheadInWindowUnits(window, overheadTokens, context, model);
+  const overhead = overheadInWindowUnits(window, overheadTokens, context, model, copiedMessages);
   const room = usableWindowTokens(window) - overhead - summaryAllowanceTokens(window);
   return Math.max(0, Math.min(configured, room));
 }

@@ -25,6 +25,12 @@ export interface RunCompactionInput extends SummariserSettings {
   /** `/compact --force`: summarise all but the latest turn even when everything fits the budget. */
   force?: boolean;
   /**
+   * On overflow, the room the learned window leaves for kept turns (the turn in flight included):
+   * a prepared summary whose kept turns fit it is applied as written, though they exceed the
+   * configured budget. Without it, only v1's budget says.
+   */
+  preparedRoomTokens?: number;
+  /**
    * A summary prepared ahead for the context's first turns (the caller has checked they are
    * unchanged): applied instead of a summary request, every later turn kept verbatim.
    */
@@ -58,11 +64,14 @@ export async function runCompaction(input: RunCompactionInput): Promise<Compacti
       ? undefined
       : preparedPlan(sized, input.prepared.turns, input.lastTurnInFlight);
   if (input.prepared !== undefined && prepared !== undefined) {
-    // As written when it summarises at least what a new summary would. Otherwise the turns since
-    // it no longer fit beside the turn in flight: those a new summary would also take are
-    // summarised on top of it (it is their previous summary), so the retry fits as v1's would
-    // (spec rule 8), and the request carries only them.
-    if (prepared.summarise.length >= plan.summarise.length)
+    // As written when it summarises at least what a new summary would, or when what it keeps (the
+    // turn in flight included) fits the room the learned window leaves, the cap of v1's budget
+    // too. Otherwise the turns since it no longer fit beside the turn in flight: those a new
+    // summary would also take are summarised on top of it (it is their previous summary), so the
+    // retry fits as v1's would (spec rule 8), and the request carries only them.
+    const fitsRoom =
+      input.preparedRoomTokens !== undefined && prepared.keptTokens <= input.preparedRoomTokens;
+    if (prepared.summarise.length >= plan.summarise.length || fitsRoom)
       return compacted(input, prepared, sized, input.prepared.summary);
     const added = await summariseTurns(
       input.prepared.summary.summary,

@@ -130,6 +130,31 @@ describe("runCompaction with a prepared summary", () => {
     expect(result.kept).toEqual([ADDED[2]]);
   });
 
+  it("on overflow, applies it as written when what it keeps, the turn in flight included, fits the room the learned window leaves, though past the configured budget", async () => {
+    const { outcome } = await prepared(0);
+    const model = counting("must not be asked");
+    const added = sizeTurns(groupTurns(ADDED)).reduce((total, turn) => total + turn.tokens, 0);
+    const run = (room: number) =>
+      runCompaction({
+        context: { messages: [...FINISHED, ...ADDED] },
+        trigger: "overflow",
+        lastTurnInFlight: true,
+        budgetTokens: 0,
+        preparedRoomTokens: room,
+        systemPrompt: "SUMMARISE",
+        activeModel: "anthropic/claude-sonnet-4-5",
+        summarise: model.summarise,
+        prepared: outcome.prepared,
+      });
+    const fits = await run(added);
+    expect(model.calls()).toBe(0);
+    expect(fits).toMatchObject({ type: "compacted", record: { summary: "PREPARED", turnsKept: 2 } });
+    // One token less and it no longer fits: the turn added since is summarised on top.
+    const tight = await run(added - 1);
+    expect(model.calls()).toBe(1);
+    expect(tight).toMatchObject({ type: "compacted", record: { turnsSummarised: 4, turnsKept: 1 } });
+  });
+
   it("is not applied where it cannot stand: a turn in flight among its turns, or none", () => {
     const sized = sizeTurns(groupTurns(FINISHED));
     expect(preparedPlan(sized, 3, true)).toBeUndefined();
