@@ -257,7 +257,8 @@ export class SessionModel {
     const from = base?.position ?? Number.NEGATIVE_INFINITY;
     const active = (position: number) => position >= from && !taken(position);
     this.#reportIncomplete(base, active, problems);
-    const failed = this.#failedSpans(base, active, problems);
+    const numbers = this.#numberUsers(base, active);
+    const failed = this.#failedSpans(base, active, numbers, problems);
     const activeCompactions = new Set(
       this.#compactions.filter((seen) => active(seen.position)).map((seen) => seen.id),
     );
@@ -265,10 +266,9 @@ export class SessionModel {
       if (!active(position) || inSpans(failed, position)) return false;
       return keptBy === undefined || keptBy === base?.id || !activeCompactions.has(keptBy);
     };
-    const numbers = this.#numberUsers(base, active);
-    const earlier = this.#earlierFailedSpans(base, taken);
-    const failedAt = (position: number) => inSpans(failed, position) || inSpans(earlier, position);
     const numbered = this.#numberAllUsers(numbers, taken);
+    const earlier = this.#earlierFailedSpans(base, taken, numbered);
+    const failedAt = (position: number) => inSpans(failed, position) || inSpans(earlier, position);
     const failedTurns = new Set<number>();
     const inContext = new Set<number>();
     for (const [position, turn] of numbers) if (!inSpans(failed, position)) inContext.add(turn);
@@ -396,6 +396,7 @@ export class SessionModel {
   #failedSpans(
     base: CompactionSeen | undefined,
     active: (position: number) => boolean,
+    numbers: ReadonlyMap<number, number>,
     problems: string[],
   ): Span[] {
     const spans: Span[] = [];
@@ -408,7 +409,7 @@ export class SessionModel {
         );
         continue;
       }
-      spans.push({ from: this.#originalTurnStart(start, base, active), to: failure.position });
+      spans.push({ from: this.#originalTurnStart(start, base, active, numbers), to: failure.position });
     }
     return spans;
   }
@@ -418,7 +419,11 @@ export class SessionModel {
    * the turns that failed there before it summarised or kept them, each from the entry it names
    * (from the original turn when it names a copy of a compaction undone since).
    */
-  #earlierFailedSpans(base: CompactionSeen | undefined, taken: (position: number) => boolean): Span[] {
+  #earlierFailedSpans(
+    base: CompactionSeen | undefined,
+    taken: (position: number) => boolean,
+    numbered: ReadonlyMap<number, number>,
+  ): Span[] {
     if (base === undefined) return [];
     const spans: Span[] = [];
     for (const failure of this.#failures) {
@@ -426,7 +431,10 @@ export class SessionModel {
       const counts = (position: number) => !taken(position);
       const start = this.#latestBefore(failure.firstEntryId, failure.position, counts);
       if (start !== undefined)
-        spans.push({ from: this.#originalTurnStart(start, undefined, counts), to: failure.position });
+        spans.push({
+          from: this.#originalTurnStart(start, undefined, counts, numbered),
+          to: failure.position,
+        });
     }
     return spans;
   }
@@ -438,21 +446,32 @@ export class SessionModel {
   /**
    * Where a failed turn really starts. A turn-failed entry written right after an overflow
    * compaction names the kept copy of the turn in flight; once that compaction is undone, its
-   * copies no longer replay and the turn is the original one: the last turn begun before it.
+   * copies no longer replay and the turn is the line that stood for it before that compaction: the
+   * original turn, or the copy kept by the compaction in force when several were stacked.
+   * `numbers` gives the turn of each user line that counts.
    */
   #originalTurnStart(
     start: number,
     base: CompactionSeen | undefined,
     active: (position: number) => boolean,
+    numbers: ReadonlyMap<number, number>,
   ): number {
     const copyOf = this.#copyAt(start);
     if (copyOf === undefined || copyOf === base?.id) return start;
     const undone = this.#uncompacts.some((undo) => undo.compactionId === copyOf && active(undo.position));
     if (!undone) return start;
-    const compaction = this.#positions.get(copyOf)?.find(active);
+    const compaction = this.#compactions.find((seen) => seen.id === copyOf && active(seen.position));
     if (compaction === undefined) return start;
-    const turn = this.turns.findLast((begun) => begun.position < compaction && active(begun.position));
-    return turn?.position ?? start;
+    const copyNumbers = new Map<number, number>();
+    this.#numberCopies(compaction, active, copyNumbers);
+    const turn = copyNumbers.get(start);
+    let standing: number | undefined;
+    for (const [position, number] of numbers)
+      if (number === turn && position < compaction.position && active(position))
+        standing = Math.max(position, standing ?? position);
+    if (standing !== undefined) return standing;
+    const begun = this.turns.findLast((seen) => seen.position < compaction.position && active(seen.position));
+    return begun?.position ?? start;
   }
 
   /** The compaction id the kept copy at `position` names, if a copy is there. */

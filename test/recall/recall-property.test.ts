@@ -150,3 +150,29 @@ describe("recall after a failed turn whose compaction was undone and another wri
     expect(await statusOf(2)).toMatch(/^1\. turn 2 · .* · in context$/);
   });
 });
+
+describe("recall after a failed turn under two stacked compactions, the later one undone", () => {
+  it("marks the turn failed in the context the earlier compaction leaves: the failure named the later one's copy of its copy", async () => {
+    // The property's counterexample (seed 2051004443): three turns, compact keeping two, compact
+    // keeping one, the kept turn fails, the later compaction is undone, and a fourth turn follows.
+    const session = await sandbox.open(join(sandbox.dir, "stacked-undone-failure.jsonl"));
+    const writer = new SessionWriter(session);
+    for (const turn of [1, 2, 3]) {
+      await writer.user(`please needle${turn} end`);
+      await writer.assistant("done");
+    }
+    await writer.compact("summary", 2);
+    await writer.compact("summary", 1);
+    await session.markLastTurnFailed("server", "down");
+    await session.appendUncompact(session.activeCompaction()?.id ?? "");
+    await writer.user("please needle4 end");
+    await writer.assistant("done");
+    expect(effectiveTurnNumbers(session.activeEntries())?.numbers).toEqual([2, 4]);
+    const statusOf = async (turn: number) =>
+      (await recall(session, { query: `needle${turn}` })).text.split("\n").find((line) => /^1\. /.test(line));
+    expect(await statusOf(3)).toMatch(/^1\. turn 3 · .* · failed$/);
+    expect(await statusOf(1)).toMatch(/^1\. turn 1 · .* · summarised$/);
+    expect(await statusOf(2)).toMatch(/^1\. turn 2 · .* · in context$/);
+    expect(await statusOf(4)).toMatch(/^1\. turn 4 · .* · in context$/);
+  });
+});
