@@ -92,6 +92,7 @@ function details(figures: ContextFigures): string {
     `summary requests cost $${figures.summaryCostUsd.toFixed(2)};`,
     `${figures.clearingRequests} requests changed an earlier tool result; ${figures.backgroundSummaryRequests} summary requests between turns (prepared);`,
     `cache rewrites ${figures.rewrites} (${figures.clearingRewrites} at clearings), prefixes expired after a pause ${figures.expiredPrefixes};`,
+    `of the cache writes, ${figures.longCacheWriteTokens.toLocaleString("en-US")} tokens for the one-hour cache (2x input);`,
     `${figures.toolOutputTokens.length} tool outputs of ${outputs.minMs}-${outputs.maxMs} tokens (median ${outputs.medianMs});`,
     ...(figures.overflowTurnOwn === undefined
       ? []

@@ -63,8 +63,11 @@ export const DEFAULT_CONTEXT_MODES = ["v1", "clearing", "prepared"] as const;
 
 /** The model the session runs as, and whose prices the cost is figured with. */
 export const PRICED_MODEL = "anthropic/claude-sonnet-4-5";
-/** Dollars per million tokens: Claude Sonnet 4.5's list prices; cache writes 1.25x input (5-minute cache), reads 0.1x. */
-export const PRICES = { input: 3, cacheWrite: 3.75, cacheRead: 0.3, output: 15 } as const;
+/**
+ * Dollars per million tokens: Claude Sonnet 4.5's list prices; cache writes 1.25x input for the
+ * five-minute cache and 2x for the one-hour cache, reads 0.1x.
+ */
+export const PRICES = { input: 3, cacheWrite: 3.75, longCacheWrite: 6, cacheRead: 0.3, output: 15 } as const;
 export const CONTEXT_WINDOW = 200_000;
 
 /**
@@ -99,6 +102,8 @@ export interface ContextFigures {
   promptTokens: number;
   inputTokens: number;
   cacheWriteTokens: number;
+  /** The part of the cache writes made for one-hour breakpoints (what clearing settled), priced at 2x input. */
+  longCacheWriteTokens: number;
   cacheReadTokens: number;
   outputTokens: number;
   costUsd: number;
@@ -387,6 +392,7 @@ function figuresOf(
   const clearingRequests = exchanges.filter((exchange) => exchange.changedToolResults > 0).length;
   const inputTokens = sum((exchange) => exchange.inputTokens);
   const cacheWriteTokens = sum((exchange) => exchange.cacheWriteTokens);
+  const longCacheWriteTokens = sum((exchange) => exchange.longCacheWriteTokens);
   const cacheReadTokens = sum((exchange) => exchange.cacheReadTokens);
   const outputTokens = sum((exchange) => exchange.outputTokens);
   const rewritten = agent.filter((exchange) => exchange.continuity === "rewritten");
@@ -402,6 +408,7 @@ function figuresOf(
     promptTokens: sum((exchange) => exchange.totalTokens),
     inputTokens,
     cacheWriteTokens,
+    longCacheWriteTokens,
     cacheReadTokens,
     outputTokens,
     costUsd: exchanges.reduce((total, exchange) => total + costUsd(exchange), 0),
@@ -435,7 +442,8 @@ function statsOrNone(timesMs: readonly number[]): TimingStats | undefined {
 export function costUsd(exchange: CachedExchange): number {
   return (
     (exchange.inputTokens * PRICES.input +
-      exchange.cacheWriteTokens * PRICES.cacheWrite +
+      (exchange.cacheWriteTokens - exchange.longCacheWriteTokens) * PRICES.cacheWrite +
+      exchange.longCacheWriteTokens * PRICES.longCacheWrite +
       exchange.cacheReadTokens * PRICES.cacheRead +
       exchange.outputTokens * PRICES.output) /
     1_000_000

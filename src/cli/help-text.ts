@@ -448,8 +448,10 @@ Configuration (JSON; each file wins per key over the ones before it):
                           { "images": true|false } says whether the model accepts images
     prices                what tokens cost, for /cost, in US dollars per million tokens:
                           { "anthropic/claude-sonnet-4-5": { "input_per_mtok": 3, "output_per_mtok": 15,
-                            "cache_read_per_mtok": 0.3, "cache_write_per_mtok": 3.75 } } (cache
-                          prices optional); a model without a price shows no cost, nothing is guessed
+                            "cache_read_per_mtok": 0.3, "cache_write_per_mtok": 3.75,
+                            "cache_write_1h_per_mtok": 6 } } (cache prices optional; the one-hour
+                          cache holds what clearing settled); a model without a price, or that used
+                          a kind of token without one, shows no cost, nothing is guessed
   Sessions are stored in $PANTO_HOME/sessions/<project>/, checkpoint content in
   $PANTO_HOME/checkpoints/<project>/; input history in $PANTO_HOME/history.
 

@@ -88,6 +88,7 @@ export const priceSchema = z.strictObject({
   output_per_mtok: perMillionTokens,
   cache_read_per_mtok: perMillionTokens.optional(),
   cache_write_per_mtok: perMillionTokens.optional(),
+  cache_write_1h_per_mtok: perMillionTokens.optional(),
 });
 
 /** Config "clearing": when old tool results leave the context (issue 34). */
@@ -210,6 +211,8 @@ export const KEY_RULES: Record<string, string> = {
   "prices.*.output_per_mtok": "must be a non-negative number (price per million output tokens)",
   "prices.*.cache_read_per_mtok": "must be a non-negative number (price per million cache-read tokens)",
   "prices.*.cache_write_per_mtok": "must be a non-negative number (price per million cache-write tokens)",
+  "prices.*.cache_write_1h_per_mtok":
+    "must be a non-negative number (price per million tokens written to the one-hour cache)",
   models:
     'must be an object mapping "provider/model" to model settings, e.g. {"ollama/qwen3-coder": {"context_window": 65536}}',
   "models.*": 'must be an object such as {"context_window": 200000, "images": true}',

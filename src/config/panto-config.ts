@@ -155,6 +155,8 @@ export interface ModelPrice {
   output_per_mtok: number;
   cache_read_per_mtok?: number;
   cache_write_per_mtok?: number;
+  /** Tokens written to the one-hour cache (Anthropic: 2x input, where the five-minute cache is 1.25x). */
+  cache_write_1h_per_mtok?: number;
 }
 
 /** Config "models" for one model. */

@@ -13,6 +13,11 @@ export interface Usage {
   cacheReadTokens?: number;
   /** Prompt tokens written to cache (part of promptTokens). */
   cacheWriteTokens?: number;
+  /**
+   * The part of cacheWriteTokens written to a cache that lives an hour (Anthropic's one-hour
+   * breakpoints, priced higher than the five-minute ones). Absent when none was.
+   */
+  longCacheWriteTokens?: number;
   /** Hidden reasoning tokens (part of outputTokens). */
   reasoningTokens?: number;
 }

@@ -1,4 +1,4 @@
-import type { EffectiveContext, Message } from "../core/index.js";
+import type { EffectiveContext, Message, ToolResultBlock } from "../core/index.js";
 import { clearedResults, stubCleared } from "./clearings-in-force.js";
 import { blockParts, composeCompactionSummary } from "./compose-compaction-summary.js";
 import { pinsInForce } from "./pins-in-force.js";
@@ -51,17 +51,42 @@ function contextMessages(
   all: readonly SessionEntry[],
   surviving: SurvivingEntries,
   uncleared: boolean,
-): Message[] {
+): { messages: Message[]; stubbed: ReadonlyMap<string, string> } {
   const messages = surviving.messages.map((entry) => entry.message);
-  if (uncleared || surviving.view.clearings.length === 0) return messages;
+  const stubbed = new Map<string, string>();
+  if (uncleared || surviving.view.clearings.length === 0) return { messages, stubbed };
   const stubs = clearedResults(all, surviving.compaction);
-  return messages.map((message, index) =>
+  const stubbedMessages = messages.map((message, index) =>
     stubCleared(message, (toolCallId) => {
       const position = surviving.positions[index] as number;
       const clearing = surviving.view.clearedBy(position, toolCallId, surviving.messages[index]?.keptBy);
-      return clearing === undefined ? undefined : stubs.get(clearing)?.get(toolCallId);
+      const stub = clearing === undefined ? undefined : stubs.get(clearing)?.get(toolCallId);
+      if (stub !== undefined && clearing !== undefined) stubbed.set(toolCallId, clearing);
+      return stub;
     }),
   );
+  return { messages: stubbedMessages, stubbed };
+}
+
+/**
+ * The settled points of the context (see `EffectiveContext.settledToolCallIds`): of the latest two
+ * clearings with a stub in `messages`, the latest result each stubbed, in order.
+ */
+function settledPoints(messages: readonly Message[], stubbed: ReadonlyMap<string, string>): string[] {
+  const points: string[] = [];
+  const seen = new Set<string>();
+  for (let index = messages.length - 1; index >= 0 && points.length < 2; index--) {
+    const message = messages[index] as Message;
+    if (message.role !== "tool") continue;
+    for (let block = message.content.length - 1; block >= 0 && points.length < 2; block--) {
+      const id = (message.content[block] as ToolResultBlock).toolCallId;
+      const clearing = stubbed.get(id);
+      if (clearing === undefined || seen.has(clearing)) continue;
+      seen.add(clearing);
+      points.unshift(id);
+    }
+  }
+  return points;
 }
 
 /**
@@ -79,15 +104,18 @@ export function replayEntries(
   options: { uncleared?: boolean } = {},
 ): ReplayResult {
   const surviving = survivingEntries(entries);
-  const pairing = repairToolPairing(contextMessages(entries, surviving, options.uncleared === true));
+  const { messages: replayed, stubbed } = contextMessages(entries, surviving, options.uncleared === true);
+  const pairing = repairToolPairing(replayed);
   const messages = pairing.messages;
+  const settled = settledPoints(messages, stubbed);
+  const settledPart = settled.length === 0 ? {} : { settledToolCallIds: settled };
   const problems = [...surviving.problems, ...pairing.problems];
   const pins = pinsInForce(entries).map((pin) => pin.text);
   const base = surviving.compaction;
-  if (base === undefined && pins.length === 0) return { context: { messages }, problems };
+  if (base === undefined && pins.length === 0) return { context: { messages, ...settledPart }, problems };
   const summary = composeCompactionSummary({
     ...(base === undefined ? { summary: "" } : blockParts(base)),
     pins,
   });
-  return { context: { compaction: { type: "compaction", summary }, messages }, problems };
+  return { context: { compaction: { type: "compaction", summary }, messages, ...settledPart }, problems };
 }

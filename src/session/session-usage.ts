@@ -7,6 +7,8 @@ export interface TokenCounts {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The part of cacheWrite written to the one-hour cache (priced apart); absent when none was. */
+  longCacheWrite?: number;
 }
 
 /** A session's usage by "provider/model": the agent's own requests, and compaction's summary requests apart. */
@@ -87,6 +89,8 @@ export function addCounts(counts: readonly TokenCounts[]): TokenCounts {
     sum.output += count.output;
     sum.cacheRead += count.cacheRead;
     sum.cacheWrite += count.cacheWrite;
+    if (count.longCacheWrite !== undefined)
+      sum.longCacheWrite = (sum.longCacheWrite ?? 0) + count.longCacheWrite;
   }
   return sum;
 }
@@ -128,6 +132,8 @@ function addUsage(
   row.output += count(usage.outputTokens);
   row.cacheRead += cacheRead;
   row.cacheWrite += cacheWrite;
+  const longCacheWrite = Math.min(cacheWrite, count(usage.longCacheWriteTokens));
+  if (longCacheWrite > 0) row.longCacheWrite = (row.longCacheWrite ?? 0) + longCacheWrite;
   table[model] = row;
 }
 

@@ -20,6 +20,8 @@ export interface CachedExchange {
   inputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** The part of the cache writes made for one-hour breakpoints. */
+  longCacheWriteTokens: number;
   outputTokens: number;
   continuity: PrefixContinuity;
   /** tool_result blocks whose content differs from what an earlier request sent for the same call. */
@@ -87,6 +89,7 @@ export async function startCachingAnthropicServer(options: {
         inputTokens: account.inputTokens,
         cacheReadTokens: account.cacheReadTokens,
         cacheWriteTokens: account.cacheWriteTokens,
+        longCacheWriteTokens: account.longCacheWriteTokens,
         outputTokens,
         continuity: continuity(previous, warm, account.prefixHashes),
         changedToolResults: toolResults.changed(request.body),
@@ -99,6 +102,7 @@ export async function startCachingAnthropicServer(options: {
           input: account.inputTokens,
           cacheRead: account.cacheReadTokens,
           cacheWrite: account.cacheWriteTokens,
+          longCacheWrite: account.longCacheWriteTokens,
           output: outputTokens,
         },
       };

@@ -177,6 +177,15 @@ function messageUsage(usage: FakeUsage): Record<string, unknown> {
     input_tokens: usage.input,
     cache_creation_input_tokens: usage.cacheWrite ?? 0,
     cache_read_input_tokens: usage.cacheRead ?? 0,
+    // The split by lifetime, as the API reports it, when the script gives the one-hour part.
+    ...(usage.longCacheWrite === undefined
+      ? {}
+      : {
+          cache_creation: {
+            ephemeral_5m_input_tokens: (usage.cacheWrite ?? 0) - usage.longCacheWrite,
+            ephemeral_1h_input_tokens: usage.longCacheWrite,
+          },
+        }),
     ...outputUsage(usage),
   };
 }

@@ -9,6 +9,8 @@ export interface FakeUsage {
   output: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** The part of cacheWrite written for one-hour breakpoints (Anthropic's `ephemeral_1h_input_tokens`). */
+  longCacheWrite?: number;
   reasoning?: number;
 }
 

@@ -8,7 +8,9 @@ import { createHash } from "node:crypto";
  * - a request reads the longest cached prefix ending at a block boundary that lies at a breakpoint
  *   or up to 20 blocks before one (the API's lookback); what follows it, up to the last breakpoint,
  *   is a cache write; what follows the last breakpoint is plain input;
- * - an entry lives `ttlMs` (five minutes by default) after it was last written or read;
+ * - an entry lives `ttlMs` (five minutes by default) after it was last written or read, or an hour
+ *   when its breakpoint says `ttl: "1h"`; the tokens from the previous breakpoint (or the cached
+ *   prefix read) up to a one-hour breakpoint are written at the one-hour price;
  * - a prefix shorter than `minCacheableTokens` (1,024 for Sonnet) is never cached.
  * Simplified: tokens are counted per block as characters / 4 of the block's JSON (without its
  * `cache_control`), and time is whatever `now` says, so a benchmark can simulate the user's pauses.
@@ -28,6 +30,8 @@ export interface CacheAccount {
   cacheReadTokens: number;
   /** `cache_creation_input_tokens`. */
   cacheWriteTokens: number;
+  /** The part of the cache writes made for one-hour breakpoints (`ephemeral_1h_input_tokens`). */
+  longCacheWriteTokens: number;
   /** `input_tokens`: neither read nor written. */
   inputTokens: number;
   /** The hash of the prefix ending at the last breakpoint (undefined without one). */
@@ -41,13 +45,17 @@ interface PrefixPoint {
   hash: string;
   endTokens: number;
   breakpoint: boolean;
+  /** How long the entry a breakpoint writes lives, when it says (`ttl: "1h"`). */
+  ttlMs?: number;
 }
 
 export const DEFAULT_CACHE_TTL_MS = 5 * 60 * 1000;
+export const LONG_CACHE_TTL_MS = 60 * 60 * 1000;
 const LOOKBACK_BLOCKS = 20;
 
 export class PromptCacheModel {
-  private readonly entries = new Map<string, number>();
+  /** Expiry and lifetime of each cached prefix, by hash. */
+  private readonly entries = new Map<string, { expires: number; ttlMs: number }>();
   private readonly ttlMs: number;
   private readonly minCacheableTokens: number;
   private readonly now: () => number;
@@ -70,6 +78,7 @@ export class PromptCacheModel {
         totalTokens,
         cacheReadTokens: 0,
         cacheWriteTokens: 0,
+        longCacheWriteTokens: 0,
         inputTokens: totalTokens,
         lastBreakpointHash: last?.hash,
         prefixHashes,
@@ -77,14 +86,30 @@ export class PromptCacheModel {
     const now = this.now();
     const hit = this.longestHit(points, now);
     const cacheReadTokens = hit === undefined ? 0 : hit.endTokens;
-    if (hit !== undefined) this.entries.set(hit.hash, now + this.ttlMs);
-    for (const point of points)
-      if (point.breakpoint && point.endTokens >= this.minCacheableTokens)
-        this.entries.set(point.hash, now + this.ttlMs);
+    if (hit !== undefined) {
+      const ttlMs = this.entries.get(hit.hash)?.ttlMs ?? this.ttlMs;
+      this.entries.set(hit.hash, { expires: now + ttlMs, ttlMs });
+    }
+    let written = cacheReadTokens;
+    let longCacheWriteTokens = 0;
+    for (const point of points) {
+      if (!point.breakpoint) continue;
+      const ttlMs = point.ttlMs ?? this.ttlMs;
+      if (point.endTokens > written) {
+        if (ttlMs > this.ttlMs) longCacheWriteTokens += point.endTokens - written;
+        written = point.endTokens;
+      }
+      if (point.endTokens >= this.minCacheableTokens) {
+        const known = this.entries.get(point.hash);
+        const keep = known !== undefined && known.expires > now + ttlMs ? known : undefined;
+        this.entries.set(point.hash, keep ?? { expires: now + ttlMs, ttlMs });
+      }
+    }
     return {
       totalTokens,
       cacheReadTokens,
       cacheWriteTokens: last.endTokens - cacheReadTokens,
+      longCacheWriteTokens,
       inputTokens: totalTokens - last.endTokens,
       lastBreakpointHash: last.hash,
       prefixHashes,
@@ -93,7 +118,7 @@ export class PromptCacheModel {
 
   /** Whether the prefix with this hash is cached and unexpired now. */
   isWarm(hash: string): boolean {
-    return (this.entries.get(hash) ?? 0) > this.now();
+    return (this.entries.get(hash)?.expires ?? 0) > this.now();
   }
 
   /** The longest unexpired cached prefix among the boundaries the API looks at. */
@@ -106,7 +131,7 @@ export class PromptCacheModel {
     let best: PrefixPoint | undefined;
     for (const index of looked) {
       const point = points[index];
-      if (point === undefined || (this.entries.get(point.hash) ?? 0) <= now) continue;
+      if (point === undefined || (this.entries.get(point.hash)?.expires ?? 0) <= now) continue;
       if (best === undefined || point.endTokens > best.endTokens) best = point;
     }
     return best;
@@ -143,7 +168,13 @@ function prefixPoints(body: unknown): PrefixPoint[] {
     const text = `${label}\n${JSON.stringify(rest)}`;
     hash = createHash("sha256").update(hash).update(text).digest("hex");
     endTokens += Math.ceil(text.length / 4);
-    points.push({ hash, endTokens, breakpoint: marker !== undefined && marker !== null });
+    const long = (marker as { ttl?: unknown } | null | undefined)?.ttl === "1h";
+    points.push({
+      hash,
+      endTokens,
+      breakpoint: marker !== undefined && marker !== null,
+      ...(long ? { ttlMs: LONG_CACHE_TTL_MS } : {}),
+    });
   }
   return points;
 }

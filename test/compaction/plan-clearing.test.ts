@@ -150,12 +150,22 @@ describe("planClearing", () => {
     ).toBe("clear");
   });
 
-  it("clears at once when the cache went cold, below the trigger, at no rewrite cost", () => {
+  it("clears at once when the cache went cold, below the trigger, paying only the hour's premium on what it settles", () => {
     const plan = planClearing(input(context, { latestPromptTokens: 5_000, lastRequestAt: NOW - 301_000 }));
     expect(plan.type).toBe("clear");
     if (plan.type !== "clear") return;
     expect(plan.reason).toBe("cold-cache");
-    expect(plan.cost.rewriteCost).toBe(0);
+    // The same batch with a warm cache also rewrites the suffix it no longer reads: 1.15x of it.
+    const warm = planClearing(input(context, { latestPromptTokens: 5_000, lastRequestAt: NOW - 1_000 }));
+    expect(warm.type).toBe("keep");
+    const warmPast = planClearing(input(context));
+    if (warmPast.type !== "clear") throw new Error("expected a clearing");
+    expect(warmPast.results).toEqual(plan.results);
+    // Cold: the prompt from the first cleared result through the last, stubbed, written at 2x
+    // instead of 1.25x; the first result's stub starts it, the last result's stub ends it.
+    const stubs = plan.results.reduce((sum, result) => sum + Math.ceil(result.stub.length / 4), 0);
+    expect(plan.cost.rewriteCost).toBeGreaterThanOrEqual(Math.round(0.75 * stubs));
+    expect(plan.cost.rewriteCost).toBeLessThan(warmPast.cost.rewriteCost);
     // Still cold-judged by the configured lifetime: 301 s is warm for a 600 s cache.
     expect(
       planClearing(

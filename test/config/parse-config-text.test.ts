@@ -217,7 +217,7 @@ describe("parseConfigText", () => {
       JSON.stringify({ prices: { "openai/gpt-5": { input: 1, output_per_mtok: 10, input_per_mtok: 1 } } }),
     );
     expect(unknown.message).toContain(
-      'unknown key "prices.openai/gpt-5.input" (allowed: input_per_mtok, output_per_mtok, cache_read_per_mtok, cache_write_per_mtok)',
+      'unknown key "prices.openai/gpt-5.input" (allowed: input_per_mtok, output_per_mtok, cache_read_per_mtok, cache_write_per_mtok, cache_write_1h_per_mtok)',
     );
     expect(
       errorOf(JSON.stringify({ prices: { gpt5: { input_per_mtok: 1, output_per_mtok: 1 } } })).message,

@@ -195,6 +195,32 @@ describe("Anthropic adapter: usage", () => {
     });
   });
 
+  it("reports the part of the cache writes made for the one-hour cache, when the API splits them", async () => {
+    server.enqueue({
+      type: "text",
+      text: "ok",
+      usage: { input: 10, output: 2, cacheRead: 300, cacheWrite: 500, longCacheWrite: 120 },
+    });
+    server.enqueue({
+      type: "text",
+      text: "ok",
+      usage: { input: 10, output: 2, cacheWrite: 500, longCacheWrite: 0 },
+    });
+    const long = await client().stream(request([user("hi")]));
+    expect(long.usage).toEqual({
+      promptTokens: 810,
+      outputTokens: 2,
+      resentOutputTokens: 2,
+      cacheReadTokens: 300,
+      cacheWriteTokens: 500,
+      longCacheWriteTokens: 120,
+    });
+    // A split with nothing written for the hour says nothing more than the total.
+    const none = await client().stream(request([user("hi")]));
+    expect(none.usage).not.toHaveProperty("longCacheWriteTokens");
+    expect(none.usage?.cacheWriteTokens).toBe(500);
+  });
+
   it("counts thinking tokens as output that is not re-sent", async () => {
     server.enqueue({
       type: "text",
@@ -378,6 +404,95 @@ describe("Anthropic adapter: request bodies", () => {
       cache_control: { type: "ephemeral" },
     });
     expect(body.messages[1]?.content[0]).not.toHaveProperty("cache_control");
+  });
+
+  /** n turns of one `bash` call each: call `c<i>`, its result, and an answer. */
+  const toolTurns = (n: number): EffectiveContext["messages"] =>
+    Array.from({ length: n }, (_, index) => [
+      user(`step ${index}`),
+      assistant([
+        { type: "tool-call", id: `c${index}`, name: "bash", arguments: { command: `make ${index}` } },
+      ]),
+      {
+        role: "tool" as const,
+        content: [
+          {
+            type: "tool-result" as const,
+            toolCallId: `c${index}`,
+            toolName: "bash",
+            content: [{ type: "text" as const, text: `output ${index}` }],
+            isError: false,
+          },
+        ],
+      },
+      assistant([{ type: "text", text: `done ${index}` }]),
+    ]).flat();
+
+  /** Every breakpoint of a body in prompt order (tools, system, messages), with the block it marks. */
+  const breakpoints = (body: Body) =>
+    [
+      ...(body.tools ?? []).map((tool) => ({ at: `tool ${tool.name}`, marker: tool.cache_control })),
+      ...(body.system ?? []).map((block) => ({ at: "system", marker: block.cache_control })),
+      ...body.messages.flatMap((message) =>
+        message.content.map((block) => ({
+          at:
+            block.type === "tool_result"
+              ? `result ${block.tool_use_id}`
+              : `${block.type} ${block.text ?? ""}`.slice(0, 30),
+          marker: block.cache_control,
+        })),
+      ),
+    ].filter((point) => point.marker !== undefined);
+
+  it("caches the prefix clearing settled for an hour: its settled results, and the breakpoint before them, first; four at most", async () => {
+    const hour = { type: "ephemeral", ttl: "1h" };
+    const fiveMinutes = { type: "ephemeral" };
+    const messages = [...toolTurns(4), user("next")];
+    const plain = await bodyFor({ messages, settledToolCallIds: ["c0", "c2"] }, { tools });
+    expect(breakpoints(plain)).toEqual([
+      { at: "system", marker: hour },
+      { at: "result c0", marker: hour },
+      { at: "result c2", marker: hour },
+      { at: "text next", marker: fiveMinutes },
+    ]);
+    const compacted = await bodyFor(
+      { compaction: { type: "compaction", summary: "S" }, messages, settledToolCallIds: ["c1", "c3"] },
+      { tools },
+    );
+    expect(breakpoints(compacted).map((point) => [point.at.split(" ")[0], point.marker])).toEqual([
+      ["text", hour],
+      ["result", hour],
+      ["result", hour],
+      ["text", fiveMinutes],
+    ]);
+    expect(breakpoints(compacted)[0]?.at).toMatch(/^text <conversation-summary>/);
+    expect(
+      breakpoints(compacted)
+        .slice(1, 3)
+        .map((point) => point.at),
+    ).toEqual(["result c1", "result c3"]);
+  });
+
+  it("keeps the five-minute breakpoints when nothing is settled, or the settled result is the latest turn's own", async () => {
+    const fiveMinutes = { type: "ephemeral" };
+    const messages = toolTurns(2).slice(0, -1);
+    const none = await bodyFor({ messages: [...messages, user("next")] }, { tools });
+    expect(breakpoints(none).map((point) => point.marker)).toEqual([fiveMinutes, fiveMinutes, fiveMinutes]);
+    // The context ends with c1's result: its breakpoint is the latest turn's, for five minutes.
+    const latest = await bodyFor({ messages, settledToolCallIds: ["c1"] }, { tools });
+    expect(breakpoints(latest)).toEqual([
+      { at: "tool bash", marker: fiveMinutes },
+      { at: "system", marker: fiveMinutes },
+      { at: "result c1", marker: fiveMinutes },
+    ]);
+    // An id the context does not hold (a stale one) settles nothing.
+    const stale = await bodyFor(
+      { messages: [...messages, user("x")], settledToolCallIds: ["gone"] },
+      { tools },
+    );
+    expect(breakpoints(stale).every((point) => (point.marker as { ttl?: string }).ttl === undefined)).toBe(
+      true,
+    );
   });
 
   it("answers every tool_use in the next user message, in call order, even when results were split or lost", async () => {

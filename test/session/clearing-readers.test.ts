@@ -140,3 +140,33 @@ describe("readers of a session with a clearing", () => {
     expect(texts.some((text) => text.includes("t1 says"))).toBe(true);
   });
 });
+
+describe("the settled points of a context with clearings", () => {
+  const clear = (ids: string[]) =>
+    session.appendClearing({
+      results: ids.map((id) => ({ toolCallId: id, toolName: "bash", tokens: 200, stub: STUB(id) })),
+      tokensBefore: 900,
+      tokensAfter: 500,
+      reason: "trigger",
+    });
+
+  it("name the latest result each of the latest two clearings stubbed, in order, the same after resume; an undo moves them back", async () => {
+    await turn(1, ["t1", "t2"]);
+    await turn(2, ["t3"]);
+    await turn(3, ["t4", "t5"]);
+    await turn(4, ["t6"]);
+    await session.appendMessage(user("prompt 5"));
+    expect(session.effectiveContext().settledToolCallIds).toBeUndefined();
+    await clear(["t1", "t2"]);
+    expect(session.effectiveContext().settledToolCallIds).toEqual(["t2"]);
+    await clear(["t3"]);
+    expect(session.effectiveContext().settledToolCallIds).toEqual(["t2", "t3"]);
+    const third = await clear(["t4", "t5"]);
+    expect(session.effectiveContext().settledToolCallIds).toEqual(["t3", "t5"]);
+    await session.close();
+    session = await openSession(join(dir, "s.jsonl"), { cwd: dir });
+    expect(session.effectiveContext().settledToolCallIds).toEqual(["t3", "t5"]);
+    await session.appendUnclear({ clearingId: third.id, tokensBefore: 500, tokensAfter: 900 });
+    expect(session.effectiveContext().settledToolCallIds).toEqual(["t2", "t3"]);
+  });
+});

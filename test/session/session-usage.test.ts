@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { priceOf } from "../../src/runtime/commands/describe-cost.js";
 import { sumSessionUsage } from "../../src/session/index.js";
 
 function assistant(
@@ -63,6 +64,41 @@ describe("sumSessionUsage", () => {
         "p/m1": { input: 700, output: 10, cacheRead: 0, cacheWrite: 0 },
       },
     });
+  });
+});
+
+describe("the one-hour cache's writes", () => {
+  it("are counted apart within the cache writes, and priced with their own price or not at all", () => {
+    const lines = [
+      assistant("m1", {
+        promptTokens: 1000,
+        outputTokens: 10,
+        resentOutputTokens: 10,
+        cacheReadTokens: 200,
+        cacheWriteTokens: 700,
+        longCacheWriteTokens: 300,
+      }),
+      assistant("m1", { promptTokens: 500, outputTokens: 10, resentOutputTokens: 10, cacheWriteTokens: 400 }),
+    ];
+    const counts = sumSessionUsage(lines.join("\n")).chat["p/m1"];
+    expect(counts).toEqual({ input: 200, output: 20, cacheRead: 200, cacheWrite: 1100, longCacheWrite: 300 });
+    if (counts === undefined) return;
+    const price = {
+      input_per_mtok: 3,
+      output_per_mtok: 15,
+      cache_read_per_mtok: 0.3,
+      cache_write_per_mtok: 3.75,
+    };
+    // 200 input, 20 output, 200 read, 800 five-minute writes and 300 one-hour writes.
+    const expected = (200 * 3 + 20 * 15 + 200 * 0.3 + 800 * 3.75 + 300 * 6) / 1_000_000;
+    expect(priceOf(counts, { ...price, cache_write_1h_per_mtok: 6 })).toBeCloseTo(expected, 12);
+    // Nothing is guessed: without the one-hour price there is no cost.
+    expect(priceOf(counts, price)).toBeUndefined();
+    const { longCacheWrite: _, ...fiveMinutesOnly } = counts;
+    expect(priceOf(fiveMinutesOnly, price)).toBeCloseTo(
+      (200 * 3 + 20 * 15 + 200 * 0.3 + 1100 * 3.75) / 1_000_000,
+      12,
+    );
   });
 });
 

@@ -47,8 +47,9 @@ async function start() {
     apiKey: "k",
     baseURL: server.url,
   });
-  const send = async (messages: Message[]): Promise<Usage> => {
-    const request: ModelRequest = { model: "claude-sonnet-4-5", systemPrompt, context: { messages }, tools };
+  const send = async (messages: Message[], settledToolCallIds?: string[]): Promise<Usage> => {
+    const context = { messages, ...(settledToolCallIds === undefined ? {} : { settledToolCallIds }) };
+    const request: ModelRequest = { model: "claude-sonnet-4-5", systemPrompt, context, tools };
     const message = await client.stream(request);
     if (message.usage === undefined) throw new Error("no usage reported");
     return message.usage;
@@ -149,6 +150,49 @@ describe("the caching fake Anthropic server (the context benchmark's prompt cach
     // What follows the changed result is written again; the prefix before it (tools, system, the question) is read.
     expect(cleared.cacheReadTokens).toBeGreaterThan(0);
     expect(cleared.cacheWriteTokens).toBe(cleared.promptTokens - (cleared.cacheReadTokens ?? 0));
+  });
+
+  it("keeps the prefix a one-hour breakpoint ends for an hour, and bills its writes apart", async () => {
+    const { server, send, advance } = await start();
+    const call: Message = {
+      ...assistant(""),
+      content: [{ type: "tool-call", id: "toolu_01", name: "bash", arguments: { command: "cat big.log" } }],
+      stopReason: "tool-use",
+    };
+    const stub: Message = {
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "toolu_01",
+          toolName: "bash",
+          isError: false,
+          content: [{ type: "text", text: "[cleared to save context: output of bash]" }],
+        },
+      ],
+    };
+    const settled = [user(`Look at the log. ${"Context. ".repeat(1000)}`), call, stub];
+    const later = [assistant("Seen."), user(`Next. ${"More context. ".repeat(500)}`)];
+    const first = await send([...settled, ...later], ["toolu_01"]);
+    // Everything through the settled result is written for the hour, the rest for five minutes.
+    const hour = server.exchanges[0]?.longCacheWriteTokens ?? 0;
+    expect(first.longCacheWriteTokens).toBe(hour);
+    expect(hour).toBeGreaterThan(2_000);
+    expect(first.cacheWriteTokens).toBe(first.promptTokens);
+    expect(hour).toBeLessThan(first.promptTokens - 1_000);
+
+    // Thirty minutes on, the five-minute part is gone and the hour's is read.
+    advance(30 * 60_000);
+    const resumed = await send([...settled, ...later, assistant("Done."), user("And now?")], ["toolu_01"]);
+    expect(resumed.cacheReadTokens).toBe(hour);
+    expect(resumed.longCacheWriteTokens).toBeUndefined();
+    expect(server.exchanges[1]?.continuity).toBe("expired");
+
+    // An hour and a minute after that read, nothing is left.
+    advance(61 * 60_000);
+    const gone = await send([...settled, ...later, assistant("Done."), user("And now?")], ["toolu_01"]);
+    expect(gone.cacheReadTokens).toBe(0);
+    expect(gone.longCacheWriteTokens).toBe(hour);
   });
 
   it("rejects a prompt above the window with Anthropic's overflow error, counting it", async () => {

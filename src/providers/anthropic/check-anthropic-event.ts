@@ -19,6 +19,7 @@ const usage = nullish(
     output_tokens: count,
     cache_creation_input_tokens: count,
     cache_read_input_tokens: count,
+    cache_creation: nullish(object({ ephemeral_1h_input_tokens: count })),
     output_tokens_details: nullish(object({ thinking_tokens: count })),
   }),
 );

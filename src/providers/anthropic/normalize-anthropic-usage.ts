@@ -6,6 +6,8 @@ export interface AnthropicUsageFigures {
   input?: number;
   output?: number;
   cacheWrite?: number;
+  /** The part of cacheWrite written for one-hour breakpoints. */
+  longCacheWrite?: number;
   cacheRead?: number;
   thinking?: number;
 }
@@ -16,6 +18,8 @@ export interface RawAnthropicUsage {
   output_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** The cache writes split by lifetime (the five-minute part is the rest). */
+  cache_creation?: { ephemeral_1h_input_tokens?: number | null } | null;
   output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
@@ -34,6 +38,7 @@ export function mergeAnthropicUsage(
     input: pick(raw.input_tokens, figures.input),
     output: pick(raw.output_tokens, figures.output),
     cacheWrite: pick(raw.cache_creation_input_tokens, figures.cacheWrite),
+    longCacheWrite: pick(raw.cache_creation?.ephemeral_1h_input_tokens, figures.longCacheWrite),
     cacheRead: pick(raw.cache_read_input_tokens, figures.cacheRead),
     thinking: pick(raw.output_tokens_details?.thinking_tokens, figures.thinking),
   });
@@ -54,6 +59,8 @@ export function normalizeAnthropicUsage(figures: AnthropicUsageFigures): Usage |
     resentOutputTokens,
     ...optional("cacheReadTokens", figures.cacheRead),
     ...optional("cacheWriteTokens", figures.cacheWrite),
+    // Only a one-hour part there is: most requests write none, and most usage never says.
+    ...optional("longCacheWriteTokens", figures.longCacheWrite || undefined),
     ...optional("reasoningTokens", figures.thinking),
   };
 }

@@ -16,8 +16,23 @@ import type {
 } from "../../core/index.js";
 import { groupToolResults, renderCompactionText } from "../shared/index.js";
 
-/** The one cache breakpoint shape we use: the default five-minute ephemeral cache. */
+/** The usual cache breakpoint: the default five-minute ephemeral cache. */
 export const EPHEMERAL: CacheControlEphemeral = { type: "ephemeral" };
+/**
+ * The breakpoint at the end of what clearing has settled (see `EffectiveContext.settledToolCallId`),
+ * and every one before it (the API wants longer lifetimes first): written at 2x input instead of
+ * 1.25x, it outlives a pause of up to an hour, after which the prompt up to it is read at 0.1x
+ * instead of written again. The part it adds is written once per clearing (later clearings stub
+ * only results after it), so one pause of five minutes or more pays for it.
+ */
+export const EPHEMERAL_HOUR: CacheControlEphemeral = { type: "ephemeral", ttl: "1h" };
+
+/** Whether a rendered request marks a one-hour breakpoint, so the ones before it must be too. */
+export function marksHour(messages: readonly AnthropicMessage[]): boolean {
+  return messages.some((message) =>
+    message.content.some((block) => (block as TextBlockParam).cache_control?.ttl === "1h"),
+  );
+}
 
 /** A message as sent: role plus content blocks (never the string shorthand, so blocks can be marked). */
 export interface AnthropicMessage {
@@ -44,18 +59,41 @@ export function renderAnthropicMessages(
     const next = renderMessage(message, target);
     if (next.content.length > 0) appendMerged(rendered, next);
   }
+  const latest = markLatestTurn(rendered);
+  const settled = markSettled(rendered, context.settledToolCallIds ?? [], latest);
   if (context.compaction !== undefined) {
     const block: TextBlockParam = {
       type: "text",
       text: renderCompactionText(context.compaction.summary),
-      cache_control: EPHEMERAL,
+      cache_control: settled ? EPHEMERAL_HOUR : EPHEMERAL,
     };
     prependUserBlock(rendered, block);
   } else if (rendered[0]?.role === "assistant") {
     prependUserBlock(rendered, { type: "text", text: "(conversation continues)" });
   }
-  markLatestTurn(rendered);
   return rendered;
+}
+
+/**
+ * Marks the results of the settled tool calls (those that are there and are not the latest turn's
+ * own breakpoint) with the one-hour breakpoint; says whether it marked any.
+ */
+function markSettled(
+  rendered: AnthropicMessage[],
+  toolCallIds: readonly string[],
+  latest: ContentBlockParam | undefined,
+): boolean {
+  const ids = new Set(toolCallIds.map(toolUseId));
+  let marked = false;
+  for (const message of rendered) {
+    if (message.role !== "user") continue;
+    for (const block of message.content) {
+      if (block.type !== "tool_result" || !ids.has(block.tool_use_id) || block === latest) continue;
+      block.cache_control = EPHEMERAL_HOUR;
+      marked = true;
+    }
+  }
+  return marked;
 }
 
 function renderMessage(message: Message, target: AnthropicRenderTarget): AnthropicMessage {
@@ -159,9 +197,10 @@ function prependUserBlock(rendered: AnthropicMessage[], block: TextBlockParam): 
 }
 
 /** A breakpoint on the last block of the latest user-side message caches the whole conversation so far. */
-function markLatestTurn(rendered: AnthropicMessage[]): void {
+function markLatestTurn(rendered: AnthropicMessage[]): ContentBlockParam | undefined {
   const latest = rendered.findLast((message) => message.role === "user");
   const block = latest?.content.at(-1);
   // User-side messages hold only text, image and tool_result blocks, all of which take a breakpoint.
   if (block !== undefined) (block as TextBlockParam).cache_control = EPHEMERAL;
+  return block;
 }

@@ -1,4 +1,5 @@
 import type {
+  CacheControlEphemeral,
   MessageCreateParamsStreaming,
   TextBlockParam,
   Tool,
@@ -6,36 +7,52 @@ import type {
 import type { ModelRequest, ToolDefinition } from "../../core/index.js";
 import type { RenderTarget } from "../shared/index.js";
 import { defaultMaxTokens } from "./default-max-tokens.js";
-import { EPHEMERAL, renderAnthropicMessages } from "./render-anthropic-messages.js";
+import {
+  EPHEMERAL,
+  EPHEMERAL_HOUR,
+  marksHour,
+  renderAnthropicMessages,
+} from "./render-anthropic-messages.js";
 
 /**
  * Builds the streaming Messages request. Cache breakpoints (at most four, the API's limit): the
  * last tool, the system prompt, the compaction block and the latest turn, so the stable prefix
  * (tools, system, summary) is paid for once per cache lifetime. Nothing volatile precedes them.
+ * Once clearing has settled the prompt, its settled points take one-hour breakpoints (see
+ * `EPHEMERAL_HOUR`; two at most), the breakpoint before them lives an hour too (the API wants
+ * longer lifetimes first), and to keep four only the latest of the last tool, the system prompt and
+ * the compaction block keeps one: each prefix holds the ones before it, which change only with it.
  */
 export function renderAnthropicRequest(
   request: ModelRequest,
   target: RenderTarget,
 ): MessageCreateParamsStreaming {
+  const messages = renderAnthropicMessages(request.context, { provider: target.provider });
+  const hour = marksHour(messages);
+  const marker = hour ? EPHEMERAL_HOUR : EPHEMERAL;
+  const markSystem = request.systemPrompt !== "" && !(hour && request.context.compaction !== undefined);
   const system: TextBlockParam[] =
     request.systemPrompt === ""
       ? []
-      : [{ type: "text", text: request.systemPrompt, cache_control: EPHEMERAL }];
+      : [{ type: "text", text: request.systemPrompt, ...(markSystem ? { cache_control: marker } : {}) }];
+  const markTools = !hour || (request.systemPrompt === "" && request.context.compaction === undefined);
   return {
     model: request.model,
     max_tokens: request.maxOutputTokens ?? defaultMaxTokens(request.model),
     ...(system.length === 0 ? {} : { system }),
-    ...(request.tools.length === 0 ? {} : { tools: renderAnthropicTools(request.tools) }),
-    messages: renderAnthropicMessages(request.context, { provider: target.provider }),
+    ...(request.tools.length === 0
+      ? {}
+      : { tools: renderAnthropicTools(request.tools, markTools ? marker : undefined) }),
+    messages,
     stream: true,
   };
 }
 
-function renderAnthropicTools(tools: ToolDefinition[]): Tool[] {
+function renderAnthropicTools(tools: ToolDefinition[], marker: CacheControlEphemeral | undefined): Tool[] {
   return tools.map((tool, index) => ({
     name: tool.name,
     description: tool.description,
     input_schema: { type: "object", ...tool.parameters },
-    ...(index === tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+    ...(index === tools.length - 1 && marker !== undefined ? { cache_control: marker } : {}),
   }));
 }

@@ -64,11 +64,13 @@ export function describeClearingSavings(savings: ClearingSavings): string {
 /** The price of `counts`, or undefined when no price is configured for a kind of token it used. */
 export function priceOf(counts: TokenCounts, price: ModelPrice | undefined): number | undefined {
   if (price === undefined) return undefined;
+  const longCacheWrite = counts.longCacheWrite ?? 0;
   const parts: Array<[number, number | undefined]> = [
     [counts.input, price.input_per_mtok],
     [counts.output, price.output_per_mtok],
     [counts.cacheRead, price.cache_read_per_mtok],
-    [counts.cacheWrite, price.cache_write_per_mtok],
+    [counts.cacheWrite - longCacheWrite, price.cache_write_per_mtok],
+    [longCacheWrite, price.cache_write_1h_per_mtok],
   ];
   let sum = 0;
   for (const [tokens, perMillion] of parts) {

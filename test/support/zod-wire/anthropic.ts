@@ -9,6 +9,7 @@ const usage = z
     output_tokens: count,
     cache_creation_input_tokens: count,
     cache_read_input_tokens: count,
+    cache_creation: z.looseObject({ ephemeral_1h_input_tokens: count }).nullish(),
     output_tokens_details: z.looseObject({ thinking_tokens: count }).nullish(),
   })
   .nullish();
