@@ -2,15 +2,17 @@
 // chunk per lazily imported part (each provider adapter with its SDK, the modes), so a run still
 // loads only what it needs, from a handful of files instead of hundreds of modules.
 // The command itself is dist/bin/panto.cjs (scripts/panto-bin.cjs), which answers --version at once
-// and imports dist/bin/panto.js for everything else. The library entry (dist/index.js) and most
+// and requires dist/bin/cli.cjs for everything else. The library entry (dist/index.js) and most
 // tests keep using tsc's per-module output.
 //
-// Every ES module file costs Node a resolution, a read, a compilation and a link of its own: split
-// by where each module is shared, a plain `panto -p` loaded 50 files, and about a third of its own
+// Every module file costs Node a resolution, a read, a compilation and a link of its own: split by
+// where each module is shared, a plain `panto -p` loaded 50 files, and about a third of its own
 // start-up went on loading them. So the modules a plain print run loads statically (from run-cli,
 // run-print and the provider factory, less what the entry, --help's parser and `panto acp` load
-// anyway) go into one chunk, `print-*.js`; the rest is split as rolldown splits it by default. That
+// anyway) go into one chunk, `print-*.cjs`; the rest is split as rolldown splits it by default. That
 // set is found from a first, unwritten build's chunk graph, so a new import joins it by itself.
+// The output is CommonJS so that, on Node 20, panto.cjs can keep V8's compiled code of these files
+// between runs (Node 20 has no compile cache of its own, and none at all for ES modules).
 // dist/bin/modules.json names the modules in each file, for the tests that pin what a run loads.
 import { chmodSync, copyFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { rolldown } from "rolldown";
@@ -18,7 +20,7 @@ import { rolldown } from "rolldown";
 const root = realpathSync(new URL("../", import.meta.url).pathname);
 const outdir = `${root}/dist/bin`;
 const inputOptions = {
-  input: { panto: `${root}/src/cli/main.ts` },
+  input: { cli: `${root}/src/cli/main.ts` },
   platform: "node",
   tsconfig: `${root}/tsconfig.json`,
   transform: { target: "node20" },
@@ -33,8 +35,12 @@ const inputOptions = {
 };
 const outputOptions = {
   dir: outdir,
-  format: "esm",
-  chunkFileNames: "[name]-[hash].js",
+  format: "cjs",
+  // import() of Node's own modules as require(): code compiled with V8's cache (panto.cjs) has no
+  // loader for import() without an experimental flag.
+  dynamicImportInCjs: false,
+  entryFileNames: "[name].cjs",
+  chunkFileNames: "[name]-[hash].cjs",
   // Doc comments are a fifth of the source and only slow the parse; licences stay.
   comments: { legal: true, annotation: true, jsdoc: false },
 };
