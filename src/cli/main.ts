@@ -183,8 +183,11 @@ function forgetDeadTerminal(): void {
 
 exitQuietlyOnClosedPipe(process.stdout);
 exitQuietlyOnClosedPipe(process.stderr);
-const exitCode = await main();
-process.exitCode = exitCode;
-if (exitCode === HANGUP_EXIT) forgetDeadTerminal();
-// Keep-alive sockets or timers left by a provider SDK must not hold the process open.
-setTimeout(() => process.exit(exitCode), 100).unref();
+// Not a top-level await: the installed command is this file bundled as CommonJS (see
+// scripts/bundle-cli.mjs), which has none.
+void main().then((exitCode) => {
+  process.exitCode = exitCode;
+  if (exitCode === HANGUP_EXIT) forgetDeadTerminal();
+  // Keep-alive sockets or timers left by a provider SDK must not hold the process open.
+  setTimeout(() => process.exit(exitCode), 100).unref();
+});

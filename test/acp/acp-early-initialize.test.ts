@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CLI_PATH, cliEnv, tempProject } from "../e2e/run-cli.js";
+import { bundledModules as modulesInFiles, packageOf } from "../package/bundled-modules.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 /** The installed command (the bundle), as an editor starts it. */
@@ -76,18 +76,12 @@ const INITIALIZE = { protocolVersion: 1, clientCapabilities: {} };
 
 /** The npm packages and source modules inside the bundle's files named by IMPORT lines. */
 function bundledModules(importLines: readonly string[]): Set<string> {
-  const modules = new Set<string>();
-  for (const line of importLines) {
-    const url = line.slice("IMPORT ".length);
-    if (!url.startsWith("file://")) continue;
-    const file = fileURLToPath(url);
-    if (!file.startsWith(join(root, "dist", "bin"))) continue;
-    for (const [, path] of readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)) {
-      const bundled = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path ?? "");
-      modules.add(bundled === null ? (path ?? "") : `node_modules/${bundled[1]}`);
-    }
-  }
-  return modules;
+  const files = importLines
+    .map((line) => line.slice("IMPORT ".length))
+    .filter((url) => url.startsWith("file://"))
+    .map((url) => fileURLToPath(url))
+    .filter((file) => file.startsWith(join(root, "dist", "bin")));
+  return new Set(modulesInFiles(files).map((module) => packageOf(module) ?? module));
 }
 
 describe("panto acp answers the first initialize before loading the rest", { timeout: 60_000 }, () => {

@@ -9,6 +9,7 @@ import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-ser
 import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { cliEnv, tempProject } from "../e2e/run-cli.js";
+import { bundledModules, packageOf } from "./bundled-modules.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -30,10 +31,7 @@ interface BinRun {
   stderr: string;
   /** Files of the package the run loaded as ES modules. */
   loaded: string[];
-  /**
-   * The bundled npm packages inside those files (esbuild marks each with a `// node_modules/...` line,
-   * `// ../../x/node_modules/...` when node_modules is a symlink).
-   */
+  /** The bundled npm packages inside those files (as dist/bin/modules.json lists them). */
   packages: Set<string>;
   /** The bundled files of those packages, as "package/path/in/package.mjs". */
   modules: Set<string>;
@@ -78,13 +76,11 @@ function describeRun(status: number | null, stdout: string, traced: string): Bin
     .filter((file) => file.startsWith(dist));
   const packages = new Set<string>();
   const modules = new Set<string>();
-  for (const file of new Set(loaded)) {
-    for (const match of readFileSync(file, "utf8").matchAll(
-      /^\/\/ (?:\S*\/)?node_modules\/((?:@[^/\n]+\/)?[^/\n]+)\/(\S+)$/gm,
-    )) {
-      packages.add(match[1] as string);
-      modules.add(`${match[1]}/${match[2]}`);
-    }
+  for (const module of bundledModules(new Set(loaded))) {
+    const name = packageOf(module);
+    if (name === undefined) continue;
+    packages.add(name.slice("node_modules/".length));
+    modules.add(module.slice("node_modules/".length));
   }
   const stderr = traced
     .split("\n")

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { cliEnv, tempProject } from "../e2e/run-cli.js";
+import { bundledModules, packageOf } from "./bundled-modules.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const BIN = join(root, "dist", "bin", "panto.cjs");
@@ -16,9 +17,9 @@ const UPDATE = "UPDATE_PRINT_RUN_MODULES=1 npx vitest run test/package/print-run
 
 /**
  * Runs the installed command (the bundle) for `-p hi` against a fake server with an import trace,
- * and names what it loaded: the source modules inside the loaded chunks (esbuild marks each with a
- * `// src/...` line) and the npm packages (`// node_modules/NAME/...`, one entry per package, so an
- * upgrade of a package that is loaded anyway changes nothing here).
+ * and names what it loaded: the source modules inside the loaded chunks (as dist/bin/modules.json
+ * lists them) and the npm packages (`node_modules/NAME`, one entry per package, so an upgrade of a
+ * package that is loaded anyway changes nothing here).
  */
 function loadedModules(
   env: NodeJS.ProcessEnv,
@@ -44,14 +45,7 @@ function loadedModules(
           .map((line) => fileURLToPath(line.slice("IMPORT ".length)))
           .filter((file) => file.startsWith(join(root, "dist", "bin"))),
       );
-      const modules = new Set<string>();
-      for (const file of files) {
-        for (const [, path] of readFileSync(file, "utf8").matchAll(/^\/\/ (\S+\.[cm]?[jt]s)$/gm)) {
-          // Through a symlinked node_modules esbuild writes "../../x/node_modules/...": keep the package.
-          const bundled = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path ?? "");
-          modules.add(bundled === null ? (path ?? "") : `node_modules/${bundled[1]}`);
-        }
-      }
+      const modules = new Set(bundledModules(files).map((module) => packageOf(module) ?? module));
       const stderr = traced
         .split("\n")
         .filter((line) => !line.startsWith("IMPORT "))

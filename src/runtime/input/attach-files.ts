@@ -35,7 +35,9 @@ export async function attachFiles(prompt: string, cwd: string, sandbox?: ToolSan
   if (!paths.ok) return paths;
   const blocks: string[] = [];
   const images: ImageBlock[] = [];
-  const layout = sandbox?.layout();
+  // Resolving the sandbox's rules against the file system costs milliseconds of every start:
+  // only a prompt that names a file pays it.
+  const layout = paths.files.length === 0 ? undefined : sandbox?.layout();
   for (const path of paths.files) {
     try {
       // In a sandbox, what the model's tools may not read is not handed to it through @ either.
@@ -73,13 +75,15 @@ async function attachPastedImages(
 ): Promise<{ ok: true; images: ImageBlock[]; files: string[] } | { ok: false; error: string }> {
   const images: ImageBlock[] = [];
   const files: string[] = [];
-  const layout = sandbox?.layout();
+  // Resolved at the first pasted image (see attachFiles), once for all of them.
+  let layout: SandboxLayout | undefined;
   for (const match of prompt.matchAll(PASTED_PATH)) {
     const written = (match[1] ?? match[2] ?? match[3] ?? "").replace(/\\ /g, " ");
     const given = written.startsWith("~/") ? join(homedir(), written.slice(2)) : written;
     if (!isImagePath(given) || mentioned.includes(given) || files.includes(given)) continue;
     if (!(await stat(given).catch(() => undefined))?.isFile()) continue;
     try {
+      layout ??= sandbox?.layout();
       const absolute =
         layout === undefined ? resolve(cwd, given) : checkAccess(layout, resolve(cwd, given), "read", given);
       images.push(await readImageAttachment(absolute, given, layout));
