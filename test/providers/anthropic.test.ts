@@ -473,6 +473,32 @@ describe("Anthropic adapter: request bodies", () => {
     ).toEqual(["result c1", "result c3"]);
   });
 
+  it("gives the settled results five-minute breakpoints on another provider of this wire format, four at most", async () => {
+    const fiveMinutes = { type: "ephemeral" };
+    const messages = [...toolTurns(4), user("next")];
+    await client({ provider: "my-proxy" }).stream({
+      systemPrompt: "You are panto.",
+      context: {
+        compaction: { type: "compaction", summary: "S" },
+        messages,
+        settledToolCallIds: ["c0", "c2"],
+      },
+      tools,
+    });
+    const body = server.requests.at(-1)?.body as Body;
+    expect(breakpoints(body).map((point) => [point.at.split(" ")[0], point.marker])).toEqual([
+      ["text", fiveMinutes],
+      ["result", fiveMinutes],
+      ["result", fiveMinutes],
+      ["text", fiveMinutes],
+    ]);
+    expect(
+      breakpoints(body)
+        .slice(1, 3)
+        .map((point) => point.at),
+    ).toEqual(["result c0", "result c2"]);
+  });
+
   it("keeps the five-minute breakpoints when nothing is settled, or the settled result is the latest turn's own", async () => {
     const fiveMinutes = { type: "ephemeral" };
     const messages = toolTurns(2).slice(0, -1);

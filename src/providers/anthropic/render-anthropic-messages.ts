@@ -27,13 +27,6 @@ export const EPHEMERAL: CacheControlEphemeral = { type: "ephemeral" };
  */
 export const EPHEMERAL_HOUR: CacheControlEphemeral = { type: "ephemeral", ttl: "1h" };
 
-/** Whether a rendered request marks a one-hour breakpoint, so the ones before it must be too. */
-export function marksHour(messages: readonly AnthropicMessage[]): boolean {
-  return messages.some((message) =>
-    message.content.some((block) => (block as TextBlockParam).cache_control?.ttl === "1h"),
-  );
-}
-
 /** A message as sent: role plus content blocks (never the string shorthand, so blocks can be marked). */
 export interface AnthropicMessage {
   role: "user" | "assistant";
@@ -54,34 +47,49 @@ export function renderAnthropicMessages(
   context: EffectiveContext,
   target: AnthropicRenderTarget,
 ): AnthropicMessage[] {
+  return renderAnthropicConversation(context, target).messages;
+}
+
+/**
+ * `renderAnthropicMessages`, saying also which breakpoint the settled points took (undefined when
+ * none did): the request's breakpoints before them must live as long, and leave room for them.
+ */
+export function renderAnthropicConversation(
+  context: EffectiveContext,
+  target: AnthropicRenderTarget,
+): { messages: AnthropicMessage[]; settled: CacheControlEphemeral | undefined } {
   const rendered: AnthropicMessage[] = [];
   for (const message of groupToolResults(context.messages)) {
     const next = renderMessage(message, target);
     if (next.content.length > 0) appendMerged(rendered, next);
   }
   const latest = markLatestTurn(rendered);
-  const settled = markSettled(rendered, context.settledToolCallIds ?? [], latest);
+  const marker = target.provider === "anthropic" ? EPHEMERAL_HOUR : EPHEMERAL;
+  const settled = markSettled(rendered, context.settledToolCallIds ?? [], latest, marker)
+    ? marker
+    : undefined;
   if (context.compaction !== undefined) {
     const block: TextBlockParam = {
       type: "text",
       text: renderCompactionText(context.compaction.summary),
-      cache_control: settled ? EPHEMERAL_HOUR : EPHEMERAL,
+      cache_control: settled ?? EPHEMERAL,
     };
     prependUserBlock(rendered, block);
   } else if (rendered[0]?.role === "assistant") {
     prependUserBlock(rendered, { type: "text", text: "(conversation continues)" });
   }
-  return rendered;
+  return { messages: rendered, settled };
 }
 
 /**
  * Marks the results of the settled tool calls (those that are there and are not the latest turn's
- * own breakpoint) with the one-hour breakpoint; says whether it marked any.
+ * own breakpoint) with `marker`; says whether it marked any.
  */
 function markSettled(
   rendered: AnthropicMessage[],
   toolCallIds: readonly string[],
   latest: ContentBlockParam | undefined,
+  marker: CacheControlEphemeral,
 ): boolean {
   const ids = new Set(toolCallIds.map(toolUseId));
   let marked = false;
@@ -89,7 +97,7 @@ function markSettled(
     if (message.role !== "user") continue;
     for (const block of message.content) {
       if (block.type !== "tool_result" || !ids.has(block.tool_use_id) || block === latest) continue;
-      block.cache_control = EPHEMERAL_HOUR;
+      block.cache_control = marker;
       marked = true;
     }
   }

@@ -7,35 +7,31 @@ import type {
 import type { ModelRequest, ToolDefinition } from "../../core/index.js";
 import type { RenderTarget } from "../shared/index.js";
 import { defaultMaxTokens } from "./default-max-tokens.js";
-import {
-  EPHEMERAL,
-  EPHEMERAL_HOUR,
-  marksHour,
-  renderAnthropicMessages,
-} from "./render-anthropic-messages.js";
+import { EPHEMERAL, renderAnthropicConversation } from "./render-anthropic-messages.js";
 
 /**
  * Builds the streaming Messages request. Cache breakpoints (at most four, the API's limit): the
  * last tool, the system prompt, the compaction block and the latest turn, so the stable prefix
  * (tools, system, summary) is paid for once per cache lifetime. Nothing volatile precedes them.
- * Once clearing has settled the prompt, its settled points take one-hour breakpoints (see
- * `EPHEMERAL_HOUR`; two at most), the breakpoint before them lives an hour too (the API wants
- * longer lifetimes first), and to keep four only the latest of the last tool, the system prompt and
- * the compaction block keeps one: each prefix holds the ones before it, which change only with it.
+ * Once clearing has settled the prompt, its settled points take breakpoints too (one-hour ones on
+ * Anthropic's API, see `EPHEMERAL_HOUR`; two at most), the breakpoint before them lives as long
+ * (the API wants longer lifetimes first), and to keep four only the latest of the last tool, the
+ * system prompt and the compaction block keeps one: each prefix holds the ones before it, which
+ * change only with it.
  */
 export function renderAnthropicRequest(
   request: ModelRequest,
   target: RenderTarget,
 ): MessageCreateParamsStreaming {
-  const messages = renderAnthropicMessages(request.context, { provider: target.provider });
-  const hour = marksHour(messages);
-  const marker = hour ? EPHEMERAL_HOUR : EPHEMERAL;
-  const markSystem = request.systemPrompt !== "" && !(hour && request.context.compaction !== undefined);
+  const { messages, settled } = renderAnthropicConversation(request.context, { provider: target.provider });
+  const marker = settled ?? EPHEMERAL;
+  const settling = settled !== undefined;
+  const markSystem = request.systemPrompt !== "" && !(settling && request.context.compaction !== undefined);
   const system: TextBlockParam[] =
     request.systemPrompt === ""
       ? []
       : [{ type: "text", text: request.systemPrompt, ...(markSystem ? { cache_control: marker } : {}) }];
-  const markTools = !hour || (request.systemPrompt === "" && request.context.compaction === undefined);
+  const markTools = !settling || (request.systemPrompt === "" && request.context.compaction === undefined);
   return {
     model: request.model,
     max_tokens: request.maxOutputTokens ?? defaultMaxTokens(request.model),
