@@ -2,8 +2,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import type { FakeReply } from "../../src/simulator/fake-provider-types.js";
 import { acpProjects } from "../support/acp-project.js";
+import { bashCall, todoCall } from "../support/tool-calls.js";
 import { type AcpProcess, waitFor } from "./acp-harness.js";
 
 /**
@@ -14,15 +14,6 @@ import { type AcpProcess, waitFor } from "./acp-harness.js";
  */
 const MODEL = "anthropic/claude-sonnet-4-5";
 
-type Item = { content: string; status: string; evidence?: string };
-const todoCall = (id: string, items: Item[]): FakeReply => ({
-  type: "tool-calls",
-  calls: [{ id, name: "todo", arguments: { items } }],
-});
-const bashCall = (id: string, command: string): FakeReply => ({
-  type: "tool-calls",
-  calls: [{ id, name: "bash", arguments: { command } }],
-});
 type Plan = Extract<SessionUpdate, { sessionUpdate: "plan" }>;
 const plans = (updates: SessionUpdate[]): Plan[] =>
   updates.filter((update): update is Plan => update.sessionUpdate === "plan");
