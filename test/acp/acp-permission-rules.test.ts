@@ -10,9 +10,9 @@ describe("panto acp with permission rules", { timeout: 60_000 }, () => {
   const acps = acpProjects();
 
   it("sends no permission request for a call an allow rule covers, and fails a denied one naming the rule", async () => {
-    const { server, project, env } = await acps.project((home) => ({
-      PANTO_MANAGED_SETTINGS: join(home, "no-managed.json"),
-    }));
+    const { server, project, env } = await acps.project({
+      env: (home) => ({ PANTO_MANAGED_SETTINGS: join(home, "no-managed.json") }),
+    });
     await mkdir(join(project, ".panto"), { recursive: true });
     const config = join(project, ".panto", "config.json");
     await writeFile(
@@ -50,9 +50,9 @@ describe("panto acp with permission rules", { timeout: 60_000 }, () => {
   });
 
   it("answers allow_always with the suggested rule for the session: a later call it covers sends no permission request, one it does not cover does, and no file is written", async () => {
-    const { server, home, project, env } = await acps.project((home) => ({
-      PANTO_MANAGED_SETTINGS: join(home, "no-managed.json"),
-    }));
+    const { server, home, project, env } = await acps.project({
+      env: (home) => ({ PANTO_MANAGED_SETTINGS: join(home, "no-managed.json") }),
+    });
     const acp = acps.start(
       ["-m", MODEL],
       { cwd: project, env },

@@ -1,6 +1,6 @@
 import { afterEach } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
+import type { FakeServer, FakeServerOptions } from "../../src/simulator/fake-provider-types.js";
 import { AcpProcess, type ClientScript } from "../acp/acp-harness.js";
 import { cliEnv, tempProject } from "../e2e/run-cli.js";
 import { closeAfterEach } from "./close-after-each.js";
@@ -18,8 +18,11 @@ export interface AcpProject {
  * processes killed after it, so a failed test leaves neither behind.
  */
 export function acpProjects(): {
-  /** `extraEnv` adds to the environment, given the home (which is made here). */
-  project(extraEnv?: (home: string) => Record<string, string>): Promise<AcpProject>;
+  /** `server` starts the fake server; `env` adds to the environment, given the home (which is made here). */
+  project(options?: {
+    server?: FakeServerOptions;
+    env?: (home: string) => Record<string, string>;
+  }): Promise<AcpProject>;
   start(
     args: readonly string[],
     options: { cwd: string; env: NodeJS.ProcessEnv },
@@ -32,13 +35,13 @@ export function acpProjects(): {
     for (const process of processes.splice(0)) process.kill();
   });
   return {
-    async project(extraEnv = () => ({})) {
-      const server = closeAfter(await startFakeAnthropicServer());
+    async project(options = {}) {
+      const server = closeAfter(await startFakeAnthropicServer(options.server));
       const { home, project } = await tempProject();
       const env = cliEnv(home, {
         ANTHROPIC_API_KEY: "test-key",
         ANTHROPIC_BASE_URL: server.url,
-        ...extraEnv(home),
+        ...options.env?.(home),
       });
       return { server, home, project, env };
     },
