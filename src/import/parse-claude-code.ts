@@ -10,8 +10,9 @@ import type {
 } from "../core/index.js";
 import { activeBranch, type TreeLink } from "./active-branch.js";
 import { isObject } from "./detect-format.js";
-import type { ImportItem, ParsedSource, SourceLine } from "./import-types.js";
+import type { ParsedSource, SourceLine } from "./import-types.js";
 import { asArguments, asText, blockPlaceholder, imagePlaceholder, toUsage } from "./source-blocks.js";
+import { SourceReader } from "./source-reader.js";
 
 type Json = Record<string, unknown>;
 
@@ -48,11 +49,8 @@ export function parseClaudeCode(lines: readonly SourceLine[]): ParsedSource {
   return state.result();
 }
 
-class ClaudeReader {
-  readonly items: ImportItem[] = [];
+class ClaudeReader extends SourceReader {
   readonly toolNames = new Map<string, string>();
-  sourceId: string | undefined;
-  sourceCwd: string | undefined;
   model: string | undefined;
   /** The trigger of a compact boundary whose summary message is still to come. */
   pendingTrigger: CompactionTrigger | undefined;
@@ -81,20 +79,12 @@ class ClaudeReader {
     }
   }
 
-  result(): ParsedSource {
-    return {
-      format: "claude-code",
-      items: this.items,
-      skipped: {},
-      warnings: [],
-      ...(this.sourceId === undefined ? {} : { sourceId: this.sourceId }),
-      ...(this.sourceCwd === undefined ? {} : { sourceCwd: this.sourceCwd }),
-      ...(this.model === undefined ? {} : { model: this.model }),
-    };
+  constructor() {
+    super("claude-code");
   }
 
-  private note(line: number, type: string, text: string, unknown: boolean): void {
-    this.items.push({ kind: "note", line, type: `claude-code ${type}`, text, unknown });
+  protected foundModel(): string | undefined {
+    return this.model;
   }
 
   private user(line: number, value: Json): void {

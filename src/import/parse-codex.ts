@@ -1,7 +1,8 @@
 import type { AssistantMessage, TextBlock, ToolResultBlock } from "../core/index.js";
 import { isObject } from "./detect-format.js";
-import type { ImportItem, ParsedSource, SourceLine } from "./import-types.js";
+import type { ParsedSource, SourceLine } from "./import-types.js";
 import { asArguments, asText, blockPlaceholder, imagePlaceholder, toUsage } from "./source-blocks.js";
+import { SourceReader } from "./source-reader.js";
 
 type Json = Record<string, unknown>;
 
@@ -22,12 +23,8 @@ export function parseCodex(lines: readonly SourceLine[]): ParsedSource {
   return reader.result();
 }
 
-class CodexReader {
-  readonly items: ImportItem[] = [];
-  readonly skipped: Record<string, number> = {};
+class CodexReader extends SourceReader {
   readonly toolNames = new Map<string, string>();
-  sourceId: string | undefined;
-  sourceCwd: string | undefined;
   model = "unknown";
   /** The latest answer, until a token count gives it its usage. */
   lastAnswer: AssistantMessage | undefined;
@@ -74,24 +71,12 @@ class CodexReader {
     }
   }
 
-  result(): ParsedSource {
-    return {
-      format: "codex",
-      items: this.items,
-      skipped: this.skipped,
-      warnings: [],
-      ...(this.sourceId === undefined ? {} : { sourceId: this.sourceId }),
-      ...(this.sourceCwd === undefined ? {} : { sourceCwd: this.sourceCwd }),
-      ...(this.model === "unknown" ? {} : { model: `openai/${this.model}` }),
-    };
+  constructor() {
+    super("codex");
   }
 
-  private skip(type: string): void {
-    this.skipped[type] = (this.skipped[type] ?? 0) + 1;
-  }
-
-  private note(line: number, type: string, text: string, unknown: boolean): void {
-    this.items.push({ kind: "note", line, type: `codex ${type}`, text, unknown });
+  protected foundModel(): string | undefined {
+    return this.model === "unknown" ? undefined : `openai/${this.model}`;
   }
 
   private meta(line: number, payload: Json): void {

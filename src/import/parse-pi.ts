@@ -1,8 +1,9 @@
 import type { ApiKind, AssistantMessage, Message, StopReason, TextBlock } from "../core/index.js";
 import { activeBranch, type TreeLink } from "./active-branch.js";
 import { isObject } from "./detect-format.js";
-import type { ImportItem, ParsedSource, SourceLine } from "./import-types.js";
+import type { ParsedSource, SourceLine } from "./import-types.js";
 import { asArguments, asText, blockPlaceholder, imagePlaceholder, toUsage } from "./source-blocks.js";
+import { SourceReader } from "./source-reader.js";
 
 type Json = Record<string, unknown>;
 
@@ -46,10 +47,7 @@ export function parsePi(lines: readonly SourceLine[]): ParsedSource {
   return reader.result();
 }
 
-class PiReader {
-  readonly items: ImportItem[] = [];
-  sourceId: string | undefined;
-  sourceCwd: string | undefined;
+class PiReader extends SourceReader {
   model: string | undefined;
 
   read(line: SourceLine, first: boolean, onBranch: ReadonlySet<string> | undefined): void {
@@ -86,20 +84,12 @@ class PiReader {
       this.note(line.line, String(value.type), JSON.stringify(value), !PI_SETTINGS.has(String(value.type)));
   }
 
-  result(): ParsedSource {
-    return {
-      format: "pi",
-      items: this.items,
-      skipped: {},
-      warnings: [],
-      ...(this.sourceId === undefined ? {} : { sourceId: this.sourceId }),
-      ...(this.sourceCwd === undefined ? {} : { sourceCwd: this.sourceCwd }),
-      ...(this.model === undefined ? {} : { model: this.model }),
-    };
+  constructor() {
+    super("pi");
   }
 
-  private note(line: number, type: string, text: string, unknown: boolean): void {
-    this.items.push({ kind: "note", line, type: `pi ${type}`, text, unknown });
+  protected foundModel(): string | undefined {
+    return this.model;
   }
 
   private push(line: number, id: string | undefined, message: Message): void {

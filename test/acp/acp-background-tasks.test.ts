@@ -1,9 +1,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess, waitFor } from "./acp-harness.js";
+import { describe, expect, it } from "vitest";
+import { acpProjects } from "../support/acp-project.js";
+import { waitFor } from "./acp-harness.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 
@@ -24,24 +22,15 @@ function texts(update: ToolUpdate | undefined): string {
 }
 
 describe("panto acp: background commands", { timeout: 60_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   it("keeps the bash call that started a task in_progress after its result, until the task ends", async () => {
-    const server = closeAfter(await startFakeAnthropicServer());
-    const { home, project } = await tempProject();
-    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
-    const acp = new AcpProcess(
+    const { server, project, env } = await acps.project();
+    const acp = acps.start(
       ["-m", MODEL, "--sandbox", "full"],
       { cwd: project, env },
-      {
-        permissions: ["allow_once"],
-      },
+      { permissions: ["allow_once"] },
     );
-    processes.push(acp);
     await acp.initialize();
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
     server.enqueue(

@@ -1,12 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import { describe, expect, it } from "vitest";
 import type { FakeReply, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
-import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess } from "./acp-harness.js";
+import { acpProjects } from "../support/acp-project.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 const SUMMARY = "SUMMARY-OF-EARLIER-WORK: the user asked questions about the parser.";
@@ -38,17 +35,13 @@ function responder(failSummaries: boolean) {
 }
 
 describe("panto acp: compaction the editor sees", { timeout: 90_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   async function start(options: { entities: boolean; failSummaries?: boolean; keepTokens?: number }) {
-    const server = closeAfter(
-      await startFakeAnthropicServer({ responder: responder(options.failSummaries === true) }),
-    );
-    const { home, project } = await tempProject();
+    const { server, home, project, env } = await acps.project({
+      server: { responder: responder(options.failSummaries === true) },
+      env: () => ({ PANTO_MAX_RETRIES: "0" }),
+    });
     await mkdir(join(project, ".panto"), { recursive: true });
     await writeFile(
       join(project, ".panto", "config.json"),
@@ -57,13 +50,7 @@ describe("panto acp: compaction the editor sees", { timeout: 90_000 }, () => {
         prices: { [MODEL]: { input_per_mtok: 3, output_per_mtok: 15 } },
       }),
     );
-    const env = cliEnv(home, {
-      ANTHROPIC_API_KEY: "test-key",
-      ANTHROPIC_BASE_URL: server.url,
-      PANTO_MAX_RETRIES: "0",
-    });
-    const acp = new AcpProcess(["-m", MODEL], { cwd: project, env });
-    processes.push(acp);
+    const acp = acps.start(["-m", MODEL], { cwd: project, env });
     await acp.initialize(options.entities ? { session: { compaction: {} } } : {});
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
     const prompt = async (text: string, meta?: Record<string, unknown>) =>

@@ -1,11 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess, waitFor } from "./acp-harness.js";
+import { describe, expect, it } from "vitest";
+import { acpProjects } from "../support/acp-project.js";
+import { waitFor } from "./acp-harness.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 
@@ -24,23 +22,16 @@ function warningsIn(updates: readonly SessionUpdate[]): unknown[] {
 }
 
 describe("panto acp: context warnings (issue 34)", { timeout: 60_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   it("sends a usage_update with _meta panto/contextWarning once per level, and again after /compact took the context below it", async () => {
-    const server = closeAfter(await startFakeAnthropicServer());
-    const { home, project } = await tempProject();
+    const { server, project, env } = await acps.project();
     await mkdir(join(project, ".panto"), { recursive: true });
     await writeFile(
       join(project, ".panto", "config.json"),
       JSON.stringify({ models: { [MODEL]: { context_window: 36_000 } }, keep_verbatim_tokens: 0 }),
     );
-    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
-    const acp = new AcpProcess(["-m", MODEL], { cwd: project, env });
-    processes.push(acp);
+    const acp = acps.start(["-m", MODEL], { cwd: project, env });
     await acp.initialize();
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
     const prompt = async (text: string) => {

@@ -2,11 +2,10 @@ import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { RequestError, type SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess, type ClientScript } from "./acp-harness.js";
+import { describe, expect, it } from "vitest";
+import { cliEnv } from "../e2e/run-cli.js";
+import { acpProjects } from "../support/acp-project.js";
+import type { ClientScript } from "./acp-harness.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 
@@ -22,24 +21,13 @@ function joinedAgentText(updates: readonly SessionUpdate[]): string {
 }
 
 describe("panto acp: the editor slips of issue 42 (SDK client over stdio)", { timeout: 60_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   async function start(
     options: { args?: string[]; env?: Record<string, string>; script?: ClientScript } = {},
   ) {
-    const server = closeAfter(await startFakeAnthropicServer());
-    const { home, project } = await tempProject();
-    const env = cliEnv(home, {
-      ANTHROPIC_API_KEY: "test-key",
-      ANTHROPIC_BASE_URL: server.url,
-      ...options.env,
-    });
-    const acp = new AcpProcess(options.args ?? ["-m", MODEL], { cwd: project, env }, options.script);
-    processes.push(acp);
+    const { server, home, project, env } = await acps.project({ env: () => options.env ?? {} });
+    const acp = acps.start(options.args ?? ["-m", MODEL], { cwd: project, env }, options.script);
     return { server, home, project, env, acp };
   }
 
@@ -62,8 +50,7 @@ describe("panto acp: the editor slips of issue 42 (SDK client over stdio)", { ti
 
   it("answers session/new with no model configured as auth required, saying how to configure one", async () => {
     const { acp, project, home } = await start({ args: [] });
-    const bare = new AcpProcess([], { cwd: project, env: cliEnv(home) });
-    processes.push(bare);
+    const bare = acps.start([], { cwd: project, env: cliEnv(home) });
     acp.kill();
     await bare.initialize();
     const error = await bare.agent.request("session/new", { cwd: project, mcpServers: [] }).then(
@@ -135,8 +122,7 @@ describe("panto acp: the editor slips of issue 42 (SDK client over stdio)", { ti
     await prompt("/compact");
     expect(await acp.end()).toBe(0);
 
-    const again = new AcpProcess(["-m", MODEL], { cwd: project, env });
-    processes.push(again);
+    const again = acps.start(["-m", MODEL], { cwd: project, env });
     await again.initialize();
     await again.agent.request("session/load", { sessionId, cwd: project, mcpServers: [] });
     const shown = joinedAgentText(again.updates(sessionId));

@@ -1,25 +1,17 @@
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import { describe, expect, it } from "vitest";
 import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess, type ClientScript, waitFor } from "./acp-harness.js";
+import { acpProjects } from "../support/acp-project.js";
+import { type ClientScript, waitFor } from "./acp-harness.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 
 describe("panto acp: handshake and a text turn", { timeout: 60_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   async function start(script: ClientScript = {}) {
-    const server = closeAfter(await startFakeAnthropicServer());
-    const { home, project } = await tempProject();
-    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
-    const acp = new AcpProcess(["-m", MODEL], { cwd: project, env }, script);
-    processes.push(acp);
+    const { server, home, project, env } = await acps.project();
+    const acp = acps.start(["-m", MODEL], { cwd: project, env }, script);
     return { server, project, home, env, acp };
   }
 
@@ -45,8 +37,7 @@ describe("panto acp: handshake and a text turn", { timeout: 60_000 }, () => {
 
   it("advertises images only when -m names a model that accepts them", async () => {
     const { home, project } = await tempProject();
-    const acp = new AcpProcess(["-m", "ollama/qwen2.5-coder:7b"], { cwd: project, env: cliEnv(home) }, {});
-    processes.push(acp);
+    const acp = acps.start(["-m", "ollama/qwen2.5-coder:7b"], { cwd: project, env: cliEnv(home) }, {});
     const init = await acp.initialize();
     expect(init.agentCapabilities?.promptCapabilities).toEqual({ image: false, embeddedContext: true });
     expect(await acp.end()).toBe(0);

@@ -1,24 +1,18 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess } from "./acp-harness.js";
+import { describe, expect, it } from "vitest";
+import { acpProjects } from "../support/acp-project.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 
 describe("panto acp with permission rules", { timeout: 60_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   it("sends no permission request for a call an allow rule covers, and fails a denied one naming the rule", async () => {
-    const server = closeAfter(await startFakeAnthropicServer());
-    const { home, project } = await tempProject();
+    const { server, project, env } = await acps.project({
+      env: (home) => ({ PANTO_MANAGED_SETTINGS: join(home, "no-managed.json") }),
+    });
     await mkdir(join(project, ".panto"), { recursive: true });
     const config = join(project, ".panto", "config.json");
     await writeFile(
@@ -27,14 +21,8 @@ describe("panto acp with permission rules", { timeout: 60_000 }, () => {
     );
     await writeFile(join(project, "notes.txt"), "one\n");
     await writeFile(join(project, "locked.txt"), "keep\n");
-    const env = cliEnv(home, {
-      ANTHROPIC_API_KEY: "test-key",
-      ANTHROPIC_BASE_URL: server.url,
-      PANTO_MANAGED_SETTINGS: join(home, "no-managed.json"),
-    });
     // No scripted answers: a permission request would be answered with an error and show in the log.
-    const acp = new AcpProcess(["-m", MODEL], { cwd: project, env }, {});
-    processes.push(acp);
+    const acp = acps.start(["-m", MODEL], { cwd: project, env }, {});
     await acp.initialize();
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
     server.enqueue(
@@ -62,19 +50,14 @@ describe("panto acp with permission rules", { timeout: 60_000 }, () => {
   });
 
   it("answers allow_always with the suggested rule for the session: a later call it covers sends no permission request, one it does not cover does, and no file is written", async () => {
-    const server = closeAfter(await startFakeAnthropicServer());
-    const { home, project } = await tempProject();
-    const env = cliEnv(home, {
-      ANTHROPIC_API_KEY: "test-key",
-      ANTHROPIC_BASE_URL: server.url,
-      PANTO_MANAGED_SETTINGS: join(home, "no-managed.json"),
+    const { server, home, project, env } = await acps.project({
+      env: (home) => ({ PANTO_MANAGED_SETTINGS: join(home, "no-managed.json") }),
     });
-    const acp = new AcpProcess(
+    const acp = acps.start(
       ["-m", MODEL],
       { cwd: project, env },
       { permissions: ["allow_always", "reject_once"] },
     );
-    processes.push(acp);
     await acp.initialize();
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
     server.enqueue(

@@ -1,10 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess, waitFor } from "./acp-harness.js";
+import { describe, expect, it } from "vitest";
+import { acpProjects } from "../support/acp-project.js";
+import { waitFor } from "./acp-harness.js";
 
 // Plan mode over ACP (issue 38 item 5): the editor's mode menu offers it, a write in it is
 // refused without a question, and leaving it with /plan off (typed in the editor) returns to the
@@ -13,18 +11,11 @@ import { AcpProcess, waitFor } from "./acp-harness.js";
 const MODEL = "anthropic/claude-sonnet-4-5";
 
 describe("panto acp: plan mode", { timeout: 90_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   it("offers plan as a mode, refuses a write in it, and /plan off returns to the mode before it", async () => {
-    const server = closeAfter(await startFakeAnthropicServer());
-    const { home, project } = await tempProject();
-    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
-    const acp = new AcpProcess(["-m", MODEL], { cwd: project, env });
-    processes.push(acp);
+    const { server, project, env } = await acps.project();
+    const acp = acps.start(["-m", MODEL], { cwd: project, env });
     await acp.initialize();
     const created = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
     const { sessionId } = created;

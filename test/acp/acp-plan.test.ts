@@ -1,12 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import type { FakeReply } from "../../src/simulator/fake-provider-types.js";
-import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess, waitFor } from "./acp-harness.js";
+import { describe, expect, it } from "vitest";
+import { acpProjects } from "../support/acp-project.js";
+import { bashCall, todoCall } from "../support/tool-calls.js";
+import { type AcpProcess, waitFor } from "./acp-harness.js";
 
 /**
  * The task list as the protocol's `plan` session update: `panto acp` (the built CLI) driven over
@@ -16,39 +14,23 @@ import { AcpProcess, waitFor } from "./acp-harness.js";
  */
 const MODEL = "anthropic/claude-sonnet-4-5";
 
-type Item = { content: string; status: string; evidence?: string };
-const todoCall = (id: string, items: Item[]): FakeReply => ({
-  type: "tool-calls",
-  calls: [{ id, name: "todo", arguments: { items } }],
-});
-const bashCall = (id: string, command: string): FakeReply => ({
-  type: "tool-calls",
-  calls: [{ id, name: "bash", arguments: { command } }],
-});
 type Plan = Extract<SessionUpdate, { sessionUpdate: "plan" }>;
 const plans = (updates: SessionUpdate[]): Plan[] =>
   updates.filter((update): update is Plan => update.sessionUpdate === "plan");
 
 describe("panto acp: the task list as the editor's plan", { timeout: 90_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   async function setup() {
-    const server = closeAfter(await startFakeAnthropicServer());
-    const { home, project } = await tempProject();
+    const { server, project, env } = await acps.project();
     await writeFile(join(project, "package.json"), JSON.stringify({ scripts: { test: "node check.cjs" } }));
     const tests = (passing: boolean) =>
       writeFile(
         join(project, "check.cjs"),
         passing ? 'console.log("12 tests passed");\n' : 'console.log("FAIL parser");\nprocess.exit(1);\n',
       );
-    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
     const open = async () => {
-      const acp = new AcpProcess(["-m", MODEL], { cwd: project, env });
-      processes.push(acp);
+      const acp = acps.start(["-m", MODEL], { cwd: project, env });
       await acp.initialize();
       return acp;
     };

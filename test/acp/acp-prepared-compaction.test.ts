@@ -1,12 +1,10 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import type { FakeServer, RecordedRequest } from "../../src/simulator/index.js";
-import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess, waitFor } from "./acp-harness.js";
+import { describe, expect, it } from "vitest";
+import type { RecordedRequest } from "../../src/simulator/index.js";
+import { acpProjects } from "../support/acp-project.js";
+import { waitFor } from "./acp-harness.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 /** About 25,000 tokens as the fake server counts them (characters / 4); the rest of a request is near 4,000. */
@@ -27,23 +25,16 @@ function text(request: RecordedRequest | undefined): string {
 }
 
 describe("panto acp: a compaction prepared before the wall (issue 34)", { timeout: 90_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   async function session(config: Record<string, unknown>) {
-    const server: FakeServer = closeAfter(await startFakeAnthropicServer({ contextWindow: SERVER_WINDOW }));
-    const { home, project } = await tempProject();
+    const { server, home, project, env } = await acps.project({ server: { contextWindow: SERVER_WINDOW } });
     await mkdir(join(project, ".panto"), { recursive: true });
     await writeFile(
       join(project, ".panto", "config.json"),
       JSON.stringify({ models: { [MODEL]: { context_window: SERVER_WINDOW } }, ...config }),
     );
-    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
-    const acp = new AcpProcess(["-m", MODEL], { cwd: project, env });
-    processes.push(acp);
+    const acp = acps.start(["-m", MODEL], { cwd: project, env });
     await acp.initialize();
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
     const prompt = async (words: string) => {

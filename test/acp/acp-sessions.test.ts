@@ -1,11 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import { describe, expect, it } from "vitest";
 import type { FakeReply, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
-import { cliEnv, runCli, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess, waitFor } from "./acp-harness.js";
+import { runCli } from "../e2e/run-cli.js";
+import { acpProjects } from "../support/acp-project.js";
+import { type AcpProcess, waitFor } from "./acp-harness.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 const SUMMARY = "SUMMARY-OF-EARLIER-WORK";
@@ -18,21 +17,14 @@ function responder(request: RecordedRequest): FakeReply {
 }
 
 describe("panto acp: sessions are panto's sessions", { timeout: 90_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   async function setup() {
-    const server = closeAfter(await startFakeAnthropicServer({ responder }));
-    const { home, project } = await tempProject();
+    const { server, home, project, env } = await acps.project({ server: { responder } });
     await mkdir(join(project, ".panto"), { recursive: true });
     await writeFile(join(project, ".panto", "config.json"), JSON.stringify({ keep_verbatim_tokens: 0 }));
-    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
     const open = async (entities = true) => {
-      const acp = new AcpProcess(["-m", MODEL], { cwd: project, env });
-      processes.push(acp);
+      const acp = acps.start(["-m", MODEL], { cwd: project, env });
       await acp.initialize(entities ? { session: { compaction: {} } } : {});
       return acp;
     };

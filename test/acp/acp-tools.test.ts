@@ -2,11 +2,9 @@ import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess, type ClientScript, waitFor } from "./acp-harness.js";
+import { describe, expect, it } from "vitest";
+import { acpProjects } from "../support/acp-project.js";
+import { type ClientScript, waitFor } from "./acp-harness.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 
@@ -20,18 +18,11 @@ function toolUpdates(updates: readonly SessionUpdate[]): ToolUpdate[] {
 }
 
 describe("panto acp: tool calls, permissions, files and cancel", { timeout: 60_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   async function start(script: ClientScript = {}, serverOptions = {}, args: readonly string[] = []) {
-    const server = closeAfter(await startFakeAnthropicServer(serverOptions));
-    const { home, project } = await tempProject();
-    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
-    const acp = new AcpProcess(["-m", MODEL, ...args], { cwd: project, env }, script);
-    processes.push(acp);
+    const { server, project, env } = await acps.project({ server: serverOptions });
+    const acp = acps.start(["-m", MODEL, ...args], { cwd: project, env }, script);
     await acp.initialize();
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
     return { server, project, acp, sessionId, env };
@@ -355,8 +346,7 @@ describe("panto acp: tool calls, permissions, files and cancel", { timeout: 60_0
     const code = await acp.end();
     expect(code).toBe(0);
     // Resumed, the session has nothing to repair: both calls have their results on disk.
-    const resumed = new AcpProcess(["-m", MODEL], { cwd: project, env }, {});
-    processes.push(resumed);
+    const resumed = acps.start(["-m", MODEL], { cwd: project, env }, {});
     await resumed.initialize();
     await resumed.agent.request("session/load", { sessionId, cwd: project, mcpServers: [] });
     await resumed.end();

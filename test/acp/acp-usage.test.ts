@@ -1,32 +1,22 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import { cliEnv, tempProject } from "../e2e/run-cli.js";
-import { closeAfterEach } from "../support/close-after-each.js";
-import { AcpProcess } from "./acp-harness.js";
+import { describe, expect, it } from "vitest";
+import { acpProjects } from "../support/acp-project.js";
 
 const MODEL = "anthropic/claude-sonnet-4-5";
 
 type UsageUpdate = Extract<SessionUpdate, { sessionUpdate: "usage_update" }>;
 
 describe("panto acp: usage_update before any overflow (issue 42)", { timeout: 60_000 }, () => {
-  const closeAfter = closeAfterEach();
-  const processes: AcpProcess[] = [];
-  afterEach(() => {
-    for (const process of processes.splice(0)) process.kill();
-  });
+  const acps = acpProjects();
 
   async function promptOnce(config: Record<string, unknown>): Promise<UsageUpdate[]> {
-    const server = closeAfter(await startFakeAnthropicServer());
+    const { server, project, env } = await acps.project();
     server.enqueue({ type: "text", text: "An answer.", usage: { input: 3000, output: 200 } });
-    const { home, project } = await tempProject();
     await mkdir(join(project, ".panto"), { recursive: true });
     await writeFile(join(project, ".panto", "config.json"), JSON.stringify(config));
-    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
-    const acp = new AcpProcess(["-m", MODEL], { cwd: project, env });
-    processes.push(acp);
+    const acp = acps.start(["-m", MODEL], { cwd: project, env });
     await acp.initialize();
     const { sessionId } = await acp.agent.request("session/new", { cwd: project, mcpServers: [] });
     const { stopReason } = await acp.agent.request("session/prompt", {

@@ -14,6 +14,7 @@ import {
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
 import type { FakeReply, FakeServer, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
 import { makeSandbox } from "../cli/panto-process.js";
+import { bashCall } from "../support/tool-calls.js";
 
 // The program API (`createPanto`): sessions held open in the test's own process, set up as the CLI
 // sets up a run, against the fake Anthropic server over real HTTP. Every event a test sees is
@@ -74,11 +75,6 @@ async function collect(stream: AsyncIterable<PantoEvent>): Promise<PantoEvent[]>
   expectValid(events);
   return events;
 }
-
-const bashCall = (id: string, command: string): FakeReply => ({
-  type: "tool-calls",
-  calls: [{ id, name: "bash", arguments: { command } }],
-});
 
 describe("the program API (createPanto)", { timeout: 60_000 }, () => {
   it("streams a turn with a tool call as the --json events, in order, ending with result", async () => {

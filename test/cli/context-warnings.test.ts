@@ -1,14 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
-import type { FakeReply, FakeServer } from "../../src/simulator/index.js";
+import { describe, expect, it } from "vitest";
+import type { FakeReply } from "../../src/simulator/index.js";
+import { localModelProjects, OVERFLOW } from "../support/local-model-project.js";
 import { jsonLines, makeSandbox, runPanto } from "./panto-process.js";
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const projects = localModelProjects();
 
 /** A tool round whose request the server reports at `input` prompt tokens. */
 function lsRound(index: number, input: number): FakeReply {
@@ -19,34 +16,9 @@ function lsRound(index: number, input: number): FakeReply {
   };
 }
 
-const OVERFLOW: FakeReply = {
-  type: "error",
-  status: 400,
-  body: JSON.stringify({
-    error: {
-      message:
-        "This model's maximum context length is 10000 tokens. However, your messages resulted in 10400 tokens. Please reduce the length of the messages.",
-      type: "invalid_request_error",
-      param: "messages",
-      code: "context_length_exceeded",
-    },
-  }),
-};
-
 describe("context warnings in --json (built CLI)", { timeout: 60_000 }, () => {
   it("warns once per level of a configured window, and again after a compaction took the context below it", async () => {
-    const box = await makeSandbox();
-    const server = await startFakeOpenAIChatServer();
-    servers.push(server);
-    await mkdir(join(box.project, ".panto"));
-    await writeFile(
-      join(box.project, ".panto", "config.json"),
-      JSON.stringify({
-        model: "local/my-model",
-        providers: { local: { base_url: server.url } },
-        models: { "local/my-model": { context_window: 10000 } },
-      }),
-    );
+    const { box, server } = await projects.open();
     const run = (args: string[]) => runPanto(args, { cwd: box.project, env: box.env });
 
     // A first turn far below every level: no warning.
@@ -86,21 +58,8 @@ describe("context warnings in --json (built CLI)", { timeout: 60_000 }, () => {
   });
 
   it("warns at the levels config context_warnings lists, and never with an empty list", async () => {
-    const box = await makeSandbox();
-    const server = await startFakeOpenAIChatServer();
-    servers.push(server);
-    await mkdir(join(box.project, ".panto"));
-    const config = (levels: number[]) =>
-      writeFile(
-        join(box.project, ".panto", "config.json"),
-        JSON.stringify({
-          model: "local/my-model",
-          providers: { local: { base_url: server.url } },
-          models: { "local/my-model": { context_window: 10000 } },
-          context_warnings: levels,
-        }),
-      );
-    await config([0.5]);
+    const { box, server, configure } = await projects.open({ context_warnings: [0.5] });
+    const config = (levels: number[]) => configure({ context_warnings: levels });
     server.enqueue(lsRound(1, 4000), lsRound(2, 5200), {
       type: "text",
       text: "Done.",

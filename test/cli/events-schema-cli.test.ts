@@ -1,12 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
-import type { FakeReply, FakeServer } from "../../src/simulator/index.js";
+import type { FakeReply } from "../../src/simulator/index.js";
+import { localModelProjects, OVERFLOW } from "../support/local-model-project.js";
 import { jsonLines, makeSandbox, runPanto } from "./panto-process.js";
 
 // Every line the built CLI writes in --json and stream-json mode, over runs that between them make
@@ -20,28 +18,11 @@ const validate = ajv.compile(
   JSON.parse(readFileSync(new URL("../../schema/events.json", import.meta.url), "utf8")),
 );
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const projects = localModelProjects();
 
 function invalid(events: readonly Event[]): unknown[] {
   return events.flatMap((event) => (validate(event) ? [] : [{ event, errors: validate.errors }]));
 }
-
-const OVERFLOW: FakeReply = {
-  type: "error",
-  status: 400,
-  body: JSON.stringify({
-    error: {
-      message:
-        "This model's maximum context length is 10000 tokens. However, your messages resulted in 10400 tokens. Please reduce the length of the messages.",
-      type: "invalid_request_error",
-      param: "messages",
-      code: "context_length_exceeded",
-    },
-  }),
-};
 
 const round = (id: string, name: string, args: Record<string, unknown>, input: number): FakeReply => ({
   type: "tool-calls",
@@ -62,19 +43,7 @@ async function waitFor(stdout: () => string, match: (event: Event) => boolean): 
 
 describe("the events of real runs against the shipped schema (built CLI)", { timeout: 120_000 }, () => {
   it("validates --json runs: tools, todo, checkpoints, context warnings, an overflow's compaction, commands, errors", async () => {
-    const box = await makeSandbox();
-    const server = await startFakeOpenAIChatServer();
-    servers.push(server);
-    await mkdir(join(box.project, ".panto"));
-    await writeFile(
-      join(box.project, ".panto", "config.json"),
-      JSON.stringify({
-        model: "local/my-model",
-        providers: { local: { base_url: server.url } },
-        models: { "local/my-model": { context_window: 10000 } },
-        keep_verbatim_tokens: 10,
-      }),
-    );
+    const { box, server } = await projects.open({ keep_verbatim_tokens: 10 });
     const run = async (args: string[]): Promise<Event[]> =>
       jsonLines((await runPanto(["--json", ...args], { cwd: box.project, env: box.env })).stdout);
     const events: Event[] = [];
@@ -132,7 +101,7 @@ describe("the events of real runs against the shipped schema (built CLI)", { tim
         };
       },
     });
-    servers.push(server);
+    projects.closeAfter(server);
     const env = { ...box.env, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
     const user = (content: string): string =>
       `${JSON.stringify({ type: "user", message: { role: "user", content } })}\n`;

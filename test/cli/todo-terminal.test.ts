@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { FakeReply } from "../../src/simulator/fake-provider-types.js";
 import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
+import { todoCall } from "../support/tool-calls.js";
 import { PANTO_MAIN, type Sandbox } from "./panto-process.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
@@ -11,12 +11,6 @@ import { TmuxTerminal } from "./tmux-terminal.js";
  */
 const MODEL = "anthropic/claude-sonnet-4-5";
 const { start, closeAfter } = useAnthropicSandboxes("k");
-
-type Item = { content: string; status: string; evidence?: string };
-const todoCall = (id: string, items: Item[]): FakeReply => ({
-  type: "tool-calls",
-  calls: [{ id, name: "todo", arguments: { items } }],
-});
 
 async function launch(box: Sandbox, env: NodeJS.ProcessEnv, args: string[] = []): Promise<TmuxTerminal> {
   const terminal = await TmuxTerminal.start([process.execPath, PANTO_MAIN, "-m", MODEL, ...args], {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { FakeReply, RecordedRequest } from "../../src/simulator/fake-provider-types.js";
 import { closeAfterEach } from "../support/close-after-each.js";
 import { compactionCliProject } from "../support/compaction-cli-project.js";
+import { bashCall, todoCall } from "../support/tool-calls.js";
 import { jsonEvents, runCli } from "./run-cli.js";
 
 /**
@@ -40,16 +41,6 @@ function lastToolResult(request: RecordedRequest | undefined): { text: string; i
   }
   return { text: "", isError: false };
 }
-
-type Item = { content: string; status: string; evidence?: string };
-const todoCall = (id: string, items: Item[]): FakeReply => ({
-  type: "tool-calls",
-  calls: [{ id, name: "todo", arguments: { items } }],
-});
-const bashCall = (id: string, command: string): FakeReply => ({
-  type: "tool-calls",
-  calls: [{ id, name: "bash", arguments: { command } }],
-});
 
 const overflow: FakeReply = {
   type: "error",

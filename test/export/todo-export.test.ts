@@ -4,11 +4,11 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TODO_STATUSES } from "../../src/core/index.js";
-import type { FakeReply } from "../../src/simulator/fake-provider-types.js";
 import { flagsInTodoAnswer, todoAnswer } from "../../src/todos/index.js";
 import { runCli } from "../e2e/run-cli.js";
 import { closeAfterEach } from "../support/close-after-each.js";
 import { compactionCliProject } from "../support/compaction-cli-project.js";
+import { bashCall, todoCall } from "../support/tool-calls.js";
 
 /**
  * `panto export --format html` shows the task list at each change: each accepted todo call as the
@@ -19,16 +19,6 @@ import { compactionCliProject } from "../support/compaction-cli-project.js";
 const MODEL = "anthropic/claude-active";
 const CHROMIUM = "/usr/bin/chromium";
 const closeAfter = closeAfterEach();
-
-type Item = { content: string; status: string; evidence?: string };
-const todoCall = (id: string, items: Item[]): FakeReply => ({
-  type: "tool-calls",
-  calls: [{ id, name: "todo", arguments: { items } }],
-});
-const bashCall = (id: string, command: string): FakeReply => ({
-  type: "tool-calls",
-  calls: [{ id, name: "bash", arguments: { command } }],
-});
 
 describe("the flags of a todo answer, read back", () => {
   const text = fc.string({ minLength: 1, maxLength: 40 });

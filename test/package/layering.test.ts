@@ -108,7 +108,7 @@ describe("the layers", () => {
     expect(BELOW_RUNTIME).toEqual(
       expect.arrayContaining(["src/agent", "src/core", "src/providers", "src/session"]),
     );
-    expect(importsOf("src/frontends/terminal/run-interactive.ts")).toContain("src/runtime/start-run.ts");
+    expect(importsOf("src/frontends/shared/with-run.ts")).toContain("src/runtime/start-run.ts");
     expect(importsOf("src/cli/run-cli.ts")).toContain("src/frontends/json/run-json.ts");
     expect(packagesOf("src/providers/openai-chat/openai-sdk.ts")).toContain("openai");
   });

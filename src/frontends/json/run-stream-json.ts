@@ -1,11 +1,10 @@
-import type { RunContext } from "../../runtime/run-context.js";
+import type { FrontEnd } from "../../runtime/front-end.js";
 import { RunEvents } from "../../runtime/run-events.js";
-import { asUsageError } from "../../runtime/setup/setup-errors.js";
-import { startRun } from "../../runtime/start-run.js";
+import { asUsageError, type UsageError } from "../../runtime/setup/setup-errors.js";
 import type { CliOptions } from "../shared/cli-options.js";
 import { EXIT_USAGE } from "../shared/exit-status.js";
 import type { OnceReporter } from "../shared/run-once.js";
-import { runOptionsOf } from "../shared/run-options-of.js";
+import { withRun } from "../shared/with-run.js";
 import { type JsonEvent, jsonLine } from "./json-events.js";
 import { PermissionQuestions } from "./permission-questions.js";
 import { type JsonIo, jsonReporter } from "./run-json.js";
@@ -31,40 +30,33 @@ export async function runStreamJson(options: CliOptions, io: JsonIo): Promise<nu
   events.subscribe((event) => {
     if (event.type !== "command") reporter.event(event);
   });
-  let run: RunContext;
-  try {
-    run = await startRun({
-      options: runOptionsOf(options),
-      io,
-      events,
-      frontEnd: {
-        askApproval: (call, _tool, request, origin) =>
-          questions.ask(call, request, origin, session.turnSignal),
-      },
-    });
-  } catch (error) {
-    return await setupFailed(reporter, error);
-  }
-  try {
-    reporter.started(run);
-    for (const notice of run.notices) reporter.event({ type: "run-notice", message: notice });
-    await run.sessionStart();
-    const exitCode = await session.serve(run, io.stdin);
-    // The session ends here: its background commands stop now, so their ends come before `done`.
-    await run.tasks.close();
-    await reporter.done(exitCode);
-    return exitCode;
-  } catch (error) {
-    return await setupFailed(reporter, error);
-  } finally {
-    await run.close();
-  }
+  const frontEnd: FrontEnd = {
+    askApproval: (call, _tool, request, origin) => questions.ask(call, request, origin, session.turnSignal),
+  };
+  return await withRun(
+    { options, io, events, frontEnd },
+    (usage) => usageFailed(reporter, usage),
+    async (run) => {
+      try {
+        reporter.started(run);
+        for (const notice of run.notices) reporter.event({ type: "run-notice", message: notice });
+        await run.sessionStart();
+        const exitCode = await session.serve(run, io.stdin);
+        // The session ends here: its background commands stop now, so their ends come before `done`.
+        await run.tasks.close();
+        await reporter.done(exitCode);
+        return exitCode;
+      } catch (error) {
+        const usage = asUsageError(error);
+        if (usage === undefined) throw error;
+        return await usageFailed(reporter, usage);
+      }
+    },
+  );
 }
 
 /** A usage error (setup, or a session that fails at its first write) ends the run: `error`, `done`, exit 2. */
-async function setupFailed(reporter: OnceReporter, error: unknown): Promise<number> {
-  const usage = asUsageError(error);
-  if (usage === undefined) throw error;
+async function usageFailed(reporter: OnceReporter, usage: UsageError): Promise<number> {
   reporter.failure({ code: usage.kind, message: usage.message });
   await reporter.done(EXIT_USAGE);
   return EXIT_USAGE;

@@ -1,13 +1,11 @@
 import { preparedCompactionText } from "../../runtime/context-warnings.js";
-import type { RunContext } from "../../runtime/run-context.js";
+import type { FrontEnd } from "../../runtime/front-end.js";
 import { RunEvents } from "../../runtime/run-events.js";
-import { asUsageError } from "../../runtime/setup/setup-errors.js";
-import { startRun } from "../../runtime/start-run.js";
 import type { CliIo } from "../shared/cli-io.js";
 import type { CliOptions } from "../shared/cli-options.js";
 import { EXIT_USAGE } from "../shared/exit-status.js";
-import { runOptionsOf } from "../shared/run-options-of.js";
 import { colourEnabled, createStyle } from "../shared/style.js";
+import { withRun } from "../shared/with-run.js";
 import { Repl } from "./interactive-repl.js";
 import { resumeHint } from "./resume-hint.js";
 import { markdownFor } from "./toolkit/markdown-stream.js";
@@ -25,33 +23,25 @@ export async function runInteractive(options: CliOptions, io: CliIo): Promise<nu
     if (event.type === "compaction-prepared") repl.notice(style.dim(preparedCompactionText(event)));
     else renderer.render(event);
   });
-  let run: RunContext;
-  try {
-    run = await startRun({
-      options: runOptionsOf(options),
-      io,
-      events,
-      frontEnd: {
-        askApproval: (call, tool, request, origin) => repl.askApproval(call, tool, request, origin),
-        editText: (text) => repl.editText(text),
-        reviewDraft: (draft) => repl.reviewDraft(draft),
-        ...(io.stdin.isTTY === true
-          ? { chooseRewind: (path: string, home: string) => repl.chooseRewind(path, home) }
-          : {}),
-      },
-    });
-  } catch (error) {
-    const usage = asUsageError(error);
-    if (usage === undefined) throw error;
-    io.stderr.write(`panto: ${usage.message}\n`);
-    return EXIT_USAGE;
-  }
-  try {
-    const code = await repl.start(run, options.prompt);
-    const hint = resumeHint(run.session);
-    if (hint !== undefined) for (const line of hint.split("\n")) renderer.line(style.dim(line));
-    return code;
-  } finally {
-    await run.close();
-  }
+  const frontEnd: FrontEnd = {
+    askApproval: (call, tool, request, origin) => repl.askApproval(call, tool, request, origin),
+    editText: (text) => repl.editText(text),
+    reviewDraft: (draft) => repl.reviewDraft(draft),
+    ...(io.stdin.isTTY === true
+      ? { chooseRewind: (path: string, home: string) => repl.chooseRewind(path, home) }
+      : {}),
+  };
+  return await withRun(
+    { options, io, events, frontEnd },
+    (usage) => {
+      io.stderr.write(`panto: ${usage.message}\n`);
+      return EXIT_USAGE;
+    },
+    async (run) => {
+      const code = await repl.start(run, options.prompt);
+      const hint = resumeHint(run.session);
+      if (hint !== undefined) for (const line of hint.split("\n")) renderer.line(style.dim(line));
+      return code;
+    },
+  );
 }
