@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { subscribe } from "node:diagnostics_channel";
-import { closeSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, fstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,7 +66,12 @@ async function main(): Promise<number> {
     cwd: process.cwd(),
     env: process.env,
     version,
-    stdin: process.stdin,
+    // Node makes process.stdin when first read (2-3 ms); a -p run whose stdin is a file or the null
+    // device reads it through stdinText instead and never makes it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdinText: wholeStdinIfFile,
     stdout: process.stdout,
     stderr: process.stderr,
   };
@@ -83,6 +88,28 @@ async function main(): Promise<number> {
   const { runCli } = await import("./run-cli.js");
   return runCli(parsed.options, io);
 }
+
+/**
+ * All of stdin when it is a regular file or the null device (`< file`, `</dev/null`, a service's
+ * stdin), read from where it stands as the stream would; undefined for a pipe, a socket, a terminal
+ * or any other device, which may wait or never end and is read as the stream (with its note when it
+ * stays silent). Read once: a second call answers the same.
+ */
+function wholeStdinIfFile(): string | undefined {
+  if (stdinRead !== undefined) return stdinRead.text;
+  let text: string | undefined;
+  try {
+    const info = fstatSync(0);
+    const nullDevice = info.isCharacterDevice() && info.rdev === statSync("/dev/null").rdev;
+    if (info.isFile() || nullDevice) text = nullDevice ? "" : readFileSync(0, "utf8");
+  } catch {
+    // No stdin, or one that cannot be read this way: the stream decides, as before.
+    text = undefined;
+  }
+  stdinRead = { text };
+  return text;
+}
+let stdinRead: { text: string | undefined } | undefined;
 
 /** `panto acp` with its options (-m, --max-turns, --sandbox), on this process's stdio. */
 async function runAcp(

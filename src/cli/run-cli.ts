@@ -14,12 +14,15 @@ import { redactingStream } from "./redacting-stream.js";
 export async function runCli(given: CliOptions, rawIo: CliIo): Promise<number> {
   const secrets = rawIo.secrets ?? new SecretRedactor();
   addEnvironmentSecrets(secrets, rawIo.env);
-  const io: CliIo = {
-    ...rawIo,
-    secrets,
-    stdout: redactingStream(rawIo.stdout, secrets.redact),
-    stderr: redactingStream(rawIo.stderr, secrets.redact),
-  };
+  // Copied with its accessors, so a stdin made only when read stays unmade (see CliIo.stdinText).
+  const io: CliIo = Object.assign(
+    Object.defineProperties({} as CliIo, Object.getOwnPropertyDescriptors(rawIo)),
+    {
+      secrets,
+      stdout: redactingStream(rawIo.stdout, secrets.redact),
+      stderr: redactingStream(rawIo.stderr, secrets.redact),
+    },
+  );
   try {
     const options =
       given.resume === true

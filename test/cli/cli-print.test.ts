@@ -39,6 +39,39 @@ describe("print mode (built CLI against a fake Anthropic server)", { timeout: 90
     expect(userTexts(server.requests[0]?.body)).toContain("explain the stdin path");
   });
 
+  it("reads a file given as stdin, as the prompt and beside -p; the null device adds nothing", async () => {
+    const { box, server, env } = await setup();
+    const file = join(box.project, "prompt.txt");
+    await writeFile(file, "the prompt from a file\n");
+    server.enqueue({ type: "text", text: "one" });
+    const alone = await runPanto(["-m", MODEL, "-p"], { cwd: box.project, env, stdinFile: file });
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toBe("one\n");
+    expect(userTexts(server.requests[0]?.body)).toContain("the prompt from a file");
+    server.enqueue({ type: "text", text: "two" });
+    const beside = await runPanto(["-m", MODEL, "-p", "review this"], {
+      cwd: box.project,
+      env,
+      stdinFile: file,
+    });
+    expect(beside.code).toBe(0);
+    expect(userTexts(server.requests[1]?.body)).toContain("review this");
+    expect(userTexts(server.requests[1]?.body)).toContain("the prompt from a file");
+    server.enqueue({ type: "text", text: "three" });
+    const nothing = await runPanto(["-m", MODEL, "-p", "just this"], {
+      cwd: box.project,
+      env,
+      stdinFile: "/dev/null",
+    });
+    expect(nothing.code).toBe(0);
+    expect(JSON.stringify(server.requests[2]?.body)).toContain("just this");
+    expect(JSON.stringify(server.requests[2]?.body)).not.toContain("the prompt from a file");
+    const empty = await runPanto(["-m", MODEL, "-p"], { cwd: box.project, env, stdinFile: "/dev/null" });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("the prompt is empty");
+    expect(server.requests).toHaveLength(3);
+  });
+
   it("runs in print mode when stdin is piped and -p is not given", async () => {
     const { box, server, env } = await setup();
     server.enqueue({ type: "text", text: "piped answer" });

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,6 +53,8 @@ export interface RunOptions {
   input?: string;
   /** Leave stdin open (not closed after `input`): the test ends it itself through `onSpawn`. */
   keepStdinOpen?: boolean;
+  /** A file (or /dev/null) opened as stdin in place of the pipe: `panto ... < file`. */
+  stdinFile?: string;
   /** Called once the process has started; may send it signals. */
   onSpawn?: (child: ChildProcess, output: { stdout: () => string; stderr: () => string }) => void;
 }
@@ -59,23 +62,26 @@ export interface RunOptions {
 /** Runs `node dist/cli/main.js ...args` to completion and collects its output. */
 export function runPanto(args: readonly string[], options: RunOptions): Promise<PantoRun> {
   return new Promise((resolve, reject) => {
+    const stdinFd = options.stdinFile === undefined ? undefined : openSync(options.stdinFile, "r");
     const child = spawn(process.execPath, [PANTO_MAIN, ...args], {
       cwd: options.cwd,
       env: options.env,
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: [stdinFd ?? "pipe", "pipe", "pipe"],
     });
+    if (stdinFd !== undefined) closeSync(stdinFd);
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-    if (options.keepStdinOpen === true) child.stdin.write(options.input ?? "");
-    else child.stdin.end(options.input ?? "");
+    // With stdinFile there is no pipe to write to.
+    if (options.keepStdinOpen === true) child.stdin?.write(options.input ?? "");
+    else child.stdin?.end(options.input ?? "");
     options.onSpawn?.(child, { stdout: () => stdout, stderr: () => stderr });
   });
 }

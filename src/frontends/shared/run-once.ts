@@ -45,6 +45,8 @@ export interface OnceIo {
   env: NodeJS.ProcessEnv;
   version: string;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** All of stdin at once when it is a file or the null device (see CliIo.stdinText). */
+  stdinText?: () => string | undefined;
   /** Where a note about waiting for piped input goes (stdout carries the answer or JSON). */
   stderr?: NodeJS.WritableStream;
   secrets?: SecretRedactor;
@@ -78,7 +80,7 @@ async function runOnceInner(
   let run: RunContext;
   let input: UserInput;
   try {
-    const given = await readPrompt(options, io.stdin, waitingNote(io.stderr));
+    const given = await readPrompt(options, io, waitingNote(io.stderr));
     if (isHelpCommand(given.prompt)) return finish(reporter, EXIT_OK, slashHelpText(await helpCommands(io)));
     input = {
       text: given.prompt,
@@ -227,20 +229,22 @@ export interface GivenPrompt {
  */
 export async function readPrompt(
   options: CliOptions,
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean },
+  io: Pick<OnceIo, "stdin" | "stdinText">,
   onSlowInput: () => void = () => {},
 ): Promise<GivenPrompt> {
   const prompt = options.prompt;
+  // A file or the null device is read at once, without the stream (which only io.stdin makes).
+  const whole = io.stdinText?.();
   if (prompt === undefined) {
-    if (stdin.isTTY === true)
+    if (whole === undefined && io.stdin.isTTY === true)
       throw new UsageError('-p needs a prompt: panto -p "PROMPT", or pipe the prompt on stdin');
-    const read = (await readAll(stdin, onSlowInput)).trim();
+    const read = (whole ?? (await readAll(io.stdin, onSlowInput))).trim();
     if (read === "") throw new UsageError("the prompt is empty");
     return { prompt: read };
   }
   if (prompt.trim() === "") throw new UsageError("the prompt is empty");
-  if (stdin.isTTY === true) return { prompt: prompt.trim() };
-  const piped = (await readAll(stdin, onSlowInput)).replace(/\s+$/, "");
+  if (whole === undefined && io.stdin.isTTY === true) return { prompt: prompt.trim() };
+  const piped = (whole ?? (await readAll(io.stdin, onSlowInput))).replace(/\s+$/, "");
   return piped.trim() === "" ? { prompt: prompt.trim() } : { prompt: prompt.trim(), piped };
 }
 
