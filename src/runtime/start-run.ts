@@ -116,257 +116,273 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
     await session.close();
     throw error;
   }
-  const compactionPrompt = await setupStep(async () => {
-    const layers = await readCompactionPromptLayers({
+  // The model and key are usable: a one-shot run's new session file is made and locked while the
+  // rest is set up (its many small file operations would otherwise wait for the prompt's append).
+  // A long-lived front-end leaves it to the first prompt, so that `-c` elsewhere meanwhile still
+  // finds the session before it, not an empty locked file.
+  if (frontEnd.oneShot === true) session.reserve?.();
+  try {
+    const compactionPrompt = await setupStep(async () => {
+      const layers = await readCompactionPromptLayers({
+        pantoHome,
+        projectRoot,
+        basePath: BASE_COMPACTION_PROMPT_PATH,
+      });
+      return resolveCompactionPrompt(layers).prompt;
+    });
+    const skills = await loadRunSkills({ projectRoot, pantoHome }, onWarning);
+    const basePrompt = withSection(
+      await buildSystemPrompt({ cwd, projectRoot }),
+      skillsPromptSection(skills),
+    );
+    // The mode section comes last, so a switch of plan mode changes nothing before it.
+    let planSeen = options.plan === true;
+    const promptFor = (mode: ApprovalMode): string =>
+      withSection(basePrompt, modePromptSection(mode, planSeen));
+    const bashEnv = toolEnvironment(env, {
+      passthrough: config.bash_env_passthrough ?? [],
+      isSecret: (value) => secrets.isSecret(value),
+    });
+    // recall and todo are always offered, so the tool list (and the cached prefix) never changes; it follows
+    // the run's session as /clear or a handoff replaces it.
+    const confinement = await startRunSandbox(options, loaded, env, session);
+    // Background commands log beside the session they were started in; they all stop with the run.
+    const tasks = new BackgroundTasks(() => tasksFolder(session.path));
+    tasks.subscribe((event) => events.emit(event));
+    const tools = [
+      ...createDefaultTools({
+        bashEnv,
+        ...optional("sandbox", confinement.sandbox?.policy),
+        ...optional("webFetch", config.web_fetch),
+        tasks,
+      }),
+      createRecallTool({ session: () => session, redact: secrets.redact }),
+      createTodoTool({
+        session: () => session,
+        onUpdate: (items) => events.emit({ type: "todo-updated", items, ...todoProgress(items) }),
+      }),
+    ];
+    if (skills.length > 0) tools.push(createSkillTool(skills));
+    const makeHooks: HooksFactory | undefined = await loadHooks({
+      config: config.hooks,
+      projectRoot,
+      env: bashEnv,
+      redact: secrets.redact,
+      onEvent: (event) => events.emit(event),
+    });
+    const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
+    // The rules' code loads only when some config file has rules (or a question suggests one).
+    const runRules = await RunRules.create(loaded.permissionRules, { root: projectRoot, home }, cwd, {
+      local: localConfigPath(projectRoot),
+      user: userConfigPath(pantoHome),
+    });
+    const approvals = new ApprovalPolicy({
+      allowAll: options.allowTools === true,
+      ...optional("mode", options.approvalMode),
+      plan: options.plan === true,
+      onModeChanged: (mode, previous) => {
+        planSeen ||= mode === "plan";
+        systemPrompt = promptFor(mode);
+        if (agentOptions !== undefined) agentOptions = { ...agentOptions, systemPrompt };
+        agent.setSystemPrompt(systemPrompt);
+        events.emit({ type: "mode-changed", mode, previous });
+      },
+      allowUnsandboxed: options.allowUnsandboxed === true,
+      runRules,
+      onRulesAdded: (rules, file) =>
+        events.emit({
+          type: "run-notice",
+          message: `allowed from now on: ${rules.join(", ")} (${file === undefined ? "this session" : `saved to ${file}`})`,
+        }),
+      onRulesFailed: (message) =>
+        events.emit({
+          type: "run-warning",
+          message: `the rule was not saved, so it is not in force: ${message}`,
+        }),
+      ...optional("ask", frontEnd.askApproval),
+      onDenied: (call, leaving, origin, rule) =>
+        events.emit({
+          type: "tool-denied",
+          call,
+          ...(leaving ? { escape: true as const } : {}),
+          ...optional("origin", origin),
+          ...optional("rule", rule),
+        }),
+    });
+    let systemPrompt = promptFor(approvals.mode);
+    let agentHooks: AgentHooks | undefined;
+    let agentOptions: AgentOptions | undefined;
+    const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
+    let recorder: RunCheckpoints | undefined;
+    const makeAgent = (session: Session, modelId: string): Agent => {
+      agentHooks = makeHooks?.(session);
+      recorder = recorderFor(session);
+      agentOptions = {
+        session,
+        model: modelId,
+        createClient,
+        tools,
+        systemPrompt,
+        compactionPrompt,
+        keepVerbatimTokens: config.keep_verbatim_tokens ?? DEFAULT_KEEP_VERBATIM_TOKENS,
+        ...optional("compactionModel", config.compaction_model),
+        ...optional("maxOutputTokens", config.max_output_tokens),
+        ...optional("restoreFacts", config.restore_facts),
+        ...optional("toolDeadlineMs", config.tool_deadline_ms),
+        approve: approvals.decide,
+        permissionRules: runRules.check,
+        // Plan mode is enforced when a call runs; its code loads only when a call runs in it.
+        restrictTool: async (call, tool) =>
+          approvals.mode === "plan"
+            ? (await import("./plan-mode-guard.js")).planModeRestriction(call, tool, confinement.sandbox)
+            : undefined,
+        readDenied: runRules.readDenied,
+        onEvent: (event) => events.emit(event),
+        // What /pin, /unpin, /uncompact, /summary edit and /compact --preview did is their outcome.
+        controlEvents: false,
+        cwd,
+        ...optional("hooks", agentHooks),
+        ...optional("files", frontEnd.files),
+        ...optional("sandbox", confinement.sandbox),
+        sandboxRecord: confinement.record,
+        ...optional("checkpoints", recorder),
+        notes: () => tasks.takeExitNotes(),
+        clearing: clearingSettings(config.clearing),
+        // Loaded when clearing first needs the window (its default trigger), not at every start.
+        contextWindow: async (id) => {
+          const { knownWindow } = await import("./context-usage.js");
+          return (await knownWindow(createClient(id), undefined, id, config.models))?.tokens;
+        },
+      };
+      return new Agent(agentOptions);
+    };
+    const mcp = await startMcp(
+      loaded,
+      { cwd, env, version: input.io.version, onWarning, secrets },
+      options.mcpServers,
+    );
+    tools.push(...(mcp?.tools ?? []));
+    const taskEnvironment: TaskEnvironment = {
+      parentOptions: () => ({ ...(agentOptions as AgentOptions), model: agent.model }),
+      parentSession: () => session,
       pantoHome,
       projectRoot,
-      basePath: BASE_COMPACTION_PROMPT_PATH,
+      sessionOptions,
+      ...optional("maxTurns", options.maxTurns),
+      checkpointsFor: (child) => recorderFor(child),
+      approveFor: (origin) => (call, tool, request) => approvals.decide(call, tool, request, origin),
+      onTaskEvent: (event) => events.emit(event),
+    };
+    tools.push(
+      await taskTool(taskEnvironment, { projectRoot, pantoHome }, config.max_parallel_tasks, onWarning),
+    );
+    let agent = makeAgent(session, model);
+    const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
+    await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
+    const contextWatch = new ContextWatch(() => run, {
+      warnings: config.context_warnings ?? DEFAULT_CONTEXT_WARNINGS,
+      // A one-shot run exits before a prepared summary could be used.
+      ...(frontEnd.oneShot === true ? {} : optional("prepareAt", config.prepare_compaction_at)),
     });
-    return resolveCompactionPrompt(layers).prompt;
-  });
-  const skills = await loadRunSkills({ projectRoot, pantoHome }, onWarning);
-  const basePrompt = withSection(await buildSystemPrompt({ cwd, projectRoot }), skillsPromptSection(skills));
-  // The mode section comes last, so a switch of plan mode changes nothing before it.
-  let planSeen = options.plan === true;
-  const promptFor = (mode: ApprovalMode): string =>
-    withSection(basePrompt, modePromptSection(mode, planSeen));
-  const bashEnv = toolEnvironment(env, {
-    passthrough: config.bash_env_passthrough ?? [],
-    isSecret: (value) => secrets.isSecret(value),
-  });
-  // recall and todo are always offered, so the tool list (and the cached prefix) never changes; it follows
-  // the run's session as /clear or a handoff replaces it.
-  const confinement = await startRunSandbox(options, loaded, env, session);
-  // Background commands log beside the session they were started in; they all stop with the run.
-  const tasks = new BackgroundTasks(() => tasksFolder(session.path));
-  tasks.subscribe((event) => events.emit(event));
-  const tools = [
-    ...createDefaultTools({
-      bashEnv,
-      ...optional("sandbox", confinement.sandbox?.policy),
-      ...optional("webFetch", config.web_fetch),
-      tasks,
-    }),
-    createRecallTool({ session: () => session, redact: secrets.redact }),
-    createTodoTool({
-      session: () => session,
-      onUpdate: (items) => events.emit({ type: "todo-updated", items, ...todoProgress(items) }),
-    }),
-  ];
-  if (skills.length > 0) tools.push(createSkillTool(skills));
-  const makeHooks: HooksFactory | undefined = await loadHooks({
-    config: config.hooks,
-    projectRoot,
-    env: bashEnv,
-    redact: secrets.redact,
-    onEvent: (event) => events.emit(event),
-  });
-  const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
-  // The rules' code loads only when some config file has rules (or a question suggests one).
-  const runRules = await RunRules.create(loaded.permissionRules, { root: projectRoot, home }, cwd, {
-    local: localConfigPath(projectRoot),
-    user: userConfigPath(pantoHome),
-  });
-  const approvals = new ApprovalPolicy({
-    allowAll: options.allowTools === true,
-    ...optional("mode", options.approvalMode),
-    plan: options.plan === true,
-    onModeChanged: (mode, previous) => {
-      planSeen ||= mode === "plan";
-      systemPrompt = promptFor(mode);
-      if (agentOptions !== undefined) agentOptions = { ...agentOptions, systemPrompt };
-      agent.setSystemPrompt(systemPrompt);
-      events.emit({ type: "mode-changed", mode, previous });
-    },
-    allowUnsandboxed: options.allowUnsandboxed === true,
-    runRules,
-    onRulesAdded: (rules, file) =>
-      events.emit({
-        type: "run-notice",
-        message: `allowed from now on: ${rules.join(", ")} (${file === undefined ? "this session" : `saved to ${file}`})`,
-      }),
-    onRulesFailed: (message) =>
-      events.emit({
-        type: "run-warning",
-        message: `the rule was not saved, so it is not in force: ${message}`,
-      }),
-    ...optional("ask", frontEnd.askApproval),
-    onDenied: (call, leaving, origin, rule) =>
-      events.emit({
-        type: "tool-denied",
-        call,
-        ...(leaving ? { escape: true as const } : {}),
-        ...optional("origin", origin),
-        ...optional("rule", rule),
-      }),
-  });
-  let systemPrompt = promptFor(approvals.mode);
-  let agentHooks: AgentHooks | undefined;
-  let agentOptions: AgentOptions | undefined;
-  const recorderFor = checkpointRecorderFor(config, pantoHome, cwd);
-  let recorder: RunCheckpoints | undefined;
-  const makeAgent = (session: Session, modelId: string): Agent => {
-    agentHooks = makeHooks?.(session);
-    recorder = recorderFor(session);
-    agentOptions = {
-      session,
-      model: modelId,
+    const run: RunContext = {
+      contextWatch,
+      maxTurns: options.maxTurns,
+      get agent() {
+        return agent;
+      },
+      get session() {
+        return session;
+      },
+      resumed,
+      notices,
+      configuredModels: [config.model, config.compaction_model].filter(
+        (id): id is string => id !== undefined,
+      ),
+      compactionModel: config.compaction_model,
       createClient,
       tools,
-      systemPrompt,
-      compactionPrompt,
-      keepVerbatimTokens: config.keep_verbatim_tokens ?? DEFAULT_KEEP_VERBATIM_TOKENS,
-      ...optional("compactionModel", config.compaction_model),
-      ...optional("maxOutputTokens", config.max_output_tokens),
-      ...optional("restoreFacts", config.restore_facts),
-      ...optional("toolDeadlineMs", config.tool_deadline_ms),
-      approve: approvals.decide,
-      permissionRules: runRules.check,
-      // Plan mode is enforced when a call runs; its code loads only when a call runs in it.
-      restrictTool: async (call, tool) =>
-        approvals.mode === "plan"
-          ? (await import("./plan-mode-guard.js")).planModeRestriction(call, tool, confinement.sandbox)
-          : undefined,
-      readDenied: runRules.readDenied,
-      onEvent: (event) => events.emit(event),
-      // What /pin, /unpin, /uncompact, /summary edit and /compact --preview did is their outcome.
-      controlEvents: false,
       cwd,
-      ...optional("hooks", agentHooks),
-      ...optional("files", frontEnd.files),
-      ...optional("sandbox", confinement.sandbox),
-      sandboxRecord: confinement.record,
-      ...optional("checkpoints", recorder),
-      notes: () => tasks.takeExitNotes(),
-      clearing: clearingSettings(config.clearing),
-      // Loaded when clearing first needs the window (its default trigger), not at every start.
-      contextWindow: async (id) => {
-        const { knownWindow } = await import("./context-usage.js");
-        return (await knownWindow(createClient(id), undefined, id, config.models))?.tokens;
+      pantoHome,
+      projectRoot,
+      sandbox: confinement.record,
+      toolSandbox: confinement.sandbox,
+      tasks,
+      mcp,
+      prices: config.prices,
+      models: config.models,
+      get systemPrompt() {
+        return systemPrompt;
+      },
+      skills,
+      modelClient: () => createClient(agent.model),
+      redact: secrets.redact,
+      events,
+      approvals,
+      commands,
+      frontEnd,
+      runCommand: async ({ name, args }, signal) => {
+        const command = commands.find(name);
+        const outcome =
+          command === undefined
+            ? usageError(commands.unknownCommandMessage(name))
+            : await command.execute(run, args, signal);
+        events.emit({ type: "command", name: command?.name ?? name, args, outcome });
+        return outcome;
+      },
+      submit: (input, submitOptions) => submitInput(run, input, submitOptions?.signal),
+      sessionStart: async () => {
+        await agentHooks?.sessionStart(resumed ? "resume" : "startup");
+      },
+      async startNewSession() {
+        const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
+        await agent.closePreparation();
+        await recorder?.close();
+        await session.close();
+        session = next;
+        agent = makeAgent(next, agent.model);
+        await agentHooks?.sessionStart("clear");
+      },
+      async startChildSession(relation) {
+        const parent = { id: session.header.id, path: session.path, relation };
+        const header = newSessionHeader(cwd, parent);
+        const next = openNewSession(newSessionPath(pantoHome, projectRoot), { ...sessionOptions, header });
+        await agent.closePreparation();
+        await recorder?.close();
+        await session.close();
+        session = next;
+        agent = makeAgent(next, agent.model);
+        await agentHooks?.sessionStart("clear");
+      },
+      yes: options.yes === true,
+      fork: opened.fork,
+      async forkSession(turn) {
+        const fork = await makeFork(session.path, turn, place);
+        const next = await openSession(fork.path, sessionOptions);
+        await agent.closePreparation();
+        await recorder?.close();
+        await session.close();
+        session = next;
+        agent = makeAgent(next, agent.model);
+        await agentHooks?.sessionStart("resume");
+        return fork;
+      },
+      close: async () => {
+        await tasks.close();
+        await contextWatch.close();
+        await agent.closePreparation();
+        await recorder?.close();
+        // Independent of each other: the session's locks, the MCP servers and the sandbox's folders
+        // go at once; each is closed even when another fails, and the first failure is reported.
+        await closeAll([session.close(), mcp?.close(), confinement.sandbox?.close()]);
       },
     };
-    return new Agent(agentOptions);
-  };
-  const mcp = await startMcp(
-    loaded,
-    { cwd, env, version: input.io.version, onWarning, secrets },
-    options.mcpServers,
-  );
-  tools.push(...(mcp?.tools ?? []));
-  const taskEnvironment: TaskEnvironment = {
-    parentOptions: () => ({ ...(agentOptions as AgentOptions), model: agent.model }),
-    parentSession: () => session,
-    pantoHome,
-    projectRoot,
-    sessionOptions,
-    ...optional("maxTurns", options.maxTurns),
-    checkpointsFor: (child) => recorderFor(child),
-    approveFor: (origin) => (call, tool, request) => approvals.decide(call, tool, request, origin),
-    onTaskEvent: (event) => events.emit(event),
-  };
-  tools.push(
-    await taskTool(taskEnvironment, { projectRoot, pantoHome }, config.max_parallel_tasks, onWarning),
-  );
-  let agent = makeAgent(session, model);
-  const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
-  await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
-  const contextWatch = new ContextWatch(() => run, {
-    warnings: config.context_warnings ?? DEFAULT_CONTEXT_WARNINGS,
-    // A one-shot run exits before a prepared summary could be used.
-    ...(frontEnd.oneShot === true ? {} : optional("prepareAt", config.prepare_compaction_at)),
-  });
-  const run: RunContext = {
-    contextWatch,
-    maxTurns: options.maxTurns,
-    get agent() {
-      return agent;
-    },
-    get session() {
-      return session;
-    },
-    resumed,
-    notices,
-    configuredModels: [config.model, config.compaction_model].filter((id): id is string => id !== undefined),
-    compactionModel: config.compaction_model,
-    createClient,
-    tools,
-    cwd,
-    pantoHome,
-    projectRoot,
-    sandbox: confinement.record,
-    toolSandbox: confinement.sandbox,
-    tasks,
-    mcp,
-    prices: config.prices,
-    models: config.models,
-    get systemPrompt() {
-      return systemPrompt;
-    },
-    skills,
-    modelClient: () => createClient(agent.model),
-    redact: secrets.redact,
-    events,
-    approvals,
-    commands,
-    frontEnd,
-    runCommand: async ({ name, args }, signal) => {
-      const command = commands.find(name);
-      const outcome =
-        command === undefined
-          ? usageError(commands.unknownCommandMessage(name))
-          : await command.execute(run, args, signal);
-      events.emit({ type: "command", name: command?.name ?? name, args, outcome });
-      return outcome;
-    },
-    submit: (input, submitOptions) => submitInput(run, input, submitOptions?.signal),
-    sessionStart: async () => {
-      await agentHooks?.sessionStart(resumed ? "resume" : "startup");
-    },
-    async startNewSession() {
-      const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
-      await agent.closePreparation();
-      await recorder?.close();
-      await session.close();
-      session = next;
-      agent = makeAgent(next, agent.model);
-      await agentHooks?.sessionStart("clear");
-    },
-    async startChildSession(relation) {
-      const parent = { id: session.header.id, path: session.path, relation };
-      const header = newSessionHeader(cwd, parent);
-      const next = openNewSession(newSessionPath(pantoHome, projectRoot), { ...sessionOptions, header });
-      await agent.closePreparation();
-      await recorder?.close();
-      await session.close();
-      session = next;
-      agent = makeAgent(next, agent.model);
-      await agentHooks?.sessionStart("clear");
-    },
-    yes: options.yes === true,
-    fork: opened.fork,
-    async forkSession(turn) {
-      const fork = await makeFork(session.path, turn, place);
-      const next = await openSession(fork.path, sessionOptions);
-      await agent.closePreparation();
-      await recorder?.close();
-      await session.close();
-      session = next;
-      agent = makeAgent(next, agent.model);
-      await agentHooks?.sessionStart("resume");
-      return fork;
-    },
-    close: async () => {
-      await tasks.close();
-      await contextWatch.close();
-      await agent.closePreparation();
-      await recorder?.close();
-      await session.close();
-      await mcp?.close();
-      await confinement.sandbox?.close();
-    },
-  };
-  events.subscribe((event) => contextWatch.onEvent(event));
-  return run;
+    events.subscribe((event) => contextWatch.onEvent(event));
+    return run;
+  } catch (error) {
+    // A setup step failed: the session closes (a reserved file, still empty, is removed with it).
+    await session.close();
+    throw error;
+  }
 }
 
 /** The run's sandbox (a UsageError when it cannot start); the session opened for this run is closed on failure. */
@@ -391,6 +407,13 @@ async function startRunSandbox(
     await session.close();
     throw error;
   }
+}
+
+/** Waits for every closing; then throws the first failure among them, in the order given. */
+async function closeAll(closings: ReadonlyArray<Promise<void> | undefined>): Promise<void> {
+  const settled = await Promise.allSettled(closings);
+  const failed = settled.find((outcome) => outcome.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
 }
 
 /** The sandbox mode the managed settings pin, if they set one. */

@@ -47,6 +47,8 @@ class LazySession implements Session {
   #closed = false;
   /** Held from the start for a reserved session; handed to the file once it is opened. */
   #lock: SessionLock | undefined;
+  /** The lock being taken since `reserve()`, until the first append or close takes it over. */
+  #reserving: Promise<SessionLock> | undefined;
 
   constructor(path: string, options: OpenSessionOptions & { header: SessionHeader }, lock?: SessionLock) {
     this.path = path;
@@ -101,8 +103,24 @@ class LazySession implements Session {
     return (await this.#file()).markLastTurnFailed(code, error);
   };
 
+  readonly reserve = (): void => {
+    if (
+      this.#closed ||
+      this.#opening !== undefined ||
+      this.#lock !== undefined ||
+      this.#reserving !== undefined
+    )
+      return;
+    this.#reserving = lockSessionFile(this.path);
+    // Not lost: the first append (or close) awaits it and meets the failure there.
+    this.#reserving.catch(() => undefined);
+  };
+
   async close(): Promise<void> {
     this.#closed = true;
+    const reserving = this.#reserving;
+    this.#reserving = undefined;
+    if (reserving !== undefined) this.#lock ??= await reserving.catch(() => undefined);
     if (this.#opening === undefined) return await this.#releaseReservation();
     const session = await this.#opening.catch(() => undefined);
     await session?.close();
@@ -125,6 +143,12 @@ class LazySession implements Session {
   }
 
   #open(): Promise<Session> {
+    const reserving = this.#reserving;
+    if (reserving !== undefined) {
+      // A failed reservation is forgotten, so the next append tries afresh.
+      this.#reserving = undefined;
+      return reserving.then((lock) => openLockedSession(this.path, lock, this.#options));
+    }
     const lock = this.#lock;
     if (lock === undefined) return openSession(this.path, this.#options);
     // The opened file owns the lock from here, and releases it itself if opening fails.

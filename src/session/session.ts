@@ -126,6 +126,13 @@ export interface Session {
    * from the file (it may now reach back past compactions the rewind took out).
    */
   appendRewind(rewind: EntryFields<RewindEntry>): Promise<RewindEntry>;
+  /**
+   * A session whose file does not exist yet starts creating and locking it (empty) in the
+   * background, so the first append finds it ready; the caller goes on meanwhile. A failure surfaces
+   * at that append. Closed with nothing written, the empty file is removed again. Absent, or doing
+   * nothing, for a session that has its file.
+   */
+  reserve?(): void;
   /** Releases the lock; idempotent. */
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { sessionDirectory } from "../../src/session/index.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { startFakeAnthropicServer } from "../../src/simulator/index.js";
 import { sandboxUsers } from "../sandbox/sandbox-users.js";
@@ -163,6 +164,8 @@ describe("the CLI without bubblewrap", () => {
     expect(failed.code).toBe(2);
     expect(failed.stderr).toContain("bubblewrap (bwrap), which is not on PATH");
     expect(failed.stderr).toContain("--sandbox full");
+    // The sandbox fails after the session file was reserved (made and locked, empty): it is gone again.
+    expect(await readdir(sessionDirectory(box.home, box.project)).catch(() => [])).toEqual([]);
     const full = await runPanto(["-m", MODEL, "--sandbox", "full", "--allow-tools", "-p", "go"], {
       cwd: box.project,
       env: noBwrap,

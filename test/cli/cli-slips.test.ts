@@ -1,4 +1,5 @@
-import { readdir } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sessionDirectory } from "../../src/session/index.js";
 import { useAnthropicSandboxes } from "../support/anthropic-sandboxes.js";
@@ -73,5 +74,21 @@ describe("smaller slips (built CLI, issue 42)", { timeout: 60_000 }, () => {
     const done = jsonLines(again.stdout).at(-1);
     expect(String(done?.text)).toMatch(/^Nothing to clear: .* is unchanged\.$/);
     expect(await sessionFiles(box.home, box.project)).toEqual(before);
+  });
+
+  it("a -p run whose setup fails after its session file was reserved leaves no file and no lock", async () => {
+    const { box, env, server } = await start({ responder: () => ({ type: "text", text: "hello" }) });
+    // An empty project COMPACTION.md is refused, after the model is chosen (and the file reserved).
+    await mkdir(join(box.project, ".panto"), { recursive: true });
+    await writeFile(join(box.project, ".panto", "COMPACTION.md"), "");
+    const failed = await runPanto(["-m", MODEL, "-p", "hi"], { cwd: box.project, env });
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain("COMPACTION.md");
+    expect(await readdir(sessionDirectory(box.home, box.project)).catch(() => [])).toEqual([]);
+    expect(server.requests).toEqual([]);
+    // Mended, the next run starts and keeps its session as usual.
+    await writeFile(join(box.project, ".panto", "COMPACTION.md"), "Summarise the work so far.\n");
+    expect((await runPanto(["-m", MODEL, "-p", "hi"], { cwd: box.project, env })).code).toBe(0);
+    expect(await sessionFiles(box.home, box.project)).toHaveLength(1);
   });
 });
