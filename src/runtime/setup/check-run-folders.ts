@@ -23,9 +23,18 @@ export interface RunFolders {
  */
 export async function checkRunFolders(folders: RunFolders): Promise<void> {
   const home = `panto's home folder ${folders.pantoHome}${folders.env.PANTO_HOME === undefined ? "" : " (PANTO_HOME)"}`;
-  await checkWritableFolder(sessionDirectory(folders.pantoHome, folders.projectRoot), home);
-  if (folders.checkpoints) await checkWritableFolder(checkpointsHome(folders.pantoHome), home);
-  await checkTemporaryFolder(tmpdir());
+  // The temporary folder is checked beside panto's home, each a few file operations waiting on the
+  // disk; the two folders under the home one after the other, as both may make the home itself.
+  // When both sides fail, the home's failure is the one reported, as when all ran in turn.
+  const checks = await Promise.allSettled([
+    (async () => {
+      await checkWritableFolder(sessionDirectory(folders.pantoHome, folders.projectRoot), home);
+      if (folders.checkpoints) await checkWritableFolder(checkpointsHome(folders.pantoHome), home);
+    })(),
+    checkTemporaryFolder(tmpdir()),
+  ]);
+  const failed = checks.find((check) => check.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
 }
 
 /**
