@@ -12,7 +12,7 @@
  * `--only=checkpoints` runs the checkpoint figures alone; `--only=sandbox` the sandbox's;
  * `--only=compaction` the compaction's; `--only=startup` the start-up's (with each figure's
  * ratio to `node -e 0` and the issue's goals: `-p hi` and `acp` initialize within x2, `--version`
- * x1.1); `--only=sessions` listing 1,000 sessions of 1 MB (goal: 300 ms with the index);
+ * x1.1); `--only=resume` resume alone, at `--sizes` (default 10, 100 and 1,000 MB); `--only=sessions` listing 1,000 sessions of 1 MB (goal: 300 ms with the index);
  * `--only=context` a 200-turn tool-heavy session's tokens, cache and cost per context mode
  * (`--modes=v1,clearing,prepared,preparation`, `--turns=N`; see context-benchmark-report.ts). A run that
  * fails ends the bench with status 1 and its message, never with a figure.
@@ -152,22 +152,7 @@ async function resume(sizesMb: number[]): Promise<void> {
   const dir = join(process.cwd(), ".bench");
   await mkdir(dir, { recursive: true });
   try {
-    console.log(
-      `\nResume (open a session: read back to the latest compaction), ${sizesMb.join(" / ")} MB of history`,
-    );
-    const rows = await runResumeBenchmark({ sizesMb, runs: 7, dir });
-    console.log("size_mb\tmedian_ms\tpeak_rss_delta_mb");
-    for (const row of rows) {
-      console.log(`${row.sizeMb}\t${row.medianMs.toFixed(2)}\t${row.peakRssDeltaMb.toFixed(1)}`);
-    }
-    const first = rows[0];
-    const last = rows.at(-1);
-    if (first !== undefined && last !== undefined && first !== last) {
-      console.log(
-        `ratio ${last.sizeMb} MB / ${first.sizeMb} MB: time x${(last.medianMs / first.medianMs).toFixed(2)}, ` +
-          `memory x${(last.peakRssDeltaMb / Math.max(first.peakRssDeltaMb, 0.1)).toFixed(2)}`,
-      );
-    }
+    await resumeTable(dir, sizesMb);
     await reportSessionListBenchmark(dir);
     await printExportBenchmark(dir);
     await printFidelityBenchmark(dir);
@@ -175,6 +160,26 @@ async function resume(sizesMb: number[]): Promise<void> {
     await printCheckpointBenchmark(process.cwd(), dir, { runs: 21 });
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Resume's time and memory per history size, with the ratio of the largest to the smallest. */
+async function resumeTable(dir: string, sizesMb: number[]): Promise<void> {
+  console.log(
+    `\nResume (open a session: read back to the latest compaction), ${sizesMb.join(" / ")} MB of history`,
+  );
+  const rows = await runResumeBenchmark({ sizesMb, runs: 7, dir });
+  console.log("size_mb\tmedian_ms\tpeak_rss_delta_mb");
+  for (const row of rows) {
+    console.log(`${row.sizeMb}\t${row.medianMs.toFixed(2)}\t${row.peakRssDeltaMb.toFixed(1)}`);
+  }
+  const first = rows[0];
+  const last = rows.at(-1);
+  if (first !== undefined && last !== undefined && first !== last) {
+    console.log(
+      `ratio ${last.sizeMb} MB / ${first.sizeMb} MB: time x${(last.medianMs / first.medianMs).toFixed(2)}, ` +
+        `memory x${(last.peakRssDeltaMb / Math.max(first.peakRssDeltaMb, 0.1)).toFixed(2)}`,
+    );
   }
 }
 
@@ -212,6 +217,13 @@ async function main(): Promise<void> {
     await reportSessionListBenchmark(dir, { sessions: 1_000, sizeMb: 1 }).finally(() =>
       rm(dir, { recursive: true, force: true }),
     );
+    printLoad("after");
+    return;
+  }
+  if (argv.includes("--only=resume")) {
+    const dir = join(process.cwd(), ".bench");
+    await mkdir(dir, { recursive: true });
+    await resumeTable(dir, parseSizes(argv)).finally(() => rm(dir, { recursive: true, force: true }));
     printLoad("after");
     return;
   }
