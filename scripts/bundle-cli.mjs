@@ -14,7 +14,16 @@
 // The output is CommonJS so that, on Node 20, panto.cjs can keep V8's compiled code of these files
 // between runs (Node 20 has no compile cache of its own, and none at all for ES modules).
 // dist/bin/modules.json names the modules in each file, for the tests that pin what a run loads.
-import { chmodSync, copyFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  copyFileSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { rolldown } from "rolldown";
 
 const root = realpathSync(new URL("../", import.meta.url).pathname);
@@ -23,7 +32,8 @@ const inputOptions = {
   input: { cli: `${root}/src/cli/main.ts` },
   platform: "node",
   tsconfig: `${root}/tsconfig.json`,
-  transform: { target: "node20" },
+  // __PANTO_BUILD_ID__ tells this build from any other (src/config/config-verdicts.ts).
+  transform: { target: "node20", define: { __PANTO_BUILD_ID__: JSON.stringify(buildId()) } },
   // The entry exports nothing; say so, as the print group's includeDependenciesRecursively needs.
   preserveEntrySignatures: "allow-extension",
   logLevel: "warn",
@@ -152,4 +162,22 @@ function shownPath(id) {
   const packaged = id.lastIndexOf("/node_modules/");
   if (packaged >= 0) return id.slice(packaged + 1);
   return id.startsWith(`${root}/`) ? id.slice(root.length + 1) : id;
+}
+
+/**
+ * A hash of everything the bundle is built from: every file under src/ (path and text) and the
+ * lockfile (the packages bundled with it). Any change to either gives another id.
+ */
+function buildId() {
+  const hash = createHash("sha256");
+  const files = readdirSync(`${root}/src`, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `${entry.parentPath}/${entry.name}`.slice(root.length))
+    .sort();
+  for (const file of [...files, "/package-lock.json"])
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(`${root}${file}`))
+      .update("\0");
+  return hash.digest("hex").slice(0, 24);
 }

@@ -1,6 +1,8 @@
 import path from "node:path";
 import type { RuleLayer, SourcedRule } from "../permissions/decide-permission.js";
 import { ConfigError } from "./config-error.js";
+import { readValidConfigText } from "./config-json.js";
+import { type ConfigVerdicts, configVerdicts } from "./config-verdicts.js";
 import { findProjectRoot } from "./find-project-root.js";
 import { mergeConfigs } from "./merge-configs.js";
 import type { PantoConfig } from "./panto-config.js";
@@ -78,6 +80,7 @@ export async function loadConfig(options: {
     { file: localConfigPath(projectRoot), layer: "local" },
     { file: managedConfigPath(options.env), layer: "managed" },
   ];
+  const verdicts = configVerdicts(pantoHome);
   const layers: PantoConfig[] = [];
   const files: string[] = [];
   /** Where each layer came from: its file, or the program's name for given settings. */
@@ -96,9 +99,7 @@ export async function loadConfig(options: {
     if (files.includes(file)) continue;
     const text = await readConfigFile(file);
     if (text === undefined) continue;
-    // The schema validator is loaded only when there is a file to validate.
-    const { parseConfigText } = await import("./parse-config-text.js");
-    const config = parseConfigText(text, file);
+    const config = await parseConfigFile(text, file, verdicts);
     layers.push(config);
     layerNames.push(file);
     files.push(file);
@@ -115,6 +116,22 @@ export async function loadConfig(options: {
   };
   const sources = mcpServerSources(layers, layerNames);
   return sources === undefined ? loaded : { ...loaded, mcpServerSources: sources };
+}
+
+/**
+ * One file's settings. The schema validator (zod) is loaded only for a text this build has not
+ * found valid before: an unchanged file is read without it (config-verdicts.ts).
+ */
+async function parseConfigFile(
+  text: string,
+  file: string,
+  verdicts: ConfigVerdicts | undefined,
+): Promise<PantoConfig> {
+  if (verdicts !== undefined && (await verdicts.valid(text))) return readValidConfigText(text);
+  const { parseConfigText } = await import("./parse-config-text.js");
+  const config = parseConfigText(text, file);
+  await verdicts?.remember(text);
+  return config;
 }
 
 /** One file's permission rules, read (parseConfigText has already refused a bad one). */

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { PERMISSION_LISTS, parsePermissionRule } from "../permissions/permission-rule.js";
 import { ConfigError } from "./config-error.js";
+import { expandShorthands, withoutByteOrderMark, withoutSchemaKey } from "./config-json.js";
 import { allowedKeys, configSchema, KEY_RULES, ruleKey } from "./config-schema.js";
 import { locateJsonError } from "./locate-json-error.js";
 import type { PantoConfig, PermissionsConfig } from "./panto-config.js";
@@ -12,7 +13,7 @@ import { quoteForMessage } from "./quote-for-message.js";
  * line:column of a JSON syntax error).
  */
 export function parseConfigText(text: string, file: string): PantoConfig {
-  const json = expandShorthands(parseJson(text.replace(/^\uFEFF/, ""), file));
+  const json = expandShorthands(parseJson(withoutByteOrderMark(text), file));
   const result = configSchema.safeParse(json, { reportInput: true });
   if (!result.success) {
     const problems = result.error.issues.flatMap((issue) => describeIssue(issue, json));
@@ -23,10 +24,12 @@ export function parseConfigText(text: string, file: string): PantoConfig {
       ...(key === undefined || key === "" ? {} : { key }),
     });
   }
-  const { $schema: _ignored, ...config } = result.data;
+  // The file's own JSON, not zod's copy of it: the schema has no defaults and no transforms
+  // (test/config/config-verdicts.test.ts walks it to hold that), so the two hold the same values, and
+  // the file's key order is kept. A text found valid before is read as just this (config-json.ts).
+  const config = withoutSchemaKey(json as object) as PantoConfig;
   checkPermissionRules(config.permissions, file);
-  // Zod only returns keys present in the input, so no optional key holds undefined.
-  return config as PantoConfig;
+  return config;
 }
 
 /** Each permission rule must read as a rule; a bad one is named by file, list and 0-based index. */
@@ -51,13 +54,6 @@ function checkPermissionRules(
       key: first.key,
     },
   );
-}
-
-/** `"sandbox": "MODE"` is `"sandbox": {"mode": "MODE"}`, so a bad mode is named as "sandbox.mode". */
-function expandShorthands(json: unknown): unknown {
-  if (json === null || typeof json !== "object" || Array.isArray(json)) return json;
-  const sandbox = (json as Record<string, unknown>).sandbox;
-  return typeof sandbox === "string" ? { ...json, sandbox: { mode: sandbox } } : json;
 }
 
 function parseJson(text: string, file: string): unknown {

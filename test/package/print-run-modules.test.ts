@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -85,5 +85,34 @@ describe("what panto -p hi loads", { timeout: 60_000 }, () => {
       gone,
       `panto -p hi no longer loads ${gone.join(", ")}: take them off test/package/print-run-modules.txt (${UPDATE}).`,
     ).toEqual([]);
+  });
+
+  it("with a config file, validates it with zod once; later runs of the same text load no zod, a changed text is checked again", async () => {
+    const { home, project } = await tempProject();
+    const env = cliEnv(home, { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: server.url });
+    const file = join(project, ".panto", "config.json");
+    mkdirSync(join(project, ".panto"), { recursive: true });
+    writeFileSync(file, JSON.stringify({ max_output_tokens: 1234, clearing: { keep_recent: 4 } }));
+    server.enqueue({ type: "text", text: "hello" });
+    const first = await loadedModules(env, project);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.modules).toContain("node_modules/zod");
+    // One verdict: an empty file named by a hash of this build and the text.
+    const verdicts = join(home, "cache", "valid-configs");
+    expect(readdirSync(verdicts)).toHaveLength(1);
+    server.enqueue({ type: "text", text: "hello" });
+    const second = await loadedModules(env, project);
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.modules).not.toContain("node_modules/zod");
+    // Read without the schema, the settings still hold.
+    const body = server.requests.at(-1)?.body as { max_tokens?: number };
+    expect(body.max_tokens).toBe(1234);
+    // A changed text is validated again: an invalid one is refused as always.
+    writeFileSync(file, JSON.stringify({ clearing: { keep_recent: 4 }, modle: "a/b" }));
+    const refused = await loadedModules(env, project);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`${file}: unknown key "modle"`);
+    expect(refused.modules).toContain("node_modules/zod");
+    expect(readdirSync(verdicts)).toHaveLength(1);
   });
 });
