@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,7 +24,8 @@ export interface StartupRow {
 
 /**
  * Whole-process wall time of `node -e 0` (the floor), `panto --version`, `panto --help` and
- * `panto -p hi` answered by a fake Anthropic server on 127.0.0.1, plus `-p` through the unbundled
+ * `panto -p hi` answered by a fake Anthropic server on 127.0.0.1 (also in a project with a config
+ * file), plus `-p` through the unbundled
  * build for comparison, all with one Node (`options.node`, default this one); on Node 22 and later
  * also `-p` with the compile cache turned off. The commands take turns run by run, so a change in
  * the machine's load touches them all alike; one untimed warm-up run each (which also fills the
@@ -46,6 +47,15 @@ export async function runStartupBenchmark(options: {
     const project = join(root, "project");
     await mkdir(home, { recursive: true });
     await mkdir(join(project, ".git"), { recursive: true });
+    // A project with its own settings, as most have: the warm-up run validates the file, the timed
+    // runs read it unchanged (src/config/config-verdicts.ts).
+    const configured = join(root, "configured");
+    await mkdir(join(configured, ".git"), { recursive: true });
+    await mkdir(join(configured, ".panto"), { recursive: true });
+    await writeFile(
+      join(configured, ".panto", "config.json"),
+      `${JSON.stringify({ clearing: { keep_recent: 4 }, permissions: { allow: ["Bash(npm test:*)"] }, timeouts: { idle_ms: 60000 } }, null, 2)}\n`,
+    );
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: root,
@@ -55,11 +65,19 @@ export async function runStartupBenchmark(options: {
       ANTHROPIC_BASE_URL: server.url,
     };
     const print = ["-m", "anthropic/claude-sonnet-4-5", "-p", "hi"];
-    const commands: Array<{ name: string; args: string[]; off?: boolean; acp?: boolean; goal?: number }> = [
+    const commands: Array<{
+      name: string;
+      args: string[];
+      off?: boolean;
+      acp?: boolean;
+      goal?: number;
+      cwd?: string;
+    }> = [
       { name: "node -e 0 (node's own start)", args: ["-e", "0"] },
       { name: "panto --version", args: [BIN, "--version"], goal: 1.1 },
       { name: "panto --help", args: [BIN, "--help"] },
       { name: "panto -p hi (fake server)", args: [BIN, ...print], goal: 2 },
+      { name: "panto -p hi, project config", args: [BIN, ...print], cwd: configured },
       { name: "panto acp, initialize answered", args: [BIN, "acp"], acp: true, goal: 2 },
       { name: "unbundled dist/cli/main.js -p hi", args: [UNBUNDLED, ...print] },
     ];
@@ -73,7 +91,7 @@ export async function runStartupBenchmark(options: {
         const commandEnv = command.off === true ? { ...env, NODE_DISABLE_COMPILE_CACHE: "1" } : env;
         const time = command.acp === true ? timeAcpInitialize : timeProcess;
         const which = run < 0 ? "the warm-up run" : `run ${run + 1} of ${options.runs}`;
-        const ms = await time(execPath, command.args, { cwd: project, env: commandEnv }).catch(
+        const ms = await time(execPath, command.args, { cwd: command.cwd ?? project, env: commandEnv }).catch(
           (error: unknown) => {
             const message = error instanceof Error ? error.message : String(error);
             throw new Error(
