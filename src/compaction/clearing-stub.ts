@@ -1,4 +1,4 @@
-import { bashRunOutcome, type ToolCallBlock, type ToolResultBlock } from "../core/index.js";
+import { bashRunOutcome, formatCount, type ToolCallBlock, type ToolResultBlock } from "../core/index.js";
 
 /** How much of a call's argument the stub quotes: enough to tell calls apart, one line. */
 const ARGUMENT_CHARS = 60;
@@ -21,7 +21,7 @@ export function clearingStub(
   const ending = endingOf(result);
   // Spaced as the issue and the recall tool's description write it.
   const recall = `{"tool_result": ${JSON.stringify(result.toolCallId)}}`;
-  return `[cleared to save context: output of ${what}${ending === undefined ? "" : ` (${ending})`}, ${tokens.toLocaleString("en-US")} tokens; recall ${recall} reads it back]`;
+  return `[cleared to save context: output of ${what}${ending === undefined ? "" : ` (${ending})`}, ${formatCount(tokens)} tokens; recall ${recall} reads it back]`;
 }
 
 function tellingArgument(args: Record<string, unknown>): string | undefined {

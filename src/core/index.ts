@@ -3,6 +3,7 @@ export type * from "./compaction-record.js";
 export type * from "./content.js";
 export type * from "./context.js";
 export * from "./error-codes.js";
+export { formatCount } from "./format-count.js";
 export {
   base64Bytes,
   cachedImageInfo,

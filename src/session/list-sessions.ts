@@ -90,7 +90,7 @@ export async function listSessions(
     }
   }
   listing.sessions.sort(
-    (a, b) => (mtimes.get(b.file) ?? 0) - (mtimes.get(a.file) ?? 0) || b.file.localeCompare(a.file),
+    (a, b) => (mtimes.get(b.file) ?? 0) - (mtimes.get(a.file) ?? 0) || byName(b.file, a.file),
   );
   for (const record of state.fresh) index.records.set(record.file, record);
   await updateSessionIndex(directory, state.fresh, index.records, index.lines).catch(() => {
@@ -226,4 +226,12 @@ async function countTail(file: FileHandle, headerEnd: number, size: number): Pro
   await readExactly(file, buffer, start);
   const firstLine = start === headerEnd ? 0 : buffer.indexOf(0x0a) + 1;
   return countEntriesInBuffer(buffer.subarray(firstLine));
+}
+
+/**
+ * Names in code-unit order: session file names are ASCII, and localeCompare's first call in a
+ * process starts ICU's collation, about 6 ms of a listing or of `-c`.
+ */
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

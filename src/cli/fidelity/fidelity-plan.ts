@@ -1,3 +1,5 @@
+import { formatCount } from "../../core/index.js";
+
 /** One model request a check is about to make. */
 export interface PlannedRequest {
   what: string;
@@ -8,11 +10,7 @@ export interface PlannedRequest {
 /** The line said before any model call: how many requests, about how many tokens, and what each is. */
 export function describePlan(planned: readonly PlannedRequest[]): string {
   const total = planned.reduce((sum, request) => sum + request.tokens, 0);
-  const parts = planned.map((request) => `${request.what}: about ${count(request.tokens)} tokens`);
+  const parts = planned.map((request) => `${request.what}: about ${formatCount(request.tokens)} tokens`);
   const noun = planned.length === 1 ? "request" : "requests";
-  return `panto fidelity: ${planned.length} model ${noun}, about ${count(total)} tokens in all (${parts.join("; ")})\n`;
-}
-
-function count(tokens: number): string {
-  return tokens.toLocaleString("en-US");
+  return `panto fidelity: ${planned.length} model ${noun}, about ${formatCount(total)} tokens in all (${parts.join("; ")})\n`;
 }

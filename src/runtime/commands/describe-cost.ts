@@ -1,4 +1,5 @@
 import type { ModelPrice } from "../../config/index.js";
+import { formatCount } from "../../core/index.js";
 import { addCounts, type ClearingSavings, type SessionUsage, type TokenCounts } from "../../session/index.js";
 
 const HEADINGS = ["input", "output", "cache read", "cache write", "cost"] as const;
@@ -90,10 +91,6 @@ function costNote(priced: number, rows: number): string {
 
 function countCells(counts: TokenCounts): string[] {
   return [counts.input, counts.output, counts.cacheRead, counts.cacheWrite].map(formatCount);
-}
-
-function formatCount(count: number): string {
-  return count.toLocaleString("en-US");
 }
 
 function formatCost(cost: number): string {
