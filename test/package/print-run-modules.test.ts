@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
+import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { cliEnv, tempProject } from "../e2e/run-cli.js";
 import { bundledModules, packageOf } from "./bundled-modules.js";
@@ -24,13 +26,13 @@ const UPDATE = "UPDATE_PRINT_RUN_MODULES=1 npx vitest run test/package/print-run
 function loadedModules(
   env: NodeJS.ProcessEnv,
   cwd: string,
+  model = "anthropic/claude-sonnet-4-5",
 ): Promise<{ status: number | null; modules: string[]; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", TRACE_IMPORTS, BIN, "-m", "anthropic/claude-sonnet-4-5", "-p", "hi"],
-      { cwd, env },
-    );
+    const child = spawn(process.execPath, ["--import", TRACE_IMPORTS, BIN, "-m", model, "-p", "hi"], {
+      cwd,
+      env,
+    });
     let traced = "";
     child.stderr.on("data", (chunk: Buffer) => {
       traced += chunk.toString();
@@ -114,5 +116,31 @@ describe("what panto -p hi loads", { timeout: 60_000 }, () => {
     expect(refused.stderr).toContain(`${file}: unknown key "modle"`);
     expect(refused.modules).toContain("node_modules/zod");
     expect(readdirSync(verdicts)).toHaveLength(1);
+  });
+
+  it("on the OpenAI wires (Chat Completions, Responses), posts without loading the OpenAI SDK", async () => {
+    const chat = await startFakeOpenAIChatServer();
+    const responses = await startFakeOpenAIResponsesServer();
+    try {
+      const { home, project } = await tempProject();
+      const env = cliEnv(home, {
+        LLAMACPP_BASE_URL: chat.url,
+        OPENAI_API_KEY: "test-key",
+        OPENAI_BASE_URL: responses.url,
+      });
+      for (const [model, server] of [
+        ["llamacpp/qwen3-coder", chat],
+        ["openai/gpt-5", responses],
+      ] as const) {
+        server.enqueue({ type: "text", text: "hello" });
+        const run = await loadedModules(env, project, model);
+        expect(run.status, run.stderr).toBe(0);
+        expect(server.requests).toHaveLength(1);
+        expect(run.modules.filter((module) => module.startsWith("node_modules/"))).toEqual([]);
+      }
+    } finally {
+      await chat.close();
+      await responses.close();
+    }
   });
 });

@@ -297,6 +297,48 @@ describe("OpenAI chat adapter: usage", () => {
   });
 });
 
+describe("OpenAI chat adapter: the request on the wire", () => {
+  it("posts to {base}/chat/completions with the key as a bearer token, and configured headers win whatever their case", async () => {
+    await client({ headers: { "X-Team": "core", Authorization: "Bearer from-config" } }).stream(
+      request([user("hi")]),
+    );
+    const [sent] = server.requests;
+    expect(sent?.method).toBe("POST");
+    expect(sent?.path).toBe("/v1/chat/completions");
+    expect(sent?.headers["content-type"]).toBe("application/json");
+    expect(sent?.headers["x-team"]).toBe("core");
+    expect(sent?.headers.authorization).toBe("Bearer from-config");
+    await client({ baseURL: `${server.url}/` }).stream(request([user("again")]));
+    expect(server.requests[1]?.path).toBe("/v1/chat/completions");
+    expect(server.requests[1]?.headers.authorization).toBe("Bearer test-key");
+  });
+
+  it("sends OPENAI_ORG_ID and OPENAI_PROJECT_ID as the OpenAI SDK did, and a placeholder key to a keyless server", async () => {
+    const saved = { org: process.env.OPENAI_ORG_ID, project: process.env.OPENAI_PROJECT_ID };
+    process.env.OPENAI_ORG_ID = "org-1";
+    process.env.OPENAI_PROJECT_ID = "proj-1";
+    try {
+      const keyless = createOpenAIChatClient({
+        provider: "local",
+        model: "qwen3-coder",
+        baseURL: server.url,
+      });
+      await keyless.stream(request([user("hi")]));
+    } finally {
+      for (const [name, value] of [
+        ["OPENAI_ORG_ID", saved.org],
+        ["OPENAI_PROJECT_ID", saved.project],
+      ] as const)
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+    }
+    const headers = server.requests[0]?.headers;
+    expect(headers?.["openai-organization"]).toBe("org-1");
+    expect(headers?.["openai-project"]).toBe("proj-1");
+    expect(headers?.authorization).toBe("Bearer no-key");
+  });
+});
+
 describe("OpenAI chat adapter: errors from the fixture file", () => {
   it.each(
     HTTP_FIXTURES.map(

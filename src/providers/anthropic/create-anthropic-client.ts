@@ -1,9 +1,9 @@
-import { type AssistantMessage, type ModelClient, PantoError, type StreamOptions } from "../../core/index.js";
+import type { AssistantMessage, ModelClient, StreamOptions } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import { networkError, otherError, providerErrorFromResponse } from "../provider-error.js";
+import { providerErrorFromResponse } from "../provider-error.js";
 import {
+  attemptErrorToPanto,
   createAdapterClient,
-  isNetworkFailure,
   KEYLESS_PLACEHOLDER,
   postJson,
   type RequestWatchdog,
@@ -51,7 +51,7 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
       }
       return readAnswer(await sniffResponseBody(answer.body), { provider, model, watchdog, onEvent });
     },
-    toPantoError: (error) => toPantoError(error, provider),
+    toPantoError: (error) => attemptErrorToPanto(error, provider),
     // GET /v1/models, every page.
     listModels: async (signal) => {
       const { listAnthropicModels } = await import("./list-anthropic-models.js");
@@ -81,17 +81,6 @@ function requestHeaders(options: AdapterOptions): Record<string, string> {
 function withoutVersion(options: AdapterOptions): AdapterOptions {
   if (options.baseURL === undefined) return options;
   return { ...options, baseURL: splitApiVersion(options.baseURL, ["v1"]).base };
-}
-
-/**
- * Classifies what one attempt threw: HTTP errors, error events and malformed answers are already
- * PantoErrors (and so is a connection that never answered); a connection failing while the body is
- * read is a retryable network error; anything else is not retried.
- */
-function toPantoError(error: unknown, provider: string): PantoError {
-  if (error instanceof PantoError) return error;
-  if (isNetworkFailure(error)) return networkError(provider, error, "stream failed");
-  return otherError(provider, error);
 }
 
 /**

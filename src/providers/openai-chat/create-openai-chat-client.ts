@@ -1,9 +1,15 @@
-import type { AssistantMessage, ModelClient, ModelRequest, StreamOptions } from "../../core/index.js";
-import { optional } from "../../core/index.js";
+import {
+  type AssistantMessage,
+  type ModelClient,
+  type ModelRequest,
+  optional,
+  type StreamOptions,
+} from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { networkError, providerErrorFromResponse } from "../provider-error.js";
 import { malformedAnswer } from "../shared/check-wire.js";
 import {
+  attemptErrorToPanto,
   createAdapterClient,
   type RequestWatchdog,
   readSseEvents,
@@ -15,18 +21,19 @@ import {
   ChatStreamAccumulator,
   completionAsChunk,
 } from "./chat-stream-accumulator.js";
-import { OPENAI_BASE_URL, openAISdk } from "./openai-sdk.js";
+import { OPENAI_BASE_URL } from "./openai-base-url.js";
+import { postOpenAI } from "./post-openai.js";
 import { rejectsStreamOptions } from "./rejects-stream-options.js";
 import { renderOpenAIChatRequest } from "./render-openai-chat-request.js";
 
 /**
  * A ModelClient for OpenAI Chat Completions and every OpenAI-compatible server (Ollama, llama.cpp,
  * vLLM, LM Studio, OpenRouter, Groq, xAI, DeepSeek, Mistral, Together...). The base URL includes
- * /v1, as with OPENAI_BASE_URL.
+ * /v1, as with OPENAI_BASE_URL. A request is one POST through node:http (postOpenAI); the OpenAI
+ * SDK only lists models, loaded then.
  */
 export function createOpenAIChatClient(options: AdapterOptions): ModelClient {
   const { provider } = options;
-  const { send, capture, toPantoError, listModelIds } = openAISdk(options);
   // Remembered per client: a server that rejected stream_options once will again.
   let includeUsage = true;
   const once = async (
@@ -35,25 +42,23 @@ export function createOpenAIChatClient(options: AdapterOptions): ModelClient {
     onEvent: StreamOptions["onEvent"],
   ): Promise<AssistantMessage> => {
     const params = renderOpenAIChatRequest(request, { provider, includeUsage });
-    const sniffed = await send(
-      (client) => client.chat.completions.create(params, { signal: watchdog.signal }),
-      watchdog,
-    );
-    return readAnswer(sniffed, watchdog, new ChatStreamAccumulator(options, onEvent), provider);
+    const answer = await postOpenAI(options, "chat/completions", params, watchdog);
+    if (!answer.ok) {
+      if (!includeUsage || !rejectsStreamOptions(answer.status, answer.text)) throw answer.error;
+      includeUsage = false;
+      return await once(request, watchdog, onEvent);
+    }
+    return readAnswer(answer.body, watchdog, new ChatStreamAccumulator(options, onEvent), provider);
   };
   return createAdapterClient(options, {
     defaultBaseURL: OPENAI_BASE_URL,
-    attempt: async (request, watchdog, onEvent) => {
-      try {
-        return await once(request, watchdog, onEvent);
-      } catch (error) {
-        if (!includeUsage || !rejectsStreamOptions(error, capture)) throw error;
-        includeUsage = false;
-        return await once(request, watchdog, onEvent);
-      }
+    attempt: once,
+    toPantoError: (error) => attemptErrorToPanto(error, provider),
+    listModels: async (signal) => {
+      const { openAISdk } = await import("./openai-sdk.js");
+      const { listModelIds } = openAISdk(options);
+      return listModelIds((client) => client.models.list(optional("signal", signal)));
     },
-    toPantoError,
-    listModels: (signal) => listModelIds((client) => client.models.list(optional("signal", signal))),
   });
 }
 

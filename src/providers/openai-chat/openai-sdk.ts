@@ -1,8 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError, OpenAI } from "openai";
 import type { AdapterOptions } from "../adapter-options.js";
 import { type StainlessErrors, type StainlessSdk, stainlessSdk } from "../shared/index.js";
-
-export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+import { OPENAI_BASE_URL } from "./openai-base-url.js";
 
 /**
  * The OpenAI SDK's error classes. Its parsed `error` field is only the inner `error` object of the
@@ -15,7 +14,7 @@ const OPENAI_ERRORS: StainlessErrors = {
   bodyOf: (parsed) => ({ error: parsed }),
 };
 
-/** The OpenAI SDK client both OpenAI adapters (Chat Completions and Responses) set up alike. */
+/** The OpenAI SDK client both OpenAI adapters (Chat Completions and Responses) list models with. */
 export function openAISdk(options: AdapterOptions): StainlessSdk<OpenAI> {
   return stainlessSdk(options, {
     create: (clientOptions) => new OpenAI(clientOptions),

@@ -1,9 +1,15 @@
 import type { AssistantMessage, ModelClient } from "../../core/index.js";
 import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import { OPENAI_BASE_URL, openAISdk } from "../openai-chat/openai-sdk.js";
+import { OPENAI_BASE_URL } from "../openai-chat/openai-base-url.js";
+import { postOpenAI } from "../openai-chat/post-openai.js";
 import { networkError } from "../provider-error.js";
-import { createAdapterClient, type RequestWatchdog, type SniffedBody } from "../shared/index.js";
+import {
+  attemptErrorToPanto,
+  createAdapterClient,
+  type RequestWatchdog,
+  type SniffedBody,
+} from "../shared/index.js";
 import { renderResponsesRequest } from "./render-responses-request.js";
 import { responsesSseEvents } from "./responses-sse-events.js";
 import { ResponsesStreamReader } from "./responses-stream-reader.js";
@@ -11,23 +17,29 @@ import { wholeResponseEvent } from "./whole-response-event.js";
 
 /**
  * A ModelClient for the OpenAI Responses API (`POST {baseURL}/responses`, streamed, stateless).
- * Retries, idle timeouts and error classification are ours; the SDK's retries are off.
+ * Retries, idle timeouts and error classification are ours. A request is one POST through
+ * node:http (postOpenAI); the OpenAI SDK only lists models, loaded then.
  */
 export function createOpenAIResponsesClient(options: AdapterOptions): ModelClient {
   const { provider, model } = options;
-  const { send, toPantoError, listModelIds } = openAISdk(options);
   return createAdapterClient(options, {
     defaultBaseURL: OPENAI_BASE_URL,
     attempt: async (request, watchdog, onEvent) => {
-      const body = renderResponsesRequest(request);
-      const sniffed = await send(
-        (client) => client.responses.create(body, { signal: watchdog.signal }),
+      const answer = await postOpenAI(options, "responses", renderResponsesRequest(request), watchdog);
+      if (!answer.ok) throw answer.error;
+      return readAnswer(
+        answer.body,
         watchdog,
+        new ResponsesStreamReader({ provider, model }, onEvent),
+        provider,
       );
-      return readAnswer(sniffed, watchdog, new ResponsesStreamReader({ provider, model }, onEvent), provider);
     },
-    toPantoError,
-    listModels: (signal) => listModelIds((client) => client.models.list(optional("signal", signal))),
+    toPantoError: (error) => attemptErrorToPanto(error, provider),
+    listModels: async (signal) => {
+      const { openAISdk } = await import("../openai-chat/openai-sdk.js");
+      const { listModelIds } = openAISdk(options);
+      return listModelIds((client) => client.models.list(optional("signal", signal)));
+    },
   });
 }
 

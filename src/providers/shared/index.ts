@@ -1,4 +1,5 @@
 export { type AdapterWire, createAdapterClient, type RenderTarget } from "./adapter-client.js";
+export { attemptErrorToPanto } from "./attempt-error.js";
 export {
   captureErrorBodies,
   type ErrorBodyCapture,
