@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildCompactionRequest } from "../../src/compaction/index.js";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
-import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
+import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
 import { cliEnv, tempProject } from "../e2e/run-cli.js";
 import { bundledModules, packageOf } from "./bundled-modules.js";
@@ -150,14 +150,15 @@ describe("the installed panto command (bundled)", { timeout: 60_000 }, () => {
   });
 
   it("keeps Node's WebAssembly HTTP parser on baseline code: its optimised recompilation held the exit", async () => {
-    // The OpenAI adapter, whose SDK sends through Node's fetch (the Anthropic adapter uses node:http).
-    const server = await startFakeOpenAIResponsesServer();
+    // The Gemini adapter, whose SDK sends through Node's fetch (the Anthropic and OpenAI adapters
+    // use node:http).
+    const server = await startFakeGeminiServer();
     servers.push(server);
     server.enqueue({ type: "text", text: "hello from the fake" });
     const { home, project } = await tempProject();
-    const env = cliEnv(home, { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: server.url });
+    const env = cliEnv(home, { GEMINI_API_KEY: "test-key", GEMINI_BASE_URL: server.url });
     // V8 prints one line per compiled WebAssembly function, naming the compiler.
-    const run = await runBin(["-m", "openai/gpt-4.1", "-p", "hi"], {
+    const run = await runBin(["-m", "google/gemini-2.5-pro", "-p", "hi"], {
       cwd: project,
       env,
       nodeFlags: ["--trace-wasm-compilation-times"],
