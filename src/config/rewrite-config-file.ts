@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError } from "./config-error.js";
+import { withoutByteOrderMark } from "./config-json.js";
 import { parseConfigText } from "./parse-config-text.js";
 
 /**
@@ -21,7 +22,7 @@ export async function rewriteConfigFile(
     throw new ConfigError(`${file}: cannot read it (${error.code ?? error.message})`, { file });
   });
   if (text !== undefined) parseConfigText(text, file);
-  const json: Record<string, unknown> = text === undefined ? {} : JSON.parse(text.replace(/^\uFEFF/, ""));
+  const json: Record<string, unknown> = text === undefined ? {} : JSON.parse(withoutByteOrderMark(text));
   if (!change(json)) return false;
   const next = `${JSON.stringify(json, null, 2)}\n`;
   parseConfigText(next, file);

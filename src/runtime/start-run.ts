@@ -277,6 +277,15 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       await taskTool(taskEnvironment, { projectRoot, pantoHome }, config.max_parallel_tasks, onWarning),
     );
     let agent = makeAgent(session, model);
+    /** Moves the run onto `next`: the old session's preparation, checkpoints and lock end first. */
+    const switchSession = async (next: Session, start: "clear" | "resume"): Promise<void> => {
+      await agent.closePreparation();
+      await recorder?.close();
+      await session.close();
+      session = next;
+      agent = makeAgent(next, agent.model);
+      await agentHooks?.sessionStart(start);
+    };
     const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
     await addCustomCommands(commands, { projectRoot, pantoHome }, onWarning);
     const contextWatch = new ContextWatch(() => run, {
@@ -334,36 +343,21 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
         await agentHooks?.sessionStart(resumed ? "resume" : "startup");
       },
       async startNewSession() {
-        const next = openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions);
-        await agent.closePreparation();
-        await recorder?.close();
-        await session.close();
-        session = next;
-        agent = makeAgent(next, agent.model);
-        await agentHooks?.sessionStart("clear");
+        await switchSession(openNewSession(newSessionPath(pantoHome, projectRoot), sessionOptions), "clear");
       },
       async startChildSession(relation) {
         const parent = { id: session.header.id, path: session.path, relation };
         const header = newSessionHeader(cwd, parent);
-        const next = openNewSession(newSessionPath(pantoHome, projectRoot), { ...sessionOptions, header });
-        await agent.closePreparation();
-        await recorder?.close();
-        await session.close();
-        session = next;
-        agent = makeAgent(next, agent.model);
-        await agentHooks?.sessionStart("clear");
+        await switchSession(
+          openNewSession(newSessionPath(pantoHome, projectRoot), { ...sessionOptions, header }),
+          "clear",
+        );
       },
       yes: options.yes === true,
       fork: opened.fork,
       async forkSession(turn) {
         const fork = await makeFork(session.path, turn, place);
-        const next = await openSession(fork.path, sessionOptions);
-        await agent.closePreparation();
-        await recorder?.close();
-        await session.close();
-        session = next;
-        agent = makeAgent(next, agent.model);
-        await agentHooks?.sessionStart("resume");
+        await switchSession(await openSession(fork.path, sessionOptions), "resume");
         return fork;
       },
       close: async () => {

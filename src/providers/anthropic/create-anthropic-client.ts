@@ -4,7 +4,7 @@ import { providerErrorFromResponse } from "../provider-error.js";
 import {
   attemptErrorToPanto,
   createAdapterClient,
-  KEYLESS_PLACEHOLDER,
+  jsonRequestHeaders,
   postJson,
   type RequestWatchdog,
   readBodyText,
@@ -32,7 +32,7 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
   const { provider, model } = options;
   const base = withoutVersion(options).baseURL ?? DEFAULT_BASE_URL;
   const url = `${base}${base.endsWith("/") ? "" : "/"}v1/messages`;
-  const headers = requestHeaders(options);
+  const headers = jsonRequestHeaders(options, { "anthropic-version": ANTHROPIC_VERSION });
   return createAdapterClient(options, {
     defaultBaseURL: DEFAULT_BASE_URL,
     attempt: async (request, watchdog, onEvent) => {
@@ -58,23 +58,6 @@ export function createAnthropicClient(options: AdapterOptions): ModelClient {
       return listAnthropicModels(withoutVersion(options), DEFAULT_BASE_URL, signal);
     },
   });
-}
-
-/**
- * What the SDK sent, less its telemetry headers: JSON both ways, the API version, the key as a
- * bearer token (a keyless local endpoint gets a placeholder, as before), then the configured
- * headers, which win over ours whatever their case.
- */
-function requestHeaders(options: AdapterOptions): Record<string, string> {
-  const headers: Record<string, string> = {
-    accept: "application/json",
-    "content-type": "application/json",
-    "user-agent": "panto",
-    "anthropic-version": ANTHROPIC_VERSION,
-    authorization: `Bearer ${options.apiKey ?? KEYLESS_PLACEHOLDER}`,
-  };
-  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
-  return headers;
 }
 
 /** A base URL written with /v1 (as some proxies document it) loses it: /v1/messages is appended. */

@@ -2,7 +2,7 @@ import type { PantoError } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
 import { providerErrorFromResponse } from "../provider-error.js";
 import {
-  KEYLESS_PLACEHOLDER,
+  jsonRequestHeaders,
   postJson,
   type RequestWatchdog,
   readBodyText,
@@ -50,22 +50,12 @@ export async function postOpenAI(
   return { ok: false, error, status: answer.status, text };
 }
 
-/**
- * JSON both ways, the key as a bearer token (a keyless local server gets a placeholder, as the SDK
- * was given), the organization and project the SDK itself read from OPENAI_ORG_ID and
- * OPENAI_PROJECT_ID, then the configured headers, which win over ours whatever their case.
- */
+/** What the OpenAI SDK added of its own: the organization and project it read from OPENAI_ORG_ID and OPENAI_PROJECT_ID. */
 function openAIHeaders(options: AdapterOptions): Record<string, string> {
-  const headers: Record<string, string> = {
-    accept: "application/json",
-    "content-type": "application/json",
-    "user-agent": "panto",
-    authorization: `Bearer ${options.apiKey ?? KEYLESS_PLACEHOLDER}`,
-  };
+  const own: Record<string, string> = {};
   const organization = process.env.OPENAI_ORG_ID;
   const project = process.env.OPENAI_PROJECT_ID;
-  if (organization !== undefined && organization !== "") headers["openai-organization"] = organization;
-  if (project !== undefined && project !== "") headers["openai-project"] = project;
-  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
-  return headers;
+  if (organization !== undefined && organization !== "") own["openai-organization"] = organization;
+  if (project !== undefined && project !== "") own["openai-project"] = project;
+  return jsonRequestHeaders(options, own);
 }

@@ -10,6 +10,7 @@ export { renderCompactionText } from "./compaction-text.js";
 export { describeEndpoint } from "./describe-endpoint.js";
 export { groupToolResults } from "./group-tool-results.js";
 export { isNetworkFailure } from "./is-network-failure.js";
+export { jsonRequestHeaders } from "./json-request-headers.js";
 export { parseToolArguments } from "./parse-tool-arguments.js";
 export { type HttpAnswer, type PostJsonOptions, postJson } from "./post-json.js";
 export { readSseEvents, type SseEvent } from "./read-sse-events.js";
