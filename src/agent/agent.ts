@@ -32,6 +32,7 @@ import {
 import {
   type ClearingDeps,
   clearIfDue,
+  planNow,
   sizeChangeSinceUsage,
   type UnclearOutcome,
   unclearLatest,
@@ -148,6 +149,18 @@ export class Agent {
    */
   clearedTokens(): number {
     return clearedTokens(this.#options.session.activeEntries());
+  }
+
+  /**
+   * The tokens, as the provider counts them, that the clearing due before the next request takes
+   * out of the context, judged from the session now (0 when none is due). A clearing due now is
+   * due then too: the turn just ended only adds results that may be cleared, and a cache gone cold
+   * meanwhile clears at least as much. What tells whether a compaction is really near.
+   */
+  async dueClearingReclaim(): Promise<number> {
+    const deps = this.#clearingDeps();
+    const plan = await planNow(deps);
+    return plan.type === "clear" ? Math.round(plan.reclaimTokens * (deps.scale() ?? 1)) : 0;
   }
 
   /** `/unclear`: takes back the latest clearing (after any compaction still running). */

@@ -376,9 +376,10 @@ Configuration (JSON; each file wins per key over the ones before it):
     max_output_tokens     cap on each answer's length
     restore_facts         false: no restored facts after a summary (the ledger of files and
                           commands, the facts it left out, the Unverified check) (default true)
-    prepare_compaction_at a fraction (0-1) of a known context window: a turn that ends past it has
-                          the next compaction's summary written in the background (interactive
-                          and ACP sessions); the next overflow, or a /compact of the same turns,
+    prepare_compaction_at a fraction (0-1) of a known context window: a turn that ends past it,
+                          even after the clearing of old tool outputs due next, has the next
+                          compaction's summary written in the background (interactive and ACP
+                          sessions); the next overflow, or a /compact of the same turns,
                           applies it without a summary request; dropped if the history changes
                           (rewind, /uncompact, /summary edit); /summary shows it, /summary discard
                           drops it (default: unset, nothing prepared)

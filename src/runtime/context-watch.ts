@@ -8,7 +8,8 @@ export interface ContextWatchOptions {
   warnings: readonly number[];
   /**
    * Config `prepare_compaction_at`: a turn that ends with the context past this fraction of a
-   * known window has the next compaction's summary written in the background. Undefined: never;
+   * known window, even after the clearing of old tool results due before the next request, has the
+   * next compaction's summary written in the background. Undefined: never;
    * so in a one-shot run (print, JSON), which exits before it could be used.
    */
   prepareAt?: number | undefined;
@@ -84,18 +85,22 @@ export class ContextWatch implements ContextWatcher {
     const run = this.#run();
     const { size, window } = await contextUsage(run, run.agent.learnedWindow()?.contextWindow);
     if (window === undefined || this.#closed) return;
-    const prepareAt = this.#prepareAt;
-    // In the background: the user reads and types meanwhile. It never rejects.
-    if (turnEnded && prepareAt !== undefined && size.tokens >= prepareAt * window.tokens)
-      void run.agent.prepareCompaction().catch(() => undefined);
     const level = this.#warnings.check(size.tokens, window.tokens);
-    if (level === undefined) return;
-    run.events.emit({
-      type: "context-warning",
-      level,
-      used: size.tokens,
-      size: window.tokens,
-      sizeFrom: window.source,
-    });
+    if (level !== undefined)
+      run.events.emit({
+        type: "context-warning",
+        level,
+        used: size.tokens,
+        size: window.tokens,
+        sizeFrom: window.source,
+      });
+    const prepareAt = this.#prepareAt;
+    if (!turnEnded || prepareAt === undefined || size.tokens < prepareAt * window.tokens) return;
+    // Old tool results the next request clears anyway may bring the context back under the line:
+    // then no compaction is near, and a summary written now would be paid for and never used.
+    const cleared = await run.agent.dueClearingReclaim().catch(() => 0);
+    if (this.#closed || size.tokens - cleared < prepareAt * window.tokens) return;
+    // In the background: the user reads and types meanwhile. It never rejects.
+    void run.agent.prepareCompaction().catch(() => undefined);
   }
 }

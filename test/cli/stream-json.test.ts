@@ -433,6 +433,89 @@ describe("panto --input-format stream-json", () => {
     ]);
   });
 
+  describe("a compaction prepared ahead, beside clearing", () => {
+    /**
+     * Two turns, each reading one ~12k-token file, in a 40k window with prepare_compaction_at 0.5:
+     * the second turn ends past 20k. Keeping one result, the clearing due before the next request
+     * takes the first file's output out, back under the line, unless read is excluded from clearing.
+     */
+    async function twoReads(clearing: Record<string, unknown>) {
+      const box = await makeSandbox();
+      const server = await startFakeOpenAIChatServer({
+        serverInfo: { kind: "llama.cpp", contextWindow: 40_000 },
+        contextWindow: 40_000,
+      });
+      servers.push(server);
+      await mkdir(join(box.project, ".panto"));
+      const text = (name: string) =>
+        Array.from({ length: 400 }, (_, line) => `${name} ${line} ${"lorem ipsum ".repeat(9)}`).join("\n");
+      await writeFile(join(box.project, "a.txt"), text("a"));
+      await writeFile(join(box.project, "b.txt"), text("b"));
+      await writeFile(
+        join(box.project, ".panto", "config.json"),
+        JSON.stringify({
+          model: "llamacpp/qwen2.5-7b",
+          providers: { llamacpp: { base_url: server.url } },
+          prepare_compaction_at: 0.5,
+          clearing: { keep_recent: 1, trigger_tokens: 20_000, min_reclaim_tokens: 2_000, ...clearing },
+          sandbox: "full",
+        }),
+      );
+      const read = (id: string, path: string) => ({
+        type: "tool-calls" as const,
+        calls: [{ id, name: "read", arguments: { path } }],
+      });
+      server.enqueue(
+        read("call_a", "a.txt"),
+        { type: "text", text: "A read." },
+        read("call_b", "b.txt"),
+        { type: "text", text: "B read." },
+        { type: "text", text: "PREPARED-SUMMARY" },
+      );
+      const panto = spawnStream(box.project, box.env, ["--input-format", "stream-json", "--json"]);
+      panto.write(user("read a.txt"));
+      await panto.waitFor((event) => event.type === "result");
+      panto.write(user("read b.txt"));
+      await panto.waitFor((event) => event.type === "result" && event.line === 2);
+      const summaryRequests = () =>
+        server.requests.filter(
+          (request) =>
+            request.path.endsWith("/chat/completions") &&
+            ((request.body as { tools?: unknown[] }).tools ?? []).length === 0,
+        );
+      return { server, panto, summaryRequests };
+    }
+
+    it("writes none when the clearing due next brings the context back under prepare_compaction_at", async () => {
+      const { server, panto, summaryRequests } = await twoReads({});
+      // The decision is made before the turn's result is reported; a summary started would be under way by now.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(summaryRequests()).toHaveLength(0);
+      server.enqueue({ type: "text", text: "Done." });
+      panto.write(user("anything else?"));
+      const cleared = await panto.waitFor((event) => event.type === "context_cleared");
+      expect(cleared).toMatchObject({ ids: ["call_a"] });
+      expect(cleared.tokens_after as number).toBeLessThan(20_000);
+      await panto.waitFor((event) => event.type === "result" && event.line === 3);
+      panto.end();
+      const run = await panto.exit;
+      expect(run.code, run.stderr).toBe(0);
+      expect(jsonLines(run.stdout).filter((event) => event.type === "compaction_prepared")).toEqual([]);
+      expect(summaryRequests()).toHaveLength(0);
+    });
+
+    it("writes one when the outputs past the line may not be cleared (read excluded)", async () => {
+      const { panto, summaryRequests } = await twoReads({ exclude_tools: ["read"] });
+      const prepared = await panto.waitFor((event) => event.type === "compaction_prepared");
+      expect(prepared).toMatchObject({ model: "llamacpp/qwen2.5-7b" });
+      expect(summaryRequests()).toHaveLength(1);
+      panto.end();
+      const run = await panto.exit;
+      expect(run.code, run.stderr).toBe(0);
+      expect(jsonLines(run.stdout).filter((event) => event.type === "context_cleared")).toEqual([]);
+    });
+  });
+
   describe("the command line", () => {
     it("refuses stream-json input without JSON output, exit 2", async () => {
       const box = await makeSandbox();
