@@ -118,6 +118,14 @@ export interface ContextFigures {
    */
   overflowTurnWait: TimingStats | undefined;
   overflowTurnOwn: TimingStats | undefined;
+  /**
+   * Of the wait in each overflow turn, what the overflow itself added (modelled): the rejected
+   * requests and the summary requests sent within the turn. The rest is the turn's own requests,
+   * the retry among them. A compaction prepared ahead leaves only the rejection.
+   */
+  overflowDelay: TimingStats | undefined;
+  /** Summary requests sent within overflow turns (the user waited on them). */
+  overflowSummaryRequests: number;
   /** Clearings panto reported (`context-cleared` events). */
   clearings: number;
   /** Requests that changed the content of an earlier tool result (a clearing, as the server sees it). */
@@ -274,8 +282,9 @@ async function playSession(
   const { run, server, clock, events } = session;
   const overflowTurnOwn: number[] = [];
   const overflowTurnWait: number[] = [];
+  const overflowDelay: number[] = [];
   const toolOutputTokens: number[] = [];
-  const counts = { compactions: 0, clearings: 0, backgroundSummaryRequests: 0 };
+  const counts = { compactions: 0, clearings: 0, backgroundSummaryRequests: 0, overflowSummaryRequests: 0 };
   const began = performance.now();
   let turnEnd = 0;
   try {
@@ -285,6 +294,7 @@ async function playSession(
       clock.advance(Math.max(0, turnPlan.pauseMs - backgroundMs));
       counts.backgroundSummaryRequests += summariesSince(server, turnEnd);
       const overflowsBefore = server.overflows;
+      const exchangesBefore = server.exchanges.length;
       const started = performance.now();
       const startedAt = Date.now();
       const result = await run.agent.prompt(turnPrompt(turn));
@@ -296,6 +306,14 @@ async function playSession(
       if (server.overflows > overflowsBefore) {
         overflowTurnOwn.push(ms);
         overflowTurnWait.push(waitMs);
+        const summaries = server.exchanges
+          .slice(exchangesBefore)
+          .filter((exchange) => exchange.kind === "summary");
+        counts.overflowSummaryRequests += summaries.length;
+        overflowDelay.push(
+          (server.overflows - overflowsBefore) * MODEL_TIME.REJECTION_MS +
+            summaries.reduce((total, exchange) => total + modelTimeMs(exchange), 0),
+        );
       }
       if (mayPrepare(mode, server, session.window)) {
         const before = Date.now();
@@ -313,6 +331,7 @@ async function playSession(
   return figuresOf(mode, plan, server, {
     overflowTurnOwn,
     overflowTurnWait,
+    overflowDelay,
     toolOutputTokens,
     ...counts,
     wallMs: performance.now() - began,
@@ -378,10 +397,12 @@ function figuresOf(
   measured: {
     overflowTurnOwn: number[];
     overflowTurnWait: number[];
+    overflowDelay: number[];
     toolOutputTokens: number[];
     compactions: number;
     clearings: number;
     backgroundSummaryRequests: number;
+    overflowSummaryRequests: number;
     wallMs: number;
   },
 ): Omit<ContextFigures, "note"> {
@@ -419,6 +440,8 @@ function figuresOf(
     overflows: server.overflows,
     overflowTurnWait: statsOrNone(measured.overflowTurnWait),
     overflowTurnOwn: statsOrNone(measured.overflowTurnOwn),
+    overflowDelay: statsOrNone(measured.overflowDelay),
+    overflowSummaryRequests: measured.overflowSummaryRequests,
     clearings: measured.clearings,
     clearingRequests,
     backgroundSummaryRequests: measured.backgroundSummaryRequests,

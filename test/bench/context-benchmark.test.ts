@@ -57,6 +57,8 @@ describe("the context benchmark's harness (npm run bench -- --only=context)", { 
       rewrites: 0,
     });
     expect(figures.overflowTurnWait).toBeUndefined();
+    expect(figures.overflowDelay).toBeUndefined();
+    expect(figures.overflowSummaryRequests).toBe(0);
   });
 
   it("counts an overflow turn's compaction, summary request and the user's modelled wait in it", async () => {
@@ -76,6 +78,11 @@ describe("the context benchmark's harness (npm run bench -- --only=context)", { 
     expect(wait?.runs).toBe(figures.overflowTurnOwn?.runs);
     // At least the rejection, the summary request and the retry, each with the model's base time.
     expect(wait?.minMs).toBeGreaterThan(MODEL_TIME.REJECTION_MS + 2 * MODEL_TIME.BASE_MS);
+    // The overflow's own part: the rejection and the summary request, waited on within the turn.
+    expect(figures.overflowSummaryRequests).toBe(figures.summaryRequests);
+    expect(figures.overflowDelay?.runs).toBe(wait?.runs);
+    expect(figures.overflowDelay?.minMs).toBeGreaterThan(MODEL_TIME.REJECTION_MS + MODEL_TIME.BASE_MS);
+    expect(figures.overflowDelay?.maxMs).toBeLessThan(wait?.maxMs as number);
     expect(figures.summaryCostUsd).toBeGreaterThan(0);
     expect(figures.summaryCostUsd).toBeLessThan(figures.costUsd);
   });
