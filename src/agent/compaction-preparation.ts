@@ -49,8 +49,10 @@ interface Slot {
   settled: boolean;
 }
 
+/** Writes a summary of the prefix, on top of `onTopOf` (held, still the context's first turns) when given. */
 export type WritePrepared = (
   signal: AbortSignal,
+  onTopOf?: PreparedSummary,
 ) => Promise<{ outcome: PrepareOutcome; usage: SummaryRequestUsage[] }>;
 
 /**
@@ -63,9 +65,10 @@ export class CompactionPreparation {
 
   /**
    * Starts writing one from the session as it is now, unless one is being written, or one is held
-   * that the session still holds and `stillFits` takes (by default any: the turns added since it was
-   * written may have outgrown what an overflow could keep after it, and then a fresh one replaces
-   * it), or a turn is running.
+   * that the session still holds and `stillFits` takes (by default any), or a turn is running. When
+   * the turns added since the one held was written have outgrown what an overflow could keep after
+   * it (`stillFits` refuses it), the turns the prefix now takes beyond it are summarised on top of
+   * it, as the overflow would otherwise do while the user waits; its requests' cost is carried over.
    */
   start(
     session: Session,
@@ -74,7 +77,8 @@ export class CompactionPreparation {
   ): Promise<PreparedCompaction | undefined> | undefined {
     const held = this.#slot;
     if (held !== undefined && !held.settled) return undefined;
-    if (held?.result !== undefined && holds(session, held) && stillFits(held.result)) return undefined;
+    const base = held?.result !== undefined && holds(session, held) ? held.result : undefined;
+    if (base !== undefined && stillFits(base)) return undefined;
     const messages = session.unclearedContext().messages;
     // A turn already running again (a prompt typed ahead) is not summarised half-done: the next turn's end prepares.
     if (!endsWithAnswer(messages)) return undefined;
@@ -93,7 +97,7 @@ export class CompactionPreparation {
       result: undefined,
       settled: false,
     };
-    slot.done = written(write, controller.signal, mark).then((result) => {
+    slot.done = written(write, controller.signal, mark, base).then((result) => {
       slot.settled = true;
       // Dropped while it was written: nothing is kept.
       if (this.#slot === slot) slot.result = result;
@@ -192,13 +196,20 @@ async function written(
   write: WritePrepared,
   signal: AbortSignal,
   mark: Mark,
+  base: PreparedCompaction | undefined,
 ): Promise<PreparedCompaction | undefined> {
   try {
-    const { outcome, usage } = await write(signal);
+    const { outcome, usage } = await write(signal, base?.prepared);
     if (outcome.type !== "prepared" || signal.aborted) return undefined;
     const turns = groupTurns(mark.messages).slice(0, outcome.prepared.turns);
     if (turns.length !== outcome.prepared.turns) return undefined;
-    return { prepared: outcome.prepared, usage, tokensSummarised: outcome.plan.summarisedTokens };
+    // Written on top of the one held: what that one's requests cost is part of this one's.
+    const carried = base !== undefined && outcome.prepared.turns > base.prepared.turns ? base.usage : [];
+    return {
+      prepared: outcome.prepared,
+      usage: [...carried, ...usage],
+      tokensSummarised: outcome.plan.summarisedTokens,
+    };
   } catch {
     return undefined;
   }

@@ -18,7 +18,7 @@ export function writePreparedSummary(
   active: { model: string; client: ModelClient; overheadTokens: number },
 ): WritePrepared {
   const { session, keepVerbatimTokens, compactionPrompt, compactionModel } = options;
-  return (signal) => {
+  return (signal, onTopOf) => {
     const usage: SummaryRequestUsage[] = [];
     const limits = windowLimits({
       options,
@@ -41,6 +41,7 @@ export function writePreparedSummary(
         (modelId, used) => usage.push({ model: modelId, ...used }),
       ),
       signal,
+      ...optional("onTopOf", onTopOf),
     });
     return outcome.then((result) => ({ outcome: result, usage }));
   };

@@ -20,6 +20,13 @@ export interface PrepareSummaryInput extends Omit<SummariserSettings, "instructi
   context: EffectiveContext;
   /** Keep-verbatim budget in tokens (the one an overflow would use). */
   budgetTokens: number;
+  /**
+   * A summary prepared earlier for the context's first turns (the caller has checked they are
+   * unchanged) that no longer covers enough: the turns after it that the prefix now takes are
+   * summarised on top of it, as an overflow would summarise them (it is their previous summary),
+   * instead of the whole prefix again.
+   */
+  onTopOf?: PreparedSummary;
 }
 
 export type PrepareOutcome =
@@ -30,13 +37,18 @@ export type PrepareOutcome =
 /**
  * Summarises, now, the prefix a compaction would summarise: the turns before the longest suffix
  * that fits the budget, with the summary in effect as `<previous-summary>` and the usual fallback
- * (spec rules 5, 7). It writes nothing.
+ * (spec rules 5, 7); or, `onTopOf` given, only the turns of that prefix after it, with it as
+ * `<previous-summary>`. It writes nothing.
  */
 export async function prepareSummary(input: PrepareSummaryInput): Promise<PrepareOutcome> {
   const sized = sizeTurns(groupTurns(input.context.messages));
   const plan = planRetention(sized, { budgetTokens: input.budgetTokens, lastTurnInFlight: false });
   if (plan.summarise.length === 0) return { type: "nothing-to-summarise" };
-  const result = await summariseTurns(input.context.compaction?.summary, plan.summarise, input);
+  const base = input.onTopOf;
+  const onTop = base !== undefined && base.turns >= 1 && base.turns < plan.summarise.length;
+  const result = onTop
+    ? await summariseTurns(base.summary.summary, plan.summarise.slice(base.turns), input)
+    : await summariseTurns(input.context.compaction?.summary, plan.summarise, input);
   if (!result.ok) return { type: "failed", error: result.error, attempts: result.attempts };
   return { type: "prepared", prepared: { turns: plan.summarise.length, summary: result }, plan };
 }

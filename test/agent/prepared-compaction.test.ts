@@ -132,7 +132,7 @@ describe("Agent: a compaction prepared ahead", () => {
     expect(agent.discardPreparedCompaction()).toBe(false);
   });
 
-  it("writes a fresh summary when the turns added since the held one outgrow the keep budget (an overflow would refuse it)", async () => {
+  it("writes the turns added since on top of the held summary when they outgrow the keep budget (an overflow would refuse it as it is)", async () => {
     // keepVerbatimTokens is 0: any turn added after the prepared prefix is more than an overflow keeps.
     const { agent, calls, release } = gatedAgent([
       { reply: "first answer" },
@@ -146,7 +146,14 @@ describe("Agent: a compaction prepared ahead", () => {
     await agent.prompt("two");
     const fresh = await agent.prepareCompaction();
     expect(fresh?.prepared).toMatchObject({ turns: 2, summary: { summary: "PREPARED TWO" } });
-    expect(calls.filter((call) => isSummaryRequest(call.request))).toHaveLength(2);
+    const summaries = calls.filter((call) => isSummaryRequest(call.request));
+    expect(summaries).toHaveLength(2);
+    // The second request carries only turn two, with the held summary as its previous summary.
+    const second = JSON.stringify(summaries[1]?.request.context.messages);
+    expect(second).toContain("<previous-summary>");
+    expect(second).toContain("PREPARED ONE");
+    expect(second).toContain("second answer");
+    expect(second).not.toContain("first answer");
     expect(agent.pendingCompaction()).toMatchObject({ state: "ready", turns: 2, summary: "PREPARED TWO" });
   });
 

@@ -57,6 +57,58 @@ describe("prepareSummary", () => {
     expect(kept.outcome.prepared.turns).toBe(2);
   });
 
+  it("on top of a summary held for the first turns: one request carrying only the turns after it, the held summary as previous", async () => {
+    const held = await prepared(
+      sizeTurns(groupTurns(FINISHED))
+        .slice(1)
+        .reduce((sum, turn) => sum + turn.tokens, 0),
+    );
+    expect(held.outcome.prepared.turns).toBe(1);
+    const asked: string[] = [];
+    const outcome = await prepareSummary({
+      context: { messages: [...FINISHED, ...ADDED.slice(0, 2)] },
+      budgetTokens: 0,
+      systemPrompt: "SUMMARISE",
+      activeModel: "anthropic/claude-sonnet-4-5",
+      summarise: async (_model, request) => {
+        asked.push(JSON.stringify(request));
+        return { text: "ON TOP" };
+      },
+      onTopOf: held.outcome.prepared,
+    });
+    expect(outcome).toMatchObject({
+      type: "prepared",
+      prepared: { turns: 4, summary: { summary: "ON TOP" } },
+    });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("<previous-summary>");
+    expect(asked[0]).toContain("PREPARED");
+    expect(asked[0]).toContain("Run the tests");
+    expect(asked[0]).toContain("README written.");
+    expect(asked[0]).not.toContain("Set up the project");
+    // The plan is still the whole prefix's: what a compaction applying it summarises.
+    if (outcome.type === "prepared") expect(outcome.plan.summarise).toHaveLength(4);
+  });
+
+  it("summarises the whole prefix when the summary held covers as many turns as the prefix", async () => {
+    const held = await prepared(0);
+    const asked: string[] = [];
+    const outcome = await prepareSummary({
+      context: { messages: FINISHED },
+      budgetTokens: 0,
+      systemPrompt: "SUMMARISE",
+      activeModel: "anthropic/claude-sonnet-4-5",
+      summarise: async (_model, request) => {
+        asked.push(JSON.stringify(request));
+        return { text: "WHOLE" };
+      },
+      onTopOf: held.outcome.prepared,
+    });
+    expect(outcome).toMatchObject({ type: "prepared", prepared: { turns: 3 } });
+    expect(asked[0]).toContain("Set up the project");
+    expect(asked[0]).not.toContain("<previous-summary>");
+  });
+
   it("prepares nothing when every turn fits the budget", async () => {
     const model = counting("never");
     const outcome = await prepareSummary({
