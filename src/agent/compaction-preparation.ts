@@ -101,7 +101,8 @@ export class CompactionPreparation {
       slot.settled = true;
       // Dropped while it was written: nothing is kept.
       if (this.#slot === slot) slot.result = result;
-      if (this.#slot === slot && result === undefined) this.#slot = undefined;
+      // Failed: the one it was to extend is held again (an overflow extends it then, as before).
+      if (this.#slot === slot && result === undefined) this.#slot = base === undefined ? undefined : held;
       return this.#slot === slot ? result : undefined;
     });
     this.#slot = slot;

@@ -71,6 +71,23 @@ describe("CompactionPreparation: a summary written on top of the one held", () =
     expect(preparation.pending(session)).toMatchObject({ state: "ready", turns: 2, summary: "TWO" });
   });
 
+  it("holds the summary it was to extend again when the request on top of it fails", async () => {
+    const preparation = new CompactionPreparation();
+    const seen: Array<PreparedSummary | undefined> = [];
+    await turn("one", "first answer");
+    await preparation.start(session, writer(1, "ONE", 5_000, seen));
+    await turn("two", "second answer");
+    const failing: WritePrepared = async () => {
+      throw new Error("summariser down");
+    };
+    expect(await preparation.start(session, failing, () => false)).toBeUndefined();
+    expect(preparation.pending(session)).toMatchObject({ state: "ready", turns: 1, summary: "ONE" });
+    // Still refused as too short: the next try builds on it again.
+    await preparation.start(session, writer(2, "TWO", 800, seen), () => false);
+    expect(seen[1]).toMatchObject({ turns: 1, summary: { summary: "ONE" } });
+    expect(preparation.pending(session)).toMatchObject({ state: "ready", turns: 2, summary: "TWO" });
+  });
+
   it("writes afresh, with nothing carried, once the held summary's turns changed (a rewind, an edit)", async () => {
     const preparation = new CompactionPreparation();
     const seen: Array<PreparedSummary | undefined> = [];
