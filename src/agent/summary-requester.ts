@@ -5,7 +5,7 @@ import { assistantText } from "./assistant-text.js";
 
 /**
  * The model call a compaction is handed: one request to the client for `modelId`, COMPACTION.md as
- * the system prompt, the transcript envelope as the only user message, no tools. `onCharacters`
+ * the system prompt, the transcript envelope as the only user message, no tools, not cached. `onCharacters`
  * hears how much summary text has streamed so far; `onUsage` what each request reported it cost.
  */
 export function summaryRequester(
@@ -20,6 +20,8 @@ export function summaryRequester(
         systemPrompt: request.systemPrompt,
         context: { messages: [{ role: "user", content: [{ type: "text", text: request.userPrompt }] }] },
         tools: [],
+        // Each summary request's transcript is its own: caching it would cost more and save nothing.
+        oneOff: true,
       },
       {
         ...optional("signal", signal),

@@ -16,6 +16,12 @@ export interface ModelRequest {
   context: EffectiveContext;
   tools: ToolDefinition[];
   maxOutputTokens?: number;
+  /**
+   * No later request repeats this prompt (a compaction's summary request): a provider whose cache
+   * charges for writes (Anthropic, 1.25x input) is sent no cache breakpoints, so the prompt is billed
+   * as plain input (1x) instead of a cache write that nothing would read.
+   */
+  oneOff?: boolean;
 }
 
 /** Streaming events, named noun-action. */

@@ -122,6 +122,23 @@ describe("COMPACTION.md resolution and /compact instructions", () => {
   });
 });
 
+describe("the summary request's cost", () => {
+  it("is sent without cache breakpoints, so it is billed as input and not as a cache write nothing reads; the agent's requests keep theirs", async () => {
+    const t = await setup();
+    await t.seed("p-one", "p-two");
+    t.server.enqueue({ type: "text", text: "SUMMARY" });
+    expect((await t.run("/compact")).code).toBe(0);
+    t.server.enqueue({ type: "text", text: "after" });
+    expect((await t.run("p-three")).code).toBe(0);
+    const summary = t.server.requests.filter(isCompactionRequest);
+    expect(summary).toHaveLength(1);
+    expect(bodyText(summary[0]!)).not.toContain("cache_control");
+    const next = t.server.requests.at(-1)!;
+    expect(isCompactionRequest(next)).toBe(false);
+    expect(bodyText(next)).toContain('"cache_control":{"type":"ephemeral"}');
+  });
+});
+
 describe("chained compactions and resume", () => {
   it("passes exactly the latest summary as <previous-summary> on a second compaction", async () => {
     const t = await setup();

@@ -406,6 +406,21 @@ describe("Anthropic adapter: request bodies", () => {
     expect(body.messages[1]?.content[0]).not.toHaveProperty("cache_control");
   });
 
+  it("sends a one-off request (a compaction's summary) without cache breakpoints: billed as input, not as a cache write nothing reads", async () => {
+    const context = {
+      compaction: { type: "compaction" as const, summary: "S" },
+      messages: [user("one"), assistant([{ type: "text" as const, text: "two" }]), user("three")],
+    };
+    const cached = await bodyFor(context, { tools });
+    expect(JSON.stringify(cached).match(/"cache_control"/g) ?? []).toHaveLength(4);
+    const body = await bodyFor(context, { tools, oneOff: true });
+    expect(JSON.stringify(body)).not.toContain("cache_control");
+    // The same request otherwise: only the markers differ.
+    expect(
+      JSON.parse(JSON.stringify(cached).replace(/,"cache_control":\{"type":"ephemeral"\}/g, "")),
+    ).toEqual(body);
+  });
+
   /** n turns of one `bash` call each: call `c<i>`, its result, and an answer. */
   const toolTurns = (n: number): EffectiveContext["messages"] =>
     Array.from({ length: n }, (_, index) => [

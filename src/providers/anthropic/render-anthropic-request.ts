@@ -17,12 +17,17 @@ import { EPHEMERAL, renderAnthropicConversation } from "./render-anthropic-messa
  * Anthropic's API, see `EPHEMERAL_HOUR`; two at most), the breakpoint before them lives as long
  * (the API wants longer lifetimes first), and to keep four only the latest of the last tool, the
  * system prompt and the compaction block keeps one: each prefix holds the ones before it, which
- * change only with it.
+ * change only with it. A one-off request (`ModelRequest.oneOff`, a compaction's summary) has none.
  */
 export function renderAnthropicRequest(
   request: ModelRequest,
   target: RenderTarget,
 ): MessageCreateParamsStreaming {
+  const rendered = renderCached(request, target);
+  return request.oneOff === true ? withoutBreakpoints(rendered) : rendered;
+}
+
+function renderCached(request: ModelRequest, target: RenderTarget): MessageCreateParamsStreaming {
   const { messages, settled } = renderAnthropicConversation(request.context, { provider: target.provider });
   const marker = settled ?? EPHEMERAL;
   const settling = settled !== undefined;
@@ -42,6 +47,21 @@ export function renderAnthropicRequest(
     messages,
     stream: true,
   };
+}
+
+/**
+ * A one-off request (a compaction's summary) without its cache breakpoints: written to the cache it
+ * would be billed at 1.25x input and never read again; without them it is plain input at 1x.
+ */
+function withoutBreakpoints(params: MessageCreateParamsStreaming): MessageCreateParamsStreaming {
+  // Every block here was made by this render (none is shared), so they are unmarked in place.
+  const blocks: object[] = [
+    ...(Array.isArray(params.system) ? params.system : []),
+    ...(params.tools ?? []),
+    ...params.messages.flatMap((message) => (typeof message.content === "string" ? [] : message.content)),
+  ];
+  for (const block of blocks) if ("cache_control" in block) delete block.cache_control;
+  return params;
 }
 
 function renderAnthropicTools(tools: ToolDefinition[], marker: CacheControlEphemeral | undefined): Tool[] {
