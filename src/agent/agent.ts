@@ -138,9 +138,13 @@ export class Agent {
     const size = requestSize(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions());
     // The latest usage predates clearings (or unclears) written since: take out what they changed.
     const change = sizeChangeSinceUsage(this.#options.session.activeEntries());
-    return change === 0 || size.source !== "usage"
-      ? size
-      : { ...size, tokens: Math.max(0, size.tokens - change) };
+    if (change === 0 || size.source !== "usage") return size;
+    const { countedTokens } = size;
+    return {
+      ...size,
+      tokens: Math.max(0, size.tokens - change),
+      ...(countedTokens === undefined ? {} : { countedTokens: Math.max(0, countedTokens - change) }),
+    };
   }
 
   /**

@@ -20,6 +20,13 @@ export interface RequestSize {
    * the local estimate alone (it errs large).
    */
   source: "usage" | "estimate";
+  /**
+   * The part of `tokens` the provider counted itself: the latest reported prompt size and its
+   * re-sent output (less what clearings since took out), without the estimate of what came after;
+   * absent without such usage. What a warning rests on (DESIGN: a warning takes the size that
+   * warns less).
+   */
+  countedTokens?: number;
 }
 
 /**
@@ -77,8 +84,9 @@ export function requestSize(
     // The provider's count stands as it is; only what came after it is scaled, and by 1 when the
     // ratio to the estimate is implausible (a server counting far from panto's estimate).
     const scale = usageScale(promptTokens, prefix) ?? 1;
-    const tokens = Math.round(promptTokens + Math.max(0, resentOutputTokens) + after * scale);
-    return { tokens, source: "usage" };
+    const counted = promptTokens + Math.max(0, resentOutputTokens);
+    const tokens = Math.round(counted + after * scale);
+    return { tokens, source: "usage", countedTokens: counted };
   }
   const calibrated = calibratedSize(context, overheadTokens + summary);
   if (calibrated !== undefined) return { tokens: calibrated, source: "usage" };

@@ -9,6 +9,9 @@ export const DEFAULT_CONTEXT_WARNINGS: readonly number[] = [0.7, 0.85, 0.95];
  * Which warning levels (fractions of a known window) have been given: each once, until the context
  * drops below it again (a compaction, an undo, a clearing), when it is armed again. A context that
  * passes several levels at once warns once, at the highest, and the lower ones count as given.
+ * Sizes are uncertain (the local estimate errs large): a level is armed again only when even the
+ * size as shown is below it, and given only when the part the provider counted is past it, so an
+ * estimate that overshoots and is then corrected neither warns early nor twice.
  */
 export class ContextWarnings {
   readonly #levels: readonly number[];
@@ -18,13 +21,15 @@ export class ContextWarnings {
     this.#levels = [...new Set(levels)].sort((a, b) => a - b);
   }
 
-  /** The level to warn at now that `used` of `size` tokens are taken, or undefined for none. */
-  check(used: number, size: number): number | undefined {
-    const share = used / size;
+  /**
+   * The level to warn at now that `used` of `size` tokens are taken, of which the provider counted
+   * `counted` (by default all), or undefined for none.
+   */
+  check(used: number, size: number, counted = used): number | undefined {
     let warn: number | undefined;
     for (const level of this.#levels) {
-      if (share < level) this.#given.delete(level);
-      else if (!this.#given.has(level)) {
+      if (used / size < level) this.#given.delete(level);
+      else if (counted / size >= level && !this.#given.has(level)) {
         this.#given.add(level);
         warn = level;
       }

@@ -85,7 +85,8 @@ export class ContextWatch implements ContextWatcher {
     const run = this.#run();
     const { size, window } = await contextUsage(run, run.agent.learnedWindow()?.contextWindow);
     if (window === undefined || this.#closed) return;
-    const level = this.#warnings.check(size.tokens, window.tokens);
+    // A warning rests on what the provider counted (none without its usage); the rest is estimated.
+    const level = this.#warnings.check(size.tokens, window.tokens, size.countedTokens ?? 0);
     if (level !== undefined)
       run.events.emit({
         type: "context-warning",

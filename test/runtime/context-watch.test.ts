@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import type { RequestSize } from "../../src/agent/index.js";
+import { ContextWatch } from "../../src/runtime/context-watch.js";
+import type { RunContext } from "../../src/runtime/run-context.js";
+import type { RunEvent } from "../../src/runtime/run-events.js";
+
+/**
+ * A run whose next request has the size `sizes` gives at each check, in a 10,000-token window the
+ * server reports; what the watch emits is collected, and the compactions it asks to prepare counted.
+ */
+function watchedRun(options: { warnings: number[]; prepareAt?: number; dueReclaim?: number }) {
+  const emitted: RunEvent[] = [];
+  let size: RequestSize = { tokens: 0, source: "estimate" };
+  let prepared = 0;
+  const run = {
+    models: {},
+    modelClient: () => ({ contextWindow: async () => 10_000 }),
+    events: { emit: (event: RunEvent) => emitted.push(event) },
+    agent: {
+      model: "fake/model",
+      learnedWindow: () => undefined,
+      contextSize: () => size,
+      dueClearingReclaim: async () => options.dueReclaim ?? 0,
+      prepareCompaction: async () => {
+        prepared += 1;
+        return undefined;
+      },
+      discardPreparedCompaction: () => false,
+    },
+  } as unknown as RunContext;
+  const watch = new ContextWatch(() => run, {
+    warnings: options.warnings,
+    ...(options.prepareAt === undefined ? {} : { prepareAt: options.prepareAt }),
+  });
+  return {
+    watch,
+    warnings: () => emitted.filter((event) => event.type === "context-warning"),
+    prepared: () => prepared,
+    /** The next check's size: `tokens` shown, of which the provider counted `counted`. */
+    sizeIs: (tokens: number, counted?: number) => {
+      size = { tokens, source: "usage", ...(counted === undefined ? {} : { countedTokens: counted }) };
+    },
+  };
+}
+
+const answer = (final: boolean): RunEvent =>
+  ({
+    type: "assistant-message",
+    message: {
+      role: "assistant",
+      content: final
+        ? [{ type: "text", text: "done" }]
+        : [{ type: "tool-call", id: "c", name: "ls", arguments: {} }],
+    },
+  }) as unknown as RunEvent;
+
+const cleared = { type: "context-cleared" } as unknown as RunEvent;
+
+describe("ContextWatch: warnings rest on what the provider counted", () => {
+  it("does not warn on a size past a level only by the estimate of an output just appended, and warns once the count passes it", async () => {
+    const t = watchedRun({ warnings: [0.85] });
+    // After a clearing mid-turn: 8,000 counted, plus a fresh output estimated large.
+    t.sizeIs(8_900, 8_000);
+    t.watch.onEvent(cleared);
+    await t.watch.settled();
+    expect(t.warnings()).toEqual([]);
+    // The next answer's usage: the provider counts 8,300, still below 85%.
+    t.sizeIs(8_300, 8_300);
+    t.watch.onEvent(answer(true));
+    await t.watch.settled();
+    expect(t.warnings()).toEqual([]);
+    t.sizeIs(8_700, 8_700);
+    t.watch.onEvent(answer(true));
+    await t.watch.settled();
+    expect(t.warnings()).toMatchObject([{ level: 0.85, used: 8_700, size: 10_000 }]);
+  });
+
+  it("never warns on a size that is the local estimate alone", async () => {
+    const t = watchedRun({ warnings: [0.5] });
+    t.sizeIs(9_000);
+    t.watch.onEvent(answer(true));
+    await t.watch.settled();
+    expect(t.warnings()).toEqual([]);
+  });
+
+  it("prepares a compaction at a turn's end past prepare_compaction_at, unless the clearing due next brings it back under", async () => {
+    const under = watchedRun({ warnings: [], prepareAt: 0.8, dueReclaim: 1_500 });
+    under.sizeIs(8_500, 8_500);
+    under.watch.onEvent(answer(true));
+    await under.watch.settled();
+    expect(under.prepared()).toBe(0);
+
+    const over = watchedRun({ warnings: [], prepareAt: 0.8, dueReclaim: 300 });
+    over.sizeIs(8_500, 8_500);
+    // Not at a tool call: only a turn's end prepares.
+    over.watch.onEvent(answer(false));
+    await over.watch.settled();
+    expect(over.prepared()).toBe(0);
+    over.watch.onEvent(answer(true));
+    await over.watch.settled();
+    expect(over.prepared()).toBe(1);
+  });
+});
