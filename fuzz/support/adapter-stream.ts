@@ -32,7 +32,7 @@ const REQUEST: ModelRequest = {
 
 /**
  * Runs one request through a real adapter whose server answers 200 with the input as its body,
- * delivered in pieces (through the adapter's `fetch` option: the SDK, the sniffing, the event
+ * delivered in pieces (through the adapter's `fetch` option: the transport, the sniffing, the event
  * reader and the stream reader all run as they do against a server). Invariants: the request ends
  * in an assistant message or a PantoError with a code; a PantoError does not wrap a programming
  * error (TypeError, RangeError, ReferenceError) thrown by panto's own code; the message is

@@ -150,21 +150,21 @@ describe("the installed panto command (bundled)", { timeout: 60_000 }, () => {
   });
 
   it("keeps Node's WebAssembly HTTP parser on baseline code: its optimised recompilation held the exit", async () => {
-    // The Gemini adapter, whose SDK sends through Node's fetch (the Anthropic and OpenAI adapters
-    // use node:http).
-    const server = await startFakeGeminiServer();
+    // A model list, which the adapters' SDKs fetch through Node's fetch (every adapter now posts
+    // its streamed requests over node:http): here the Gemini SDK's, asked by /model.
+    const server = await startFakeGeminiServer({ models: ["gemini-2.5-pro", "gemini-2.5-flash"] });
     servers.push(server);
-    server.enqueue({ type: "text", text: "hello from the fake" });
     const { home, project } = await tempProject();
     const env = cliEnv(home, { GEMINI_API_KEY: "test-key", GEMINI_BASE_URL: server.url });
     // V8 prints one line per compiled WebAssembly function, naming the compiler.
-    const run = await runBin(["-m", "google/gemini-2.5-pro", "-p", "hi"], {
+    const run = await runBin(["-m", "google/gemini-2.5-pro", "-p", "/model"], {
       cwd: project,
       env,
       nodeFlags: ["--trace-wasm-compilation-times"],
     });
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^hello from the fake$/m);
+    expect(run.stdout).toMatch(/^\s+google\/gemini-2\.5-flash$/m);
+    expect(server.requests.map((request) => request.method)).toEqual(["GET"]);
     expect(run.stdout).toMatch(/using Liftoff/);
     expect(run.stdout).not.toMatch(/using TurboFan/);
   });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeAnthropicServer } from "../../src/simulator/fake-anthropic-server.js";
+import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
 import { startFakeOpenAIChatServer } from "../../src/simulator/fake-openai-chat-server.js";
 import { startFakeOpenAIResponsesServer } from "../../src/simulator/fake-openai-responses-server.js";
 import type { FakeServer } from "../../src/simulator/fake-provider-types.js";
@@ -141,6 +142,23 @@ describe("what panto -p hi loads", { timeout: 60_000 }, () => {
     } finally {
       await chat.close();
       await responses.close();
+    }
+  });
+
+  it("on the Gemini wire, posts without loading the Gemini SDK: a -p run loads no npm package", async () => {
+    const server = await startFakeGeminiServer();
+    try {
+      const { home, project } = await tempProject();
+      const env = cliEnv(home, { GEMINI_API_KEY: "test-key", GEMINI_BASE_URL: server.url });
+      server.enqueue({ type: "text", text: "hello" });
+      const run = await loadedModules(env, project, "google/gemini-2.5-pro");
+      expect(run.status, run.stderr).toBe(0);
+      expect(server.requests.map((request) => request.path)).toEqual([
+        "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
+      ]);
+      expect(run.modules.filter((module) => module.startsWith("node_modules/"))).toEqual([]);
+    } finally {
+      await server.close();
     }
   });
 });

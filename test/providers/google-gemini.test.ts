@@ -9,6 +9,7 @@ import {
 } from "../../src/providers/google-gemini/index.js";
 import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
 import {
+  type AdapterRequest,
   adapterHarness,
   failure,
   foreignToolCalls,
@@ -383,6 +384,83 @@ describe("Gemini adapter: request bodies", () => {
     expect(contentsOf(1)[2]?.parts).toEqual([
       { functionResponse: { name: "ls", response: { output: "a b" } } },
     ]);
+  });
+});
+
+describe("Gemini adapter: the request on the wire", () => {
+  const tools: AdapterRequest["tools"] = [
+    { name: "read", description: "Read a file", parameters: { type: "object", required: ["path"] } },
+  ];
+
+  it("posts to {base}/v1beta/models/{model}:streamGenerateContent?alt=sse with the key in x-goog-api-key, and configured headers win whatever their case", async () => {
+    await start();
+    await run({ headers: { "X-Team": "core", "X-Goog-Api-Key": "from-config" } });
+    const [sent] = server.requests;
+    expect(sent?.method).toBe("POST");
+    expect(sent?.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
+    expect(sent?.headers["content-type"]).toBe("application/json");
+    expect(sent?.headers["x-team"]).toBe("core");
+    expect(sent?.headers["x-goog-api-key"]).toBe("from-config");
+    // Never a bearer token (Google would read the key there as an OAuth token), and none of the
+    // SDK's telemetry.
+    expect(sent?.headers.authorization).toBeUndefined();
+    expect(sent?.headers["x-goog-api-client"]).toBeUndefined();
+    await run();
+    expect(server.requests[1]?.headers["x-goog-api-key"]).toBe("test-key");
+    expect(server.requests[1]?.headers["x-team"]).toBeUndefined();
+  });
+
+  it("keeps the API version a base URL names, adds none twice, and sends a keyless proxy the placeholder key", async () => {
+    await start();
+    await run({ baseURL: `${server.url}/` });
+    await run({ baseURL: `${server.url}/v1beta/` });
+    await run({ baseURL: `${server.url}/v1` });
+    const keyless = createGeminiClient({
+      provider: "google",
+      model: "models/gemini-2.0-flash",
+      baseURL: server.url,
+    });
+    await keyless.stream(hello);
+    expect(server.requests.map((sent) => sent.path)).toEqual([
+      "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+      "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+      "/v1/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+      "/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse",
+    ]);
+    expect(server.requests[3]?.headers["x-goog-api-key"]).toBe("no-key");
+  });
+
+  it("sends the system instruction and tools at the top level and the generation settings in generationConfig, in the SDK's order", async () => {
+    await start();
+    await run({}, { ...hello, tools, maxOutputTokens: 300 });
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body).toEqual({
+      contents: [{ parts: [{ text: "hi" }], role: "user" }],
+      systemInstruction: { parts: [{ text: "You are terse." }], role: "user" },
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: "read",
+              description: "Read a file",
+              parametersJsonSchema: { type: "object", required: ["path"] },
+            },
+          ],
+        },
+      ],
+      generationConfig: { maxOutputTokens: 300, thinkingConfig: { includeThoughts: true } },
+    });
+    // The SDK wrote the fields in this order: the same bytes keep a prompt cache warm across the change.
+    expect(Object.keys(body)).toEqual(["contents", "systemInstruction", "tools", "generationConfig"]);
+  });
+
+  it("sends an empty generationConfig, and no systemInstruction or tools, when nothing sets them", async () => {
+    await start();
+    await run({ model: "gemini-2.0-flash" }, { systemPrompt: "", context: hello.context, tools: [] });
+    expect(server.requests[0]?.body).toEqual({
+      contents: [{ parts: [{ text: "hi" }], role: "user" }],
+      generationConfig: {},
+    });
   });
 });
 

@@ -1,4 +1,3 @@
-import type { GenerateContentResponse } from "@google/genai";
 import {
   array,
   boolean,
@@ -9,6 +8,7 @@ import {
   record,
   string,
 } from "../shared/wire-shape.js";
+import type { GeminiChunk } from "./gemini-chunk.js";
 
 const count = optional(countShape);
 const text = optional(string());
@@ -42,9 +42,9 @@ const chunkShape = object({
 });
 
 /**
- * Checks one chunk as the SDK handed it over (absent fields are undefined there, never null)
- * before the reader trusts its fields.
+ * Checks one chunk as payloadChunk picked it from its payload (absent fields are undefined there,
+ * never null, as the SDK handed them over) before the reader trusts its fields.
  */
-export function checkGeminiChunk(chunk: GenerateContentResponse, provider: string): GenerateContentResponse {
-  return checkShape<GenerateContentResponse>(chunkShape, chunk, provider, "chunk");
+export function checkGeminiChunk(chunk: GeminiChunk, provider: string): GeminiChunk {
+  return checkShape<GeminiChunk>(chunkShape, chunk, provider, "chunk");
 }

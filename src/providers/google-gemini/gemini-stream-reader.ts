@@ -1,4 +1,4 @@
-import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from "@google/genai";
+import type { GenerateContentResponseUsageMetadata, Part } from "@google/genai";
 import type {
   AssistantMessage,
   StopReason,
@@ -9,6 +9,7 @@ import type {
 } from "../../core/index.js";
 import { optional } from "../../core/index.js";
 import { checkGeminiChunk } from "./check-gemini-chunk.js";
+import type { GeminiChunk } from "./gemini-chunk.js";
 import { mapGeminiUsage } from "./map-gemini-usage.js";
 import { syntheticCallId } from "./synthetic-call-id.js";
 
@@ -44,7 +45,7 @@ export class GeminiStreamReader {
     private readonly onEvent: ((event: StreamEvent) => void) | undefined,
   ) {}
 
-  handle(raw: GenerateContentResponse): void {
+  handle(raw: GeminiChunk): void {
     const chunk = checkGeminiChunk(raw, this.meta.provider);
     if (chunk.usageMetadata !== undefined) this.usage = chunk.usageMetadata;
     if (chunk.promptFeedback?.blockReason !== undefined) this.blocked = true;

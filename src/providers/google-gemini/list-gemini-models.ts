@@ -1,10 +1,12 @@
 import { optional } from "../../core/index.js";
 import type { AdapterOptions } from "../adapter-options.js";
-import type { GeminiFailureCapture, HttpFailure } from "./capture-gemini-failures.js";
 import { geminiSdk } from "./gemini-sdk.js";
-import { mapGeminiError } from "./map-gemini-error.js";
+import { type HttpFailure, mapGeminiError } from "./map-gemini-error.js";
 
-/** models.list through the SDK (GET {base}/v1beta/models), every page, names without "models/". */
+/**
+ * models.list through the SDK (GET {base}/v1beta/models), every page, names without "models/". The
+ * adapter loads this file, and with it the SDK, only when a model list is asked for.
+ */
 export async function listGeminiModels(
   options: AdapterOptions,
   signal: AbortSignal | undefined,
@@ -20,16 +22,20 @@ export async function listGeminiModels(
       if (model.name !== undefined) names.push(model.name.replace(/^models\//, ""));
     }
   } catch (error) {
-    throw mapGeminiError(error, { provider, capture, streaming: false });
+    throw mapGeminiError(error, { provider, httpFailure: capture.httpFailure() });
   }
   return names;
 }
 
 /**
- * Keeps the raw body of a failed response for the classifier; unlike the streaming capture, a
- * successful body (plain JSON here) is passed through untouched.
+ * Keeps the raw body of a failed response for the classifier: the SDK's ApiError keeps a
+ * re-serialised body and no retry-after, and a JSON-typed body that is not JSON becomes a bare
+ * SyntaxError. A successful body (plain JSON here) is passed through untouched.
  */
-function captureHttpFailure(baseFetch: typeof fetch): GeminiFailureCapture {
+function captureHttpFailure(baseFetch: typeof fetch): {
+  fetch: typeof fetch;
+  httpFailure(): HttpFailure | undefined;
+} {
   let failure: HttpFailure | undefined;
   const capturing: typeof fetch = async (input, init) => {
     const response = await baseFetch(input, init);
@@ -37,5 +43,5 @@ function captureHttpFailure(baseFetch: typeof fetch): GeminiFailureCapture {
       failure = { status: response.status, body: await response.clone().text(), headers: response.headers };
     return response;
   };
-  return { fetch: capturing, httpFailure: () => failure, streamError: () => undefined };
+  return { fetch: capturing, httpFailure: () => failure };
 }

@@ -21,7 +21,9 @@ export const FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
  * Renders the effective context as Gemini `contents`: roles alternate user/model (consecutive
  * messages of one role are merged), every model turn's function calls are answered by one user
  * content holding all their `functionResponse` parts, and the compaction block is user text at
- * the very start. Thought signatures go back on the parts they came with.
+ * the very start. Thought signatures go back on the parts they came with. Keys are written in the
+ * order the SDK wrote them (`parts` before `role`; a call's `args`, `id`, `name`), so the body is
+ * byte for byte what it sent.
  */
 export function renderGeminiContents(context: EffectiveContext): Content[] {
   const contents = mergeSameRole(groupToolResults(context.messages).map(renderMessage));
@@ -29,14 +31,14 @@ export function renderGeminiContents(context: EffectiveContext): Content[] {
   const summary: Part = { text: renderCompactionText(context.compaction.summary) };
   const first = contents[0];
   if (first?.role === "user")
-    return [{ role: "user", parts: [summary, ...(first.parts ?? [])] }, ...contents.slice(1)];
-  return [{ role: "user", parts: [summary] }, ...contents];
+    return [{ parts: [summary, ...(first.parts ?? [])], role: "user" }, ...contents.slice(1)];
+  return [{ parts: [summary], role: "user" }, ...contents];
 }
 
 function renderMessage(message: Message): Content {
-  if (message.role === "user") return { role: "user", parts: message.content.map(renderUserPart) };
-  if (message.role === "tool") return { role: "user", parts: renderToolResults(message) };
-  return { role: "model", parts: renderAssistant(message) };
+  if (message.role === "user") return { parts: message.content.map(renderUserPart), role: "user" };
+  if (message.role === "tool") return { parts: renderToolResults(message), role: "user" };
+  return { parts: renderAssistant(message), role: "model" };
 }
 
 function renderUserPart(block: TextBlock | ImageBlock): Part {
@@ -91,7 +93,7 @@ function renderAssistant(message: AssistantMessage): Part[] {
     } else {
       if (!own && !parts.some((part) => part.functionCall !== undefined)) pending = FOREIGN_CALL_SIGNATURE;
       const id = isSyntheticCallId(block.id) ? {} : { id: block.id };
-      parts.push(signed({ functionCall: { name: block.name, args: block.arguments, ...id } }));
+      parts.push(signed({ functionCall: { args: block.arguments, ...id, name: block.name } }));
     }
   }
   if (pending !== undefined) parts.push({ text: "", thoughtSignature: pending });

@@ -1,21 +1,36 @@
-import type { GenerateContentConfig, GenerateContentParameters } from "@google/genai";
+import type { Content, FunctionDeclaration } from "@google/genai";
 import type { ModelRequest } from "../../core/index.js";
 import { optional } from "../../core/index.js";
+import { otherError } from "../provider-error.js";
 import type { RenderTarget } from "../shared/index.js";
 import { renderGeminiContents } from "./render-gemini-contents.js";
 
 /**
- * The request for `models.generateContentStream`. Tools go as JSON Schema declarations; thought
- * summaries are requested from models that think. The SDK's automatic function calling and
- * automatic continuation stay off: tools run in the agent loop and retries happen in ours.
+ * The body of one `streamGenerateContent` request as the API reads it: the system instruction and
+ * tools at the top level, the generation settings in `generationConfig` (always present, empty
+ * when nothing is set), where the SDK used to move them from its `config`.
  */
-export function renderGeminiRequest(
-  request: ModelRequest,
-  target: RenderTarget & { abortSignal: AbortSignal },
-): GenerateContentParameters {
-  const { abortSignal } = target;
-  const config: GenerateContentConfig = {
-    ...(request.systemPrompt === "" ? {} : { systemInstruction: request.systemPrompt }),
+export interface GeminiRequestBody {
+  contents: Content[];
+  systemInstruction?: Content;
+  tools?: Array<{ functionDeclarations: FunctionDeclaration[] }>;
+  generationConfig: { maxOutputTokens?: number; thinkingConfig?: { includeThoughts: boolean } };
+}
+
+/**
+ * The request body, field for field what the SDK sent (and in its order, so the bytes match too).
+ * Tools go as JSON Schema declarations; thought summaries are asked of models that think. The model
+ * travels in the URL (see geminiStreamURL). A context that renders to no contents is refused before
+ * anything is sent, in the SDK's words, and not retried: the API would refuse it as well.
+ */
+export function renderGeminiRequest(request: ModelRequest, target: RenderTarget): GeminiRequestBody {
+  const contents = renderGeminiContents(request.context);
+  if (contents.length === 0) throw otherError(target.provider, new Error("contents are required"));
+  return {
+    contents,
+    ...(request.systemPrompt === ""
+      ? {}
+      : { systemInstruction: { parts: [{ text: request.systemPrompt }], role: "user" } }),
     ...(request.tools.length === 0
       ? {}
       : {
@@ -29,13 +44,11 @@ export function renderGeminiRequest(
             },
           ],
         }),
-    ...optional("maxOutputTokens", request.maxOutputTokens),
-    ...(isThinkingModel(request.model) ? { thinkingConfig: { includeThoughts: true } } : {}),
-    automaticFunctionCalling: { disable: true },
-    automaticContinuation: false,
-    abortSignal,
+    generationConfig: {
+      ...optional("maxOutputTokens", request.maxOutputTokens),
+      ...(isThinkingModel(request.model) ? { thinkingConfig: { includeThoughts: true } } : {}),
+    },
   };
-  return { model: request.model, contents: renderGeminiContents(request.context), config };
 }
 
 /** Gemini 2.5 and later think (the "-latest" aliases point at them); older models reject a thinking config. */
