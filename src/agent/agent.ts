@@ -163,7 +163,7 @@ export class Agent {
    */
   async dueClearingReclaim(): Promise<number> {
     const deps = this.#clearingDeps();
-    const plan = await planNow(deps);
+    const plan = await planNow(deps, { turnEnded: true });
     return plan.type === "clear" ? Math.round(plan.reclaimTokens * (deps.scale() ?? 1)) : 0;
   }
 

@@ -82,8 +82,14 @@ function pausedBelow(entries: readonly SessionEntry[], settings: ClearingSetting
   return undo.tokensAfter + settings.minReclaimTokens;
 }
 
-/** The decision for the next request, from what the session records (see `planClearing`). */
-export async function planNow(deps: ClearingDeps): Promise<ClearingPlan> {
+/**
+ * The decision for the next request, from what the session records (see `planClearing`); with
+ * `turnEnded`, for the request that will start the next turn (asked as a turn ends).
+ */
+export async function planNow(
+  deps: ClearingDeps,
+  options: { turnEnded?: boolean } = {},
+): Promise<ClearingPlan> {
   const { session, settings } = deps;
   if (!settings.enabled) return { type: "keep", reason: "disabled" };
   const entries = session.activeEntries();
@@ -111,6 +117,7 @@ export async function planNow(deps: ClearingDeps): Promise<ClearingPlan> {
     ...figures,
     ...(known === undefined ? {} : { window: known }),
     ...(warm === undefined ? {} : { warmRunRequests: warm }),
+    ...(options.turnEnded === true ? { turnEnded: true } : {}),
     context: session.effectiveContext(),
     cleared: clearingsInForce(entries).cleared,
   });

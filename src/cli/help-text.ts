@@ -435,9 +435,10 @@ Configuration (JSON; each file wins per key over the ones before it):
                           and cost): { "enabled": true, "trigger_tokens": half a known window, else
                           100000 (the provider-reported prompt size past which old outputs are
                           cleared), "keep_recent": 5 (most recent outputs never cleared),
-                          "min_reclaim_tokens": 20000 (a clearing must reclaim this much),
-                          "exclude_tools": ["..."] (never cleared), "cache_ttl_seconds": 300
-                          (no request for longer: the prompt cache is cold, clear at once) }
+                          "min_reclaim_tokens": 20000 (a clearing must reclaim this much, by
+                          panto's estimate), "exclude_tools": ["..."] (never cleared),
+                          "cache_ttl_seconds": 300 (no request for longer: the prompt cache is
+                          cold, clear at once) }
     web_fetch             the web_fetch tool: { "allow_private": false } (true: it may reach
                           loopback, link-local and private network addresses, e.g. a docs
                           server on localhost; refused by default)

@@ -44,6 +44,11 @@ export interface ClearingInput {
    * lives in this session so far (from its recorded times); absent while there was no such pause.
    */
   warmRunRequests?: number;
+  /**
+   * The latest turn has ended, and the question is about the request that starts the next one: no
+   * result of the context is then in flight (the new prompt will be the turn in flight).
+   */
+  turnEnded?: boolean;
   settings: ClearingSettings;
 }
 
@@ -199,7 +204,8 @@ function clearCandidates(input: ClearingInput): PlannedClear[] {
       if (!excluded.has(block.toolName)) results.push({ result: block, messageIndex });
     }
   });
-  const inFlight = context.messages.findLastIndex((message) => message.role === "user");
+  const inFlight =
+    input.turnEnded === true ? -1 : context.messages.findLastIndex((message) => message.role === "user");
   const old = results.slice(0, Math.max(0, results.length - settings.keepRecent));
   const planned: PlannedClear[] = [];
   for (const { result, messageIndex } of old) {

@@ -90,7 +90,7 @@ export interface ClearingConfig {
   trigger_tokens?: number;
   /** The most recent clearable tool results never cleared (default 5). */
   keep_recent?: number;
-  /** A clearing happens only when it reclaims at least this many tokens (default 20000). */
+  /** A clearing happens only when it reclaims at least this many tokens by panto's estimate (default 20000). */
   min_reclaim_tokens?: number;
   /** Tools whose results are never cleared. */
   exclude_tools?: string[];

@@ -439,7 +439,7 @@ describe("panto --input-format stream-json", () => {
      * the second turn ends past 20k. Keeping one result, the clearing due before the next request
      * takes the first file's output out, back under the line, unless read is excluded from clearing.
      */
-    async function twoReads(clearing: Record<string, unknown>) {
+    async function twoReads(clearing: Record<string, unknown>, oneTurn = false) {
       const box = await makeSandbox();
       const server = await startFakeOpenAIChatServer({
         serverInfo: { kind: "llama.cpp", contextWindow: 40_000 },
@@ -465,18 +465,22 @@ describe("panto --input-format stream-json", () => {
         type: "tool-calls" as const,
         calls: [{ id, name: "read", arguments: { path } }],
       });
-      server.enqueue(
-        read("call_a", "a.txt"),
-        { type: "text", text: "A read." },
-        read("call_b", "b.txt"),
-        { type: "text", text: "B read." },
-        { type: "text", text: "PREPARED-SUMMARY" },
-      );
+      const answers = oneTurn
+        ? [read("call_a", "a.txt"), read("call_b", "b.txt"), { type: "text" as const, text: "Both read." }]
+        : [
+            read("call_a", "a.txt"),
+            { type: "text" as const, text: "A read." },
+            read("call_b", "b.txt"),
+            { type: "text" as const, text: "B read." },
+          ];
+      server.enqueue(...answers, { type: "text", text: "PREPARED-SUMMARY" });
       const panto = spawnStream(box.project, box.env, ["--input-format", "stream-json", "--json"]);
-      panto.write(user("read a.txt"));
+      panto.write(user(oneTurn ? "read a.txt, then b.txt" : "read a.txt"));
       await panto.waitFor((event) => event.type === "result");
-      panto.write(user("read b.txt"));
-      await panto.waitFor((event) => event.type === "result" && event.line === 2);
+      if (!oneTurn) {
+        panto.write(user("read b.txt"));
+        await panto.waitFor((event) => event.type === "result" && event.line === 2);
+      }
       const summaryRequests = () =>
         server.requests.filter(
           (request) =>
@@ -497,6 +501,23 @@ describe("panto --input-format stream-json", () => {
       expect(cleared).toMatchObject({ ids: ["call_a"] });
       expect(cleared.tokens_after as number).toBeLessThan(20_000);
       await panto.waitFor((event) => event.type === "result" && event.line === 3);
+      panto.end();
+      const run = await panto.exit;
+      expect(run.code, run.stderr).toBe(0);
+      expect(jsonLines(run.stdout).filter((event) => event.type === "compaction_prepared")).toEqual([]);
+      expect(summaryRequests()).toHaveLength(0);
+    });
+
+    it("writes none either when both outputs came in the turn just ended: they are old by the next request", async () => {
+      const { server, panto, summaryRequests } = await twoReads({}, true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(summaryRequests()).toHaveLength(0);
+      server.enqueue({ type: "text", text: "Done." });
+      panto.write(user("anything else?"));
+      const cleared = await panto.waitFor((event) => event.type === "context_cleared");
+      expect(cleared).toMatchObject({ ids: ["call_a"] });
+      expect(cleared.tokens_after as number).toBeLessThan(20_000);
+      await panto.waitFor((event) => event.type === "result" && event.line === 2);
       panto.end();
       const run = await panto.exit;
       expect(run.code, run.stderr).toBe(0);

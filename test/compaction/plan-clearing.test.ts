@@ -106,6 +106,13 @@ describe("planClearing", () => {
     expect(cleared(plan)).toEqual(["call_1_0", "call_1_1", "call_2_0", "call_2_1", "call_3_0"]);
   });
 
+  it("asked for the turn that starts once the latest has ended, counts that turn's results as old too", () => {
+    const plan = planClearing(input(context, { settings: { ...SETTINGS, keepRecent: 0 }, turnEnded: true }));
+    expect(cleared(plan)).toEqual(["call_1_0", "call_1_1", "call_2_0", "call_2_1", "call_3_0", "call_4_0"]);
+    const kept = planClearing(input(context, { turnEnded: true }));
+    expect(cleared(kept)).toEqual(["call_1_0", "call_1_1", "call_2_0", "call_2_1"]);
+  });
+
   it("leaves excluded tools' results alone, and they do not count among the recent ones kept", () => {
     const plan = planClearing(input(context, { settings: { ...SETTINGS, excludeTools: ["read"] } }));
     // Clearable: call_1_1 (bash), call_2_0 (grep): both among the 2 most recent clearable ones.
