@@ -8,6 +8,7 @@ import {
   type Message,
   PantoError,
   type SandboxRecord,
+  type ToolResultBlock,
 } from "../core/index.js";
 import { clearingsInForce } from "./clearings-in-force.js";
 import { learnedWindows } from "./learned-windows.js";
@@ -18,7 +19,9 @@ import { type ReplayResult, replayEntries, survivingEntries } from "./replay-ent
 import type { EntryFields, Session } from "./session.js";
 import {
   type CarriedClearing,
+  type CarriedResult,
   type CheckpointEntry,
+  type ClearedResult,
   type ClearingEntry,
   type CompactionAttemptRecord,
   type CompactionEntry,
@@ -128,36 +131,47 @@ export class FileSession implements Session {
 
   /**
    * `kept` with every cleared result whole (the file holds outputs, never stubs), and the clearings
-   * in force that name one of its results, to carry on the compaction entry for its copies.
+   * in force that stub one of its results, to carry on the compaction entry for its copies: each
+   * result with the index of the kept copy that holds it, since a later result may reuse the id.
    */
   private keptWhole(kept: readonly Message[]): { messages: Message[]; carried: CarriedClearing[] } {
-    const { clearings, cleared } = clearingsInForce(this.entries);
-    if (cleared.size === 0) return { messages: structuredClone([...kept]), carried: [] };
-    const originals = new Map<string, Message>();
-    for (const message of this.unclearedContext().messages)
-      if (message.role === "tool")
-        for (const block of message.content)
-          if (cleared.has(block.toolCallId)) originals.set(block.toolCallId, message);
-    const keptIds = new Set<string>();
-    const messages = kept.map((message): Message => {
+    const { clearings } = clearingsInForce(this.entries);
+    if (clearings.length === 0) return { messages: structuredClone([...kept]), carried: [] };
+    const stubs = new Map<string, { clearingId: string; result: ClearedResult }>();
+    for (const clearing of clearings)
+      for (const result of clearing.results)
+        stubs.set(result.toolCallId, { clearingId: clearing.id, result });
+    const stubOf = (block: ToolResultBlock) => {
+      const cleared = stubs.get(block.toolCallId);
+      const [only, ...more] = block.content;
+      const stubbed = more.length === 0 && only?.type === "text" && only.text === cleared?.result.stub;
+      return stubbed ? cleared : undefined;
+    };
+    // The whole result of each stub in the context: the same message of the context without stubs.
+    this.replay ??= replayEntries(this.entries);
+    const whole = replayEntries(this.entries, { uncleared: true }).context.messages;
+    const originals = new Map<string, ToolResultBlock>();
+    this.replay.context.messages.forEach((message, index) => {
+      const counterpart = whole[index];
+      if (message.role !== "tool" || counterpart?.role !== "tool") return;
+      for (const block of message.content) {
+        const original = counterpart.content.find((item) => item.toolCallId === block.toolCallId);
+        if (stubOf(block) !== undefined && original !== undefined) originals.set(block.toolCallId, original);
+      }
+    });
+    const carried = new Map<string, CarriedResult[]>();
+    const messages = kept.map((message, copy): Message => {
       if (message.role !== "tool") return structuredClone(message);
       const content = message.content.map((block) => {
-        if (!cleared.has(block.toolCallId)) return structuredClone(block);
-        keptIds.add(block.toolCallId);
-        const original = originals.get(block.toolCallId);
-        const whole =
-          original?.role === "tool"
-            ? original.content.find((item) => item.toolCallId === block.toolCallId)
-            : undefined;
-        return structuredClone(whole ?? block);
+        const cleared = stubOf(block);
+        if (cleared === undefined) return structuredClone(block);
+        const results = carried.get(cleared.clearingId) ?? [];
+        carried.set(cleared.clearingId, [...results, { ...structuredClone(cleared.result), copy }]);
+        return structuredClone(originals.get(block.toolCallId) ?? block);
       });
       return { role: "tool", content };
     });
-    const carried = clearings.flatMap((clearing) => {
-      const results = clearing.results.filter((result) => keptIds.has(result.toolCallId));
-      return results.length === 0 ? [] : [{ id: clearing.id, results: structuredClone([...results]) }];
-    });
-    return { messages, carried };
+    return { messages, carried: [...carried].map(([id, results]) => ({ id, results })) };
   }
 
   activeEntries(): readonly SessionEntry[] {

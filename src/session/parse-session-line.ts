@@ -63,7 +63,11 @@ function checkCompaction(value: JsonObject): string | undefined {
     !(
       Array.isArray(value.clearings) &&
       value.clearings.every(
-        (item) => isObject(item) && typeof item.id === "string" && isClearedResults(item.results),
+        (item) =>
+          isObject(item) &&
+          typeof item.id === "string" &&
+          isClearedResults(item.results) &&
+          item.results.every((result) => result.copy === undefined || isCount(result.copy)),
       )
     )
   )
@@ -111,7 +115,7 @@ function checkWindow(value: JsonObject): string | undefined {
 }
 
 /** Whether `value` is a list of cleared results (what replay substitutes without checking again). */
-function isClearedResults(value: unknown): boolean {
+function isClearedResults(value: unknown): value is Array<Record<string, unknown>> {
   return (
     Array.isArray(value) &&
     value.every(

@@ -130,7 +130,17 @@ export interface ClearingEntry extends EntryBase {
 /** A clearing carried on a compaction entry: its id and results. */
 export interface CarriedClearing {
   id: string;
-  results: ClearedResult[];
+  results: CarriedResult[];
+}
+
+/** A cleared result among a compaction's kept copies. */
+export interface CarriedResult extends ClearedResult {
+  /**
+   * Which kept copy holds it: its index among the compaction's kept messages. A later result may
+   * reuse a cleared call's id (servers that number calls per answer), and only this copy is the
+   * cleared one. Absent in files written before it was recorded: the call id alone names the copy.
+   */
+  copy?: number;
 }
 
 /**

@@ -13,8 +13,11 @@ export type EntryShape =
       id: string;
       keptMessages?: number;
       turns?: { kept: readonly number[] };
-      /** The clearings it carries for its kept copies: their ids and the call ids they clear. */
-      clearings?: ReadonlyArray<{ id: string; toolCallIds: readonly string[] }>;
+      /**
+       * The clearings it carries for its kept copies: their ids, the call ids they clear and, for
+       * each (when recorded), the index among its kept copies of the one that holds the result.
+       */
+      clearings?: ReadonlyArray<CarriedShape>;
     }
   /** Old tool results cleared: the results written before it with these call ids hold stubs. */
   | { type: "clearing"; id: string; toolCallIds: readonly string[] }
@@ -27,6 +30,13 @@ export type EntryShape =
   /** A learned window: never taken back by a rewind (a fact about the model, not the conversation). */
   | { type: "window"; id: string }
   | { type: "other"; id: string };
+
+/** A clearing carried by a compaction, as the model reads it (`copies` aligned with `toolCallIds`). */
+export interface CarriedShape {
+  id: string;
+  toolCallIds: readonly string[];
+  copies?: ReadonlyArray<number | undefined>;
+}
 
 /** The shape of a parsed entry, as the model reads it. */
 export function entryShape(entry: SessionEntry): EntryShape {
@@ -48,6 +58,7 @@ export function entryShape(entry: SessionEntry): EntryShape {
               clearings: entry.clearings.map((carried) => ({
                 id: carried.id,
                 toolCallIds: carried.results.map((result) => result.toolCallId),
+                copies: carried.results.map((result) => result.copy),
               })),
             }),
       };
@@ -95,7 +106,7 @@ interface CompactionSeen {
   position: number;
   keptMessages?: number;
   kept?: readonly number[];
-  clearings?: ReadonlyArray<{ id: string; toolCallIds: readonly string[] }>;
+  clearings?: ReadonlyArray<CarriedShape>;
   /** Turns the file held when it was written. */
   turnsBefore: number;
 }
@@ -313,9 +324,18 @@ export class SessionModel {
     const basePosition = base?.position ?? Number.NEGATIVE_INFINITY;
     const undone = (id: string, after: number) =>
       this.#unclears.some((undo) => undo.clearingId === id && undo.position > after && active(undo.position));
+    // Each carried result's kept copy, by position: the copy recorded, else any copy with its id.
+    const copies = base === undefined ? [] : this.#copiesAfter(base, () => true);
     const carried = (base?.clearings ?? [])
       .filter((clearing) => !undone(clearing.id, basePosition))
-      .map((clearing) => ({ id: clearing.id, toolCallIds: new Set(clearing.toolCallIds) }));
+      .map((clearing) => {
+        const where = new Map<string, number | undefined>();
+        clearing.toolCallIds.forEach((toolCallId, index) => {
+          const copy = clearing.copies?.[index];
+          where.set(toolCallId, copy === undefined ? undefined : (copies[copy]?.position ?? -1));
+        });
+        return { id: clearing.id, where };
+      });
     const entries = this.#clearings.filter(
       (clearing) => active(clearing.position) && !undone(clearing.id, clearing.position),
     );
@@ -325,7 +345,11 @@ export class SessionModel {
       );
       if (entry !== undefined) return entry.id;
       if (base === undefined || keptBy !== base.id) return undefined;
-      return carried.find((clearing) => clearing.toolCallIds.has(toolCallId))?.id;
+      return carried.find((clearing) => {
+        if (!clearing.where.has(toolCallId)) return false;
+        const copyAt = clearing.where.get(toolCallId);
+        return copyAt === undefined || copyAt === position;
+      })?.id;
     };
     return {
       clearings: [...carried.map((clearing) => clearing.id), ...entries.map((clearing) => clearing.id)],

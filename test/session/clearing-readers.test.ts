@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exportSession, memorySink } from "../../src/export/index.js";
 import { replayHistory } from "../../src/frontends/acp/replay-history.js";
 import { forkSession, openSession, type Session } from "../../src/session/index.js";
-import { assistant, call, user } from "./session-test-helpers.js";
+import { assistant, call, record, user } from "./session-test-helpers.js";
 
 /**
  * Every reader honours a clearing the way the live session does: a fork and a resume carry the same
@@ -100,6 +100,31 @@ describe("readers of a session with a clearing", () => {
     } finally {
       await earlySession.close();
     }
+  });
+
+  it("a compaction that keeps a cleared result and a later one reusing its call id stubs only the cleared copy, live and resumed", async () => {
+    await clearAndContinue();
+    // A server that numbers calls per answer gives a later call the id of a cleared one.
+    await turn(4, ["t1"]);
+    expect(resultTexts(session)).toEqual([STUB("t1"), STUB("t2"), OUTPUT("t3"), OUTPUT("t1")]);
+    const kept = session.effectiveContext().messages;
+    await session.appendCompaction(record("S"), kept);
+    expect(resultTexts(session)).toEqual([STUB("t1"), STUB("t2"), OUTPUT("t3"), OUTPUT("t1")]);
+    const live = session.effectiveContext();
+    await session.close();
+    session = await openSession(join(dir, "s.jsonl"), { cwd: dir });
+    expect(session.effectiveContext()).toEqual(live);
+    // The kept copies hold the outputs whole; the compaction carries the clearing for the first copy only.
+    const compaction = session.activeEntries().find((entry) => entry.type === "compaction");
+    expect(compaction?.type === "compaction" ? compaction.clearings : undefined).toEqual([
+      {
+        id: expect.any(String),
+        results: [
+          expect.objectContaining({ toolCallId: "t1", copy: 2 }),
+          expect.objectContaining({ toolCallId: "t2", copy: 2 }),
+        ],
+      },
+    ]);
   });
 
   it("the export marks exactly the cleared outputs, and keeps them whole; an undo unmarks them", async () => {
