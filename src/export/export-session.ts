@@ -41,7 +41,7 @@ export async function exportSession(options: ExportSessionOptions, sink: TextSin
   const full = options.full === true;
   const scan = await scanSession(options.path);
   const effective = await findEffectiveIds(options.path);
-  if (options.format === "json") await writeJson(options.path, effective, redact, sink);
+  if (options.format === "json") await writeJson(options.path, scan, effective, redact, sink);
   else if (options.format === "md")
     await writeMarkdown(options.path, scan, effective, { redact, full }, sink);
   else {

@@ -7,6 +7,7 @@ import {
   type SessionEntry,
   type SessionHeader,
   SessionModel,
+  type SessionView,
 } from "../session/index.js";
 import { compactionExtras, undoneCompactionId, windowsOfEntry } from "./future-entries.js";
 import { sandboxLabel } from "./sandbox-label.js";
@@ -25,6 +26,26 @@ export interface TodoMark {
   flagged: number;
   /** How many request points come before it. */
   afterRequest: number;
+}
+
+/** What became of a clearing: in force, taken back by `/unclear`, taken back by a rewind, or summarised. */
+export type ClearingStatus = "in force" | "taken back" | "rewound" | "compacted";
+
+/** A clearing entry (issue 34) as the entry list shows it: its figures and whether it is in force. */
+export interface ClearingMark {
+  id: string;
+  line: number;
+  /** 1-based, in file order. */
+  ordinal: number;
+  /** The size of each result it cleared (panto's estimate when cleared), by call id. */
+  resultTokens: Map<string, number>;
+  /** The request's size before and after, when the entry says. */
+  tokensBefore?: number;
+  tokensAfter?: number;
+  reason?: string;
+  status: ClearingStatus;
+  /** The line of the `unclear` entry that took it back (status "taken back"). */
+  takenBackAt?: number;
 }
 
 /** The context size of one model request (one assistant message, kept copies excluded). */
@@ -82,6 +103,14 @@ export interface SessionScan {
   failed: (line: number) => boolean;
   /** Whether a clearing in force holds a stub for the result of call `toolCallId` in the message on `line`. */
   cleared: (line: number, toolCallId: string) => boolean;
+  /**
+   * The clearing in force that holds a stub for the result of call `toolCallId` in the message on
+   * `line`, by the session model (`SessionView.clearedBy`). `keptBy`: the message's own keptBy field.
+   * An original that the compaction in force kept verbatim answers for its copy (it is the one shown).
+   */
+  clearingOf: (line: number, toolCallId: string, keptBy?: string) => ClearingMark | undefined;
+  /** Every clearing entry, in file order. */
+  clearings: ClearingMark[];
   /** The sandboxes the session's runs used, in words, each once, in the order first used. */
   sandboxes: string[];
   entries: number;
@@ -130,6 +159,9 @@ class Scanner {
   private pending: Pending | undefined;
   private contextEstimate = 0;
   private readonly byId = new Map<string, CompactionMark>();
+  readonly clearings: ClearingMark[] = [];
+  /** The line of the latest `unclear` entry naming each clearing, by the clearing's id. */
+  readonly unclears = new Map<string, number>();
 
   see(item: SessionLine): void {
     this.entries++;
@@ -260,15 +292,59 @@ class Scanner {
         keptOriginals: new Map(),
       });
     }
+    if (fields.type === "clearing" && typeof fields.id === "string") this.seeClearing(line, fields);
+    if (fields.type === "unclear" && typeof fields.clearingId === "string")
+      this.unclears.set(fields.clearingId, line);
     const undone = undoneCompactionId(fields);
     const target = undone === undefined ? undefined : this.byId.get(undone);
     if (target !== undefined) target.status = "undone";
+  }
+
+  /** A clearing's figures: ids and numbers only (its stubs stay in the file). */
+  private seeClearing(line: number, fields: EntryFields): void {
+    const resultTokens = new Map<string, number>();
+    for (const result of Array.isArray(fields.results) ? (fields.results as unknown[]) : []) {
+      const { toolCallId, tokens } = (result ?? {}) as { toolCallId?: unknown; tokens?: unknown };
+      if (typeof toolCallId === "string")
+        resultTokens.set(toolCallId, typeof tokens === "number" ? tokens : 0);
+    }
+    const mark: ClearingMark = {
+      id: fields.id as string,
+      line,
+      ordinal: this.clearings.length + 1,
+      resultTokens,
+      status: "in force",
+    };
+    if (typeof fields.tokensBefore === "number") mark.tokensBefore = fields.tokensBefore;
+    if (typeof fields.tokensAfter === "number") mark.tokensAfter = fields.tokensAfter;
+    if (typeof fields.reason === "string") mark.reason = fields.reason;
+    this.clearings.push(mark);
   }
 
   private add(mark: CompactionMark): void {
     this.compactions.push(mark);
     this.byId.set(mark.id, mark);
   }
+}
+
+/**
+ * Each clearing's status by the session model's view (the clearings in force, carried ones
+ * included), then why a clearing out of force is out: an `unclear`, a rewind, or a compaction.
+ */
+function settleClearings(scanner: Scanner, view: SessionView): Map<string, ClearingMark> {
+  const inForce = new Set(view.clearings);
+  const byId = new Map<string, ClearingMark>();
+  for (const mark of scanner.clearings) {
+    byId.set(mark.id, mark);
+    const undoneAt = scanner.unclears.get(mark.id);
+    if (inForce.has(mark.id)) mark.status = "in force";
+    else if (undoneAt !== undefined && !view.rewound(undoneAt)) {
+      mark.status = "taken back";
+      mark.takenBackAt = undoneAt;
+    } else if (view.rewound(mark.line)) mark.status = "rewound";
+    else mark.status = "compacted";
+  }
+  return byId;
 }
 
 /** The first pass over a session file: request sizes, compactions, totals. Memory: small numbers only. */
@@ -284,13 +360,23 @@ export async function scanSession(path: string): Promise<SessionScan> {
   // The compaction in force stands, whatever undid it in a range a rewind took back since.
   const inForce = scanner.compactions.find((mark) => mark.line === view.base?.position);
   if (inForce !== undefined) inForce.status = "applied";
+  const clearingsById = settleClearings(scanner, view);
+  // An original the compaction in force kept verbatim stands for its copy, which carries its clearing.
+  const keptOriginalLines = new Set(inForce?.keptOriginals.values() ?? []);
+  const clearingOf = (line: number, toolCallId: string, keptBy?: string) => {
+    const by = keptBy ?? (keptOriginalLines.has(line) ? inForce?.id : undefined);
+    const id = view.clearedBy(line, toolCallId, by);
+    return id === undefined ? undefined : clearingsById.get(id);
+  };
   const scan: SessionScan = {
     header: header as SessionHeader,
     requests: scanner.requests,
     compactions: scanner.compactions,
     totals: scanner.totals,
     failed: view.failed,
-    cleared: (line, toolCallId) => view.clearedBy(line, toolCallId, undefined) !== undefined,
+    cleared: (line, toolCallId) => clearingOf(line, toolCallId) !== undefined,
+    clearingOf,
+    clearings: scanner.clearings,
     sandboxes: scanner.sandboxes,
     entries: scanner.entries,
     invalidLines: scanner.invalidLines,

@@ -1,5 +1,6 @@
 import type { Redact } from "./clean-text.js";
 import type { EffectiveIds } from "./effective-entries.js";
+import type { SessionScan } from "./scan-session.js";
 import { readSessionLines } from "./session-lines.js";
 import type { TextSink } from "./text-sink.js";
 
@@ -13,12 +14,41 @@ function redactValue(value: unknown, redact: Redact): unknown {
 }
 
 /**
+ * For an entry the next request carries: the results in it that a clearing in force holds as
+ * one-line stubs, each call id with the id of that clearing; undefined when there are none.
+ */
+function clearedResults(
+  entry: unknown,
+  line: number,
+  scan: SessionScan,
+  redact: Redact,
+): Record<string, string> | undefined {
+  const { type, message, keptBy } = entry as { type?: unknown; message?: unknown; keptBy?: unknown };
+  if (type !== "message" || (message as { role?: unknown } | undefined)?.role !== "tool") return undefined;
+  const content = (message as { content?: unknown }).content;
+  const cleared: Record<string, string> = {};
+  for (const block of Array.isArray(content) ? content : []) {
+    const callId = (block as { toolCallId?: unknown } | undefined)?.toolCallId;
+    if (typeof callId !== "string") continue;
+    const mark = scan.clearingOf(line, callId, typeof keptBy === "string" ? keptBy : undefined);
+    if (mark !== undefined) cleared[redact(callId)] = redact(mark.id);
+  }
+  return Object.keys(cleared).length === 0 ? undefined : cleared;
+}
+
+/**
  * `--format json`: JSON Lines. First `{"line":1,"header":{...}}`, then one
  * `{"line":N,"effective":true|false,"entry":{...}}` per entry (unreadable lines as
  * `{"line":N,"invalid":"reason"}`). `effective` is true for what the next request would carry.
+ * Tool-result clearing (the entries stay as the file has them, outputs whole):
+ * - an effective tool message whose results the next request carries as one-line stubs has
+ *   `"cleared":{"<call id>":"<clearing id>"}`, naming the clearing in force for each such result;
+ * - a `clearing` entry has `"in_force":true|false` (false once an `unclear` entry, a rewind or a
+ *   compaction took it back); its `effective` stays false, as no entry of its own is sent.
  */
 export async function writeJson(
   path: string,
+  scan: SessionScan,
   effective: EffectiveIds,
   redact: Redact,
   sink: TextSink,
@@ -32,7 +62,18 @@ export async function writeJson(
       const id = (entry as { id?: unknown }).id;
       const isEffective =
         typeof id === "string" && (effective.messageIds.has(id) || effective.compactionId === id);
-      record = { line: item.line, effective: isEffective, entry: redactValue(entry, redact) };
+      const cleared = isEffective ? clearedResults(entry, item.line, scan, redact) : undefined;
+      const inForce =
+        entry.type === "clearing"
+          ? { in_force: scan.clearings.find((mark) => mark.line === item.line)?.status === "in force" }
+          : {};
+      record = {
+        line: item.line,
+        effective: isEffective,
+        ...(cleared === undefined ? {} : { cleared }),
+        ...inForce,
+        entry: redactValue(entry, redact),
+      };
     }
     await sink.write(`${JSON.stringify(record)}\n`);
   }

@@ -7,7 +7,7 @@ import { compactionFailedInfo, pinText, undoneCompactionId } from "./future-entr
 import { CUT_CHARS } from "./render-entries.js";
 import { describeMark, describeTodoMark } from "./render-timeline.js";
 import { sandboxLabel } from "./sandbox-label.js";
-import type { SessionScan } from "./scan-session.js";
+import type { ClearingMark, SessionScan } from "./scan-session.js";
 import { type EntryFields, readSessionLines, type SessionLine } from "./session-lines.js";
 import type { TextSink } from "./text-sink.js";
 import { type TodoChange, TodoChanges } from "./todo-changes.js";
@@ -58,8 +58,22 @@ function toolResultText(block: ToolResultBlock): string {
     .join("\n");
 }
 
+/** The words for a clearing in the entry list: its ordinal and line. */
+function clearingName(mark: ClearingMark): string {
+  return `clearing ${mark.ordinal} (line ${mark.line})`;
+}
+
+/** The note on a result a clearing in force holds as a stub: the result stays shown, whole, as the file keeps it. */
+function clearedNote(mark: ClearingMark | undefined, toolCallId: string): string {
+  if (mark === undefined) return "";
+  const tokens = mark.resultTokens.get(toolCallId);
+  const size = tokens === undefined ? "" : `, ${formatCount(tokens)} tokens`;
+  return ` · cleared from the context by ${clearingName(mark)}${size}: the next request carries a one-line stub; recall reads it back`;
+}
+
 function messageMarkdown(
   item: Extract<SessionLine, { kind: "entry" }>,
+  scan: SessionScan,
   tracker: EntryStatusTracker,
   context: MarkdownContext,
 ): string {
@@ -90,7 +104,9 @@ function messageMarkdown(
         const result = toolResultText(block);
         const change = context.todoChanges?.get(String(block.toolCallId));
         const list = change === undefined ? "" : `${todoChangeMarkdown(change, text)}\n\n`;
-        return `${list}<details><summary>result of ${text(String(block.toolName))}${block.isError ? " (error)" : ""}, ${formatCount(result.length)} characters</summary>\n\n${fence(result, context)}\n\n</details>`;
+        const callId = String(block.toolCallId);
+        const cleared = clearedNote(scan.clearingOf(item.line, callId), callId);
+        return `${list}<details><summary>result of ${text(String(block.toolName))}${block.isError ? " (error)" : ""}, ${formatCount(result.length)} characters${cleared}</summary>\n\n${fence(result, context)}\n\n</details>`;
       }
       default:
         return `[${block.type}]`;
@@ -116,12 +132,14 @@ function lineMarkdown(
     if (sandbox !== undefined) return `### sandbox: ${text(sandbox)} · line ${item.line}`;
     if (item.fields.type === "model" && typeof item.fields.model === "string")
       return `### model switched to ${text(item.fields.model)} · line ${item.line}`;
+    if (item.fields.type === "clearing") return clearingMarkdown(item.fields, item.line, scan, text);
+    if (item.fields.type === "unclear") return unclearMarkdown(item.fields, item.line, scan, text);
     const control = controlMarkdown(item.fields, scan, text);
     if (control !== undefined) return `### ${control} · line ${item.line}`;
     return `### ${text(item.fields.type)} · line ${item.line}\n\n${fence(JSON.stringify(item.fields, null, 2), context)}`;
   }
   const { entry } = item;
-  if (entry.type === "message") return messageMarkdown(item, tracker, context);
+  if (entry.type === "message") return messageMarkdown(item, scan, tracker, context);
   if (entry.type === "turn-failed")
     return `### turn failed · line ${item.line}\n\n${text(`${entry.code}: ${entry.error}`)}`;
   const mark = scan.compactions.find((candidate) => candidate.id === entry.id);
@@ -137,6 +155,76 @@ function lineMarkdown(
   ]
     .filter((part) => part !== "")
     .join("\n\n");
+}
+
+const CLEARING_REASONS: Record<string, string> = {
+  trigger: "the prompt passed clearing.trigger_tokens",
+  "cold-cache": "the prompt cache had gone cold",
+};
+
+const CLEARING_STATUS_WORDS = {
+  "in force": "in force",
+  "taken back": "taken back",
+  rewound: "taken back by a rewind",
+  compacted: "summarised by a later compaction",
+} as const;
+
+/** Whether a clearing is in force, in words (with the line of the `unclear` that took it back). */
+function clearingStatusWords(mark: ClearingMark): string {
+  return mark.takenBackAt === undefined
+    ? CLEARING_STATUS_WORDS[mark.status]
+    : `taken back at line ${mark.takenBackAt}`;
+}
+
+/** "next request 900 -> 500 tokens", when the entry gives both sizes. */
+function sizeChange(fields: EntryFields): string {
+  const { tokensBefore, tokensAfter } = fields;
+  return typeof tokensBefore === "number" && typeof tokensAfter === "number"
+    ? `next request ${formatCount(tokensBefore)} -> ${formatCount(tokensAfter)} tokens`
+    : "";
+}
+
+/** A clearing entry: its figures, whether it is in force, and the results it stubs (they stay whole above). */
+function clearingMarkdown(
+  fields: EntryFields,
+  line: number,
+  scan: SessionScan,
+  text: (value: string) => string,
+) {
+  const mark = scan.clearings.find((candidate) => candidate.line === line);
+  const status = mark === undefined ? "" : ` · ${clearingStatusWords(mark)}`;
+  const results = Array.isArray(fields.results) ? (fields.results as Array<Record<string, unknown>>) : [];
+  const reason =
+    typeof fields.reason === "string" ? (CLEARING_REASONS[fields.reason] ?? text(fields.reason)) : "";
+  const summary = [
+    `${formatCount(results.length)} old tool result${results.length === 1 ? "" : "s"} cleared from the context`,
+    reason,
+    sizeChange(fields),
+  ]
+    .filter((part) => part !== "")
+    .join(" · ");
+  const list = results.map((result) => {
+    const tokens = typeof result.tokens === "number" ? `, ${formatCount(result.tokens)} tokens` : "";
+    return `- \`${text(String(result.toolCallId))}\` (${text(String(result.toolName))}${tokens})`;
+  });
+  const title = mark === undefined ? "clearing" : `clearing ${mark.ordinal}`;
+  return `### ${title} · line ${line}${status}\n\n${summary}. The results stay whole in the file (shown above); recall reads them back.${list.length === 0 ? "" : `\n\n${list.join("\n")}`}`;
+}
+
+/** `/unclear`: which clearing it took back, and the sizes. */
+function unclearMarkdown(
+  fields: EntryFields,
+  line: number,
+  scan: SessionScan,
+  text: (value: string) => string,
+): string {
+  const id = typeof fields.clearingId === "string" ? fields.clearingId : "?";
+  const mark = scan.clearings.find((candidate) => candidate.id === id);
+  const target = mark === undefined ? `clearing ${text(id)}` : clearingName(mark);
+  const size = sizeChange(fields);
+  // Only the unclear that took the clearing back, and was not rewound since, has that effect now.
+  const effect = mark?.takenBackAt === line ? ": its results are whole in the context again" : "";
+  return `### unclear · line ${line}\n\n${target} taken back (/unclear)${effect}${size === "" ? "" : ` · ${size}`}.`;
 }
 
 /** One line for a pin, unpin or uncompact entry; undefined for other entry types. */
@@ -168,6 +256,21 @@ function todoMarksMarkdown(scan: SessionScan): string {
   return `### Task list\n\n${lines.join("\n")}\n\n`;
 }
 
+/** The clearings under the timeline, each with its figures and whether it is in force; nothing without any. */
+function clearingMarksMarkdown(scan: SessionScan): string {
+  if (scan.clearings.length === 0) return "";
+  const lines = scan.clearings.map((mark) => {
+    const tokens = [...mark.resultTokens.values()].reduce((sum, value) => sum + value, 0);
+    const sizes =
+      mark.tokensBefore === undefined || mark.tokensAfter === undefined
+        ? ""
+        : `, next request ${formatCount(mark.tokensBefore)} -> ${formatCount(mark.tokensAfter)} tokens`;
+    const count = mark.resultTokens.size;
+    return `${mark.ordinal}. ${formatCount(count)} tool result${count === 1 ? "" : "s"} (${formatCount(tokens)} tokens) cleared${sizes}: ${clearingStatusWords(mark)} (line ${mark.line})`;
+  });
+  return `### Clearings\n\n${lines.join("\n")}\n\n`;
+}
+
 function sandboxLine(scan: SessionScan, text: (value: string) => string): string {
   return scan.sandboxes.length === 0 ? "" : ` Sandbox: ${scan.sandboxes.map(text).join("; ")}.`;
 }
@@ -189,7 +292,7 @@ export async function writeMarkdown(
     `## Timeline\n\n${formatCount(totals.requests)} model requests · ${formatCount(totals.inputTokens)} input, ${formatCount(totals.outputTokens)} output, ${formatCount(totals.cacheReadTokens)} cache read, ${formatCount(totals.cacheWriteTokens)} cache write tokens · ${formatCount(totals.compactionCalls)} compaction calls${scan.window === undefined ? "" : ` · context window ${formatCount(scan.window)}`}\n\n`,
   );
   await sink.write(
-    `${scan.compactions.map((mark) => `${mark.ordinal}. ${describeMark(mark)} (after request ${mark.afterRequest}, line ${mark.line})`).join("\n")}\n\n${todoMarksMarkdown(scan)}## Entries\n\n`,
+    `${scan.compactions.map((mark) => `${mark.ordinal}. ${describeMark(mark)} (after request ${mark.afterRequest}, line ${mark.line})`).join("\n")}\n\n${todoMarksMarkdown(scan)}${clearingMarksMarkdown(scan)}## Entries\n\n`,
   );
   const tracker = new EntryStatusTracker(scan, effective.messageIds);
   const todos = new TodoChanges();
