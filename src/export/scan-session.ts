@@ -75,6 +75,8 @@ export interface CompactionMark {
   firstReplacedLine?: number;
   /** Ids (and lines) of the message entries before it that it kept verbatim, in the order of their copies. */
   keptOriginals: Map<string, number>;
+  /** The line of each kept original's copy, by the original's line. */
+  copyLines?: Map<number, number>;
 }
 
 export interface Totals {
@@ -126,6 +128,8 @@ interface Pending {
   entry: CompactionEntry;
   snapshot: Array<{ id: string; line: number }>;
   copies: number;
+  /** The lines of its kept copies, in order. */
+  copyLines: number[];
 }
 
 /** The first pass, as a state machine fed one line at a time. */
@@ -196,7 +200,10 @@ class Scanner {
 
   private seeMessage(line: number, entry: MessageEntry): void {
     const { message } = entry;
-    if (entry.keptBy !== undefined && this.pending !== undefined) this.pending.copies++;
+    if (entry.keptBy !== undefined && this.pending !== undefined) {
+      this.pending.copies++;
+      this.pending.copyLines.push(line);
+    }
     if (entry.keptBy === undefined)
       for (const { callId, ordinal, completed, total, flagged } of this.#todoChanges.see(message))
         this.todos.push({
@@ -248,7 +255,7 @@ class Scanner {
     };
     this.add(mark);
     this.totals.compactionCalls += entry.chunks ?? 1;
-    this.pending = { mark, entry, snapshot: this.replaying, copies: 0 };
+    this.pending = { mark, entry, snapshot: this.replaying, copies: 0, copyLines: [] };
     this.replaying = [];
     this.contextEstimate = after;
   }
@@ -264,7 +271,12 @@ class Scanner {
       return;
     }
     const kept = pending.snapshot.slice(pending.snapshot.length - pending.copies);
-    for (const original of kept) pending.mark.keptOriginals.set(original.id, original.line);
+    pending.mark.copyLines = new Map();
+    for (const [index, original] of kept.entries()) {
+      pending.mark.keptOriginals.set(original.id, original.line);
+      const copyLine = pending.copyLines[index];
+      if (copyLine !== undefined) pending.mark.copyLines.set(original.line, copyLine);
+    }
     const first = pending.snapshot.find((original) => !pending.mark.keptOriginals.has(original.id));
     if (first !== undefined) pending.mark.firstReplacedLine = first.line;
   }
@@ -362,10 +374,12 @@ export async function scanSession(path: string): Promise<SessionScan> {
   if (inForce !== undefined) inForce.status = "applied";
   const clearingsById = settleClearings(scanner, view);
   // An original the compaction in force kept verbatim stands for its copy, which carries its clearing.
-  const keptOriginalLines = new Set(inForce?.keptOriginals.values() ?? []);
   const clearingOf = (line: number, toolCallId: string, keptBy?: string) => {
-    const by = keptBy ?? (keptOriginalLines.has(line) ? inForce?.id : undefined);
-    const id = view.clearedBy(line, toolCallId, by);
+    const copyLine = keptBy === undefined ? inForce?.copyLines?.get(line) : undefined;
+    const id =
+      copyLine === undefined
+        ? view.clearedBy(line, toolCallId, keptBy)
+        : view.clearedBy(copyLine, toolCallId, inForce?.id);
     return id === undefined ? undefined : clearingsById.get(id);
   };
   const scan: SessionScan = {
