@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AcpRenderer } from "../../src/frontends/acp/acp-renderer.js";
 import type { SessionOutput } from "../../src/frontends/acp/update-sender.js";
 
-/** A clearing as the editor sees it: one notice, then a usage_update carrying `_meta["panto/clearing"]`. */
+/** A clearing as the editor sees it: one notice, then a usage_update carrying `_meta["panto/clearing"]` (or, with no window known, a notice carrying it). */
 class Collected implements SessionOutput {
   readonly updates: SessionUpdate[] = [];
   #tail: Promise<void> = Promise.resolve();
@@ -70,6 +70,7 @@ describe("ACP and clearing", () => {
             ids: ["toolu_1", "toolu_2"],
             tokensBefore: 120_000,
             tokensAfter: 70_000,
+            reason: "trigger",
           },
         },
       },
@@ -78,11 +79,11 @@ describe("ACP and clearing", () => {
     expect(notes[0]).toContain("cleared 2 old tool results from the context");
   });
 
-  it("sends no usage_update while no window is known, and says an undo only through its command", async () => {
+  it("with no window known, sends the clearing as the notice session/load shows, with the same _meta; an undo only through its command", async () => {
     const out = new Collected();
     const notes: string[] = [];
     const render = renderer(out, notes, undefined);
-    render.render(cleared);
+    render.render({ ...cleared, reason: "cold-cache" });
     render.render({
       type: "clearing-undone",
       clearingId: "c1",
@@ -91,7 +92,19 @@ describe("ACP and clearing", () => {
       tokensAfter: 120_000,
     });
     await out.flush();
-    expect(out.updates).toEqual([]);
+    expect(out.updates).toHaveLength(1);
+    const [notice] = out.updates as [SessionUpdate & { content?: { text?: string } }];
+    expect(notice.sessionUpdate).toBe("agent_message_chunk");
+    expect(notice.content?.text).toContain("cleared 2 old tool results from the context");
+    expect(notice._meta?.["panto/clearing"]).toEqual({
+      event: "cleared",
+      clearingId: "c1",
+      toolResults: 2,
+      ids: ["toolu_1", "toolu_2"],
+      tokensBefore: 120_000,
+      tokensAfter: 70_000,
+      reason: "cold_cache",
+    });
     expect(notes).toHaveLength(1);
   });
 });

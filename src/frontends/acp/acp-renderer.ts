@@ -11,7 +11,7 @@ import { CompactionReporter } from "./compaction-reporter.js";
 import { type OutcomeDeps, reportOutcome } from "./outcome-reporter.js";
 import { planUpdate } from "./plan-update.js";
 import { toolCallView, toolResultView } from "./tool-call-view.js";
-import { agentText, type SessionOutput } from "./update-sender.js";
+import { agentText, noticeText, type SessionOutput } from "./update-sender.js";
 
 export interface RendererOptions {
   out: SessionOutput;
@@ -248,8 +248,10 @@ export class AcpRenderer {
   }
 
   /**
-   * A clearing (or its undo): one line for the user (an undo's is its command's outcome), and a `usage_update` with the new size whose
-   * `_meta["panto/clearing"]` names what changed (no update while no window is known).
+   * A clearing (or its undo): one line for the user (an undo's is its command's outcome), and a
+   * `usage_update` with the new size whose `_meta["panto/clearing"]` names what changed. With no
+   * window known there is no size to update: a clearing then comes as the notice `session/load`
+   * shows at its place, with the same `_meta`.
    */
   #clearing(event: Extract<AgentEvent, { type: "context-cleared" | "clearing-undone" }>): void {
     const { out, usage } = this.#options;
@@ -264,12 +266,13 @@ export class AcpRenderer {
         ids: event.toolCallIds,
         tokensBefore: event.tokensBefore,
         tokensAfter: event.tokensAfter,
+        ...(cleared ? { reason: event.reason.replace("-", "_") } : {}),
       },
     };
     out.later(async () => {
       const update = await usage();
-      if (update?.sessionUpdate !== "usage_update") return update;
-      return { ...update, _meta: { ...update._meta, ...meta } };
+      if (update?.sessionUpdate === "usage_update") return { ...update, _meta: { ...update._meta, ...meta } };
+      return cleared ? noticeText(event.clearingId, formatClearingLine(event), meta) : update;
     });
   }
 

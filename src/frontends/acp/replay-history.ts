@@ -58,6 +58,9 @@ function clearingNotice(entry: ClearingEntry | UnclearEntry): SessionUpdate {
       ...(entry.type === "clearing" ? { toolResults: ids.length, ids } : {}),
       tokensBefore: entry.tokensBefore,
       tokensAfter: entry.tokensAfter,
+      ...(entry.type === "clearing" && typeof entry.reason === "string"
+        ? { reason: entry.reason.replace("-", "_") }
+        : {}),
     },
   };
   return noticeText(entry.id, text, meta);
