@@ -288,7 +288,7 @@ export function ruleKey(path: readonly PropertyKey[]): string {
       if ((path[0] === "prices" || path[0] === "models") && index === 1) return "*";
       if ((path[0] === "sandbox" || path[0] === "clearing") && index === 2) return "*";
       if (path[0] === "permissions" && index === 2) return "*";
-      if (path[0] === "allowed_mcp_servers" && index === 1) return "*";
+      if ((path[0] === "allowed_mcp_servers" || path[0] === "context_warnings") && index === 1) return "*";
       if (path[0] === "hooks" && (index === 1 || index === 2 || index === 4)) return "*";
       if (path[0] !== "providers") return String(segment);
       return index === 1 || (index === 3 && path[2] === "headers") ? "*" : String(segment);

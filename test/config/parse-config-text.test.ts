@@ -45,6 +45,14 @@ describe("parseConfigText", () => {
     expect(error.key).toBe("modle");
   });
 
+  it("names the rule for a bad context_warnings entry: a fraction, not a percentage", () => {
+    const error = errorOf('{"context_warnings": [0.7, 85]}');
+    expect(error.key).toBe("context_warnings.1");
+    expect(error.message).toContain(`${FILE}: "context_warnings.1"`);
+    expect(error.message).toContain("must be a fraction between 0 and 1, e.g. 0.85");
+    expect(error.message).toContain("85");
+  });
+
   it("rejects an unknown key inside a provider with its full key path", () => {
     const error = errorOf('{"providers": {"local": {"base_url": "http://x", "baseurl": "http://x"}}}');
     expect(error.message).toBe(
