@@ -2,6 +2,7 @@ import {
   type CompactionOutcome,
   type CompactionPreview,
   DEFAULT_CLEARING,
+  estimateContextTokens,
   estimateTokens,
 } from "../compaction/index.js";
 import type {
@@ -33,6 +34,7 @@ import {
   type ClearingDeps,
   clearIfDue,
   planNow,
+  reclaimedShown,
   sizeChangeSinceUsage,
   type UnclearOutcome,
   unclearLatest,
@@ -164,7 +166,7 @@ export class Agent {
   async dueClearingReclaim(): Promise<number> {
     const deps = this.#clearingDeps();
     const plan = await planNow(deps, { turnEnded: true });
-    return plan.type === "clear" ? Math.round(plan.reclaimTokens * (deps.scale() ?? 1)) : 0;
+    return plan.type === "clear" ? reclaimedShown(plan.reclaimTokens, deps) : 0;
   }
 
   /** `/unclear`: takes back the latest clearing (after any compaction still running). */
@@ -182,7 +184,7 @@ export class Agent {
       window: async () =>
         this.learnedWindow()?.contextWindow ?? (await contextWindow?.(this.#modelId).catch(() => undefined)),
       requestTokens: () => this.#reportedTokens(),
-      scale: () => requestScale(this.effectiveContext(), this.#overheadTokens(), this.#sizeOptions()),
+      estimatedTokens: () => this.#overheadTokens() + estimateContextTokens(this.effectiveContext()),
     };
   }
 

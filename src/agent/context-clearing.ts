@@ -17,8 +17,8 @@ export interface ClearingDeps {
   window: () => Promise<number | undefined>;
   /** The next request's size as the provider counts it (`Agent.contextTokens`). */
   requestTokens: () => number;
-  /** Provider tokens per estimated token now, if known (`requestScale`). */
-  scale: () => number | undefined;
+  /** panto's own estimate of the next request (system prompt, tools and context), which errs large. */
+  estimatedTokens: () => number;
   now?: () => number;
 }
 
@@ -124,6 +124,22 @@ export async function planNow(
 }
 
 /**
+ * What a clearing that reclaims `reclaimTokens` of panto's estimate takes out of the size shown
+ * (`requestTokens`, the provider's count where it has one): its share of the estimated request,
+ * applied to that size. Never more than the size itself, whatever the estimate makes of the
+ * outputs (digits, say, which it counts far above the provider).
+ */
+export function reclaimedShown(
+  reclaimTokens: number,
+  deps: Pick<ClearingDeps, "requestTokens" | "estimatedTokens">,
+): number {
+  const shown = deps.requestTokens();
+  const estimated = deps.estimatedTokens();
+  const share = estimated > 0 ? Math.min(1, Math.max(0, reclaimTokens / estimated)) : 0;
+  return Math.round(shown * share);
+}
+
+/**
  * Clears old tool results before the next request when the decision says so: one clearing entry
  * (the results, the sizes before and after), then a `context-cleared` event. The results stay in
  * the file; the session model puts their stubs in the context.
@@ -132,8 +148,7 @@ export async function clearIfDue(deps: ClearingDeps): Promise<ClearingEntry | un
   const plan = await planNow(deps);
   if (plan.type !== "clear") return undefined;
   const tokensBefore = deps.requestTokens();
-  const reclaimed = Math.round(plan.reclaimTokens * (deps.scale() ?? 1));
-  const tokensAfter = Math.max(0, tokensBefore - reclaimed);
+  const tokensAfter = tokensBefore - reclaimedShown(plan.reclaimTokens, deps);
   const entry = await deps.session.appendClearing({
     results: plan.results,
     tokensBefore,
