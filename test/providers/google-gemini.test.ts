@@ -5,7 +5,9 @@ import { GeminiStreamReader } from "../../src/providers/google-gemini/gemini-str
 import {
   createGeminiClient,
   FOREIGN_CALL_SIGNATURE,
+  isSyntheticCallId,
   isThinkingModel,
+  syntheticCallId,
 } from "../../src/providers/google-gemini/index.js";
 import { startFakeGeminiServer } from "../../src/simulator/fake-gemini-server.js";
 import {
@@ -31,6 +33,9 @@ const { server, start, run } = adapterHarness({
   startBeforeEach: false,
 });
 
+/** A synthetic id for the `read` call at index 0 or 1 of its answer. */
+const SYNTHETIC_READ = /^gemini_call_[0-9a-f]{12}_[01]_read$/;
+
 type WireContent = { role: string; parts: Array<Record<string, unknown>> };
 
 function contentsOf(index: number): WireContent[] {
@@ -39,7 +44,7 @@ function contentsOf(index: number): WireContent[] {
 }
 
 describe("Gemini adapter: streaming", () => {
-  it("streams thoughts and parallel function calls, synthesising stable ids when Gemini sends none", async () => {
+  it("streams thoughts and parallel function calls, synthesising ids when Gemini sends none", async () => {
     await start();
     server.enqueue({
       type: "tool-calls",
@@ -52,17 +57,37 @@ describe("Gemini adapter: streaming", () => {
     const { message, events } = await run();
     const thinking = events.filter((event) => event.type === "thinking-delta").map((event) => event.text);
     expect(thinking.join("")).toBe("Both files are needed.");
-    expect(events.filter((event) => event.type === "tool-call-start")).toEqual([
-      { type: "tool-call-start", id: "gemini_call_0_read", name: "read" },
-      { type: "tool-call-start", id: "gemini_call_1_read", name: "read" },
+    const starts = events.filter((event) => event.type === "tool-call-start");
+    expect(starts).toEqual([
+      { type: "tool-call-start", id: expect.stringMatching(SYNTHETIC_READ), name: "read" },
+      { type: "tool-call-start", id: expect.stringMatching(SYNTHETIC_READ), name: "read" },
     ]);
+    const [first, second] = starts.map((event) => (event as { id: string }).id);
+    // One tag for the answer, told apart by the call's index in it.
+    expect(first?.replace(/_0_read$/, "")).toBe(second?.replace(/_1_read$/, ""));
     expect(message.stopReason).toBe("tool-use");
     expect(message.content).toEqual([
       { type: "thinking", text: "Both files are needed." },
       { type: "thinking", text: "", signature: expect.stringMatching(/^sig_/) },
-      { type: "tool-call", id: "gemini_call_0_read", name: "read", arguments: { path: "a.txt" } },
-      { type: "tool-call", id: "gemini_call_1_read", name: "read", arguments: { path: "b.txt" } },
+      { type: "tool-call", id: first, name: "read", arguments: { path: "a.txt" } },
+      { type: "tool-call", id: second, name: "read", arguments: { path: "b.txt" } },
     ]);
+  });
+
+  it("never gives two answers' id-less calls the same id (clearing and recall name results by it)", async () => {
+    await start();
+    const ids: string[] = [];
+    for (const path of ["a.txt", "b.txt", "c.txt"]) {
+      server.enqueue({ type: "tool-calls", calls: [{ name: "read", arguments: { path } }] });
+      const { message } = await run();
+      for (const block of message.content) if (block.type === "tool-call") ids.push(block.id);
+    }
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(3);
+    for (const id of ids) {
+      expect(id).toMatch(/^gemini_call_[0-9a-f]{12}_0_read$/);
+      expect(isSyntheticCallId(id)).toBe(true);
+    }
   });
 
   it("keeps the ids Gemini issues for its function calls", async () => {
@@ -520,6 +545,42 @@ describe("GeminiStreamReader", () => {
     const reader = new GeminiStreamReader(meta, undefined);
     reader.handle(chunk({ candidates: [{ content: { role: "model", parts: [{ text: "x" }] } }] }));
     expect(reader.result()).toBeUndefined();
+  });
+});
+
+describe("synthetic call ids", () => {
+  it("keep to [a-zA-Z0-9_-] and 40 characters whatever the name, so every other wire accepts them", () => {
+    const long = syntheticCallId("0123456789ab", 12, "mcp__some.server:query_all_the_meetings");
+    expect(long).toBe("gemini_call_0123456789ab_12_mcp__some_se");
+    expect(long).toHaveLength(40);
+    expect(syntheticCallId("0123456789ab", 0, "")).toBe("gemini_call_0123456789ab_0");
+    expect(syntheticCallId("0123456789ab", 1, "read")).toBe("gemini_call_0123456789ab_1_read");
+  });
+
+  it("are told from ids the API issued, including those recorded before the answer tag", () => {
+    expect(isSyntheticCallId(syntheticCallId("0123456789ab", 0, "read"))).toBe(true);
+    expect(isSyntheticCallId("gemini_call_0_read")).toBe(true);
+    expect(isSyntheticCallId("fc-123")).toBe(false);
+    expect(isSyntheticCallId("toolu_01")).toBe(false);
+  });
+
+  it("differ between two readers (two answers) for the same id-less call", () => {
+    const ids = [0, 1].map(() => {
+      const reader = new GeminiStreamReader({ provider: "google", model: "gemini-2.5-pro" }, undefined);
+      reader.handle({
+        candidates: [
+          {
+            content: { role: "model", parts: [{ functionCall: { name: "read", args: { path: "a" } } }] },
+            finishReason: "STOP",
+          },
+        ],
+      } as unknown as GenerateContentResponse);
+      const call = reader.result()?.content[0];
+      return call?.type === "tool-call" ? call.id : undefined;
+    });
+    expect(ids[0]).toMatch(/^gemini_call_[0-9a-f]{12}_0_read$/);
+    expect(ids[1]).toMatch(/^gemini_call_[0-9a-f]{12}_0_read$/);
+    expect(ids[0]).not.toBe(ids[1]);
   });
 });
 

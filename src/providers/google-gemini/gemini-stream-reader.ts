@@ -11,7 +11,7 @@ import { optional } from "../../core/index.js";
 import { checkGeminiChunk } from "./check-gemini-chunk.js";
 import type { GeminiChunk } from "./gemini-chunk.js";
 import { mapGeminiUsage } from "./map-gemini-usage.js";
-import { syntheticCallId } from "./synthetic-call-id.js";
+import { syntheticAnswerTag, syntheticCallId } from "./synthetic-call-id.js";
 
 type Block = TextBlock | ThinkingBlock | ToolCallBlock;
 
@@ -39,6 +39,8 @@ export class GeminiStreamReader {
   private finishReason: string | undefined;
   private blocked = false;
   private calls = 0;
+  /** Drawn once per answer, for the ids of the calls Gemini sends without one. */
+  private readonly answerTag = syntheticAnswerTag();
 
   constructor(
     private readonly meta: { provider: string; model: string },
@@ -84,7 +86,7 @@ export class GeminiStreamReader {
       const name = part.functionCall.name ?? "";
       const call: ToolCallBlock = {
         type: "tool-call",
-        id: part.functionCall.id || syntheticCallId(this.calls, name),
+        id: part.functionCall.id || syntheticCallId(this.answerTag, this.calls, name),
         name,
         arguments: part.functionCall.args ?? {},
       };
