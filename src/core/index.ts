@@ -24,6 +24,7 @@ export type * from "./model-client.js";
 export { optional } from "./optional.js";
 export * from "./panto-error.js";
 export { pathKind } from "./path-kind.js";
+export { plainCallId } from "./plain-call-id.js";
 export { DEFAULT_SANDBOX_MODE, SANDBOX_MODES, type SandboxMode, type SandboxRecord } from "./sandbox-mode.js";
 export { type FlaggedTodoItem, TODO_STATUSES, type TodoItem, type TodoStatus } from "./todo-item.js";
 export type * from "./turn.js";

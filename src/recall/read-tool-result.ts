@@ -1,4 +1,4 @@
-import type { ToolResultBlock } from "../core/index.js";
+import { plainCallId, type ToolResultBlock } from "../core/index.js";
 import { parseSessionLine } from "../session/index.js";
 import type { RecallSource } from "./recall-sources.js";
 import { lineEnd, scanLines } from "./scan-lines.js";
@@ -17,6 +17,9 @@ export interface FoundToolResult {
  * The output of the tool call `toolCallId`, read from the session files of the lineage (the current
  * one first): the file keeps every result whole, whatever clearing did to the context, so this is
  * the output byte for byte. The latest result with that id in the first file holding one wins.
+ * Failing that, an id in the form an API that takes only `[a-zA-Z0-9_-]` showed the model
+ * (`plainCallId`: Anthropic's tool_use ids, after a model switch or an import brought other ids)
+ * names the result whose recorded id has that form.
  */
 export async function findToolResult(
   sources: readonly RecallSource[],
@@ -24,7 +27,19 @@ export async function findToolResult(
   signal?: AbortSignal,
 ): Promise<FoundToolResult | undefined> {
   // Lines holding the id as a tool result's call id, found in the raw bytes before any JSON is parsed.
-  const needle = Buffer.from(`"toolCallId":${JSON.stringify(toolCallId)}`, "utf8");
+  const exact = Buffer.from(`"toolCallId":${JSON.stringify(toolCallId)}`, "utf8");
+  const found = await findIn(sources, exact, (id) => id === toolCallId, signal);
+  if (found !== undefined || plainCallId(toolCallId) !== toolCallId) return found;
+  const anyResult = Buffer.from(`"toolCallId":`, "utf8");
+  return findIn(sources, anyResult, (id) => id !== toolCallId && plainCallId(id) === toolCallId, signal);
+}
+
+async function findIn(
+  sources: readonly RecallSource[],
+  needle: Buffer,
+  matches: (toolCallId: string) => boolean,
+  signal: AbortSignal | undefined,
+): Promise<FoundToolResult | undefined> {
   for (const source of sources) {
     let latest: ToolResultBlock | undefined;
     let occurrences = 0;
@@ -37,7 +52,7 @@ export async function findToolResult(
         if (parsed.kind !== "entry" || parsed.entry.type !== "message") continue;
         const { message } = parsed.entry;
         if (message.role !== "tool") continue;
-        const block = message.content.find((item) => item.toolCallId === toolCallId);
+        const block = message.content.find((item) => matches(item.toolCallId));
         if (block === undefined) continue;
         // A kept copy repeats a result already counted.
         if (parsed.entry.keptBy === undefined) occurrences++;

@@ -5,14 +5,15 @@ import type {
   ImageBlockParam,
   TextBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
-import type {
-  AssistantMessage,
-  EffectiveContext,
-  ImageBlock,
-  Message,
-  TextBlock,
-  ToolResultMessage,
-  UserMessage,
+import {
+  type AssistantMessage,
+  type EffectiveContext,
+  type ImageBlock,
+  type Message,
+  plainCallId,
+  type TextBlock,
+  type ToolResultMessage,
+  type UserMessage,
 } from "../../core/index.js";
 import { groupToolResults, renderCompactionText } from "../shared/index.js";
 
@@ -181,7 +182,7 @@ function renderAssistantBlock(
  * already do; others are rewritten the same way for the call and its result, so pairing holds.
  */
 export function toolUseId(id: string): string {
-  return id.replace(/[^a-zA-Z0-9_-]/g, "_") || "tool_call";
+  return plainCallId(id);
 }
 
 function appendMerged(rendered: AnthropicMessage[], next: AnthropicMessage): void {
