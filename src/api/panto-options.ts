@@ -41,6 +41,13 @@ export interface PantoOptions {
   sandbox?: SandboxMode;
   /** Model requests one prompt may make (`--max-turns`); the turn then ends with exit code 3. */
   maxTurns?: number;
+  /**
+   * Hears every event of every session as it happens, with the session it belongs to: a turn's
+   * events as its stream yields them, and those that come while no turn runs (a compaction
+   * prepared in the background, a context warning), which a stream yields only when the next turn
+   * starts. A listener that throws is not called again for that event; the session goes on.
+   */
+  onEvent?: (event: PantoEvent, session: { id: string }) => void;
 }
 
 /** What `run` and `stream` take besides the prompt. */

@@ -35,9 +35,19 @@ export class EventSink {
   #target: ((event: PantoEvent) => void) | undefined;
   readonly #kept: PantoEvent[] = [];
 
+  /** `listener`: `PantoOptions.onEvent`, told every event at once (with the session's id then). */
+  constructor(private readonly listener?: (event: PantoEvent) => void) {}
+
   readonly emit = (event: JsonEvent): void => {
     // The JSON front-end's objects are typed loosely; events-schema.test.ts holds them to the schema.
     const copy = JSON.parse(JSON.stringify(event)) as PantoEvent;
+    if (this.listener !== undefined) {
+      try {
+        this.listener(JSON.parse(JSON.stringify(copy)) as PantoEvent);
+      } catch {
+        // The program's listener failed on this event: the session and its streams go on.
+      }
+    }
     if (this.#target === undefined) this.#kept.push(copy);
     else this.#target(copy);
   };
@@ -56,7 +66,12 @@ export class EventSink {
 /** Starts a session (`resume`: the id prefix or path of one to continue) with the CLI's setup. */
 export async function startPantoSession(settings: SessionSettings, resume?: string): Promise<PantoSession> {
   const { options } = settings;
-  const sink = new EventSink();
+  const listener = options.onEvent;
+  // The session's id as it is when the event comes (a `/clear` starts a new one).
+  const sessionRef: { current?: () => string } = {};
+  const sink = new EventSink(
+    listener === undefined ? undefined : (event) => listener(event, { id: sessionRef.current?.() ?? "" }),
+  );
   const reporter = jsonEventReporter(sink.emit, undefined);
   const events = new RunEvents();
   // A command's outcome is reported from submit's result, as in JSON mode.
@@ -85,6 +100,7 @@ export async function startPantoSession(settings: SessionSettings, resume?: stri
   } catch (error) {
     throw setupError(error);
   }
+  sessionRef.current = () => run.session.header.id;
   try {
     reporter.started(run);
     for (const notice of run.notices) reporter.event({ type: "run-notice", message: notice });

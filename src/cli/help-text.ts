@@ -378,8 +378,9 @@ Configuration (JSON; each file wins per key over the ones before it):
                           commands, the facts it left out, the Unverified check) (default true)
     prepare_compaction_at a fraction (0-1) of a known context window: a turn that ends past it,
                           even after the clearing of old tool outputs due next, has the next
-                          compaction's summary written in the background (interactive and ACP
-                          sessions); the next overflow, or a /compact of the same turns,
+                          compaction's summary written in the background (long-lived sessions:
+                          the terminal, ACP, stream-json input and the program API; never a
+                          one-shot -p); the next overflow, or a /compact of the same turns,
                           applies it without a summary request; dropped if the history changes
                           (rewind, /uncompact, /summary edit); /summary shows it, /summary discard
                           drops it (default: unset, nothing prepared)
@@ -501,8 +502,9 @@ yields the same events from sessions held in a Node process: README "Use panto f
     request_tokens?, context_window? (the provider's numbers from the overflow error, when stated),
     prepared? (true: the summary prepared ahead was applied, no summary request was sent)}
   compaction_prepared {model, turns_summarised, tokens_summarised, summary_tokens, duration_ms}
-    (config prepare_compaction_at, long-lived sessions only: the terminal, ACP and
-    --input-format stream-json; a one-shot -p or --json run prepares nothing)
+    (config prepare_compaction_at, long-lived sessions only: the terminal, ACP,
+    --input-format stream-json and the program API, whose onEvent hears it at once; a one-shot
+    -p or --json run prepares nothing)
   context_warning {level, used, size}   (the next request passed level, a fraction of config
     context_warnings, of a known window of size tokens; once per level until it drops below)
   todo_updated {items: [{content, status: pending|in_progress|completed|cancelled, evidence?,

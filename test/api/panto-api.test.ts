@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   ConfigError,
   createPanto,
@@ -320,6 +321,39 @@ describe("the program API (createPanto)", { timeout: 60_000 }, () => {
     expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("keep the parser notes");
     await session.run("question three");
     expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("SUMMARY-OF-EARLIER-WORK");
+  });
+
+  it("tells onEvent every event as it happens: a compaction prepared between turns before any next turn", async () => {
+    const { box, server, options } = await setUp((request) =>
+      ((request.body as { tools?: unknown[] }).tools ?? []).length === 0
+        ? { type: "text", text: "PREPARED-SUMMARY" }
+        : { type: "text", text: "Read it." },
+    );
+    await writeFile(join(box.project, "big.txt"), `${"lorem ipsum ".repeat(8_300)}\n`);
+    const heard: Array<{ type: string; session: string }> = [];
+    const panto = await createPanto({
+      ...options,
+      config: { models: { [MODEL]: { context_window: 40_000 } }, prepare_compaction_at: 0.5 },
+      onEvent: (event, session) => {
+        heard.push({ type: event.type, session: session.id });
+        if (event.type === "session_started") throw new Error("a listener that fails changes nothing");
+      },
+    });
+    const session = await open(panto.startSession());
+    const first = await session.run("read @big.txt");
+    expect(first.ok).toBe(true);
+    const types = first.events.map((event) => event.type);
+    // The turn's own events, heard in the order its stream yielded them.
+    expect(heard.slice(0, types.length).map((event) => event.type)).toEqual(types);
+    await vi.waitFor(() => expect(heard.map((event) => event.type)).toContain("compaction_prepared"), {
+      timeout: 10_000,
+    });
+    // Written while no turn ran: the stream of the turn before does not hold it.
+    expect(types).not.toContain("compaction_prepared");
+    expect(
+      server.requests.filter((request) => JSON.stringify(request.body).includes("<transcript>")),
+    ).toHaveLength(1);
+    expect(new Set(heard.map((event) => event.session))).toEqual(new Set([session.id]));
   });
 
   it("refuses bad settings up front, naming the key, and a session without a key with a setup error", async () => {
