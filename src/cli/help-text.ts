@@ -59,7 +59,9 @@ Modes:
                                 reason, never "always"), modes
                                 (plan, ask, accept-edits, allow-all) and the model as config options,
                                 cancel, load/resume/list/close, compactions as compaction_update
-                                and usage_update; stdout carries protocol only; SIGTERM closes
+                                and usage_update, context warnings, clearings and compactions
+                                prepared ahead as usage_update with panto/ _meta; stdout carries
+                                protocol only; SIGTERM closes
                                 the sessions and exits 143 (README: Editors)
   panto -r [ID]                 resume by id or file-name prefix or path; -r alone picks in a
                                 terminal (↑/↓, type to filter, Enter; Esc/Ctrl-C exit 130) and

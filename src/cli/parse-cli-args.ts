@@ -240,7 +240,7 @@ function addAcpCommand(program: Command, output: ArgsOutput, onParsed: (result: 
   const acp = program
     .command("acp")
     .description(
-      "run as an Agent Client Protocol agent on stdin/stdout, for editors (Zed, JetBrains, Neovim, Emacs)",
+      "run as an Agent Client Protocol agent on stdin/stdout, for editors (Zed, JetBrains, Neovim, Emacs); context warnings, clearings of old tool outputs and compactions prepared ahead come as usage_update with panto/ _meta (README: Editors)",
     )
     .addOption(new Option("-m, --model <provider/model>", "model of the sessions this process starts"))
     .addOption(

@@ -82,14 +82,14 @@ export const BUILT_IN_COMMANDS: readonly CommandInfo[] = [
     aliases: [],
     args: "",
     summary:
-      "the next request part by part (system prompt, tool definitions, summary, pinned notes, messages, tool results) with sizes, then turn by turn",
+      "the next request part by part (system prompt, tool definitions, summary, pinned notes, messages, tool results, cleared tool outputs) with sizes, then turn by turn",
   },
   {
     name: "cost",
     aliases: [],
     args: "",
     summary:
-      'tokens per model for the whole session (compaction and subagents apart), priced where config "prices" says',
+      'tokens per model for the whole session (compaction and subagents apart, and what clearing old tool outputs saved), priced where config "prices" says',
   },
   {
     name: "model",
