@@ -497,6 +497,27 @@ describe("OpenAI chat adapter: request bodies", () => {
     ]);
   });
 
+  it("sends a tool output as the tool returned it, its first line's indentation and trailing newline included", async () => {
+    const output = "    def parse(line):\n        return line.split(',')\n";
+    const body = await bodyFor({
+      messages: [
+        user("show it"),
+        assistant(
+          [
+            { type: "tool-call", id: "call_1", name: "read", arguments: { path: "a.py" } },
+            { type: "tool-call", id: "call_2", name: "bash", arguments: { command: "true" } },
+          ],
+          { stopReason: "tool-use" },
+        ),
+        { role: "tool", content: [toolResult("call_1", "read", output), toolResult("call_2", "bash", " \n")] },
+      ],
+    });
+    expect(body.messages.slice(-2)).toEqual([
+      { role: "tool", tool_call_id: "call_1", content: output },
+      { role: "tool", tool_call_id: "call_2", content: "(no output)" },
+    ]);
+  });
+
   it("merges consecutive user messages into one", async () => {
     const body = await bodyFor({ messages: [user("first try"), user("second try")] });
     expect(body.messages).toEqual([

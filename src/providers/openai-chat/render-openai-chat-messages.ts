@@ -112,10 +112,12 @@ function renderToolResults(message: ToolResultMessage): ChatCompletionMessagePar
       resultImages.length === 0
         ? ""
         : `\n(${resultImages.length} image(s) attached in the next user message)`;
+    // As the tool returned it: the first line's indentation is part of the output (code, tables).
+    const content = text === "" ? note.trimStart() : `${text}${note}`;
     return {
       role: "tool",
       tool_call_id: result.toolCallId,
-      content: `${text}${note}`.trim() || "(no output)",
+      content: content.trim() === "" ? "(no output)" : content,
     };
   });
   return images.length === 0 ? tools : [...tools, { role: "user", content: images }];
