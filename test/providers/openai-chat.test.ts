@@ -509,7 +509,10 @@ describe("OpenAI chat adapter: request bodies", () => {
           ],
           { stopReason: "tool-use" },
         ),
-        { role: "tool", content: [toolResult("call_1", "read", output), toolResult("call_2", "bash", " \n")] },
+        {
+          role: "tool",
+          content: [toolResult("call_1", "read", output), toolResult("call_2", "bash", " \n")],
+        },
       ],
     });
     expect(body.messages.slice(-2)).toEqual([
