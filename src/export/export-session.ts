@@ -54,6 +54,7 @@ export async function exportSession(options: ExportSessionOptions, sink: TextSin
       marks,
       pinLines: scan.pinLines,
       cleared: scan.cleared,
+      clearings: scan.clearings,
       ...optional("effectiveCompactionId", effective.compactionId),
     };
     await writeHtml(options.path, scan, effective, context, sink);

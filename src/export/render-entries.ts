@@ -8,13 +8,19 @@ import {
 } from "../core/index.js";
 import type { CompactionEntry, MessageEntry, TurnFailedEntry } from "../session/index.js";
 import { cleanText, escapeHtml, htmlText, type Redact } from "./clean-text.js";
+import {
+  clearedResultsOf,
+  clearingSentence,
+  clearingStatusWords,
+  unclearSentence,
+} from "./clearing-words.js";
 import type { EntryStatus } from "./entry-status.js";
 import { formatCount } from "./format-count.js";
 import { compactionExtras, compactionFailedInfo, pinText, undoneCompactionId } from "./future-entries.js";
 import type { MarkdownToHtml } from "./render-markdown.js";
 import { describeMark } from "./render-timeline.js";
 import { sandboxLabel } from "./sandbox-label.js";
-import type { CompactionMark } from "./scan-session.js";
+import type { ClearingMark, CompactionMark } from "./scan-session.js";
 import type { EntryFields } from "./session-lines.js";
 import type { TodoChange } from "./todo-changes.js";
 
@@ -35,6 +41,8 @@ export interface RenderContext {
   effectiveCompactionId?: string;
   /** Whether a clearing in force holds a stub for this result (from the first pass). */
   cleared?: (line: number, toolCallId: string) => boolean;
+  /** Every clearing entry with its figures and whether it is in force (from the first pass). */
+  clearings?: readonly ClearingMark[];
   /** The task list changes the entry being rendered makes, by the todo call's id. */
   todoChanges?: ReadonlyMap<string, TodoChange>;
 }
@@ -340,6 +348,24 @@ export function renderSandbox(fields: EntryFields, line: number, context: Render
   return `<article class="entry model" id="L${line}">${header(line, "Sandbox", fields.ts, [])}<p>${htmlText(label, context.redact)}</p></article>`;
 }
 
+/** A clearing (issue 34): its figures, whether it is in force, and the results it stubs (shown whole above). */
+export function renderClearing(fields: EntryFields, line: number, context: RenderContext): string {
+  const mark = context.clearings?.find((candidate) => candidate.line === line);
+  const title = mark === undefined ? "Clearing" : `Clearing ${mark.ordinal} · ${clearingStatusWords(mark)}`;
+  const items = clearedResultsOf(fields).map((result) => {
+    const tokens = result.tokens === undefined ? "" : `, ${formatCount(result.tokens)} tokens`;
+    return `<li><code>${htmlText(result.id, context.redact)}</code> (${htmlText(result.tool, context.redact)}${tokens})</li>`;
+  });
+  const list = items.length === 0 ? "" : `<ul>${items.join("")}</ul>`;
+  return `<article class="entry clearing" id="L${line}">${header(line, title, fields.ts, [])}<p>${escapeHtml(clearingSentence(fields, context.redact))}</p>${list}</article>`;
+}
+
+/** `/unclear`: which clearing it took back, whether that still holds, and the sizes. */
+export function renderUnclear(fields: EntryFields, line: number, context: RenderContext): string {
+  const sentence = unclearSentence(fields, line, context.clearings ?? [], context.redact);
+  return `<article class="entry unclear" id="L${line}">${header(line, "Clearing taken back", fields.ts, [])}<p>${escapeHtml(sentence)}</p></article>`;
+}
+
 /** Any other entry type: its type, time and fields as escaped JSON, so nothing is hidden. */
 export function renderGeneric(fields: EntryFields, line: number, context: RenderContext): string {
   return `<article class="entry other" id="L${line}">${header(line, `Entry “${htmlText(fields.type, context.redact)}”`, fields.ts, [])}${preformatted(JSON.stringify(fields, null, 2), context)}</article>`;
@@ -360,4 +386,6 @@ export const OTHER_ENTRY_RENDERERS: Record<
   unpin: renderUnpin,
   model: renderModelSwitch,
   sandbox: renderSandbox,
+  clearing: renderClearing,
+  unclear: renderUnclear,
 };

@@ -1,5 +1,12 @@
 import type { ToolResultBlock } from "../core/index.js";
 import { cleanText, type Redact } from "./clean-text.js";
+import {
+  clearedResultsOf,
+  clearingName,
+  clearingSentence,
+  clearingStatusWords,
+  unclearSentence,
+} from "./clearing-words.js";
 import type { EffectiveIds } from "./effective-entries.js";
 import { EntryStatusTracker } from "./entry-status.js";
 import { formatCount } from "./format-count.js";
@@ -56,11 +63,6 @@ function toolResultText(block: ToolResultBlock): string {
   return parts
     .map((part) => (part.type === "text" ? String(part.text) : `[image ${String(part.mediaType)}]`))
     .join("\n");
-}
-
-/** The words for a clearing in the entry list: its ordinal and line. */
-function clearingName(mark: ClearingMark): string {
-  return `clearing ${mark.ordinal} (line ${mark.line})`;
 }
 
 /** The note on a result a clearing in force holds as a stub: the result stays shown, whole, as the file keeps it. */
@@ -157,33 +159,6 @@ function lineMarkdown(
     .join("\n\n");
 }
 
-const CLEARING_REASONS: Record<string, string> = {
-  trigger: "the prompt passed clearing.trigger_tokens",
-  "cold-cache": "the prompt cache had gone cold",
-};
-
-const CLEARING_STATUS_WORDS = {
-  "in force": "in force",
-  "taken back": "taken back",
-  rewound: "taken back by a rewind",
-  compacted: "summarised by a later compaction",
-} as const;
-
-/** Whether a clearing is in force, in words (with the line of the `unclear` that took it back). */
-function clearingStatusWords(mark: ClearingMark): string {
-  return mark.takenBackAt === undefined
-    ? CLEARING_STATUS_WORDS[mark.status]
-    : `taken back at line ${mark.takenBackAt}`;
-}
-
-/** "next request 900 -> 500 tokens", when the entry gives both sizes. */
-function sizeChange(fields: EntryFields): string {
-  const { tokensBefore, tokensAfter } = fields;
-  return typeof tokensBefore === "number" && typeof tokensAfter === "number"
-    ? `next request ${formatCount(tokensBefore)} -> ${formatCount(tokensAfter)} tokens`
-    : "";
-}
-
 /** A clearing entry: its figures, whether it is in force, and the results it stubs (they stay whole above). */
 function clearingMarkdown(
   fields: EntryFields,
@@ -193,22 +168,12 @@ function clearingMarkdown(
 ) {
   const mark = scan.clearings.find((candidate) => candidate.line === line);
   const status = mark === undefined ? "" : ` · ${clearingStatusWords(mark)}`;
-  const results = Array.isArray(fields.results) ? (fields.results as Array<Record<string, unknown>>) : [];
-  const reason =
-    typeof fields.reason === "string" ? (CLEARING_REASONS[fields.reason] ?? text(fields.reason)) : "";
-  const summary = [
-    `${formatCount(results.length)} old tool result${results.length === 1 ? "" : "s"} cleared from the context`,
-    reason,
-    sizeChange(fields),
-  ]
-    .filter((part) => part !== "")
-    .join(" · ");
-  const list = results.map((result) => {
-    const tokens = typeof result.tokens === "number" ? `, ${formatCount(result.tokens)} tokens` : "";
-    return `- \`${text(String(result.toolCallId))}\` (${text(String(result.toolName))}${tokens})`;
+  const list = clearedResultsOf(fields).map((result) => {
+    const tokens = result.tokens === undefined ? "" : `, ${formatCount(result.tokens)} tokens`;
+    return `- \`${text(result.id)}\` (${text(result.tool)}${tokens})`;
   });
   const title = mark === undefined ? "clearing" : `clearing ${mark.ordinal}`;
-  return `### ${title} · line ${line}${status}\n\n${summary}. The results stay whole in the file (shown above); recall reads them back.${list.length === 0 ? "" : `\n\n${list.join("\n")}`}`;
+  return `### ${title} · line ${line}${status}\n\n${clearingSentence(fields, text)}${list.length === 0 ? "" : `\n\n${list.join("\n")}`}`;
 }
 
 /** `/unclear`: which clearing it took back, and the sizes. */
@@ -218,13 +183,7 @@ function unclearMarkdown(
   scan: SessionScan,
   text: (value: string) => string,
 ): string {
-  const id = typeof fields.clearingId === "string" ? fields.clearingId : "?";
-  const mark = scan.clearings.find((candidate) => candidate.id === id);
-  const target = mark === undefined ? `clearing ${text(id)}` : clearingName(mark);
-  const size = sizeChange(fields);
-  // Only the unclear that took the clearing back, and was not rewound since, has that effect now.
-  const effect = mark?.takenBackAt === line ? ": its results are whole in the context again" : "";
-  return `### unclear · line ${line}\n\n${target} taken back (/unclear)${effect}${size === "" ? "" : ` · ${size}`}.`;
+  return `### unclear · line ${line}\n\n${unclearSentence(fields, line, scan.clearings, text)}`;
 }
 
 /** One line for a pin, unpin or uncompact entry; undefined for other entry types. */

@@ -139,7 +139,7 @@ describe("export of a session with clearings", () => {
     const unclearLine = c2 + 1;
     expect(section(markdown, c1)).toMatch(
       new RegExp(
-        `^### clearing 1 · line ${c1} · in force\\n\\n2 old tool results cleared from the context · the prompt passed clearing.trigger_tokens · next request 9,000 -> 5,000 tokens\\.`,
+        `^### clearing 1 · line ${c1} · in force\\n\\n2 old tool results replaced by one-line stubs · the prompt passed clearing.trigger_tokens · next request 9,000 -> 5,000 tokens\\.`,
       ),
     );
     expect(section(markdown, c1)).toContain("- `t1` (bash, 250 tokens)\n- `t2` (bash, 250 tokens)");
@@ -196,7 +196,13 @@ describe("export of a session with clearings", () => {
       false,
       false,
     ]);
-    expect(await exported("html")).not.toContain("cleared from the context");
+    const html = await exported("html");
+    expect(html).not.toContain("cleared from the context");
+    // The clearing entries read as sentences on the page too, not as their raw JSON.
+    expect(html).not.toContain("&quot;type&quot;: &quot;clearing&quot;");
+    expect(html).toContain("Clearing 1 · taken back at line");
+    expect(html).toContain("2 old tool results replaced by one-line stubs · the prompt passed");
+    expect(html).toContain("taken back (/unclear): its results are whole in the context again");
   });
 
   it("a clearing a compaction carries for its kept copies stays in force: the copy's record names it in JSON, and the original (shown once) is marked in Markdown and HTML", async () => {
