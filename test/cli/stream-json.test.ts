@@ -490,8 +490,17 @@ describe("panto --input-format stream-json", () => {
       return { server, panto, summaryRequests };
     }
 
-    it("writes none when the clearing due next brings the context back under prepare_compaction_at", async () => {
-      const { server, panto, summaryRequests } = await twoReads({});
+    it.each([
+      {
+        when: "when the clearing due next brings the context back under prepare_compaction_at",
+        oneTurn: false,
+      },
+      {
+        when: "either when both outputs came in the turn just ended: they are old by the next request",
+        oneTurn: true,
+      },
+    ])("writes none $when", async ({ oneTurn }) => {
+      const { server, panto, summaryRequests } = await twoReads({}, oneTurn);
       // The decision is made before the turn's result is reported; a summary started would be under way by now.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(summaryRequests()).toHaveLength(0);
@@ -500,24 +509,7 @@ describe("panto --input-format stream-json", () => {
       const cleared = await panto.waitFor((event) => event.type === "context_cleared");
       expect(cleared).toMatchObject({ ids: ["call_a"] });
       expect(cleared.tokens_after as number).toBeLessThan(20_000);
-      await panto.waitFor((event) => event.type === "result" && event.line === 3);
-      panto.end();
-      const run = await panto.exit;
-      expect(run.code, run.stderr).toBe(0);
-      expect(jsonLines(run.stdout).filter((event) => event.type === "compaction_prepared")).toEqual([]);
-      expect(summaryRequests()).toHaveLength(0);
-    });
-
-    it("writes none either when both outputs came in the turn just ended: they are old by the next request", async () => {
-      const { server, panto, summaryRequests } = await twoReads({}, true);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(summaryRequests()).toHaveLength(0);
-      server.enqueue({ type: "text", text: "Done." });
-      panto.write(user("anything else?"));
-      const cleared = await panto.waitFor((event) => event.type === "context_cleared");
-      expect(cleared).toMatchObject({ ids: ["call_a"] });
-      expect(cleared.tokens_after as number).toBeLessThan(20_000);
-      await panto.waitFor((event) => event.type === "result" && event.line === 2);
+      await panto.waitFor((event) => event.type === "result" && event.line === (oneTurn ? 2 : 3));
       panto.end();
       const run = await panto.exit;
       expect(run.code, run.stderr).toBe(0);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ExportFormat, exportSession, memorySink } from "../../src/export/index.js";
 import { type ClearingEntry, openSession, type Session } from "../../src/session/index.js";
-import { assistant, call, record, user } from "../session/session-test-helpers.js";
+import { appendToolTurn, assistant, record, user } from "../session/session-test-helpers.js";
 
 /**
  * Tool-result clearing (issue 34) in the Markdown and JSON exports, as on the HTML page: a result a
@@ -27,26 +27,7 @@ afterEach(async () => {
 
 const OUTPUT = (id: string) => `${id} says: ${"result text ".repeat(20)}`;
 
-async function turn(n: number, ids: string[]): Promise<void> {
-  await session.appendMessage(user(`prompt ${n}`));
-  await session.appendMessage(
-    assistant(
-      "",
-      ids.map((id) => call(id)),
-    ),
-  );
-  await session.appendMessage({
-    role: "tool",
-    content: ids.map((id) => ({
-      type: "tool-result",
-      toolCallId: id,
-      toolName: "bash",
-      content: [{ type: "text", text: OUTPUT(id) }],
-      isError: false,
-    })),
-  });
-  await session.appendMessage(assistant(`answer ${n}`));
-}
+const turn = (n: number, ids: string[]) => appendToolTurn(session, n, ids, OUTPUT);
 
 function clear(ids: string[], tokensBefore: number, tokensAfter: number): Promise<ClearingEntry> {
   return session.appendClearing({

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { plainCallId } from "../../src/core/index.js";
 import { recall } from "../../src/recall/recall.js";
 import { openSession, type Session } from "../../src/session/index.js";
-import { assistant, call, user } from "../session/session-test-helpers.js";
+import { appendToolTurn } from "../session/session-test-helpers.js";
 
 /**
  * A call id from another API (an import, a model switch) that Anthropic's wire cannot carry is sent
@@ -22,23 +22,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function toolTurn(id: string, output: string): Promise<void> {
-  await session.appendMessage(user("go"));
-  await session.appendMessage(assistant("", [call(id)]));
-  await session.appendMessage({
-    role: "tool",
-    content: [
-      {
-        type: "tool-result",
-        toolCallId: id,
-        toolName: "bash",
-        content: [{ type: "text", text: output }],
-        isError: false,
-      },
-    ],
-  });
-  await session.appendMessage(assistant("done"));
-}
+const toolTurn = (id: string, output: string) => appendToolTurn(session, 1, [id], () => output);
 
 describe("recall of a tool result by the id the model saw", () => {
   it("reads back a result whose recorded id is not plain, by its plain form as well as its own", async () => {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { exportSession, memorySink } from "../../src/export/index.js";
 import { replayHistory } from "../../src/frontends/acp/replay-history.js";
 import { forkSession, openSession, type Session } from "../../src/session/index.js";
-import { assistant, call, record, user } from "./session-test-helpers.js";
+import { appendToolTurn, assistant, record, user } from "./session-test-helpers.js";
 
 /**
  * Every reader honours a clearing the way the live session does: a fork and a resume carry the same
@@ -28,26 +28,7 @@ const OUTPUT = (id: string) => `${id} says: ${"result text ".repeat(50)}`;
 const STUB = (id: string) =>
   `[cleared to save context: output of bash "ls", 200 tokens; recall {"tool_result": "${id}"} reads it back]`;
 
-async function turn(n: number, ids: string[]): Promise<void> {
-  await session.appendMessage(user(`prompt ${n}`));
-  await session.appendMessage(
-    assistant(
-      "",
-      ids.map((id) => call(id)),
-    ),
-  );
-  await session.appendMessage({
-    role: "tool",
-    content: ids.map((id) => ({
-      type: "tool-result",
-      toolCallId: id,
-      toolName: "bash",
-      content: [{ type: "text", text: OUTPUT(id) }],
-      isError: false,
-    })),
-  });
-  await session.appendMessage(assistant(`answer ${n}`));
-}
+const turn = (n: number, ids: string[]) => appendToolTurn(session, n, ids, OUTPUT);
 
 async function clearAndContinue(): Promise<void> {
   await turn(1, ["t1", "t2"]);

@@ -9,7 +9,7 @@ import type {
   ToolResultMessage,
   UserMessage,
 } from "../../src/core/index.js";
-import type { MessageEntry, SessionHeader } from "../../src/session/index.js";
+import type { MessageEntry, Session, SessionHeader } from "../../src/session/index.js";
 
 export function user(text: string): UserMessage {
   return { role: "user", content: [{ type: "text", text }] };
@@ -82,6 +82,36 @@ export function header(
 
 let counter = 0;
 /** A deterministic entry stamp for hand-built files. */
+/**
+ * One turn appended to `session`: the prompt, one call per id, their results (`bash`, with
+ * `output(id)` as each one's text), and the answer.
+ */
+export async function appendToolTurn(
+  session: Pick<Session, "appendMessage">,
+  n: number,
+  ids: readonly string[],
+  output: (id: string) => string,
+): Promise<void> {
+  await session.appendMessage(user(`prompt ${n}`));
+  await session.appendMessage(
+    assistant(
+      "",
+      ids.map((id) => call(id)),
+    ),
+  );
+  await session.appendMessage({
+    role: "tool",
+    content: ids.map((id) => ({
+      type: "tool-result",
+      toolCallId: id,
+      toolName: "bash",
+      content: [{ type: "text", text: output(id) }],
+      isError: false,
+    })),
+  });
+  await session.appendMessage(assistant(`answer ${n}`));
+}
+
 export function stamp(id?: string): { id: string; ts: string } {
   counter++;
   return { id: id ?? `e${counter.toString(16).padStart(7, "0")}`, ts: "2025-06-01T09:00:00.000Z" };
