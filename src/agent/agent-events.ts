@@ -77,6 +77,8 @@ export type AgentEvent =
       tokensSummarised: number;
       summaryTokens: number;
       durationMs: number;
+      /** Written because the prompt cache went cold (`compact_when_cold`): the next request applies it. */
+      coldCache?: true;
     }
   /** `/compact --preview`: the plan, with no model call and nothing written. */
   | { type: "compaction-preview"; preview: CompactionPreview; tokensBefore: number }

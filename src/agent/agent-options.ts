@@ -75,6 +75,13 @@ export interface AgentOptions {
   /** Config `clearing` with its defaults; absent: old tool results are never cleared. */
   clearing?: ClearingSettings;
   /**
+   * Config `compact_when_cold`, a fraction of a known window: at the first request after the
+   * prompt cache went cold (`clearing.cache_ttl_seconds` since the session's latest request), a
+   * context past it is compacted first (trigger "cold-cache"), with the summary prepared ahead when
+   * it covers the turns. Absent: never.
+   */
+  compactWhenCold?: number;
+  /**
    * The known context window of a model (learned, reported by the server, configured, or published),
    * for clearing's default trigger (half of it); absent or undefined: none known.
    */

@@ -33,6 +33,7 @@ import {
 import {
   type ClearingDeps,
   clearIfDue,
+  latestRequest,
   planNow,
   reclaimedShown,
   sizeChangeSinceUsage,
@@ -82,6 +83,8 @@ export class Agent {
   #compactionLock: Promise<unknown> = Promise.resolve();
   /** How tools are confined in this run, written to the session with the first prompt. */
   #sandboxToRecord: AgentOptions["sandboxRecord"];
+  /** The time of the request after which the cache went cold and a compaction was run for it (`compact_when_cold`). */
+  #coldCompactedAfter: number | undefined;
   /** The compaction summary written ahead (config `prepare_compaction_at`), if any. */
   readonly #preparation = new CompactionPreparation();
 
@@ -294,7 +297,7 @@ export class Agent {
    * there was nothing to summarise, it failed, or it was dropped), or at once with undefined when
    * one is already held or being written. Never rejects.
    */
-  async prepareCompaction(): Promise<PreparedCompaction | undefined> {
+  async prepareCompaction(options: { coldCache?: boolean } = {}): Promise<PreparedCompaction | undefined> {
     // After any compaction running now, so the snapshot is of the context it leaves.
     await this.#compactionLock;
     const started = performance.now();
@@ -318,6 +321,7 @@ export class Agent {
         tokensSummarised: prepared.tokensSummarised,
         summaryTokens: estimateTokens(summary.summary),
         durationMs: Math.round(performance.now() - started),
+        ...(options.coldCache === true ? { coldCache: true as const } : {}),
       });
     }
     return prepared;
@@ -362,12 +366,58 @@ export class Agent {
 
   /** The turn's next request; each request of the turn earns its own single retry after an overflow. */
   async #request(signal: AbortSignal | undefined): Promise<AssistantMessage> {
+    // First, so that clearing weighs what the compaction keeps.
+    await this.#compactIfCold(signal);
     // Old tool results leave the context before a request, never between an overflow and its retry.
     await this.#exclusively(() => clearIfDue(this.#clearingDeps()));
     const serverWindow = this.#serverWindow();
     const message = await this.#sendRecoveringOnce(signal);
     await this.#warnIfTruncated(message, serverWindow);
     return message;
+  }
+
+  /**
+   * Config `compact_when_cold`. Once the prompt cache has gone cold (no request in this session for
+   * longer than `clearing.cache_ttl_seconds`, judged from the recorded request times as clearing
+   * judges it), the next request writes its whole prompt to the cache again, at 1.25x input, and
+   * every request after it reads it back at 0.1x: when the context is past the configured fraction
+   * of a known window, compacting first makes that write, and the reads, of the smaller context.
+   * The summary prepared ahead (`prepareWhileCold`, or `prepare_compaction_at`) is applied when it
+   * covers the turns (no wait); otherwise the user waits for a summary request, as for `/compact`.
+   * Once per cold pause; overflows stay v1's.
+   */
+  async #compactIfCold(signal: AbortSignal | undefined): Promise<void> {
+    const at = await this.#coldCompactionDue();
+    if (at === undefined) return;
+    // Until a request is answered, the latest recorded one stays this old: a turn that fails and is
+    // asked again (or a summary that failed) must not start another compaction for the same pause.
+    this.#coldCompactedAfter = at;
+    await this.#compactExclusively("cold-cache", undefined, signal);
+  }
+
+  /**
+   * `compact_when_cold` while the user is away (the run calls it once the cache has had time to go
+   * cold after a turn): writes the summary that the next request's compaction will apply, so that
+   * request does not wait for it. Undefined when no such compaction is due, or as `prepareCompaction`.
+   */
+  async prepareWhileCold(): Promise<PreparedCompaction | undefined> {
+    if ((await this.#coldCompactionDue()) === undefined) return undefined;
+    return this.prepareCompaction({ coldCache: true });
+  }
+
+  /**
+   * When a compaction is due for a cold cache (see `#compactIfCold`): the time of the latest
+   * request, after which it went cold; undefined when it is not.
+   */
+  async #coldCompactionDue(): Promise<number | undefined> {
+    const fraction = this.#options.compactWhenCold;
+    if (fraction === undefined) return undefined;
+    const { at } = latestRequest(this.#options.session.activeEntries());
+    if (at === undefined || at === this.#coldCompactedAfter) return undefined;
+    const deps = this.#clearingDeps();
+    if (Date.now() - at <= deps.settings.cacheTtlSeconds * 1000) return undefined;
+    const window = await deps.window();
+    return window !== undefined && this.#reportedTokens() >= fraction * window ? at : undefined;
   }
 
   /**

@@ -76,7 +76,8 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
   const outcome = await runCompaction({
     context,
     trigger,
-    lastTurnInFlight: trigger === "overflow",
+    // A cold cache's compaction comes before a request of the turn, which stays whole after it.
+    lastTurnInFlight: trigger === "overflow" || trigger === "cold-cache",
     ...(input.force === true && trigger === "manual" ? { force: true } : {}),
     ...limits,
     ...optional("prepared", prepared?.prepared),
@@ -173,7 +174,8 @@ export async function runAgentCompaction(input: AgentCompactionInput): Promise<C
  * still the context's first and the turn in flight is not among them (`runCompaction` summarises on
  * top of it the turns a new summary would also take, so the retry is as likely to fit as v1's,
  * spec rule 8); a `/compact`'s without instructions or --force, when it covers the very prefix a
- * new summary would. Otherwise the summary is asked for as v1 does.
+ * new summary would; a cold cache's (config `compact_when_cold`) as an overflow's. Otherwise the
+ * summary is asked for as v1 does.
  */
 async function takePrepared(
   input: AgentCompactionInput,

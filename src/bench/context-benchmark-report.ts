@@ -13,8 +13,8 @@ import { timingStats } from "./timing-stats.js";
 
 /**
  * `npm run bench -- --only=context`: the context benchmark's table, a row per mode as it finishes.
- * `--modes=v1,clearing,prepared,preparation` picks the modes (default the first three; "preparation"
- * is preparation without clearing), `--turns=N` the session's
+ * `--modes=v1,clearing,prepared,cold,preparation` picks the modes (default the first four;
+ * "preparation" is preparation without clearing), `--turns=N` the session's
  * length (default 200), `--seed=N` the session (default 34).
  */
 export async function printContextBenchmark(argv: readonly string[]): Promise<void> {
@@ -29,7 +29,7 @@ export async function printContextBenchmark(argv: readonly string[]): Promise<vo
   );
   console.log(
     [
-      "mode".padEnd(24),
+      "mode".padEnd(30),
       "prompt tok".padStart(12),
       "input".padStart(10),
       "cache write".padStart(12),
@@ -74,7 +74,7 @@ function row(figures: ContextFigures): string {
   const clearings = figures.clearings > 0 ? figures.clearings : figures.clearingRequests;
   const perClearing = clearings === 0 ? "-" : (figures.clearingRewrites / clearings).toFixed(2);
   return [
-    figures.mode.name.padEnd(24),
+    figures.mode.name.padEnd(30),
     tokens(figures.promptTokens).padStart(12),
     tokens(figures.inputTokens).padStart(10),
     tokens(figures.cacheWriteTokens).padStart(12),
@@ -102,6 +102,11 @@ function details(figures: ContextFigures): string {
       ? []
       : [
           `of the wait in overflow turns, the overflow's own (rejected requests and ${figures.overflowSummaryRequests} summary requests in them, modelled): ${(figures.overflowDelay.medianMs / 1000).toFixed(1)} s (${(figures.overflowDelay.maxMs / 1000).toFixed(1)} s);`,
+        ]),
+    ...(figures.coldCompactionDelay === undefined
+      ? []
+      : [
+          `${figures.coldCompactions} compactions when the cache was cold; what their summary requests added to the user's wait in those turns (modelled): ${(figures.coldCompactionDelay.medianMs / 1000).toFixed(1)} s (${(figures.coldCompactionDelay.maxMs / 1000).toFixed(1)} s);`,
         ]),
     ...(figures.overflowTurnOwn === undefined
       ? []

@@ -48,6 +48,17 @@ export const CONTEXT_MODES: readonly ContextMode[] = [
     config: { clearing: { enabled: true }, prepare_compaction_at: 0.8 },
   },
   /**
+   * Clearing, and a compaction at the first request after a pause longer than the cache lives
+   * (config `compact_when_cold`), when the context is past 30% of the window: that request writes
+   * the whole prompt to the cache again anyway. Its summary is written during the pause, once the
+   * cache has gone cold (the run's timer, stood in for here as time is simulated).
+   */
+  {
+    id: "cold",
+    name: "clearing + compact when cold",
+    config: { clearing: { enabled: true }, compact_when_cold: 0.3 },
+  },
+  /**
    * Not in the default set: with clearing, a session may never come near the wall, so this one
    * shows what a prepared compaction does at an overflow (issue 34: no wait when it covers it).
    */
@@ -58,8 +69,8 @@ export const CONTEXT_MODES: readonly ContextMode[] = [
   },
 ];
 
-/** The modes `--only=context` runs without `--modes`: the issue's three. */
-export const DEFAULT_CONTEXT_MODES = ["v1", "clearing", "prepared"] as const;
+/** The modes `--only=context` runs without `--modes`: the issue's three, and compaction when cold. */
+export const DEFAULT_CONTEXT_MODES = ["v1", "clearing", "prepared", "cold"] as const;
 
 /** The model the session runs as, and whose prices the cost is figured with. */
 export const PRICED_MODEL = "anthropic/claude-sonnet-4-5";
@@ -126,6 +137,13 @@ export interface ContextFigures {
   overflowDelay: TimingStats | undefined;
   /** Summary requests sent within overflow turns (the user waited on them). */
   overflowSummaryRequests: number;
+  /** Compactions at the start of a turn after the cache went cold (config `compact_when_cold`). */
+  coldCompactions: number;
+  /**
+   * In each turn with such a compaction, what its summary requests added to the user's wait
+   * (modelled; none when it applied a summary prepared ahead).
+   */
+  coldCompactionDelay: TimingStats | undefined;
   /** Clearings panto reported (`context-cleared` events). */
   clearings: number;
   /** Requests that changed the content of an earlier tool result (a clearing, as the server sees it). */
@@ -283,6 +301,7 @@ async function playSession(
   const overflowTurnOwn: number[] = [];
   const overflowTurnWait: number[] = [];
   const overflowDelay: number[] = [];
+  const coldCompactionDelay: number[] = [];
   const toolOutputTokens: number[] = [];
   const counts = { compactions: 0, clearings: 0, backgroundSummaryRequests: 0, overflowSummaryRequests: 0 };
   const began = performance.now();
@@ -291,7 +310,16 @@ async function playSession(
     // The model time of background work (a prepared compaction) falls within the user's next pause.
     let backgroundMs = 0;
     for (const [turn, turnPlan] of plan.turns.entries()) {
-      clock.advance(Math.max(0, turnPlan.pauseMs - backgroundMs));
+      const pauseLeft = Math.max(0, turnPlan.pauseMs - backgroundMs);
+      const coldAfter = coldTimerMs(mode);
+      if (coldAfter !== undefined && pauseLeft > coldAfter) {
+        // What the run's timer does a second past the cache's lifetime (ContextWatch), the clock
+        // being simulated: the summary the next request's compaction applies is written meanwhile.
+        clock.advance(coldAfter);
+        const from = Date.now();
+        await run.agent.prepareWhileCold();
+        clock.advance(Math.max(0, pauseLeft - coldAfter - (Date.now() - from)));
+      } else clock.advance(pauseLeft);
       counts.backgroundSummaryRequests += summariesSince(server, turnEnd);
       const overflowsBefore = server.overflows;
       const exchangesBefore = server.exchanges.length;
@@ -315,6 +343,13 @@ async function playSession(
             summaries.reduce((total, exchange) => total + modelTimeMs(exchange), 0),
         );
       }
+      if (events.some(isColdCompaction))
+        coldCompactionDelay.push(
+          server.exchanges
+            .slice(exchangesBefore)
+            .filter((exchange) => exchange.kind === "summary")
+            .reduce((total, exchange) => total + modelTimeMs(exchange), 0),
+        );
       if (mayPrepare(mode, server, session.window)) {
         const before = Date.now();
         await quiet(server, session.lastEventAt);
@@ -332,6 +367,7 @@ async function playSession(
     overflowTurnOwn,
     overflowTurnWait,
     overflowDelay,
+    coldCompactionDelay,
     toolOutputTokens,
     ...counts,
     wallMs: performance.now() - began,
@@ -361,6 +397,20 @@ function takeEvents(
       into.toolOutputTokens.push(Math.ceil(text.length / 4));
     }
   }
+}
+
+/**
+ * With `compact_when_cold`, when the run's timer fires after a turn: a second past the cache's
+ * lifetime (the fake's, five minutes, which is also panto's default `cache_ttl_seconds`).
+ */
+function coldTimerMs(mode: ContextMode): number | undefined {
+  return mode.config.compact_when_cold === undefined ? undefined : 301_000;
+}
+
+/** A compaction run because the prompt cache had gone cold (trigger "cold-cache", config `compact_when_cold`). */
+function isColdCompaction(event: RunEvent): boolean {
+  // Compared as text: a build without the trigger has none.
+  return event.type === "compaction" && (event.record.trigger as string) === "cold-cache";
 }
 
 /** Summary requests the server answered since exchange `from`. */
@@ -398,6 +448,7 @@ function figuresOf(
     overflowTurnOwn: number[];
     overflowTurnWait: number[];
     overflowDelay: number[];
+    coldCompactionDelay: number[];
     toolOutputTokens: number[];
     compactions: number;
     clearings: number;
@@ -442,6 +493,8 @@ function figuresOf(
     overflowTurnOwn: statsOrNone(measured.overflowTurnOwn),
     overflowDelay: statsOrNone(measured.overflowDelay),
     overflowSummaryRequests: measured.overflowSummaryRequests,
+    coldCompactions: measured.coldCompactionDelay.length,
+    coldCompactionDelay: statsOrNone(measured.coldCompactionDelay),
     clearings: measured.clearings,
     clearingRequests,
     backgroundSummaryRequests: measured.backgroundSummaryRequests,

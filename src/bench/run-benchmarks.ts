@@ -14,7 +14,7 @@
  * ratio to `node -e 0` and the issue's goals: `-p hi` and `acp` initialize within x2, `--version`
  * x1.1); `--only=resume` resume alone, at `--sizes` (default 10, 100 and 1,000 MB); `--only=sessions` listing 1,000 sessions of 1 MB (goal: 300 ms with the index);
  * `--only=context` a 200-turn tool-heavy session's tokens, cache and cost per context mode
- * (`--modes=v1,clearing,prepared,preparation`, `--turns=N`; see context-benchmark-report.ts). A run that
+ * (`--modes=v1,clearing,prepared,cold,preparation`, `--turns=N`; see context-benchmark-report.ts). A run that
  * fails ends the bench with status 1 and its message, never with a figure.
  */
 import { mkdir, rm } from "node:fs/promises";

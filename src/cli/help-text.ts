@@ -204,7 +204,8 @@ Context and cost:
   (llama.cpp /props, Ollama /api/show, LM Studio /api/v0/models, OpenRouter /models; only the
   endpoint of the server's kind, known from the provider's name or default port, else /models;
   asked once, in the terminal and ACP only, kept per base URL in $PANTO_HOME/context-windows.json
-  for print and JSON modes; never guessed, never a compaction trigger). /cost totals the session's tokens per model
+  for print and JSON modes; never guessed, never a compaction trigger but with config
+  compact_when_cold). /cost totals the session's tokens per model
   (compaction and task subagents apart, resumed history included) with a cost where config
   "prices" has one, and says apart what clearing saved.
   Clearing (config "clearing"): when the provider reports a prompt larger than trigger_tokens,
@@ -320,7 +321,7 @@ Hooks (config "hooks", Claude Code's shape; user and project hooks both run, use
       { "type": "command", "command": "./check.sh", "timeout": 10 } ] } ] } }
   Events: SessionStart (matcher: source startup|resume|clear), UserPromptSubmit, PreToolUse and
   PostToolUse (matcher: tool name, "a|b", "*" or a regular expression; names match whole and
-  case-insensitively), PreCompact and PostCompact (matcher: trigger manual|overflow), Stop (the
+  case-insensitively), PreCompact and PostCompact (matcher: trigger manual|overflow|cold_cache), Stop (the
   agent finished answering). Each command runs with /bin/bash -c in the project root, the event
   as JSON on stdin (session_id, transcript_path, cwd, hook_event_name, and per event: source;
   prompt; tool_name, tool_input, tool_use_id, tool_response {is_error, text}; trigger,
@@ -332,7 +333,7 @@ Hooks (config "hooks", Claude Code's shape; user and project hooks both run, use
   "deny" with permissionDecisionReason also blocks). Exit 2: block with stderr as the reason:
   UserPromptSubmit drops the prompt (not sent, not written; exit 1 in print mode), PreToolUse
   denies the call (the model sees the reason as its result), PreCompact stops a manual /compact
-  (an overflow compaction cannot be blocked: a warning says so). Other events cannot block. Any
+  or a cold_cache one (an overflow compaction cannot be blocked: a warning says so). Other events cannot block. Any
   other status, a timeout or a command that cannot start is a warning; the session goes on.
   Hooks run one after another, in config order. Every run is a JSON "hook" event.
 
@@ -386,6 +387,15 @@ Configuration (JSON; each file wins per key over the ones before it):
                           applies it without a summary request; dropped if the history changes
                           (rewind, /uncompact, /summary edit); /summary shows it, /summary discard
                           drops it (default: unset, nothing prepared)
+    compact_when_cold     a fraction (0-1) of a known context window: at the first request after
+                          the prompt cache has gone cold (clearing.cache_ttl_seconds without a
+                          request, by the session's recorded times), a context past it is
+                          compacted first (trigger cold_cache), since that request writes the
+                          whole prompt to the cache again anyway; in long-lived sessions its
+                          summary is written in the background a second past the cache's lifetime,
+                          so your next prompt does not wait (a one-shot -p or --json run waits
+                          for the summary request) (default: unset, compaction waits for an
+                          overflow)
     context_warnings      fractions of a known window at which the context warns, once each until
                           it drops below again (default [0.7, 0.85, 0.95]; [] never)
     checkpoints           false: record no checkpoints around tool calls (rewinds then take back
@@ -448,7 +458,8 @@ Configuration (JSON; each file wins per key over the ones before it):
     models                what panto takes as known about a model, by "provider/model":
                           { "ollama/qwen3-coder": { "context_window": 65536 } }; the window is shown
                           (status line, /context, ACP usage_update) and halved is clearing's default
-                          trigger, never used to decide compaction;
+                          trigger, and used to decide compaction only by
+                          compact_when_cold;
                           a window the server reports or an overflow taught wins over it;
                           { "images": true|false } says whether the model accepts images
     prices                what tokens cost, for /cost, in US dollars per million tokens:
@@ -488,7 +499,7 @@ yields the same events from sessions held in a Node process: README "Use panto f
   assistant_message {text, stop_reason, model, provider, usage: {prompt_tokens, output_tokens,
     cache_read_tokens?, cache_write_tokens?, reasoning_tokens?} | null}
   tool_call {id, name, arguments}    tool_result {tool_call_id, name, is_error, text}
-  compaction_started {trigger, model, tokens_before}   (once per model asked)
+  compaction_started {trigger: overflow|manual|cold_cache, model, tokens_before}   (once per model asked)
   compaction_attempt_failed {trigger, model, code, message}   (the fallback model is asked next)
   compaction {trigger, model, fallback, turns_summarised, turns_kept, tokens_summarised,
     tokens_kept, tokens_before, tokens_after, summary_tokens, size_sources, summary, duration_ms,
@@ -503,8 +514,9 @@ yields the same events from sessions held in a Node process: README "Use panto f
     estimated_tokens, ratio, least_tokens, requests} its figures proving it could not fit),
     request_tokens?, context_window? (the provider's numbers from the overflow error, when stated),
     prepared? (true: the summary prepared ahead was applied, no summary request was sent)}
-  compaction_prepared {model, turns_summarised, tokens_summarised, summary_tokens, duration_ms}
-    (config prepare_compaction_at, long-lived sessions only: the terminal, ACP,
+  compaction_prepared {model, turns_summarised, tokens_summarised, summary_tokens, duration_ms,
+    cold_cache? (written because the prompt cache went cold: your next prompt applies it)}
+    (config prepare_compaction_at or compact_when_cold, long-lived sessions only: the terminal, ACP,
     --input-format stream-json and the program API, whose onEvent hears it at once; a one-shot
     -p or --json run prepares nothing)
   context_warning {level, used, size}   (the next request passed level, a fraction of config

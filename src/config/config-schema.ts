@@ -127,6 +127,7 @@ export const configSchema = z.strictObject({
   max_output_tokens: positiveInteger.optional(),
   restore_facts: z.boolean().optional(),
   prepare_compaction_at: z.number().gt(0).lt(1).optional(),
+  compact_when_cold: z.number().gt(0).lt(1).optional(),
   context_warnings: z.array(z.number().gt(0).lt(1)).optional(),
   checkpoints: z.boolean().optional(),
   checkpoint_max_file_bytes: positiveInteger.optional(),
@@ -161,6 +162,8 @@ export const KEY_RULES: Record<string, string> = {
   restore_facts: "must be true or false",
   prepare_compaction_at:
     "must be a fraction between 0 and 1 (of a known context window), e.g. 0.8; leave it out to prepare nothing",
+  compact_when_cold:
+    "must be a fraction between 0 and 1 (of a known context window), e.g. 0.3; leave it out never to compact before an overflow",
   context_warnings: "must be a list of fractions between 0 and 1, e.g. [0.7, 0.85, 0.95]; [] warns never",
   "context_warnings.*": "must be a fraction between 0 and 1, e.g. 0.85",
   checkpoints: "must be true or false",

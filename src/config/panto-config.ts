@@ -28,6 +28,13 @@ export interface PantoConfig {
    * fraction of a known window (0..1, exclusive); absent (the default): nothing is prepared.
    */
   prepare_compaction_at?: number;
+  /**
+   * Compact at the first request after the prompt cache has gone cold (`clearing.cache_ttl_seconds`
+   * without a request), when the context is above this fraction of a known window (0..1,
+   * exclusive): the whole prompt is written to the cache again then anyway. Absent (the default):
+   * compaction waits for an overflow, as v1.
+   */
+  compact_when_cold?: number;
   /** Fractions of a known window at which the context warns, once each (default [0.7, 0.85, 0.95]). */
   context_warnings?: number[];
   /** false: record no checkpoints around tool calls (rewinds then take back the conversation only). */

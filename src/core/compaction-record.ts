@@ -1,8 +1,15 @@
 /**
- * What started a compaction: context overflow recovery, a manual `/compact`, or `/summary edit`
- * (a copy of the compaction in effect with the user's summary text; no model call).
+ * What started a compaction: context overflow recovery, a manual `/compact`, `/summary edit` (a
+ * copy of the compaction in effect with the user's summary text; no model call), or "cold-cache":
+ * the first request after the prompt cache went cold, with the context past config
+ * `compact_when_cold`.
  */
-export type CompactionTrigger = "overflow" | "manual" | "edited";
+export type CompactionTrigger = "overflow" | "manual" | "edited" | "cold-cache";
+
+/** A trigger as scripts and editors see it (`--json`, hooks, ACP's `_meta`): snake_case, so "cold_cache". */
+export function triggerName(trigger: CompactionTrigger): string {
+  return trigger.replace("-", "_");
+}
 
 import type { FlaggedTodoItem } from "./todo-item.js";
 import type { Usage } from "./usage.js";

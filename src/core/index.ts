@@ -1,5 +1,6 @@
 export { type BashRunOutcome, bashRunOutcome } from "./bash-run-outcome.js";
 export type * from "./compaction-record.js";
+export { triggerName } from "./compaction-record.js";
 export type * from "./content.js";
 export type * from "./context.js";
 export * from "./error-codes.js";

@@ -1,4 +1,5 @@
 import type { CompactionRecord, CompactionTrigger, ToolCallBlock, ToolResultBlock } from "../core/index.js";
+import { triggerName } from "../core/index.js";
 import type { HookRunner, HookVerdict } from "./hook-runner.js";
 
 /** Why a session starts: a new one, a resumed one, or `/clear`. */
@@ -53,23 +54,24 @@ export function agentHooks(runner: HookRunner): AgentHooks {
     preCompact: (input) =>
       runner.run(
         "PreCompact",
-        input.trigger,
+        triggerName(input.trigger),
         {
-          trigger: input.trigger,
+          trigger: triggerName(input.trigger),
           custom_instructions: input.instructions ?? "",
           context_tokens: input.contextTokens,
           keep_verbatim_tokens: input.keepVerbatimTokens,
         },
-        input.trigger === "manual"
-          ? CAN_BLOCK
-          : { canBlock: false, whyNot: "an overflow compaction cannot be blocked: the request does not fit" },
+        // A cold cache's compaction is a saving, not a need: blocked, the context stays as it is.
+        input.trigger === "overflow"
+          ? { canBlock: false, whyNot: "an overflow compaction cannot be blocked: the request does not fit" }
+          : CAN_BLOCK,
       ),
     postCompact: async (record, tokensBefore, tokensAfter) => {
       await runner.run(
         "PostCompact",
-        record.trigger,
+        triggerName(record.trigger),
         {
-          trigger: record.trigger,
+          trigger: triggerName(record.trigger),
           compact_summary: record.summary,
           model: record.model,
           turns_summarised: record.turnsSummarised,

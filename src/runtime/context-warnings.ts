@@ -54,13 +54,19 @@ export function contextWarningText(warning: {
 
 /**
  * A compaction summary prepared ahead, in words: "compaction prepared: 12 turns (~48k tokens) in
- * ~2.1k tokens, for the next overflow (/summary)": short enough for one row.
+ * ~2.1k tokens, for the next overflow (/summary)": short enough for one row. One written because
+ * the prompt cache went cold is "..., applied with your next prompt (prompt cache expired; /summary)".
  */
 export function preparedCompactionText(event: {
   turnsSummarised: number;
   tokensSummarised: number;
   summaryTokens: number;
+  coldCache?: true;
 }): string {
   const turns = event.turnsSummarised === 1 ? "1 turn" : `${event.turnsSummarised} turns`;
-  return `compaction prepared: ${turns} (~${formatTokens(event.tokensSummarised)} tokens) in ~${formatTokens(event.summaryTokens)} tokens, for the next overflow (/summary)`;
+  const when =
+    event.coldCache === true
+      ? "applied with your next prompt (prompt cache expired; /summary)"
+      : "for the next overflow (/summary)";
+  return `compaction prepared: ${turns} (~${formatTokens(event.tokensSummarised)} tokens) in ~${formatTokens(event.summaryTokens)} tokens, ${when}`;
 }

@@ -13,6 +13,13 @@ export interface ContextWatchOptions {
    * so in a one-shot run (print, JSON), which exits before it could be used.
    */
   prepareAt?: number | undefined;
+  /**
+   * With config `compact_when_cold`, the prompt cache's lifetime in ms (`clearing.cache_ttl_seconds`):
+   * this long after a turn ends with no request since, the compaction the next request will run
+   * has its summary written (`Agent.prepareWhileCold`), so that request does not wait for it.
+   * Undefined: never; so in a one-shot run.
+   */
+  coldAfterMs?: number | undefined;
 }
 
 /**
@@ -26,6 +33,9 @@ export class ContextWatch implements ContextWatcher {
   readonly #run: () => RunContext;
   readonly #warnings: ContextWarnings;
   readonly #prepareAt: number | undefined;
+  readonly #coldAfterMs: number | undefined;
+  /** Fires once the cache has had time to go cold after the latest turn (`coldAfterMs`). */
+  #coldTimer: NodeJS.Timeout | undefined;
   #checks: Promise<void> = Promise.resolve();
   #closed = false;
 
@@ -33,14 +43,18 @@ export class ContextWatch implements ContextWatcher {
     this.#run = run;
     this.#warnings = new ContextWarnings(options.warnings);
     this.#prepareAt = options.prepareAt;
+    this.#coldAfterMs = options.coldAfterMs;
   }
 
   /** The run's event listener: the events after which the context is not what it was. */
   onEvent(event: RunEvent): void {
     switch (event.type) {
-      case "assistant-message":
-        this.changed({ turnEnded: !event.message.content.some((block) => block.type === "tool-call") });
+      case "assistant-message": {
+        const turnEnded = !event.message.content.some((block) => block.type === "tool-call");
+        this.#armColdTimer(turnEnded);
+        this.changed({ turnEnded });
         return;
+      }
       case "compaction":
       case "compaction-undone":
       case "summary-edited":
@@ -78,7 +92,28 @@ export class ContextWatch implements ContextWatcher {
   /** No check starts after this; waits for the one running. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#armColdTimer(false);
     await this.#checks;
+  }
+
+  /**
+   * Every answer cancels the timer; one that ends a turn starts it again. When it fires (a second
+   * past the cache's lifetime, the timer not keeping the process alive), the agent judges from the
+   * session whether the cache went cold and a compaction is due, and writes its summary if so.
+   */
+  #armColdTimer(turnEnded: boolean): void {
+    clearTimeout(this.#coldTimer);
+    this.#coldTimer = undefined;
+    const after = this.#coldAfterMs;
+    if (!turnEnded || after === undefined || this.#closed) return;
+    this.#coldTimer = setTimeout(() => {
+      this.#coldTimer = undefined;
+      if (!this.#closed)
+        void this.#run()
+          .agent.prepareWhileCold()
+          .catch(() => undefined);
+    }, after + 1000);
+    this.#coldTimer.unref();
   }
 
   async #check(turnEnded: boolean): Promise<void> {

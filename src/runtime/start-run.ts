@@ -248,6 +248,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
         ...optional("checkpoints", recorder),
         notes: () => tasks.takeExitNotes(),
         clearing: clearingSettings(config.clearing),
+        ...optional("compactWhenCold", config.compact_when_cold),
         // Loaded when clearing first needs the window (its default trigger), not at every start.
         contextWindow: async (id) => {
           const { knownWindow } = await import("./context-usage.js");
@@ -292,6 +293,9 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       warnings: config.context_warnings ?? DEFAULT_CONTEXT_WARNINGS,
       // A one-shot run exits before a prepared summary could be used.
       ...(frontEnd.oneShot === true ? {} : optional("prepareAt", config.prepare_compaction_at)),
+      ...(frontEnd.oneShot === true || config.compact_when_cold === undefined
+        ? {}
+        : { coldAfterMs: clearingSettings(config.clearing).cacheTtlSeconds * 1000 }),
     });
     const run: RunContext = {
       contextWatch,

@@ -356,6 +356,50 @@ describe("the program API (createPanto)", { timeout: 60_000 }, () => {
     expect(new Set(heard.map((event) => event.session))).toEqual(new Set([session.id]));
   });
 
+  it("compact_when_cold: a session idle past the cache's lifetime has the summary written meanwhile, and the next turn applies it without a summary request of its own", async () => {
+    const { box, server, options } = await setUp((request) =>
+      ((request.body as { tools?: unknown[] }).tools ?? []).length === 0
+        ? { type: "text", text: "WRITTEN-WHILE-IDLE" }
+        : { type: "text", text: "Read it." },
+    );
+    await writeFile(join(box.project, "big.txt"), `${"lorem ipsum ".repeat(8_300)}\n`);
+    const heard: PantoEvent[] = [];
+    const panto = await createPanto({
+      ...options,
+      config: {
+        models: { [MODEL]: { context_window: 40_000 } },
+        compact_when_cold: 0.3,
+        // A cache that lives a second: the run's timer fires a second after that.
+        clearing: { cache_ttl_seconds: 1 },
+      },
+      onEvent: (event) => {
+        heard.push(event);
+      },
+    });
+    const session = await open(panto.startSession());
+    expect((await session.run("read @big.txt")).ok).toBe(true);
+    await vi.waitFor(
+      () =>
+        expect(heard.find((event) => event.type === "compaction_prepared")).toMatchObject({
+          cold_cache: true,
+        }),
+      { timeout: 10_000 },
+    );
+    const summaries = () =>
+      server.requests.filter((request) => JSON.stringify(request.body).includes("<transcript>"));
+    expect(summaries()).toHaveLength(1);
+    const next = await session.run("and now?");
+    expect(next.ok).toBe(true);
+    expectValid(next.events);
+    expect(next.events.find((event) => event.type === "compaction")).toMatchObject({
+      trigger: "cold_cache",
+      prepared: true,
+      summary: "WRITTEN-WHILE-IDLE",
+    });
+    expect(summaries()).toHaveLength(1);
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("WRITTEN-WHILE-IDLE");
+  });
+
   it("refuses bad settings up front, naming the key, and a session without a key with a setup error", async () => {
     const { options } = await setUp();
     await expect(

@@ -86,4 +86,21 @@ describe("the context benchmark's harness (npm run bench -- --only=context)", { 
     expect(figures.summaryCostUsd).toBeGreaterThan(0);
     expect(figures.summaryCostUsd).toBeLessThan(figures.costUsd);
   });
+
+  it("with compact_when_cold, compacts after the long pauses with a summary written during them: nothing added to the user's wait", async () => {
+    const cold = CONTEXT_MODES.find((mode) => mode.id === "cold");
+    if (cold === undefined) throw new Error("no cold mode");
+    const rows: ContextFigures[] = [];
+    // A small window, so that the context passes 30% of it within a few turns.
+    await runContextBenchmark({
+      modes: [cold],
+      shape: { turns: 20, seed: 2, window: 30_000, outputTokens: { min: 500, max: 2_000 } },
+      onFigures: (row) => rows.push(row),
+    });
+    const figures = rows[0] as ContextFigures;
+    expect(figures.coldCompactions).toBeGreaterThan(0);
+    expect(figures.coldCompactionDelay?.runs).toBe(figures.coldCompactions);
+    expect(figures.coldCompactionDelay?.maxMs).toBe(0);
+    expect(figures.backgroundSummaryRequests).toBeGreaterThanOrEqual(figures.coldCompactions);
+  });
 });

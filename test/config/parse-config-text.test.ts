@@ -39,7 +39,7 @@ describe("parseConfigText", () => {
   it("rejects an unknown key, naming the file and listing the allowed keys", () => {
     const error = errorOf('{"modle": "openai/gpt-5"}');
     expect(error.message).toBe(
-      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, prepare_compaction_at, context_warnings, checkpoints, checkpoint_max_file_bytes, providers, mcp_servers, bash_env_passthrough, timeouts, tool_deadline_ms, max_parallel_tasks, hooks, permissions, allowed_mcp_servers, prices, models, sandbox, clearing, web_fetch)`,
+      `${FILE}: unknown key "modle" (allowed: model, compaction_model, keep_verbatim_tokens, max_output_tokens, restore_facts, prepare_compaction_at, compact_when_cold, context_warnings, checkpoints, checkpoint_max_file_bytes, providers, mcp_servers, bash_env_passthrough, timeouts, tool_deadline_ms, max_parallel_tasks, hooks, permissions, allowed_mcp_servers, prices, models, sandbox, clearing, web_fetch)`,
     );
     expect(error.file).toBe(FILE);
     expect(error.key).toBe("modle");

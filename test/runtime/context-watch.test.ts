@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RequestSize } from "../../src/agent/index.js";
 import { ContextWatch } from "../../src/runtime/context-watch.js";
 import type { RunContext } from "../../src/runtime/run-context.js";
@@ -8,10 +8,16 @@ import type { RunEvent } from "../../src/runtime/run-events.js";
  * A run whose next request has the size `sizes` gives at each check, in a 10,000-token window the
  * server reports; what the watch emits is collected, and the compactions it asks to prepare counted.
  */
-function watchedRun(options: { warnings: number[]; prepareAt?: number; dueReclaim?: number }) {
+function watchedRun(options: {
+  warnings: number[];
+  prepareAt?: number;
+  dueReclaim?: number;
+  coldAfterMs?: number;
+}) {
   const emitted: RunEvent[] = [];
   let size: RequestSize = { tokens: 0, source: "estimate" };
   let prepared = 0;
+  let preparedWhileCold = 0;
   const run = {
     models: {},
     modelClient: () => ({ contextWindow: async () => 10_000 }),
@@ -25,15 +31,21 @@ function watchedRun(options: { warnings: number[]; prepareAt?: number; dueReclai
         prepared += 1;
         return undefined;
       },
+      prepareWhileCold: async () => {
+        preparedWhileCold += 1;
+        return undefined;
+      },
       discardPreparedCompaction: () => false,
     },
   } as unknown as RunContext;
   const watch = new ContextWatch(() => run, {
     warnings: options.warnings,
     ...(options.prepareAt === undefined ? {} : { prepareAt: options.prepareAt }),
+    ...(options.coldAfterMs === undefined ? {} : { coldAfterMs: options.coldAfterMs }),
   });
   return {
     watch,
+    preparedWhileCold: () => preparedWhileCold,
     warnings: () => emitted.filter((event) => event.type === "context-warning"),
     prepared: () => prepared,
     /** The next check's size: `tokens` shown, of which the provider counted `counted`. */
@@ -99,5 +111,41 @@ describe("ContextWatch: warnings rest on what the provider counted", () => {
     over.watch.onEvent(answer(true));
     await over.watch.settled();
     expect(over.prepared()).toBe(1);
+  });
+});
+
+describe("ContextWatch: compact_when_cold's summary, written while the user is away", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("asks the agent once, a second past the cache's lifetime after the turn's last answer; a later turn starts the wait again", async () => {
+    vi.useFakeTimers();
+    const t = watchedRun({ warnings: [], coldAfterMs: 300_000 });
+    t.watch.onEvent(answer(true));
+    await vi.advanceTimersByTimeAsync(300_999);
+    expect(t.preparedWhileCold()).toBe(0);
+    // The user is back before it fires: a tool round, then the turn's end.
+    t.watch.onEvent(answer(false));
+    await vi.advanceTimersByTimeAsync(301_000);
+    expect(t.preparedWhileCold()).toBe(0);
+    t.watch.onEvent(answer(true));
+    await vi.advanceTimersByTimeAsync(301_000);
+    expect(t.preparedWhileCold()).toBe(1);
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(t.preparedWhileCold()).toBe(1);
+  });
+
+  it("never asks without the setting (a one-shot run, or compact_when_cold unset), nor once closed", async () => {
+    vi.useFakeTimers();
+    const off = watchedRun({ warnings: [] });
+    off.watch.onEvent(answer(true));
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(off.preparedWhileCold()).toBe(0);
+    const closed = watchedRun({ warnings: [], coldAfterMs: 300_000 });
+    closed.watch.onEvent(answer(true));
+    await closed.watch.close();
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(closed.preparedWhileCold()).toBe(0);
   });
 });

@@ -301,11 +301,18 @@ export class AcpRenderer {
    * `_meta["panto/compactionPrepared"]` (nothing in the conversation: no compaction happened yet).
    */
   #compactionPrepared(event: Extract<AgentEvent, { type: "compaction-prepared" }>): void {
-    const { model, turnsSummarised, tokensSummarised, summaryTokens, durationMs } = event;
+    const { model, turnsSummarised, tokensSummarised, summaryTokens, durationMs, coldCache } = event;
     this.#options.out.later(async () => {
       const update = await this.#options.usage();
       if (update?.sessionUpdate !== "usage_update") return undefined;
-      const prepared = { model, turnsSummarised, tokensSummarised, summaryTokens, durationMs };
+      const prepared = {
+        model,
+        turnsSummarised,
+        tokensSummarised,
+        summaryTokens,
+        durationMs,
+        ...(coldCache === true ? { coldCache } : {}),
+      };
       return { ...update, _meta: { ...update._meta, "panto/compactionPrepared": prepared } };
     });
   }

@@ -1,6 +1,6 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../../agent/index.js";
-import { optional } from "../../core/index.js";
+import { optional, triggerName } from "../../core/index.js";
 import type { CommandOutcome } from "../../runtime/command-outcome.js";
 import { formatCompactionReport } from "../../runtime/format-text.js";
 import { describeOutcome } from "../../runtime/outcome-text.js";
@@ -49,7 +49,11 @@ export class CompactionReporter {
     const fallback = this.#live !== undefined;
     this.#live ??= this.#options.newId();
     const meta = {
-      "panto/compaction": { trigger: event.trigger, model: event.model, tokensBefore: event.tokensBefore },
+      "panto/compaction": {
+        trigger: triggerName(event.trigger),
+        model: event.model,
+        tokensBefore: event.tokensBefore,
+      },
     };
     if (entities)
       out.send({
@@ -110,7 +114,7 @@ export class CompactionReporter {
     const id = this.#end();
     const cancelled = event.code === "aborted";
     const meta = {
-      "panto/compaction": { trigger: event.trigger, code: event.code, attempts: event.attempts },
+      "panto/compaction": { trigger: triggerName(event.trigger), code: event.code, attempts: event.attempts },
     };
     const outcome: CommandOutcome = {
       type: "compaction-failed",
@@ -146,7 +150,7 @@ export class CompactionReporter {
       _meta: {
         "panto/undone": {
           entryId: compaction.id,
-          trigger: compaction.trigger,
+          trigger: triggerName(compaction.trigger),
           tokensBefore,
           tokensAfter,
           earlier,
@@ -195,7 +199,7 @@ export function compactionFigures(event: EventOf<"compaction">): Record<string, 
   const { record } = event;
   return {
     entryId: event.compactionId,
-    trigger: record.trigger,
+    trigger: triggerName(record.trigger),
     model: record.model,
     fellBack: record.fellBack,
     turnsSummarised: record.turnsSummarised,

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { ContentBlock, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { ImageBlock, Message, TextBlock, ToolCallBlock } from "../../core/index.js";
-import { optional } from "../../core/index.js";
+import { optional, triggerName } from "../../core/index.js";
 import { formatClearingLine } from "../../runtime/format-text.js";
 import {
   type ClearingEntry,
@@ -90,7 +90,9 @@ function replayEntry(entry: SessionEntry, target: ReplayTarget, calls: Map<strin
     summary: entry.summary,
     ...optional("restored", entry.restored),
   });
-  const meta = { "panto/compaction": { entryId: entry.id, trigger: entry.trigger, model: entry.model } };
+  const meta = {
+    "panto/compaction": { entryId: entry.id, trigger: triggerName(entry.trigger), model: entry.model },
+  };
   if (target.compactionEntities)
     target.send({
       sessionUpdate: "compaction_update",
@@ -169,5 +171,5 @@ function contentBlock(block: TextBlock | ImageBlock): ContentBlock {
 
 function compactedLine(entry: Extract<SessionEntry, { type: "compaction" }>): string {
   const turns = entry.turnsSummarised === 1 ? "1 turn" : `${entry.turnsSummarised} turns`;
-  return `Compacted ${turns} into a summary (${entry.trigger}, model ${entry.model}).`;
+  return `Compacted ${turns} into a summary (${triggerName(entry.trigger)}, model ${entry.model}).`;
 }

@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../../agent/index.js";
 import type { CompactionPreview } from "../../compaction/index.js";
-import { optional } from "../../core/index.js";
+import { optional, triggerName } from "../../core/index.js";
 import type { CommandOutcome } from "../../runtime/command-outcome.js";
 import type { JsonEvent } from "./json-event.js";
 
@@ -50,7 +50,7 @@ export function compactionControlEvent(
     case "compaction-attempt-failed":
       return {
         type: "compaction_attempt_failed",
-        trigger: event.trigger,
+        trigger: triggerName(event.trigger),
         model: event.model,
         code: event.code,
         message: event.message,
@@ -59,7 +59,7 @@ export function compactionControlEvent(
       return {
         type: "compaction_undone",
         compaction_id: event.compactionId,
-        trigger: event.trigger,
+        trigger: triggerName(event.trigger),
         tokens_before: event.tokensBefore,
         tokens_after: event.tokensAfter,
         earlier_compaction: event.earlierCompaction,
@@ -93,7 +93,7 @@ export function outcomeJsonEvents(outcome: CommandOutcome, pins: () => readonly 
         {
           type: "compaction_undone",
           compaction_id: outcome.compaction.id,
-          trigger: outcome.compaction.trigger,
+          trigger: triggerName(outcome.compaction.trigger),
           tokens_before: outcome.tokensBefore,
           tokens_after: outcome.tokensAfter,
           earlier_compaction: outcome.earlier,

@@ -10,7 +10,7 @@ import { SANDBOX_MODES, TODO_STATUSES } from "../../core/index.js";
 
 const count = z.number().int().nonnegative();
 const tokens = count;
-const trigger = z.enum(["overflow", "manual", "edited"]);
+const trigger = z.enum(["overflow", "manual", "edited", "cold_cache"]);
 const stopReason = z.enum(["stop", "length", "tool_use", "content_filter", "error", "aborted"]);
 
 /** The agent's token counts of one request (`assistant_message.usage`). */
@@ -217,6 +217,8 @@ const compactionPrepared = z.strictObject({
   tokens_summarised: tokens,
   summary_tokens: tokens,
   duration_ms: z.number().nonnegative(),
+  /** Written because the prompt cache went cold (config `compact_when_cold`): your next prompt applies it. */
+  cold_cache: z.literal(true).optional(),
 });
 
 const compactionUndone = z.strictObject({

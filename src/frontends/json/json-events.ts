@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../../agent/index.js";
 import type { AssistantMessage, CompactionLedger, SummaryChunking, Usage } from "../../core/index.js";
-import { optional } from "../../core/index.js";
+import { optional, triggerName } from "../../core/index.js";
 import { toolDeniedText } from "../../runtime/format-text.js";
 import type { RunEvent } from "../../runtime/run-events.js";
 import { todoUpdatedJson } from "../../runtime/todo-text.js";
@@ -63,7 +63,7 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
     case "compaction-started":
       return {
         type: "compaction_started",
-        trigger: event.trigger,
+        trigger: triggerName(event.trigger),
         model: event.model,
         tokens_before: event.tokensBefore,
       };
@@ -72,14 +72,14 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
     case "compaction-failed":
       return {
         type: "compaction_failed",
-        trigger: event.trigger,
+        trigger: triggerName(event.trigger),
         code: event.code,
         message: event.message,
         attempts: event.attempts,
         duration_ms: event.durationMs,
       };
     case "compaction-skipped":
-      return { type: "compaction_skipped", trigger: event.trigger, reason: event.reason };
+      return { type: "compaction_skipped", trigger: triggerName(event.trigger), reason: event.reason };
     case "compaction-preview":
       return compactionPreviewEvent(event);
     case "compaction-attempt-failed":
@@ -135,6 +135,7 @@ export function toJsonEvent(event: Exclude<RunEvent, { type: "command" }>): Json
         tokens_summarised: event.tokensSummarised,
         summary_tokens: event.summaryTokens,
         duration_ms: event.durationMs,
+        ...(event.coldCache === true ? { cold_cache: true } : {}),
       };
     case "context-warning":
       return { type: "context_warning", level: event.level, used: event.used, size: event.size };
@@ -180,7 +181,7 @@ function compactionEvent(event: Extract<AgentEvent, { type: "compaction" }>): Js
   const { record } = event;
   return {
     type: "compaction",
-    trigger: record.trigger,
+    trigger: triggerName(record.trigger),
     model: record.model,
     fallback: record.fellBack,
     turns_summarised: record.turnsSummarised,

@@ -102,6 +102,8 @@ export function printLine(event: AgentEvent): string | undefined {
     case "retry-wait":
       return `retrying in ${(event.delayMs / 1000).toFixed(1)}s (attempt ${event.attempt}): ${event.reason}`;
     case "compaction":
+      if (event.record.trigger === "cold-cache")
+        return `prompt cache expired: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}, before the whole prompt is cached again`;
       return event.record.trigger === "overflow"
         ? `context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}; retrying once`
         : undefined;

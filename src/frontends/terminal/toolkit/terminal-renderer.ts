@@ -219,6 +219,12 @@ export class TerminalRenderer {
               `✓ context overflow: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}${event.prepared === true ? " (the summary prepared ahead: no wait)" : ""}`,
             ),
           );
+        else if (event.record.trigger === "cold-cache")
+          this.line(
+            style.green(
+              `✓ prompt cache expired: ${formatCompactionLine(event.record, event.tokensBefore, event.tokensAfter)}, before the whole prompt is cached again${event.prepared === true ? " (the summary prepared ahead: no wait)" : ""}`,
+            ),
+          );
         break;
       case "compaction-failed":
         // A cancel is reported once by whoever was cancelled; /compact lists every attempt itself.
