@@ -312,6 +312,8 @@ export class Agent {
       preparedStillFits(this.#options, held.prepared.turns, this.#modelId, this.#overheadTokens()),
     );
     const prepared = await done;
+    // `/summary` says when it is applied: the next prompt, for one written because the cache went cold.
+    if (prepared !== undefined && options.coldCache === true) prepared.coldCache = true;
     if (prepared !== undefined) {
       const { summary } = prepared.prepared;
       this.#options.onEvent({
@@ -332,9 +334,17 @@ export class Agent {
     return this.#preparation.pending(this.#options.session);
   }
 
-  /** `/summary discard`: drops the summary prepared ahead; true when there was one. */
-  discardPreparedCompaction(): boolean {
-    return this.#preparation.discard();
+  /**
+   * `/summary discard` (`byUser`), or a rewind: drops the summary prepared ahead; true when there
+   * was one. The user's discard while the cache is cold also stands for this pause's compaction
+   * (`compact_when_cold`): the next prompt does not ask for another summary in its turn.
+   */
+  discardPreparedCompaction(options: { byUser?: boolean } = {}): boolean {
+    const dropped = this.#preparation.discard();
+    const until = dropped && options.byUser === true ? this.msUntilCold() : undefined;
+    if (until !== undefined && until < 0)
+      this.#coldCompactedAfter = latestRequest(this.#options.session.activeEntries()).at;
+    return dropped;
   }
 
   /** Cancels a summary being written ahead and waits for it, before the session closes. */
@@ -401,8 +411,26 @@ export class Agent {
    * request does not wait for it. Undefined when no such compaction is due, or as `prepareCompaction`.
    */
   async prepareWhileCold(): Promise<PreparedCompaction | undefined> {
-    if ((await this.#coldCompactionDue()) === undefined) return undefined;
-    return this.prepareCompaction({ coldCache: true });
+    const at = await this.#coldCompactionDue();
+    if (at === undefined) return undefined;
+    const prepared = await this.prepareCompaction({ coldCache: true });
+    // Failed, or nothing to summarise (none held either): this pause's one try is spent, and the
+    // next prompt goes out without asking the summariser again in its turn.
+    if (prepared === undefined && this.#preparation.pending(this.#options.session) === undefined)
+      this.#coldCompactedAfter = at;
+    return prepared;
+  }
+
+  /**
+   * Milliseconds until the prompt cache goes cold by the session's recorded request times (negative
+   * once it has), with `compact_when_cold` set and a request recorded; else undefined. What a run
+   * that opens a session waits before `prepareWhileCold`.
+   */
+  msUntilCold(): number | undefined {
+    if (this.#options.compactWhenCold === undefined) return undefined;
+    const { at } = latestRequest(this.#options.session.activeEntries());
+    if (at === undefined) return undefined;
+    return at + this.#clearingDeps().settings.cacheTtlSeconds * 1000 - Date.now();
   }
 
   /**

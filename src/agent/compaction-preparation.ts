@@ -27,12 +27,22 @@ export interface PreparedCompaction {
   usage: SummaryRequestUsage[];
   /** Estimated tokens of the turns it stands for. */
   tokensSummarised: number;
+  /** Written because the prompt cache went cold (`compact_when_cold`): the next request applies it. */
+  coldCache?: true;
 }
 
 /** What `/summary` says of the compaction prepared ahead. */
 export type PendingCompaction =
   | { state: "writing" }
-  | { state: "ready"; turns: number; tokensSummarised: number; model: string; summary: string };
+  | {
+      state: "ready";
+      turns: number;
+      tokensSummarised: number;
+      model: string;
+      summary: string;
+      /** Written because the prompt cache went cold: the next prompt applies it. */
+      coldCache?: true;
+    };
 
 /** Where the session stood when the summary was asked for: what must still hold when it is applied. */
 interface Mark {
@@ -118,13 +128,14 @@ export class CompactionPreparation {
       this.#slot = undefined;
       return undefined;
     }
-    const { prepared, tokensSummarised } = slot.result;
+    const { prepared, tokensSummarised, coldCache } = slot.result;
     return {
       state: "ready",
       turns: prepared.turns,
       tokensSummarised,
       model: prepared.summary.model,
       summary: prepared.summary.summary,
+      ...(coldCache === true ? { coldCache } : {}),
     };
   }
 

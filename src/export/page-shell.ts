@@ -8,8 +8,8 @@ import { escapeHtml } from "./clean-text.js";
 const PAGE_SCRIPT = `(function(){var bar=document.getElementById("tools");if(!bar)return;function all(open){document.querySelectorAll("details").forEach(function(d){d.open=open;});}[["Expand all",true],["Collapse all",false]].forEach(function(p){var b=document.createElement("button");b.type="button";b.textContent=p[0];b.addEventListener("click",function(){all(p[1]);});bar.appendChild(b);});})();`;
 
 const PAGE_STYLE = `
-:root{color-scheme:light dark;--bg:#fff;--fg:#1d1f23;--muted:#5b6270;--line:#d8dce3;--panel:#f5f7fa;--accent:#2458c6;--overflow:#c2410c;--manual:#2458c6;--edited:#7c3aed;--failed:#b91c1c;--undone:#6b7280;--kept:#047857;--summarised:#8a6d00;--effective:#0f766e}
-@media (prefers-color-scheme:dark){:root{--bg:#14161a;--fg:#e6e8eb;--muted:#9aa3b2;--line:#343a44;--panel:#1c2027;--accent:#7aa7ff;--overflow:#fb923c;--manual:#7aa7ff;--edited:#c4b5fd;--failed:#f87171;--undone:#9ca3af;--kept:#34d399;--summarised:#facc15;--effective:#2dd4bf}}
+:root{color-scheme:light dark;--bg:#fff;--fg:#1d1f23;--muted:#5b6270;--line:#d8dce3;--panel:#f5f7fa;--accent:#2458c6;--overflow:#c2410c;--manual:#2458c6;--edited:#7c3aed;--cold:#0369a1;--failed:#b91c1c;--undone:#6b7280;--kept:#047857;--summarised:#8a6d00;--effective:#0f766e}
+@media (prefers-color-scheme:dark){:root{--bg:#14161a;--fg:#e6e8eb;--muted:#9aa3b2;--line:#343a44;--panel:#1c2027;--accent:#7aa7ff;--overflow:#fb923c;--manual:#7aa7ff;--edited:#c4b5fd;--cold:#38bdf8;--failed:#f87171;--undone:#9ca3af;--kept:#34d399;--summarised:#facc15;--effective:#2dd4bf}}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}
 main,body>header,#timeline{max-width:64rem;margin:0 auto;padding:0 1rem}
 a{color:var(--accent)}a:focus-visible,summary:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
@@ -25,10 +25,11 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .timeline .trigger-overflow .drop{stroke:var(--overflow)}.timeline .trigger-overflow circle{fill:var(--overflow)}
 .timeline .trigger-manual .drop{stroke:var(--manual)}.timeline .trigger-manual circle{fill:var(--manual)}
 .timeline .trigger-edited .drop{stroke:var(--edited)}.timeline .trigger-edited circle{fill:var(--edited)}
+.timeline .trigger-cold-cache .drop{stroke:var(--cold)}.timeline .trigger-cold-cache circle{fill:var(--cold)}
 .timeline .failed .cross{stroke:var(--failed);stroke-width:3}
 .timeline .undone .drop,.timeline .incomplete .drop{stroke:var(--undone);stroke-dasharray:3 3}.timeline .undone circle,.timeline .incomplete circle{fill:var(--bg);stroke:var(--undone)}
 .legend .key::before{content:"";display:inline-block;width:.8em;height:.8em;border-radius:50%;margin-right:.3em;vertical-align:-.05em;background:var(--accent)}
-.legend .overflow::before{background:var(--overflow)}.legend .manual::before{background:var(--manual)}.legend .edited::before{background:var(--edited)}.legend .failed::before{background:var(--failed)}.legend .undone::before{background:var(--undone)}.legend .window::before{background:var(--failed);border-radius:0;height:.2em}
+.legend .overflow::before{background:var(--overflow)}.legend .manual::before{background:var(--manual)}.legend .edited::before{background:var(--edited)}.legend .cold-cache::before{background:var(--cold)}.legend .failed::before{background:var(--failed)}.legend .undone::before{background:var(--undone)}.legend .window::before{background:var(--failed);border-radius:0;height:.2em}
 .legend,.note,.meta,.cut,header time{color:var(--muted);font-size:13px}
 .totals{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:.5rem 0}.totals div,.facts div{display:flex;gap:.4rem}.totals dt,.facts dt{color:var(--muted)}.totals dd,.facts dd{margin:0}
 .marks li.failed a{color:var(--failed)}.marks li.undone a,.marks li.incomplete a{color:var(--undone);text-decoration-style:dashed}
@@ -41,7 +42,7 @@ button{font:inherit;padding:.2rem .7rem;border:1px solid var(--line);border-radi
 .entry.kept{border-left-style:double}.entry.copy{border-left-color:var(--kept)}.entry.effective{box-shadow:inset 3px 0 0 var(--effective)}
 .entry.failed,.entry.turn-failed{border-left-color:var(--failed)}.error{color:var(--failed)}
 .compaction{border:2px solid var(--line);border-left-width:6px;border-radius:8px;background:var(--panel)}
-.compaction.trigger-overflow{border-left-color:var(--overflow)}.compaction.trigger-manual{border-left-color:var(--manual)}.compaction.trigger-edited{border-left-color:var(--edited)}
+.compaction.trigger-overflow{border-left-color:var(--overflow)}.compaction.trigger-manual{border-left-color:var(--manual)}.compaction.trigger-edited{border-left-color:var(--edited)}.compaction.trigger-cold-cache{border-left-color:var(--cold)}
 .compaction.failed{border-left-color:var(--failed);border-style:dashed}.compaction.undone,.compaction.incomplete{border-style:dashed;opacity:.8}.compaction.effective{outline:2px solid var(--effective)}
 .compaction h3{margin:.2rem 0}.compaction h4{margin:.6rem 0 .2rem}
 details>summary{cursor:pointer;color:var(--muted)}details[open]>summary{color:var(--fg)}

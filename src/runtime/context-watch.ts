@@ -89,6 +89,16 @@ export class ContextWatch implements ContextWatcher {
     return this.#checks;
   }
 
+  /**
+   * A session was opened (the run's first, a resume, `/clear`): its cache may already be cold, or go
+   * cold before any turn ends, so the timer waits for what is left of the cache's lifetime by the
+   * session's recorded request times (not at all when it has run out), not for a whole one.
+   */
+  opened(): void {
+    const until = this.#run().agent.msUntilCold();
+    if (until !== undefined) this.#armColdTimer(true, Math.max(-1000, until));
+  }
+
   /** No check starts after this; waits for the one running. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -101,11 +111,11 @@ export class ContextWatch implements ContextWatcher {
    * past the cache's lifetime, the timer not keeping the process alive), the agent judges from the
    * session whether the cache went cold and a compaction is due, and writes its summary if so.
    */
-  #armColdTimer(turnEnded: boolean): void {
+  #armColdTimer(turnEnded: boolean, delayMs = this.#coldAfterMs): void {
     clearTimeout(this.#coldTimer);
     this.#coldTimer = undefined;
-    const after = this.#coldAfterMs;
-    if (!turnEnded || after === undefined || this.#closed) return;
+    const after = delayMs;
+    if (!turnEnded || after === undefined || this.#coldAfterMs === undefined || this.#closed) return;
     this.#coldTimer = setTimeout(() => {
       this.#coldTimer = undefined;
       if (!this.#closed)

@@ -186,5 +186,9 @@ function pendingText(pending: PendingCompaction | undefined): string {
   if (pending.state === "writing")
     return "\n\nA summary is being prepared ahead (pending: the next overflow waits for it and applies it; /summary discard drops it).";
   const turns = pending.turns === 1 ? "1 turn" : `${pending.turns} turns`;
-  return `\n\nPrepared ahead, pending (the next overflow, or a /compact of the same turns, applies it without a new summary request; /summary discard drops it): ${turns} (~${formatTokens(pending.tokensSummarised)} tokens), model ${pending.model}:\n\n${pending.summary}`;
+  const when =
+    pending.coldCache === true
+      ? "the prompt cache has expired: your next prompt applies it before its request"
+      : "the next overflow, or a /compact of the same turns, applies it without a new summary request";
+  return `\n\nPrepared ahead, pending (${when}; /summary discard drops it): ${turns} (~${formatTokens(pending.tokensSummarised)} tokens), model ${pending.model}:\n\n${pending.summary}`;
 }

@@ -285,6 +285,7 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       await session.close();
       session = next;
       agent = makeAgent(next, agent.model);
+      contextWatch.opened();
       await agentHooks?.sessionStart(start);
     };
     const commands = new CommandRegistry<RuntimeCommand>(builtInCommands());
@@ -375,6 +376,8 @@ export async function startRun(input: StartRunInput): Promise<RunContext> {
       },
     };
     events.subscribe((event) => contextWatch.onEvent(event));
+    // A resumed session whose cache has gone cold has its compaction's summary written now.
+    contextWatch.opened();
     return run;
   } catch (error) {
     // A setup step failed: the session closes (a reserved file, still empty, is removed with it).

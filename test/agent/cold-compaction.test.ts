@@ -221,4 +221,48 @@ describe("Agent: compaction when the prompt cache has gone cold (compact_when_co
       { prepared: true, record: { trigger: "cold-cache", summary: "WRITTEN WHILE AWAY" } },
     ]);
   });
+
+  it("a summary that failed while the user was away spends the pause's one try: the next prompt goes out without asking again", async () => {
+    const { agent, calls } = coldAgent([
+      { reply: `first ${LONG}` },
+      { reply: `second ${LONG}` },
+      { fail: new PantoError("other", "summariser down") },
+      { reply: "answered" },
+    ]);
+    await agent.prompt("one");
+    await agent.prompt("two");
+    pause(TTL_SECONDS + 1);
+    expect(await agent.prepareWhileCold()).toBeUndefined();
+    expect((await agent.prompt("three")).ok).toBe(true);
+    expect(calls.map((call) => isSummaryRequest(call.request))).toEqual([false, false, true, false]);
+    expect(JSON.stringify(calls.at(-1)?.request.context)).toContain("first word");
+  });
+
+  it("/summary discard of the summary written while away stands for the pause: the next prompt asks for none, and /summary said it was for that prompt", async () => {
+    const { agent, events, calls } = coldAgent([
+      { reply: `first ${LONG}` },
+      { reply: `second ${LONG}` },
+      { reply: "WRITTEN WHILE AWAY" },
+      { reply: "answered" },
+    ]);
+    await agent.prompt("one");
+    await agent.prompt("two");
+    pause(TTL_SECONDS + 1);
+    await agent.prepareWhileCold();
+    expect(agent.pendingCompaction()).toMatchObject({ state: "ready", coldCache: true });
+    expect(agent.discardPreparedCompaction({ byUser: true })).toBe(true);
+    expect((await agent.prompt("three")).ok).toBe(true);
+    expect(calls.map((call) => isSummaryRequest(call.request))).toEqual([false, false, true, false]);
+    expect(compactions(events)).toEqual([]);
+  });
+
+  it("msUntilCold counts down from the latest recorded request by the cache's lifetime, and is undefined without the setting", async () => {
+    const { agent } = coldAgent([{ reply: "first" }]);
+    expect(agent.msUntilCold()).toBeUndefined();
+    await agent.prompt("one");
+    pause(100);
+    expect(agent.msUntilCold()).toBe((TTL_SECONDS - 100) * 1000);
+    const off = coldAgent([], { fraction: undefined });
+    expect(off.agent.msUntilCold()).toBeUndefined();
+  });
 });

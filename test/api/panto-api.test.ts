@@ -50,9 +50,12 @@ function lastUserText(request: RecordedRequest): string {
 }
 
 /** A fake server, a sandboxed project and PANTO_HOME, and options for `createPanto` there. */
-async function setUp(responder?: (request: RecordedRequest) => FakeReply) {
+async function setUp(responder?: (request: RecordedRequest) => FakeReply, firstByteDelayMs = 0) {
   const box = await makeSandbox();
-  const server = await startFakeAnthropicServer(responder === undefined ? {} : { responder });
+  const server = await startFakeAnthropicServer({
+    ...(responder === undefined ? {} : { responder }),
+    ...(firstByteDelayMs === 0 ? {} : { firstByteDelayMs }),
+  });
   servers.push(server);
   const options: PantoOptions = {
     cwd: box.project,
@@ -324,10 +327,14 @@ describe("the program API (createPanto)", { timeout: 60_000 }, () => {
   });
 
   it("tells onEvent every event as it happens: a compaction prepared between turns before any next turn", async () => {
-    const { box, server, options } = await setUp((request) =>
-      ((request.body as { tools?: unknown[] }).tools ?? []).length === 0
-        ? { type: "text", text: "PREPARED-SUMMARY" }
-        : { type: "text", text: "Read it." },
+    // Every answer a little late, as over a network: the summary (asked once the turn's answer is in)
+    // cannot come back before the turn's own last event, however loaded the machine.
+    const { box, server, options } = await setUp(
+      (request) =>
+        ((request.body as { tools?: unknown[] }).tools ?? []).length === 0
+          ? { type: "text", text: "PREPARED-SUMMARY" }
+          : { type: "text", text: "Read it." },
+      300,
     );
     await writeFile(join(box.project, "big.txt"), `${"lorem ipsum ".repeat(8_300)}\n`);
     const heard: Array<{ type: string; session: string }> = [];

@@ -13,6 +13,7 @@ function watchedRun(options: {
   prepareAt?: number;
   dueReclaim?: number;
   coldAfterMs?: number;
+  msUntilCold?: number;
 }) {
   const emitted: RunEvent[] = [];
   let size: RequestSize = { tokens: 0, source: "estimate" };
@@ -35,6 +36,7 @@ function watchedRun(options: {
         preparedWhileCold += 1;
         return undefined;
       },
+      msUntilCold: () => options.msUntilCold,
       discardPreparedCompaction: () => false,
     },
   } as unknown as RunContext;
@@ -147,5 +149,19 @@ describe("ContextWatch: compact_when_cold's summary, written while the user is a
     await closed.watch.close();
     await vi.advanceTimersByTimeAsync(3_600_000);
     expect(closed.preparedWhileCold()).toBe(0);
+  });
+
+  it("on a session opened, waits only for what is left of the cache's lifetime: at once for one already cold", async () => {
+    vi.useFakeTimers();
+    const cold = watchedRun({ warnings: [], coldAfterMs: 300_000, msUntilCold: -3_600_000 });
+    cold.watch.opened();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(cold.preparedWhileCold()).toBe(1);
+    const warm = watchedRun({ warnings: [], coldAfterMs: 300_000, msUntilCold: 120_000 });
+    warm.watch.opened();
+    await vi.advanceTimersByTimeAsync(120_999);
+    expect(warm.preparedWhileCold()).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(warm.preparedWhileCold()).toBe(1);
   });
 });

@@ -105,7 +105,14 @@ export class CompactionReporter {
       out.send({ sessionUpdate: "compaction_update", compactionId: id, status: "completed", _meta: meta });
     } else {
       const report = formatCompactionReport(event.record, event.tokensBefore, event.tokensAfter);
-      out.send(noticeText(this.#options.newId(), `${report}\n\nSummary now in effect:\n\n${summary}`, meta));
+      // Said apart from a /compact's report: the user asked for none (compact_when_cold).
+      const why =
+        event.record.trigger === "cold-cache"
+          ? `Prompt cache expired: compacted before the whole prompt is cached again${event.prepared === true ? ", with the summary prepared while you were away" : ""}.\n\n`
+          : "";
+      out.send(
+        noticeText(this.#options.newId(), `${why}${report}\n\nSummary now in effect:\n\n${summary}`, meta),
+      );
     }
     out.later(this.#options.usage);
   }

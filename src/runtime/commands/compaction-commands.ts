@@ -142,7 +142,7 @@ export const runUnpin: CommandHandler = async (run, args) => {
 export const runSummary: CommandHandler = async (run, args) => {
   const edit = /^edit(?:\s+([\s\S]*))?$/.exec(args);
   if (args === "discard")
-    return { type: "prepared-discarded", discarded: run.agent.discardPreparedCompaction() };
+    return { type: "prepared-discarded", discarded: run.agent.discardPreparedCompaction({ byUser: true }) };
   if (args !== "" && edit === null)
     return usageError(
       `/summary takes no argument, "edit", or "edit" and the new summary (or "discard", which drops a summary prepared ahead); got "${args}"`,
