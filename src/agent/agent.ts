@@ -341,9 +341,8 @@ export class Agent {
    */
   discardPreparedCompaction(options: { byUser?: boolean } = {}): boolean {
     const dropped = this.#preparation.discard();
-    const until = dropped && options.byUser === true ? this.msUntilCold() : undefined;
-    if (until !== undefined && until < 0)
-      this.#coldCompactedAfter = latestRequest(this.#options.session.activeEntries()).at;
+    const pause = dropped && options.byUser === true ? this.#cachePause() : undefined;
+    if (pause !== undefined && pause.msLeft < 0) this.#coldCompactedAfter = pause.at;
     return dropped;
   }
 
@@ -427,10 +426,18 @@ export class Agent {
    * that opens a session waits before `prepareWhileCold`.
    */
   msUntilCold(): number | undefined {
+    return this.#cachePause()?.msLeft;
+  }
+
+  /**
+   * With `compact_when_cold` set and a request recorded: that request's time, and the milliseconds
+   * left until the prompt cache goes cold after it (`clearing.cache_ttl_seconds`; negative once it has).
+   */
+  #cachePause(): { at: number; msLeft: number } | undefined {
     if (this.#options.compactWhenCold === undefined) return undefined;
     const { at } = latestRequest(this.#options.session.activeEntries());
     if (at === undefined) return undefined;
-    return at + this.#clearingDeps().settings.cacheTtlSeconds * 1000 - Date.now();
+    return { at, msLeft: at + this.#clearingDeps().settings.cacheTtlSeconds * 1000 - Date.now() };
   }
 
   /**
@@ -439,13 +446,11 @@ export class Agent {
    */
   async #coldCompactionDue(): Promise<number | undefined> {
     const fraction = this.#options.compactWhenCold;
-    if (fraction === undefined) return undefined;
-    const { at } = latestRequest(this.#options.session.activeEntries());
-    if (at === undefined || at === this.#coldCompactedAfter) return undefined;
-    const deps = this.#clearingDeps();
-    if (Date.now() - at <= deps.settings.cacheTtlSeconds * 1000) return undefined;
-    const window = await deps.window();
-    return window !== undefined && this.#reportedTokens() >= fraction * window ? at : undefined;
+    const pause = this.#cachePause();
+    if (fraction === undefined || pause === undefined || pause.msLeft >= 0) return undefined;
+    if (pause.at === this.#coldCompactedAfter) return undefined;
+    const window = await this.#clearingDeps().window();
+    return window !== undefined && this.#reportedTokens() >= fraction * window ? pause.at : undefined;
   }
 
   /**

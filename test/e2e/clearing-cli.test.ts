@@ -5,6 +5,7 @@ import { estimateTokens } from "../../src/compaction/index.js";
 import { parseSessionLine, replayEntries, type SessionEntry } from "../../src/session/index.js";
 import { closeAfterEach } from "../support/close-after-each.js";
 import { compactionCliProject } from "../support/compaction-cli-project.js";
+import { recordedAnHourEarlier } from "../support/session-times.js";
 import { jsonEvents } from "./run-cli.js";
 
 /**
@@ -130,12 +131,7 @@ describe("clearing through the CLI", () => {
       expect(JSON.stringify(t.server.requests.at(-1)?.body)).toContain("a line 17:");
 
       // Every recorded time moved an hour back: the cache (300 s) has expired.
-      const text = await readFile(t.session, "utf8");
-      const hourAgo = (ts: string) => new Date(Date.parse(ts) - 3_600_000).toISOString();
-      await writeFile(
-        t.session,
-        text.replace(/"ts":"([^"]+)"/g, (_, ts: string) => `"ts":"${hourAgo(ts)}"`),
-      );
+      await recordedAnHourEarlier(t.session);
       t.server.enqueue({ type: "text", text: "four", usage });
       const cold = await t.run("back after lunch", ["--json"]);
       expect(cold.code, cold.stderr).toBe(0);

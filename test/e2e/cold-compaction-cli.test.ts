@@ -1,7 +1,8 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { closeAfterEach } from "../support/close-after-each.js";
 import { compactionCliProject } from "../support/compaction-cli-project.js";
+import { recordedAnHourEarlier } from "../support/session-times.js";
 import { jsonEvents } from "./run-cli.js";
 
 /**
@@ -22,16 +23,6 @@ async function project(config: Record<string, unknown>) {
   });
 }
 
-/** Moves every recorded time in the session an hour back: the cache (300 s) has expired since. */
-async function anHourLater(session: string): Promise<void> {
-  const text = await readFile(session, "utf8");
-  const hourAgo = (ts: string) => new Date(Date.parse(ts) - 3_600_000).toISOString();
-  await writeFile(
-    session,
-    text.replace(/"ts":"([^"]+)"/g, (_, ts: string) => `"ts":"${hourAgo(ts)}"`),
-  );
-}
-
 describe("compact_when_cold through the CLI", () => {
   it(
     "compacts before the first request after the cache went cold: compaction_started and compaction with trigger cold_cache in --json, then the request with the summary",
@@ -47,7 +38,7 @@ describe("compact_when_cold through the CLI", () => {
       expect(warm.code, warm.stderr).toBe(0);
       expect(jsonEvents(warm.stdout).some((event) => event.type === "compaction")).toBe(false);
 
-      await anHourLater(t.session);
+      await recordedAnHourEarlier(t.session);
       t.server.enqueue({ type: "text", text: "THE SUMMARY" }, { type: "text", text: "answer four", usage });
       const cold = await t.run("prompt four", ["--json"]);
       expect(cold.code, cold.stderr).toBe(0);
@@ -80,7 +71,7 @@ describe("compact_when_cold through the CLI", () => {
       const t = await project({ compact_when_cold: 0.3 });
       t.server.enqueue({ type: "text", text: "answer one", usage });
       expect((await t.run("prompt one")).code).toBe(0);
-      await anHourLater(t.session);
+      await recordedAnHourEarlier(t.session);
       t.server.enqueue({ type: "text", text: "THE SUMMARY" }, { type: "text", text: "answer two", usage });
       const cold = await t.run("prompt two");
       expect(cold.code, cold.stderr).toBe(0);
